@@ -1,0 +1,117 @@
+package engine_test
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/engine"
+)
+
+// benchSizes are the dataset sizes benchmarked; 1M only with GIGS_BENCH_1M=1 (make bench-1m).
+func benchSizes() []int {
+	if os.Getenv("GIGS_BENCH_1M") != "" {
+		return []int{10_000, 1_000_000}
+	}
+	return []int{10_000}
+}
+
+var snapshots = map[int]*engine.Snapshot{}
+
+func snapshotOf(b *testing.B, n int) *engine.Snapshot {
+	if s := snapshots[n]; s != nil {
+		return s
+	}
+	s, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now}), engine.Options{Now: now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snapshots[n] = s
+	return s
+}
+
+// BenchmarkQuery measures page queries: total plus one page of 20 positions.
+func BenchmarkQuery(b *testing.B) {
+	cases := []struct {
+		name  string
+		setup func(q *engine.Query)
+	}{
+		{"none", func(q *engine.Query) {}},
+		{"city", func(q *engine.Query) { q.Match(engine.DimCity, []byte("London")) }},
+		{"country+genre+dates", func(q *engine.Query) {
+			q.Match(engine.DimCountry, []byte("de"))
+			q.Match(engine.DimGenre, []byte("rock"))
+			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 14)), engine.OnDate(now.AddDate(0, 2, 0))
+		}},
+		{"city+genre+instants", func(q *engine.Query) {
+			q.Match(engine.DimCity, []byte("berlin-1"))
+			q.Match(engine.DimGenre, []byte("techno"))
+			q.From, q.To = engine.AtInstant(now.Add(24*time.Hour)), engine.AtInstant(now.AddDate(0, 1, 0))
+		}},
+		{"4 filters, OR lists", func(q *engine.Query) {
+			q.Match(engine.DimCountry, []byte("gb"))
+			q.Match(engine.DimCountry, []byte("de"))
+			q.Match(engine.DimGenre, []byte("rock"))
+			q.Match(engine.DimGenre, []byte("indie"))
+			q.Match(engine.DimGenre, []byte("punk"))
+			q.Match(engine.DimCity, []byte("london"))
+			q.Match(engine.DimCity, []byte("berlin"))
+			q.Match(engine.DimArtist, []byte("artist-3"))
+			q.Match(engine.DimArtist, []byte("artist-1"))
+		}},
+		{"deep page", func(q *engine.Query) {
+			q.Match(engine.DimGenre, []byte("rock"))
+			q.Offset = 1000
+		}},
+	}
+	for _, n := range benchSizes() {
+		s := snapshotOf(b, n)
+		for _, tc := range cases {
+			b.Run(fmt.Sprintf("gigs=%d/%s", n, tc.name), func(b *testing.B) {
+				q := engine.AcquireQuery()
+				defer engine.ReleaseQuery(q)
+				b.ReportAllocs()
+				total := 0
+				for b.Loop() {
+					q.Reset()
+					tc.setup(q)
+					q.Limit = 20
+					s.Run(q)
+					total = q.Total
+				}
+				b.ReportMetric(float64(total), "matches")
+			})
+		}
+	}
+}
+
+// BenchmarkBuild measures a full build and the heap the snapshot holds.
+func BenchmarkBuild(b *testing.B) {
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
+			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+			var s *engine.Snapshot
+			var heap uint64
+			for b.Loop() {
+				s = nil
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				var err error
+				if s, err = engine.Build(ds, engine.Options{Now: now}); err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				heap = after.HeapAlloc - before.HeapAlloc
+			}
+			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+			b.ReportMetric(float64(heap)/float64(s.Len()), "heap-B/gig")
+			b.ReportMetric(float64(len(s.GigsJSON()))/(1<<20), "json-MiB")
+		})
+	}
+}

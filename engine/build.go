@@ -1,0 +1,608 @@
+package engine
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/gzip"
+)
+
+// Dim is a dimension gigs can be filtered by.
+type Dim uint8
+
+// The filter dimensions.
+const (
+	DimCity Dim = iota
+	DimCountry
+	DimVenue
+	DimArtist
+	DimGenre
+	numDims
+)
+
+// Widest UTC offsets in use: a venue-local date spans instants from its midnight at +14:00
+// to its midnight at -12:00.
+const (
+	maxEast = 14 * 3600
+	maxWest = 12 * 3600
+)
+
+// Counts summarizes a snapshot.
+type Counts struct {
+	Gigs, Cities, Venues, Artists, Genres int
+}
+
+// Snapshot is an immutable, indexed dataset; see the package documentation.
+type Snapshot struct {
+	version string    // data_version: hash of the content, independent of build time
+	built   time.Time // generated_at, whole seconds
+	counts  Counts
+
+	keys  []int64 // sort key (Unix seconds) per position, ascending
+	arena []byte  // gig JSON objects in position order, separated by commas
+	off   []int   // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
+	ids   map[string]int32
+
+	firstDay int32             // venue-local day number of days[0]
+	days     []*roaring.Bitmap // positions per venue-local day; nil entries for empty days
+	index    [numDims]map[string]*roaring.Bitmap
+
+	cities, venues, artists, genres *Body
+	venueDetail                     map[string]*Body
+	venueItems                      [][]byte                   // each venue's directory entry, by slug
+	venueIndex                      map[string]*roaring.Bitmap // folded city or country key → venue items
+}
+
+// Version returns the snapshot's data_version: equal content gives an equal version.
+func (s *Snapshot) Version() string { return s.version }
+
+// Built returns when the snapshot was built (whole seconds, UTC).
+func (s *Snapshot) Built() time.Time { return s.built }
+
+// Counts returns the numbers of entities in the snapshot.
+func (s *Snapshot) Counts() Counts { return s.counts }
+
+// Len returns the number of gigs.
+func (s *Snapshot) Len() int { return len(s.keys) }
+
+// GigJSON returns the JSON object of the gig at position i, 0 <= i < Len().
+func (s *Snapshot) GigJSON(i int) []byte { return s.arena[s.off[i] : s.off[i+1]-1] }
+
+// GigsJSON returns the JSON objects of every gig in order, separated by commas (the inside
+// of a JSON array).
+func (s *Snapshot) GigsJSON() []byte { return s.arena }
+
+// GigByID returns the JSON object of a gig by id.
+func (s *Snapshot) GigByID(id string) ([]byte, bool) {
+	i, ok := s.ids[id]
+	if !ok {
+		return nil, false
+	}
+	return s.GigJSON(int(i)), true
+}
+
+// Cities returns the city directory body.
+func (s *Snapshot) Cities() *Body { return s.cities }
+
+// Venues returns the venue directory body.
+func (s *Snapshot) Venues() *Body { return s.venues }
+
+// Artists returns the artist directory body.
+func (s *Snapshot) Artists() *Body { return s.artists }
+
+// Genres returns the genre directory body (genres with an upcoming gig only).
+func (s *Snapshot) Genres() *Body { return s.genres }
+
+// Venue returns a venue's detail body, with its upcoming gigs.
+func (s *Snapshot) Venue(slug string) (*Body, bool) {
+	b, ok := s.venueDetail[slug]
+	return b, ok
+}
+
+// Options control Build.
+type Options struct {
+	// Now is the build time. Gigs whose venue-local date is before the venue-local date of
+	// Now are left out; counts of upcoming gigs are as of Now.
+	Now time.Time
+}
+
+type gigRow struct {
+	g     *Gig
+	key   int64 // sort key
+	day   int32 // venue-local day number
+	venue *Venue
+	city  *City
+	loc   *time.Location
+}
+
+// Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug or
+// id, a dangling reference, an unknown status or time zone, or a gig without a start.
+func Build(ds *Dataset, opt Options) (*Snapshot, error) {
+	cities, locs, err := indexCities(ds.Cities)
+	if err != nil {
+		return nil, err
+	}
+	venues := make(map[string]*Venue, len(ds.Venues))
+	for i := range ds.Venues {
+		v := &ds.Venues[i]
+		if err := checkSlug("venue", v.Slug, venues); err != nil {
+			return nil, err
+		}
+		if cities[v.City] == nil {
+			return nil, fmt.Errorf("venue %q: unknown city %q", v.Slug, v.City)
+		}
+		venues[v.Slug] = v
+	}
+	artists := make(map[string]*Artist, len(ds.Artists))
+	genres := make(map[string]*Genre, len(ds.Genres))
+	for i := range ds.Genres {
+		if err := checkSlug("genre", ds.Genres[i].Slug, genres); err != nil {
+			return nil, err
+		}
+		genres[ds.Genres[i].Slug] = &ds.Genres[i]
+	}
+	for i := range ds.Artists {
+		a := &ds.Artists[i]
+		if err := checkSlug("artist", a.Slug, artists); err != nil {
+			return nil, err
+		}
+		for _, g := range a.Genres {
+			if genres[g] == nil {
+				return nil, fmt.Errorf("artist %q: unknown genre %q", a.Slug, g)
+			}
+		}
+		artists[a.Slug] = a
+	}
+
+	rows, err := selectGigs(ds.Gigs, opt.Now, venues, cities, locs, artists, genres)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second), ids: make(map[string]int32, len(rows))}
+	s.keys = make([]int64, len(rows))
+	for i, r := range rows {
+		s.keys[i] = r.key
+		s.ids[r.g.ID] = int32(i)
+	}
+	if err := s.renderGigs(rows, artists); err != nil {
+		return nil, err
+	}
+	s.buildIndexes(rows, artists, genres)
+	if err := s.renderDirectories(ds, rows, cities, artists, genres); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func checkSlug[T any](kind, slug string, seen map[string]*T) error {
+	if slug == "" {
+		return fmt.Errorf("%s without a slug", kind)
+	}
+	if seen[slug] != nil {
+		return fmt.Errorf("duplicate %s slug %q", kind, slug)
+	}
+	return nil
+}
+
+func indexCities(list []City) (map[string]*City, map[string]*time.Location, error) {
+	cities := make(map[string]*City, len(list))
+	locs := make(map[string]*time.Location, len(list))
+	for i := range list {
+		c := &list[i]
+		if err := checkSlug("city", c.Slug, cities); err != nil {
+			return nil, nil, err
+		}
+		loc, err := time.LoadLocation(c.Timezone)
+		if err != nil || c.Timezone == "" {
+			return nil, nil, fmt.Errorf("city %q: unknown time zone %q", c.Slug, c.Timezone)
+		}
+		if len(c.Country) != 2 {
+			return nil, nil, fmt.Errorf("city %q: country %q is not an ISO 3166-1 alpha-2 code", c.Slug, c.Country)
+		}
+		cities[c.Slug] = c
+		locs[c.Slug] = loc
+	}
+	return cities, locs, nil
+}
+
+// dayNumber returns the days since 1970-01-01 of t's calendar date in its own location.
+func dayNumber(t time.Time) int32 {
+	y, m, d := t.Date()
+	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// selectGigs checks every gig, keeps those from the venue-local today on, and sorts them by
+// start (a gig whose time is to be announced sorts at the end of its venue-local day), then id.
+func selectGigs(gigs []Gig, now time.Time, venues map[string]*Venue, cities map[string]*City,
+	locs map[string]*time.Location, artists map[string]*Artist, genres map[string]*Genre) ([]gigRow, error) {
+	rows := make([]gigRow, 0, len(gigs))
+	seen := make(map[string]struct{}, len(gigs))
+	for i := range gigs {
+		g := &gigs[i]
+		if err := checkGig(g, seen, venues, artists, genres); err != nil {
+			return nil, err
+		}
+		v := venues[g.Venue]
+		loc := locs[v.City]
+		start := g.Start.In(loc)
+		day := dayNumber(start)
+		if day < dayNumber(now.In(loc)) {
+			continue
+		}
+		key := start.Unix()
+		if g.TimeTBA {
+			y, m, d := start.Date()
+			key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()
+		}
+		rows = append(rows, gigRow{g: g, key: key, day: day, venue: v, city: cities[v.City], loc: loc})
+	}
+	slices.SortFunc(rows, func(a, b gigRow) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.g.ID, b.g.ID))
+	})
+	return rows, nil
+}
+
+func checkGig(g *Gig, seen map[string]struct{}, venues map[string]*Venue, artists map[string]*Artist, genres map[string]*Genre) error {
+	if g.ID == "" {
+		return errors.New("gig without an id")
+	}
+	if _, dup := seen[g.ID]; dup {
+		return fmt.Errorf("duplicate gig id %q", g.ID)
+	}
+	seen[g.ID] = struct{}{}
+	if venues[g.Venue] == nil {
+		return fmt.Errorf("gig %q: unknown venue %q", g.ID, g.Venue)
+	}
+	if g.Start.IsZero() {
+		return fmt.Errorf("gig %q: no start", g.ID)
+	}
+	if g.Status != "" && !g.Status.Valid() {
+		return fmt.Errorf("gig %q: unknown status %q", g.ID, g.Status)
+	}
+	for _, b := range g.Artists {
+		if artists[b.Artist] == nil {
+			return fmt.Errorf("gig %q: unknown artist %q", g.ID, b.Artist)
+		}
+	}
+	for _, gn := range g.Genres {
+		if genres[gn] == nil {
+			return fmt.Errorf("gig %q: unknown genre %q", g.ID, gn)
+		}
+	}
+	return nil
+}
+
+// renderGigs serializes every gig once, in parallel chunks, into one arena.
+func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) error {
+	workers := runtime.GOMAXPROCS(0)
+	chunk := (len(rows) + workers - 1) / max(workers, 1)
+	type part struct {
+		buf  []byte
+		offs []int
+		err  error
+	}
+	parts := make([]part, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := min(w*chunk, len(rows)), min((w+1)*chunk, len(rows))
+		wg.Go(func() {
+			p := &parts[w]
+			p.offs = make([]int, 0, hi-lo)
+			for i := lo; i < hi; i++ {
+				p.offs = append(p.offs, len(p.buf))
+				p.buf, p.err = appendJSON(p.buf, gigView(rows[i], artists))
+				if p.err != nil {
+					p.err = fmt.Errorf("cannot render gig %q: %w", rows[i].g.ID, p.err)
+					return
+				}
+				p.buf = append(p.buf, ',')
+			}
+		})
+	}
+	wg.Wait()
+	size := 0
+	for _, p := range parts {
+		if p.err != nil {
+			return p.err
+		}
+		size += len(p.buf)
+	}
+	s.arena = make([]byte, 0, size)
+	s.off = make([]int, 0, len(rows)+1)
+	for _, p := range parts {
+		base := len(s.arena)
+		for _, o := range p.offs {
+			s.off = append(s.off, base+o)
+		}
+		s.arena = append(s.arena, p.buf...)
+	}
+	s.off = append(s.off, len(s.arena))
+	if len(s.arena) > 0 {
+		s.arena = s.arena[:len(s.arena)-1] // no comma after the last gig
+	}
+	return nil
+}
+
+func gigView(r gigRow, artists map[string]*Artist) *gigJSON {
+	g := r.g
+	v := &gigJSON{
+		ID:               g.ID,
+		Title:            g.Title,
+		Status:           cmp.Or(g.Status, StatusScheduled),
+		EndsAt:           formatLocal(g.End, r.loc),
+		DoorsAt:          formatLocal(g.Doors, r.loc),
+		PreviousStartsAt: formatLocal(g.PreviousStart, r.loc),
+		Date:             g.Start.In(r.loc).Format(time.DateOnly),
+		TimeTBA:          g.TimeTBA,
+		Timezone:         r.city.Timezone,
+		Venue:            ref{r.venue.Slug, r.venue.Name},
+		City:             ref{r.city.Slug, r.city.Name},
+		Country:          r.city.Country,
+		Artists:          make([]billingJSON, 0, len(g.Artists)),
+		Genres:           append([]string{}, g.Genres...),
+		Tickets:          make([]ticketJSON, 0, len(g.Tickets)),
+		Sources:          make([]attributionJSON, 0, len(g.Sources)),
+	}
+	for _, b := range g.Artists {
+		v.Artists = append(v.Artists, billingJSON{b.Artist, artists[b.Artist].Name, b.Headliner})
+	}
+	for _, t := range g.Tickets {
+		v.Tickets = append(v.Tickets, ticketJSON(t))
+	}
+	for _, a := range g.Sources {
+		v.Sources = append(v.Sources, attributionJSON(a))
+	}
+	if !g.TimeTBA {
+		v.StartsAt = formatLocal(g.Start, r.loc)
+	}
+	if !g.UpdatedAt.IsZero() {
+		v.UpdatedAt = g.UpdatedAt.UTC().Format(time.RFC3339)
+	}
+	return v
+}
+
+func (s *Snapshot) buildIndexes(rows []gigRow, artists map[string]*Artist, genres map[string]*Genre) {
+	lists := [numDims]map[string][]uint32{}
+	for d := range lists {
+		lists[d] = map[string][]uint32{}
+	}
+	add := func(d Dim, name string, pos uint32) {
+		k := Fold(name)
+		l := lists[d][k]
+		if n := len(l); n == 0 || l[n-1] != pos {
+			lists[d][k] = append(l, pos)
+		}
+	}
+	days := map[int32][]uint32{}
+	for i, r := range rows {
+		p := uint32(i)
+		add(DimCity, r.city.Slug, p)
+		add(DimCity, r.city.Name, p)
+		add(DimCountry, r.city.Country, p)
+		add(DimVenue, r.venue.Slug, p)
+		add(DimVenue, r.venue.Name, p)
+		for _, b := range r.g.Artists {
+			add(DimArtist, b.Artist, p)
+			add(DimArtist, artists[b.Artist].Name, p)
+		}
+		for _, gn := range r.g.Genres {
+			add(DimGenre, gn, p)
+			add(DimGenre, genres[gn].Name, p)
+		}
+		days[r.day] = append(days[r.day], p)
+	}
+	for d := range lists {
+		s.index[d] = make(map[string]*roaring.Bitmap, len(lists[d]))
+		for k, l := range lists[d] {
+			s.index[d][k] = bitmapOf(l)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	lo, hi := rows[0].day, rows[0].day
+	for d := range days {
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	s.firstDay = lo
+	s.days = make([]*roaring.Bitmap, hi-lo+1)
+	for d, l := range days {
+		slices.Sort(l)
+		s.days[d-lo] = bitmapOf(l)
+	}
+}
+
+func bitmapOf(sorted []uint32) *roaring.Bitmap {
+	b := roaring.New()
+	b.AddMany(sorted)
+	b.RunOptimize()
+	return b
+}
+
+// upcoming reports whether a gig counts as an upcoming date: from now on and not cancelled.
+func upcoming(r gigRow, now int64) bool {
+	return r.key >= now && r.g.Status != StatusCancelled
+}
+
+func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[string]*City, artists map[string]*Artist, genres map[string]*Genre) error {
+	now := s.built.Unix()
+	cityN, venueN, artistN, genreN := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	listed := map[string]bool{} // artists on any gig of the snapshot
+	byVenue := map[string][]int{}
+	for i, r := range rows {
+		byVenue[r.venue.Slug] = append(byVenue[r.venue.Slug], i)
+		for _, b := range r.g.Artists {
+			listed[b.Artist] = true
+		}
+		if !upcoming(r, now) {
+			continue
+		}
+		cityN[r.city.Slug]++
+		venueN[r.venue.Slug]++
+		for _, b := range r.g.Artists {
+			artistN[b.Artist]++
+		}
+		for _, g := range r.g.Genres {
+			genreN[g]++
+		}
+	}
+
+	cityItems := make([]cityJSON, 0, len(ds.Cities))
+	for _, c := range ds.Cities {
+		cityItems = append(cityItems, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, cityN[c.Slug]})
+	}
+	slices.SortFunc(cityItems, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+
+	venueItems := make([]venueJSON, 0, len(ds.Venues))
+	for _, v := range ds.Venues {
+		venueItems = append(venueItems, venueView(&v, cities[v.City], venueN[v.Slug]))
+	}
+	slices.SortFunc(venueItems, func(a, b venueJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+
+	artistItems := make([]artistJSON, 0, len(listed))
+	for slug := range listed {
+		a := artists[slug]
+		artistItems = append(artistItems, artistJSON{a.Slug, a.Name, artistN[slug], append([]string{}, a.Genres...)})
+	}
+	slices.SortFunc(artistItems, func(a, b artistJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+
+	genreItems := make([]genreJSON, 0, len(genreN))
+	for slug, n := range genreN {
+		genreItems = append(genreItems, genreJSON{slug, genres[slug].Name, n})
+	}
+	slices.SortFunc(genreItems, func(a, b genreJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+
+	venueData, err := s.indexVenues(venueItems)
+	if err != nil {
+		return err
+	}
+	dirs := []struct {
+		dst   **Body
+		items any
+		n     int
+	}{
+		{&s.cities, cityItems, len(cityItems)},
+		{&s.venues, venueItems, len(venueItems)},
+		{&s.artists, artistItems, len(artistItems)},
+		{&s.genres, genreItems, len(genreItems)},
+	}
+	data := make([][]byte, len(dirs))
+	h := xxhash.New()
+	_, _ = h.Write(s.arena)
+	for i, d := range dirs {
+		b := venueData
+		if d.dst != &s.venues {
+			if b, err = appendJSON(nil, d.items); err != nil {
+				return fmt.Errorf("cannot render directory: %w", err)
+			}
+		}
+		data[i] = b
+		_, _ = h.Write(b)
+	}
+	s.version = fmt.Sprintf("%016x", h.Sum64())
+	s.counts = Counts{Gigs: len(rows), Cities: len(cityItems), Venues: len(venueItems), Artists: len(artistItems), Genres: len(genreItems)}
+	for i, d := range dirs {
+		raw := make([]byte, 0, len(data[i])+128)
+		raw = append(raw, `{"data":`...)
+		raw = append(raw, data[i]...)
+		raw = append(raw, ',')
+		raw = appendMeta(raw, d.n, s.version, s.built)
+		raw = append(raw, '}')
+		b, err := newBody(raw, gzip.DefaultCompression)
+		if err != nil {
+			return err
+		}
+		*d.dst = b
+	}
+	return s.renderVenueDetails(venueItems, byVenue)
+}
+
+// indexVenues renders each venue's directory entry and indexes them by city and country
+// for filtered directories; it returns the JSON array of all entries.
+func (s *Snapshot) indexVenues(items []venueJSON) ([]byte, error) {
+	s.venueItems = make([][]byte, len(items))
+	lists := map[string][]uint32{}
+	all := []byte{'['}
+	for i := range items {
+		b, err := appendJSON(nil, &items[i])
+		if err != nil {
+			return nil, fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
+		}
+		s.venueItems[i] = b
+		if i > 0 {
+			all = append(all, ',')
+		}
+		all = append(all, b...)
+		for _, k := range []string{"city:" + Fold(items[i].City.Slug), "city:" + Fold(items[i].City.Name), "country:" + Fold(items[i].Country)} {
+			if l := lists[k]; len(l) == 0 || l[len(l)-1] != uint32(i) {
+				lists[k] = append(l, uint32(i))
+			}
+		}
+	}
+	s.venueIndex = make(map[string]*roaring.Bitmap, len(lists))
+	for k, l := range lists {
+		s.venueIndex[k] = bitmapOf(l)
+	}
+	return append(all, ']'), nil
+}
+
+func venueView(v *Venue, c *City, upcoming int) venueJSON {
+	j := venueJSON{Slug: v.Slug, Name: v.Name, City: ref{c.Slug, c.Name}, Country: c.Country,
+		Address: v.Address, Website: v.Website, Upcoming: upcoming}
+	if v.HasGeo {
+		lat, lon := v.Lat, v.Lon
+		j.Lat, j.Lon = &lat, &lon
+	}
+	return j
+}
+
+// renderVenueDetails renders and compresses every venue's detail body, in parallel.
+func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]int) error {
+	bodies := make([]*Body, len(items))
+	errs := make([]error, len(items))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				bodies[i], errs[i] = s.venueBody(&items[i], byVenue[items[i].Slug])
+			}
+		})
+	}
+	for i := range items {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	s.venueDetail = make(map[string]*Body, len(items))
+	for i, it := range items {
+		if errs[i] != nil {
+			return fmt.Errorf("cannot render venue %q: %w", it.Slug, errs[i])
+		}
+		s.venueDetail[it.Slug] = bodies[i]
+	}
+	return nil
+}
+
+func (s *Snapshot) venueBody(v *venueJSON, positions []int) (*Body, error) {
+	raw, err := appendJSON([]byte(`{"data":`), v)
+	if err != nil {
+		return nil, err
+	}
+	raw = append(raw[:len(raw)-1], `,"upcoming":[`...)
+	for n, p := range positions {
+		if n > 0 {
+			raw = append(raw, ',')
+		}
+		raw = append(raw, s.GigJSON(p)...)
+	}
+	raw = append(raw, "]}}"...)
+	return newBody(raw, gzip.BestSpeed)
+}

@@ -1,0 +1,89 @@
+package engine
+
+import "time"
+
+// Dataset is the normalized input of Build. Slugs must be unique within each kind and every
+// reference must resolve. Build does not modify a Dataset or keep references into it.
+type Dataset struct {
+	Cities  []City
+	Venues  []Venue
+	Artists []Artist
+	Genres  []Genre
+	Gigs    []Gig
+}
+
+// City is a place with venues. Names may repeat across countries; slugs may not.
+type City struct {
+	Slug     string
+	Name     string
+	Country  string // ISO 3166-1 alpha-2, upper case
+	Timezone string // IANA zone name, the zone of every venue in the city
+}
+
+// Venue is where gigs happen.
+type Venue struct {
+	Slug     string
+	Name     string
+	City     string // city slug
+	Address  string // one line, may be empty
+	Lat, Lon float64
+	HasGeo   bool
+	Website  string
+}
+
+// Artist is a performer.
+type Artist struct {
+	Slug   string
+	Name   string
+	Genres []string // genre slugs
+}
+
+// Genre is a canonical genre.
+type Genre struct {
+	Slug string
+	Name string
+}
+
+// Gig is one concert.
+type Gig struct {
+	ID     string // stable across refreshes; unique
+	Title  string
+	Status Status // zero means StatusScheduled
+	Venue  string // venue slug
+
+	// Start is the start instant. When TimeTBA is set only its venue-local date counts.
+	Start   time.Time
+	TimeTBA bool
+	End     time.Time // zero when unknown
+	Doors   time.Time // zero when unknown
+	// PreviousStart is the start before a reschedule or postponement; zero when none.
+	PreviousStart time.Time
+
+	Artists   []Billing // billing order
+	Genres    []string  // genre slugs
+	Tickets   []Ticket
+	Sources   []Attribution
+	UpdatedAt time.Time // zero when unknown
+}
+
+// Billing is one artist on a gig's bill.
+type Billing struct {
+	Artist    string // artist slug
+	Headliner bool
+}
+
+// Ticket is one way to buy a ticket.
+type Ticket struct {
+	URL          string
+	Source       string // name of the source that offered it
+	PriceMin     *float64
+	PriceMax     *float64
+	Currency     string
+	Availability string
+}
+
+// Attribution names a source a gig was read from.
+type Attribution struct {
+	Name string
+	URL  string
+}

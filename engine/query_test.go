@@ -1,0 +1,390 @@
+package engine_test
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/engine"
+)
+
+var now = time.Date(2026, 11, 22, 15, 4, 5, 0, time.UTC)
+
+// reference evaluates a query by looking at every gig: the brute-force oracle.
+type reference struct {
+	ds     *engine.Dataset
+	rows   []refRow
+	cities map[string]engine.City
+}
+
+type refRow struct {
+	id        string
+	key       int64
+	day       time.Time // venue-local date at 00:00 UTC
+	city      engine.City
+	venue     engine.Venue
+	artists   []engine.Artist
+	genres    []engine.Genre
+	scheduled bool
+}
+
+func newReference(ds *engine.Dataset) *reference {
+	ref := &reference{ds: ds, cities: map[string]engine.City{}}
+	venues, artists, genres := map[string]engine.Venue{}, map[string]engine.Artist{}, map[string]engine.Genre{}
+	for _, c := range ds.Cities {
+		ref.cities[c.Slug] = c
+	}
+	for _, v := range ds.Venues {
+		venues[v.Slug] = v
+	}
+	for _, a := range ds.Artists {
+		artists[a.Slug] = a
+	}
+	for _, g := range ds.Genres {
+		genres[g.Slug] = g
+	}
+	for _, g := range ds.Gigs {
+		v := venues[g.Venue]
+		c := ref.cities[v.City]
+		loc, _ := time.LoadLocation(c.Timezone)
+		st := g.Start.In(loc)
+		y, m, d := st.Date()
+		ny, nm, nd := now.In(loc).Date()
+		if time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Before(time.Date(ny, nm, nd, 0, 0, 0, 0, time.UTC)) {
+			continue
+		}
+		r := refRow{id: g.ID, key: st.Unix(), day: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), city: c, venue: v}
+		if g.TimeTBA {
+			r.key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()
+		}
+		for _, b := range g.Artists {
+			r.artists = append(r.artists, artists[b.Artist])
+		}
+		for _, s := range g.Genres {
+			r.genres = append(r.genres, genres[s])
+		}
+		ref.rows = append(ref.rows, r)
+	}
+	slices.SortFunc(ref.rows, func(a, b refRow) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.id, b.id)) })
+	return ref
+}
+
+type refBound struct {
+	date    bool
+	instant time.Time
+	day     time.Time
+}
+
+type refQuery struct {
+	filters              map[engine.Dim][]string
+	from, to             *refBound
+	offset, limit        int
+	fromEngine, toEngine engine.Bound
+}
+
+func anyMatch(vals []string, names ...string) bool {
+	for _, v := range vals {
+		for _, n := range names {
+			if engine.Fold(v) == engine.Fold(n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (ref *reference) run(q refQuery) (ids []string, total int) {
+	for _, r := range ref.rows {
+		if q.from != nil && (q.from.date && r.day.Before(q.from.day) || !q.from.date && r.key < q.from.instant.Unix()) {
+			continue
+		}
+		if q.to != nil && (q.to.date && r.day.After(q.to.day) || !q.to.date && r.key > q.to.instant.Unix()) {
+			continue
+		}
+		ok := true
+		for d, vals := range q.filters {
+			switch d {
+			case engine.DimCity:
+				ok = ok && anyMatch(vals, r.city.Slug, r.city.Name)
+			case engine.DimCountry:
+				ok = ok && anyMatch(vals, r.city.Country)
+			case engine.DimVenue:
+				ok = ok && anyMatch(vals, r.venue.Slug, r.venue.Name)
+			case engine.DimArtist:
+				m := false
+				for _, a := range r.artists {
+					m = m || anyMatch(vals, a.Slug, a.Name)
+				}
+				ok = ok && m
+			case engine.DimGenre:
+				m := false
+				for _, g := range r.genres {
+					m = m || anyMatch(vals, g.Slug, g.Name)
+				}
+				ok = ok && m
+			}
+		}
+		if !ok {
+			continue
+		}
+		if total >= q.offset && len(ids) < q.limit {
+			ids = append(ids, r.id)
+		}
+		total++
+	}
+	return ids, total
+}
+
+func randomQuery(r *rand.Rand, ds *engine.Dataset) refQuery {
+	q := refQuery{filters: map[engine.Dim][]string{}, offset: r.IntN(3) * r.IntN(40), limit: 1 + r.IntN(30)}
+	pick := func(d engine.Dim) string {
+		switch d {
+		case engine.DimCity:
+			c := ds.Cities[r.IntN(len(ds.Cities))]
+			return []string{c.Slug, c.Name, strings.ToUpper(c.Name), "nowhere"}[r.IntN(4)]
+		case engine.DimCountry:
+			return []string{ds.Cities[r.IntN(len(ds.Cities))].Country, "zz", "de"}[r.IntN(3)]
+		case engine.DimVenue:
+			v := ds.Venues[r.IntN(len(ds.Venues))]
+			return []string{v.Slug, v.Name}[r.IntN(2)]
+		case engine.DimArtist:
+			a := ds.Artists[r.IntN(min(len(ds.Artists), 40))]
+			return []string{a.Slug, a.Name}[r.IntN(2)]
+		default:
+			g := ds.Genres[r.IntN(len(ds.Genres))]
+			return []string{g.Slug, g.Name, strings.ToLower(g.Name)}[r.IntN(3)]
+		}
+	}
+	for d := engine.DimCity; d <= engine.DimGenre; d++ {
+		if r.IntN(3) == 0 {
+			for range 1 + r.IntN(3) {
+				q.filters[d] = append(q.filters[d], pick(d))
+			}
+		}
+	}
+	bound := func() (*refBound, engine.Bound) {
+		t := now.Add(time.Duration(r.IntN(40*24)) * time.Hour).Add(time.Duration(r.IntN(3600)) * time.Second)
+		switch r.IntN(3) {
+		case 0:
+			return nil, engine.Unbounded
+		case 1:
+			return &refBound{instant: t}, engine.AtInstant(t)
+		default:
+			y, m, d := t.Date()
+			day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+			return &refBound{date: true, day: day}, engine.OnDate(day)
+		}
+	}
+	q.from, q.fromEngine = bound()
+	q.to, q.toEngine = bound()
+	return q
+}
+
+func pageIDs(t testing.TB, s *engine.Snapshot, page []int) []string {
+	var ids []string
+	for _, p := range page {
+		var g struct{ ID string }
+		if err := json.Unmarshal(s.GigJSON(p), &g); err != nil {
+			t.Fatalf("gig %d: %v", p, err)
+		}
+		ids = append(ids, g.ID)
+	}
+	return ids
+}
+
+func build(t testing.TB, ds *engine.Dataset) *engine.Snapshot {
+	t.Helper()
+	s, err := engine.Build(ds, engine.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestQueryMatchesReference checks random queries against the brute-force oracle.
+func TestQueryMatchesReference(t *testing.T) {
+	ds := scale.Generate(scale.Config{Gigs: 4000, Seed: 7, Now: now, Days: 40})
+	s := build(t, ds)
+	ref := newReference(ds)
+	if s.Len() != len(ref.rows) {
+		t.Fatalf("snapshot holds %d gigs, reference %d", s.Len(), len(ref.rows))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	nonEmpty := 0
+	for i := range 3000 {
+		rq := randomQuery(r, ds)
+		wantIDs, wantTotal := ref.run(rq)
+		q := engine.AcquireQuery()
+		for d, vals := range rq.filters {
+			for _, v := range vals {
+				q.Match(d, []byte(v))
+			}
+		}
+		q.From, q.To, q.Offset, q.Limit = rq.fromEngine, rq.toEngine, rq.offset, rq.limit
+		s.Run(q)
+		gotIDs := pageIDs(t, s, q.Page)
+		if q.Total != wantTotal || !slices.Equal(gotIDs, wantIDs) {
+			t.Fatalf("query %d %+v from=%+v to=%+v:\ngot total %d %v\nwant total %d %v", i, rq.filters, rq.from, rq.to, q.Total, gotIDs, wantTotal, wantIDs)
+		}
+		if wantTotal > 0 {
+			nonEmpty++
+		}
+		engine.ReleaseQuery(q)
+	}
+	if nonEmpty < 500 {
+		t.Fatalf("only %d of 3000 random queries matched anything: the test is too weak", nonEmpty)
+	}
+}
+
+// TestConcurrentQueriesWhileSwapping runs queries from many goroutines while snapshots are
+// published; run with -race.
+func TestConcurrentQueriesWhileSwapping(t *testing.T) {
+	var snaps []*engine.Snapshot
+	for seed := range 3 {
+		snaps = append(snaps, build(t, scale.Generate(scale.Config{Gigs: 1500, Seed: uint64(seed), Now: now, Days: 30})))
+	}
+	var live engine.Live
+	live.Publish(snaps[0])
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 9))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				s := live.Load()
+				q := engine.AcquireQuery()
+				q.Match(engine.DimGenre, []byte([]string{"rock", "jazz", "techno"}[r.IntN(3)]))
+				if r.IntN(2) == 0 {
+					q.Match(engine.DimGenre, []byte("pop"))
+				}
+				q.From, q.Limit = engine.OnDate(now.AddDate(0, 0, r.IntN(20))), 20
+				s.Run(q)
+				for _, p := range q.Page {
+					if len(s.GigJSON(p)) == 0 {
+						t.Error("empty gig JSON")
+					}
+				}
+				engine.ReleaseQuery(q)
+			}
+		})
+	}
+	for i := range 300 {
+		live.Publish(snaps[i%len(snaps)])
+		time.Sleep(100 * time.Microsecond)
+	}
+	close(stop)
+	wg.Wait()
+	// The published bitmaps must be unchanged by all those queries.
+	for i, s := range snaps {
+		fresh := build(t, scale.Generate(scale.Config{Gigs: 1500, Seed: uint64(i), Now: now, Days: 30}))
+		for _, g := range []string{"rock", "jazz", "techno", "pop"} {
+			if a, b := total(s, engine.DimGenre, g), total(fresh, engine.DimGenre, g); a != b {
+				t.Fatalf("snapshot %d genre %s: %d gigs after queries, %d fresh", i, g, a, b)
+			}
+		}
+	}
+}
+
+func total(s *engine.Snapshot, d engine.Dim, v string) int {
+	q := engine.AcquireQuery()
+	defer engine.ReleaseQuery(q)
+	q.Match(d, []byte(v))
+	q.Limit = 1
+	s.Run(q)
+	return q.Total
+}
+
+func TestRunAllocations(t *testing.T) {
+	s := build(t, scale.Generate(scale.Config{Gigs: 5000, Seed: 3, Now: now, Days: 60}))
+	cases := []struct {
+		name  string
+		setup func(q *engine.Query)
+		max   float64
+	}{
+		{"no filter", func(q *engine.Query) {}, 0},
+		{"one filter", func(q *engine.Query) { q.Match(engine.DimCity, []byte("berlin-1")) }, 0},
+		{"two filters and dates", func(q *engine.Query) {
+			q.Match(engine.DimCountry, []byte("de"))
+			q.Match(engine.DimGenre, []byte("rock"))
+			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 3)), engine.OnDate(now.AddDate(0, 0, 30))
+		}, 8},
+	}
+	for _, tc := range cases {
+		for _, limit := range []int{20, 100} {
+			q := engine.AcquireQuery()
+			n := testing.AllocsPerRun(200, func() {
+				q.Reset()
+				tc.setup(q)
+				q.Limit = limit
+				s.Run(q)
+			})
+			engine.ReleaseQuery(q)
+			if n > tc.max {
+				t.Errorf("%s, page of %d: %v allocations per query, want at most %v", tc.name, limit, n, tc.max)
+			}
+		}
+	}
+}
+
+func TestBuildRejects(t *testing.T) {
+	base := func() *engine.Dataset {
+		return &engine.Dataset{
+			Cities:  []engine.City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+			Venues:  []engine.Venue{{Slug: "v", Name: "V", City: "berlin"}},
+			Artists: []engine.Artist{{Slug: "a", Name: "A"}},
+			Gigs:    []engine.Gig{{ID: "g1", Venue: "v", Start: now.Add(time.Hour), Artists: []engine.Billing{{Artist: "a", Headliner: true}}}},
+		}
+	}
+	tests := []struct {
+		name   string
+		mutate func(ds *engine.Dataset)
+		want   string
+	}{
+		{"duplicate id", func(ds *engine.Dataset) { ds.Gigs = append(ds.Gigs, ds.Gigs[0]) }, `duplicate gig id "g1"`},
+		{"unknown venue", func(ds *engine.Dataset) { ds.Gigs[0].Venue = "x" }, `gig "g1": unknown venue "x"`},
+		{"unknown artist", func(ds *engine.Dataset) { ds.Gigs[0].Artists[0].Artist = "x" }, `gig "g1": unknown artist "x"`},
+		{"unknown genre", func(ds *engine.Dataset) { ds.Gigs[0].Genres = []string{"x"} }, `gig "g1": unknown genre "x"`},
+		{"no start", func(ds *engine.Dataset) { ds.Gigs[0].Start = time.Time{} }, `gig "g1": no start`},
+		{"bad status", func(ds *engine.Dataset) { ds.Gigs[0].Status = "maybe" }, `gig "g1": unknown status "maybe"`},
+		{"bad zone", func(ds *engine.Dataset) { ds.Cities[0].Timezone = "Mars/Olympus" }, `city "berlin": unknown time zone "Mars/Olympus"`},
+		{"bad country", func(ds *engine.Dataset) { ds.Cities[0].Country = "DEU" }, `city "berlin": country "DEU" is not an ISO 3166-1 alpha-2 code`},
+		{"dangling city", func(ds *engine.Dataset) { ds.Venues[0].City = "x" }, `venue "v": unknown city "x"`},
+		{"duplicate venue", func(ds *engine.Dataset) { ds.Venues = append(ds.Venues, ds.Venues[0]) }, `duplicate venue slug "v"`},
+	}
+	for _, tt := range tests {
+		ds := base()
+		tt.mutate(ds)
+		_, err := engine.Build(ds, engine.Options{Now: now})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := engine.Build(base(), engine.Options{Now: now}); err != nil {
+		t.Fatalf("valid dataset: %v", err)
+	}
+}
+
+func ExampleSnapshot_Run() {
+	ds := scale.Generate(scale.Config{Gigs: 200, Seed: 1, Now: now, Days: 30})
+	s, _ := engine.Build(ds, engine.Options{Now: now})
+	q := engine.AcquireQuery()
+	defer engine.ReleaseQuery(q)
+	q.Match(engine.DimCountry, []byte("gb"))
+	q.From, q.Limit = engine.AtInstant(now), 5
+	s.Run(q)
+	fmt.Println(q.Total > 0, len(q.Page))
+	// Output: true 5
+}

@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+	json "github.com/goccy/go-json"
+	"github.com/klauspost/compress/gzip"
+)
+
+// Body is a response body rendered once per snapshot. Its slices are never modified.
+type Body struct {
+	Raw  []byte
+	Gzip []byte // nil when Raw is too small to gain from compression
+	ETag string // weak validator, the same for the same bytes on every replica
+}
+
+// gzipMin is the smallest body worth compressing.
+const gzipMin = 1024
+
+func newBody(raw []byte, level int) (*Body, error) {
+	b := &Body{Raw: raw, ETag: ETag(raw)}
+	if len(raw) < gzipMin {
+		return b, nil
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(raw) / 4)
+	zw, err := gzip.NewWriterLevel(&buf, level)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return nil, fmt.Errorf("cannot compress body: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("cannot compress body: %w", err)
+	}
+	b.Gzip = buf.Bytes()
+	return b, nil
+}
+
+// ETag returns the weak entity tag of a body: W/"<16 hex digits of its xxhash64>".
+func ETag(body []byte) string {
+	var b [3 + 16 + 1]byte
+	return string(AppendETag(b[:0], body))
+}
+
+// AppendETag appends the weak entity tag of body to dst.
+func AppendETag(dst, body []byte) []byte {
+	var sum [8]byte
+	h := xxhash.Sum64(body)
+	for i := range sum {
+		sum[i] = byte(h >> (56 - 8*i))
+	}
+	dst = append(dst, 'W', '/', '"')
+	dst = hex.AppendEncode(dst, sum[:])
+	return append(dst, '"')
+}
+
+// offsetLayout is RFC 3339 that writes a zero offset as +00:00, not Z: the offset is the
+// venue's own, not a statement that the time is in UTC.
+const offsetLayout = "2006-01-02T15:04:05-07:00"
+
+type ref struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+type billingJSON struct {
+	Slug      string `json:"slug"`
+	Name      string `json:"name"`
+	Headliner bool   `json:"headliner"`
+}
+
+type ticketJSON struct {
+	URL          string   `json:"url"`
+	Source       string   `json:"source,omitempty"`
+	PriceMin     *float64 `json:"price_min,omitempty"`
+	PriceMax     *float64 `json:"price_max,omitempty"`
+	Currency     string   `json:"currency,omitempty"`
+	Availability string   `json:"availability,omitempty"`
+}
+
+type attributionJSON struct {
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
+}
+
+type gigJSON struct {
+	ID               string            `json:"id"`
+	Title            string            `json:"title"`
+	Status           Status            `json:"status"`
+	StartsAt         string            `json:"starts_at,omitempty"`
+	EndsAt           string            `json:"ends_at,omitempty"`
+	DoorsAt          string            `json:"doors_at,omitempty"`
+	PreviousStartsAt string            `json:"previous_starts_at,omitempty"`
+	Date             string            `json:"date"`
+	TimeTBA          bool              `json:"time_tba"`
+	Timezone         string            `json:"timezone"`
+	Venue            ref               `json:"venue"`
+	City             ref               `json:"city"`
+	Country          string            `json:"country"`
+	Artists          []billingJSON     `json:"artists"`
+	Genres           []string          `json:"genres"`
+	Tickets          []ticketJSON      `json:"tickets"`
+	Sources          []attributionJSON `json:"sources"`
+	UpdatedAt        string            `json:"updated_at,omitempty"`
+}
+
+type cityJSON struct {
+	Slug     string `json:"slug"`
+	Name     string `json:"name"`
+	Country  string `json:"country"`
+	Timezone string `json:"timezone"`
+	Upcoming int    `json:"upcoming_gigs"`
+}
+
+type venueJSON struct {
+	Slug     string   `json:"slug"`
+	Name     string   `json:"name"`
+	City     ref      `json:"city"`
+	Country  string   `json:"country"`
+	Address  string   `json:"address,omitempty"`
+	Lat      *float64 `json:"lat,omitempty"`
+	Lon      *float64 `json:"lon,omitempty"`
+	Website  string   `json:"website,omitempty"`
+	Upcoming int      `json:"upcoming_gigs"`
+}
+
+type artistJSON struct {
+	Slug      string   `json:"slug"`
+	Name      string   `json:"name"`
+	TourDates int      `json:"upcoming_tour_dates"`
+	Genres    []string `json:"genres"`
+}
+
+type genreJSON struct {
+	Slug     string `json:"slug"`
+	Name     string `json:"name"`
+	Upcoming int    `json:"upcoming_gigs"`
+}
+
+func formatLocal(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(loc).Truncate(time.Second).Format(offsetLayout)
+}
+
+// appendJSON appends the JSON of v without HTML escaping.
+func appendJSON(dst []byte, v any) ([]byte, error) {
+	b, err := json.MarshalNoEscape(v)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, b...), nil
+}
+
+// appendMeta appends `"meta":{"count":N,"data_version":"...","generated_at":"..."}`.
+func appendMeta(dst []byte, count int, version string, built time.Time) []byte {
+	dst = append(dst, `"meta":{"count":`...)
+	dst = fmt.Appendf(dst, "%d", count)
+	dst = append(dst, `,"data_version":"`...)
+	dst = append(dst, version...)
+	dst = append(dst, `","generated_at":"`...)
+	dst = built.UTC().AppendFormat(dst, time.RFC3339)
+	return append(dst, `"}`...)
+}

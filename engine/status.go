@@ -1,0 +1,21 @@
+package engine
+
+// Status is a gig's state as the API reports it.
+type Status string
+
+// The statuses a gig can have; the zero Status is read as StatusScheduled.
+const (
+	StatusScheduled   Status = "scheduled"
+	StatusCancelled   Status = "cancelled"
+	StatusPostponed   Status = "postponed"
+	StatusRescheduled Status = "rescheduled"
+)
+
+// Valid reports whether s is one of the defined statuses.
+func (s Status) Valid() bool {
+	switch s {
+	case StatusScheduled, StatusCancelled, StatusPostponed, StatusRescheduled:
+		return true
+	}
+	return false
+}
