@@ -1,0 +1,103 @@
+// Package source defines what every upstream adapter produces: events exactly as a source
+// states them, before normalization, plus the records it had to drop and why.
+//
+// Adapters fill only what the source says and never invent a value: a date without a time
+// stays date-only, a wall time without an offset stays offset-less, a missing price stays
+// missing. Normalization (package loader) turns these into engine gigs.
+package source
+
+import (
+	"context"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Source is one upstream: a venue website, a feed or a ticketing platform.
+type Source interface {
+	// Name is the source's unique name from the sources configuration.
+	Name() string
+	// Fetch reads the upstream once. A non-nil error means the source failed as a whole;
+	// records that were merely unreadable are reported in Batch.Dropped.
+	Fetch(ctx context.Context) (Batch, error)
+}
+
+// Batch is what one fetch of a source yielded.
+type Batch struct {
+	Events  []Event
+	Dropped []Drop
+}
+
+// Drop is a record an adapter could not use, with where it was and why.
+type Drop struct {
+	Ref    string // document or record the drop refers to (URL, file, UID)
+	Line   int    // 1-based line in the document, 0 when unknown
+	Reason string // lowercase, human-readable
+}
+
+// Event is one listing as an adapter read it.
+type Event struct {
+	Source string // name of the source that yielded it
+	Ref    string // the upstream identity of the record: @id, UID or page URL#index
+	URL    string // the event's own page, for attribution; may be empty
+	Line   int    // 1-based line in the document where the record starts, 0 when unknown
+
+	Title      string
+	Performers []Performer // billing order; the first is the headliner
+	Status     engine.Status
+
+	Start         When // required
+	End           When
+	Doors         When
+	PreviousStart When
+
+	Venue  Place
+	Offers []Offer
+	Genres []string // free tags and classifications exactly as given
+}
+
+// Performer is one act on the bill.
+type Performer struct {
+	Name   string
+	Genres []string // the performer's own genre tags, as given
+}
+
+// When is a point in time as a source states it: a wall-clock date and time, with or
+// without a UTC offset, or a date alone.
+type When struct {
+	// Wall holds the stated calendar date and clock time in time.UTC's fields; its instant
+	// means nothing by itself. Zero when the source gave nothing.
+	Wall time.Time
+	// DateOnly is set when only the date is known; Wall's clock is then 00:00:00.
+	DateOnly bool
+	// HasOffset is set when the source stated a UTC offset (or Z); Offset holds it in
+	// seconds east of UTC.
+	HasOffset bool
+	Offset    int
+}
+
+// IsZero reports whether no time was given.
+func (w When) IsZero() bool { return w.Wall.IsZero() }
+
+// Place is a venue as a source describes it. Country may be an ISO code or a name.
+type Place struct {
+	Name       string
+	Street     string
+	Locality   string
+	Region     string
+	PostalCode string
+	Country    string
+	Lat, Lon   float64
+	HasGeo     bool
+	URL        string
+}
+
+// Offer is one way to buy tickets.
+type Offer struct {
+	URL          string
+	PriceMin     float64
+	PriceMax     float64
+	HasPrice     bool
+	Currency     string // ISO 4217 as given
+	Availability string // "in_stock", "sold_out", "limited", "pre_order" or "" when unknown
+}
