@@ -1,0 +1,83 @@
+package server
+
+import (
+	"testing"
+
+	json "github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// FuzzGigsQuery sends arbitrary query strings to /v1/gigs: the answer is a 200 with a JSON
+// body or a 400 problem naming at least one parameter, never a panic or a 500.
+func FuzzGigsQuery(f *testing.F) {
+	for _, seed := range []string{
+		"", "page=2", "page_size=100&page=3", "city=London,Berlin&genre=rock", "country=gb,de",
+		"from=2026-12-01&to=2026-12-31", "from=2026-12-01T20:00:00%2B01:00", "to=2026-02-30",
+		"page=0", "page=-1", "page=99999999999", "page_size=101", "city=", "city=a,,b", "city=a&city=b",
+		"color=red", "artist=Mot%C3%B6rhead", "venue=%00%FF", "from=2026-13-01", "genre=" + string(make([]byte, 300)),
+		"city=%2C%2C", "from=2026-12-10&to=2026-12-01", "&&&", "=x", "page=1e3", "page= 1",
+	} {
+		f.Add(seed)
+	}
+	var live engine.Live
+	live.Publish(testSnapshot(f))
+	live.SetNextRefresh(nextLoad)
+	h := testServer(f, &live).Handler()
+	f.Fuzz(func(t *testing.T, query string) {
+		var ctx fasthttp.RequestCtx
+		ctx.Request.SetRequestURI("/v1/gigs")
+		ctx.Request.URI().SetQueryString(query)
+		h(&ctx)
+		body := ctx.Response.Body()
+		switch ctx.Response.StatusCode() {
+		case 200:
+			var page struct {
+				Data []json.RawMessage `json:"data"`
+				Meta struct {
+					PageSize int `json:"page_size"`
+				} `json:"meta"`
+			}
+			if err := json.Unmarshal(body, &page); err != nil || len(page.Data) > page.Meta.PageSize {
+				t.Fatalf("query %q: bad 200 body (%v): %.300s", query, err, body)
+			}
+		case 400:
+			var p problemJSON
+			if err := json.Unmarshal(body, &p); err != nil || len(p.InvalidParams) == 0 {
+				t.Fatalf("query %q: 400 without invalid_params (%v): %s", query, err, body)
+			}
+			for _, ip := range p.InvalidParams {
+				if ip.Name == "" && ip.Reason == "" {
+					t.Fatalf("query %q: empty invalid_params entry: %s", query, body)
+				}
+			}
+		default:
+			t.Fatalf("query %q: status %d: %s", query, ctx.Response.StatusCode(), body)
+		}
+	})
+}
+
+func FuzzAcceptEncoding(f *testing.F) {
+	for _, s := range []string{"gzip", "gzip;q=0", "*;q=0.5", "br, gzip;q=0.001", "identity", ";;,,q=", "gzip;q=0.000, *"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		got := acceptsGzip([]byte(h))
+		if h == "gzip" && !got || h == "gzip;q=0" && got {
+			t.Fatalf("acceptsGzip(%q) = %v", h, got)
+		}
+	})
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for h, want := range map[string]bool{
+		"gzip": true, "GZIP": true, "x-gzip": true, "deflate, gzip": true, "gzip;q=0.5": true, "gzip; q=1.0": true,
+		"gzip;q=0": false, "gzip;q=0.000": false, "gzip;Q=0": false, "*": true, "*;q=0": false, "gzip;q=0, *": false,
+		"identity": false, "": false, "br": false, "br;q=1, *;q=0.1": true,
+	} {
+		if got := acceptsGzip([]byte(h)); got != want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", h, got, want)
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package server
+
+import (
+	"bytes"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/engine"
+)
+
+func (s *Server) acquire() *params {
+	p := s.pool.Get().(*params)
+	p.reset()
+	return p
+}
+
+func (s *Server) release(p *params) { s.pool.Put(p) }
+
+// gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
+func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	p := s.acquire()
+	defer s.release(p)
+	p.parseGigs(ctx.QueryArgs(), s.o.Now())
+	if err := invalidParams(p.invalid); err != nil {
+		return err
+	}
+	snap.Run(p.q)
+	totalPages := (p.q.Total + p.pageSize - 1) / p.pageSize
+	last := max(totalPages, 1)
+
+	b := append(p.buf[:0], `{"data":[`...)
+	for i, pos := range p.q.Page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, snap.GigJSON(pos)...)
+	}
+	b = append(b, `],"meta":{"page":`...)
+	b = strconv.AppendInt(b, int64(p.page), 10)
+	b = append(b, `,"page_size":`...)
+	b = strconv.AppendInt(b, int64(p.pageSize), 10)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(p.q.Total), 10)
+	b = append(b, `,"total_pages":`...)
+	b = strconv.AppendInt(b, int64(totalPages), 10)
+	b = appendVersion(b, snap)
+	b = append(b, `},"links":{`...)
+	links := [...]struct {
+		rel  string
+		page int
+	}{{"self", p.page}, {"first", 1}, {"prev", min(p.page-1, last)}, {"next", p.page + 1}, {"last", last}}
+	// The Link header is built after the canonical query in p.base.
+	linkStart := len(p.base)
+	n := 0
+	for _, l := range links {
+		if l.page < 1 || l.rel == "next" && l.page > totalPages {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+			p.base = append(p.base, ", "...)
+		}
+		n++
+		b = append(b, '"')
+		b = append(b, l.rel...)
+		b = append(b, `":"`...)
+		urlStart := len(b)
+		b = appendGigsURL(b, p.base[:linkStart], l.page)
+		b = append(b, '"')
+		p.base = append(p.base, '<')
+		p.base = append(p.base, b[urlStart:len(b)-1]...)
+		p.base = append(p.base, `>; rel="`...)
+		p.base = append(p.base, l.rel...)
+		p.base = append(p.base, '"')
+	}
+	b = append(b, "}}"...)
+	p.buf = b
+	ctx.Response.Header.SetBytesV("Link", p.base[linkStart:])
+	return s.send(ctx, snap, b, nil, false)
+}
+
+func appendGigsURL(dst, query []byte, page int) []byte {
+	dst = append(dst, "/v1/gigs?"...)
+	dst = append(dst, query...)
+	dst = append(dst, "page="...)
+	return strconv.AppendInt(dst, int64(page), 10)
+}
+
+// appendVersion appends `,"data_version":"…","generated_at":"…"`.
+func appendVersion(b []byte, snap *engine.Snapshot) []byte {
+	b = append(b, `,"data_version":"`...)
+	b = append(b, snap.Version()...)
+	b = append(b, `","generated_at":"`...)
+	b = snap.Built().AppendFormat(b, time.RFC3339)
+	return append(b, '"')
+}
+
+// gig answers /v1/gigs/{id}.
+func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	if err := noParams(ctx); err != nil {
+		return err
+	}
+	id := pathParam(ctx, "id")
+	g, ok := snap.GigByID(id)
+	if !ok {
+		return notFound("no upcoming gig with id %q", id)
+	}
+	p := s.acquire()
+	defer s.release(p)
+	b := append(p.buf[:0], `{"data":`...)
+	b = append(b, g...)
+	b = append(b, '}')
+	p.buf = b
+	return s.send(ctx, snap, b, nil, true)
+}
+
+// directory answers a directory route from its pre-rendered body.
+func (s *Server) directory(body func(*engine.Snapshot) *engine.Body) handler {
+	return func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+		if err := noParams(ctx); err != nil {
+			return err
+		}
+		b := body(snap)
+		return s.send(ctx, snap, b.Raw, b, true)
+	}
+}
+
+// venues answers /v1/venues: the whole directory, or the venues of some cities or countries.
+func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	if ctx.QueryArgs().Len() == 0 {
+		b := snap.Venues()
+		return s.send(ctx, snap, b.Raw, b, true)
+	}
+	p := s.acquire()
+	defer s.release(p)
+	p.collect(ctx.QueryArgs(), venueParams, venueAccepted)
+	p.parseFilters(venueParams)
+	if err := invalidParams(p.invalid); err != nil {
+		return err
+	}
+	snap.FilterVenues(p.q)
+	b := append(p.buf[:0], `{"data":[`...)
+	for i, v := range p.q.Page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, snap.VenueItem(v)...)
+	}
+	b = append(b, `],"meta":{"count":`...)
+	b = strconv.AppendInt(b, int64(p.q.Total), 10)
+	b = appendVersion(b, snap)
+	b = append(b, "}}"...)
+	p.buf = b
+	return s.send(ctx, snap, b, nil, true)
+}
+
+// venue answers /v1/venues/{slug}.
+func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	if err := noParams(ctx); err != nil {
+		return err
+	}
+	slug := pathParam(ctx, "slug")
+	b, ok := snap.Venue(slug)
+	if !ok {
+		return notFound("no venue with slug %q", slug)
+	}
+	return s.send(ctx, snap, b.Raw, b, true)
+}
+
+// noParams rejects any query parameter on routes that take none.
+func noParams(ctx *fasthttp.RequestCtx) error {
+	var list []InvalidParam
+	for k := range ctx.QueryArgs().All() {
+		list = append(list, InvalidParam{Name: string(k), Reason: "unknown parameter; this resource takes none"})
+	}
+	return invalidParams(list)
+}
+
+// pathParam returns a path parameter, percent-decoded.
+func pathParam(ctx *fasthttp.RequestCtx, name string) string {
+	v, _ := ctx.UserValue(name).(string)
+	if !strings.Contains(v, "%") {
+		return v
+	}
+	if d, err := url.PathUnescape(v); err == nil {
+		return d
+	}
+	return v
+}
+
+// send writes a 200 (or 304) with the caching headers. raw is the identity body; pre, when
+// not nil, is the pre-rendered body raw belongs to, whose ETag and gzip variant are used
+// (its bytes are set without copying: they never change). fixed says the body depends on
+// the snapshot alone, so If-Modified-Since can be answered from the build time.
+func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byte, pre *engine.Body, fixed bool) error {
+	h := &ctx.Response.Header
+	var tag [24]byte
+	etag := tag[:0]
+	if pre != nil {
+		etag = append(etag, pre.ETag...)
+	} else {
+		etag = engine.AppendETag(etag, raw)
+	}
+	maxAge := int64(s.o.Live.NextRefresh().Sub(s.o.Now()) / time.Second)
+	var cc [48]byte
+	h.SetBytesV("Cache-Control", strconv.AppendInt(append(cc[:0], "public, max-age="...), max(maxAge, 0), 10))
+	h.SetBytesV("ETag", etag)
+	var lm [32]byte
+	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
+	if pre != nil && pre.Gzip != nil {
+		h.Set("Vary", "Accept-Encoding")
+	}
+	if notModified(&ctx.Request.Header, etag, snap.Built(), fixed) {
+		ctx.SetStatusCode(fasthttp.StatusNotModified)
+		ctx.Response.SkipBody = true
+		ctx.Response.ResetBody()
+		return nil
+	}
+	ctx.SetContentType("application/json")
+	switch {
+	case pre != nil && pre.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")):
+		h.Set("Content-Encoding", "gzip")
+		ctx.Response.SetBodyRaw(pre.Gzip)
+	case pre != nil:
+		ctx.Response.SetBodyRaw(pre.Raw)
+	default:
+		ctx.Response.SetBody(raw)
+	}
+	return nil
+}
+
+// notModified evaluates If-None-Match (weak comparison) or, when it is absent and the body
+// depends on the snapshot alone, If-Modified-Since.
+func notModified(h *fasthttp.RequestHeader, etag []byte, built time.Time, fixed bool) bool {
+	if inm := h.Peek("If-None-Match"); len(inm) > 0 {
+		return etagListMatches(inm, etag)
+	}
+	if ims := h.Peek("If-Modified-Since"); fixed && len(ims) > 0 {
+		t, err := fasthttp.ParseHTTPDate(ims)
+		return err == nil && !built.After(t)
+	}
+	return false
+}
+
+// etagListMatches reports whether an If-None-Match value ("*" or a list of entity tags)
+// matches etag under weak comparison.
+func etagListMatches(list, etag []byte) bool {
+	etag = bytes.TrimPrefix(etag, []byte("W/"))
+	for len(list) > 0 {
+		var t []byte
+		t, list, _ = bytes.Cut(list, []byte{','})
+		t = bytes.TrimSpace(t)
+		if bytes.Equal(t, []byte("*")) || bytes.Equal(bytes.TrimPrefix(t, []byte("W/")), etag) {
+			return true
+		}
+	}
+	return false
+}

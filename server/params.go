@@ -1,0 +1,253 @@
+package server
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Query parameters of /v1/gigs, in the order links write them.
+const (
+	pCity = iota
+	pCountry
+	pVenue
+	pArtist
+	pGenre
+	pFrom
+	pTo
+	pPageSize
+	pPage
+	numParams
+)
+
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "from", "to", "page_size", "page"}
+
+var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
+	pArtist: engine.DimArtist, pGenre: engine.DimGenre}
+
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+	maxPage         = 10_000_000
+	maxValues       = 20  // alternatives in one filter
+	maxValueLen     = 200 // bytes in one alternative
+)
+
+// params is the per-request scratch of a query: raw values by parameter, problems found,
+// and the canonical query string links are made from. Pooled by the server.
+type params struct {
+	raw     [numParams][]byte // points into the request; valid during the request only
+	given   [numParams]bool
+	invalid []InvalidParam
+	base    []byte // canonical query without page, each pair ending in '&'
+	buf     []byte // response assembly
+	q       *engine.Query
+
+	page, pageSize int
+}
+
+func (p *params) reset() {
+	p.raw, p.given = [numParams][]byte{}, [numParams]bool{}
+	p.invalid, p.base, p.buf = p.invalid[:0], p.base[:0], p.buf[:0]
+	p.page, p.pageSize = 1, defaultPageSize
+	p.q.Reset()
+}
+
+func (p *params) bad(name, reason string) {
+	p.invalid = append(p.invalid, InvalidParam{Name: name, Reason: reason})
+}
+
+// collect reads the query string, accepting only the parameters allowed (by index into
+// paramNames) and reporting unknown, repeated and empty ones.
+func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
+	for k, v := range args.All() {
+		i := -1
+		for _, a := range allowed {
+			if string(k) == paramNames[a] {
+				i = a
+				break
+			}
+		}
+		switch {
+		case i < 0:
+			p.bad(string(k), "unknown parameter; accepted: "+accepted)
+		case p.given[i]:
+			p.bad(paramNames[i], "given more than once; separate alternatives with commas")
+		case len(bytes.TrimSpace(v)) == 0:
+			p.given[i] = true
+			p.bad(paramNames[i], "must not be empty")
+		default:
+			p.given[i], p.raw[i] = true, v
+		}
+	}
+}
+
+var (
+	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pFrom, pTo, pPageSize, pPage}
+	gigAccepted   = "city, country, venue, artist, genre, from, to, page, page_size"
+	venueParams   = []int{pCity, pCountry}
+	venueAccepted = "city, country"
+)
+
+// parseFilters turns the filter parameters into matches on p.q and the canonical query.
+func (p *params) parseFilters(only []int) {
+	for _, i := range only {
+		if i > pGenre || p.raw[i] == nil {
+			continue
+		}
+		if !p.parseList(i) {
+			continue
+		}
+		p.base = appendPair(p.base, paramNames[i], p.raw[i])
+	}
+}
+
+// parseList splits one filter's comma-separated alternatives into matches.
+func (p *params) parseList(i int) bool {
+	rest := p.raw[i]
+	for n := 1; ; n++ {
+		v, after, more := bytes.Cut(rest, []byte{','})
+		v = bytes.TrimSpace(v)
+		switch {
+		case len(v) == 0:
+			p.bad(paramNames[i], "empty alternative in the comma-separated list")
+			return false
+		case n > maxValues:
+			p.bad(paramNames[i], "at most 20 comma-separated alternatives")
+			return false
+		case len(v) > maxValueLen:
+			p.bad(paramNames[i], "an alternative is longer than 200 bytes")
+			return false
+		case i == pCountry && !isAlpha2(v):
+			p.bad(paramNames[i], "must be ISO 3166-1 alpha-2 country codes such as DE or gb")
+			return false
+		}
+		p.q.Match(filterDims[i], v)
+		if !more {
+			return true
+		}
+		rest = after
+	}
+}
+
+func isAlpha2(v []byte) bool {
+	return len(v) == 2 && isLetter(v[0]) && isLetter(v[1])
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// parseGigs parses everything /v1/gigs accepts. now is the default lower bound.
+func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
+	p.collect(args, gigParams, gigAccepted)
+	p.parseFilters(gigParams)
+	p.q.From = engine.AtInstant(now)
+	var ok [2]bool
+	for n, i := range []int{pFrom, pTo} {
+		if p.raw[i] == nil {
+			continue
+		}
+		b, good := parseBound(p.raw[i])
+		if !good {
+			p.bad(paramNames[i], "must be a date YYYY-MM-DD or an RFC 3339 instant such as 2026-12-05T20:00:00+01:00")
+			continue
+		}
+		ok[n] = true
+		if i == pFrom {
+			p.q.From = b
+		} else {
+			p.q.To = b
+		}
+		p.base = appendPair(p.base, paramNames[i], p.raw[i])
+	}
+	if ok[1] && (ok[0] || p.raw[pFrom] == nil) && p.q.From.After(p.q.To) {
+		if p.raw[pFrom] == nil {
+			p.bad("to", "must not be before from, which defaults to now")
+		} else {
+			p.bad("to", "must not be before from")
+		}
+	}
+	if v := p.raw[pPageSize]; v != nil {
+		if n, good := parseInt(v, maxPageSize); good {
+			p.pageSize = n
+			p.base = appendPair(p.base, "page_size", v)
+		} else {
+			p.bad("page_size", "must be an integer from 1 to 100")
+		}
+	}
+	if v := p.raw[pPage]; v != nil {
+		if n, good := parseInt(v, maxPage); good {
+			p.page = n
+		} else {
+			p.bad("page", "must be an integer from 1 to 10000000")
+		}
+	}
+	p.q.Offset, p.q.Limit = (p.page-1)*p.pageSize, p.pageSize
+}
+
+// parseInt parses a decimal integer from 1 to max, digits only.
+func parseInt(v []byte, max int) (int, bool) {
+	if len(v) == 0 || len(v) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n >= 1 && n <= max
+}
+
+// parseBound reads YYYY-MM-DD as a venue-local date, or an RFC 3339 instant.
+func parseBound(v []byte) (engine.Bound, bool) {
+	if len(v) == 10 {
+		y, ok1 := digits(v[0:4])
+		m, ok2 := digits(v[5:7])
+		d, ok3 := digits(v[8:10])
+		if !ok1 || !ok2 || !ok3 || v[4] != '-' || v[7] != '-' {
+			return engine.Unbounded, false
+		}
+		t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+		if t.Year() != y || int(t.Month()) != m || t.Day() != d {
+			return engine.Unbounded, false
+		}
+		return engine.OnDate(t), true
+	}
+	t, err := time.Parse(time.RFC3339, string(v))
+	if err != nil {
+		return engine.Unbounded, false
+	}
+	return engine.AtInstant(t), true
+}
+
+func digits(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// appendPair appends name=value& with value percent-encoded; commas and colons stay
+// readable.
+func appendPair(dst []byte, name string, value []byte) []byte {
+	dst = append(dst, name...)
+	dst = append(dst, '=')
+	for _, c := range value {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '.', c == '_', c == '~', c == ',', c == ':':
+			dst = append(dst, c)
+		default:
+			dst = append(dst, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&15])
+		}
+	}
+	return append(dst, '&')
+}

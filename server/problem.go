@@ -1,0 +1,92 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	json "github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+)
+
+// kind is a problem type: a URI per kind, a fixed title and a status.
+type kind struct {
+	slug   string
+	title  string
+	status int
+}
+
+// The problem kinds. Their type URIs are relative references, /problems/<slug>.
+var (
+	kindInvalidParam     = kind{"invalid-parameter", "Invalid parameter", 400}
+	kindNotFound         = kind{"not-found", "Not found", 404}
+	kindMethodNotAllowed = kind{"method-not-allowed", "Method not allowed", 405}
+	kindNotReady         = kind{"not-ready", "Not ready", 503}
+	kindInternal         = kind{"internal", "Internal error", 500}
+	kindBadRequest       = kind{"bad-request", "Bad request", 400}
+)
+
+// InvalidParam names one bad query parameter and says why.
+type InvalidParam struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Problem is an error a handler returns to answer with a problem body.
+type Problem struct {
+	kind    kind
+	Detail  string
+	Invalid []InvalidParam
+}
+
+func (p *Problem) Error() string { return p.kind.title + ": " + p.Detail }
+
+func notFound(format string, args ...any) *Problem {
+	return &Problem{kind: kindNotFound, Detail: fmt.Sprintf(format, args...)}
+}
+
+// invalidParams is the problem for bad query parameters; nil when there are none.
+func invalidParams(list []InvalidParam) error {
+	if len(list) == 0 {
+		return nil
+	}
+	names := make([]string, len(list))
+	for i, p := range list {
+		names[i] = p.Name
+	}
+	return &Problem{kind: kindInvalidParam, Detail: "invalid query parameters: " + strings.Join(names, ", "), Invalid: list}
+}
+
+type problemJSON struct {
+	Type          string         `json:"type"`
+	Title         string         `json:"title"`
+	Status        int            `json:"status"`
+	Detail        string         `json:"detail,omitempty"`
+	Instance      string         `json:"instance"`
+	RequestID     string         `json:"request_id"`
+	InvalidParams []InvalidParam `json:"invalid_params,omitempty"`
+}
+
+// writeProblem replaces the response with a problem body. Caching headers are removed:
+// problems are not cached, except that CORS and request id headers stay.
+func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
+	h := &ctx.Response.Header
+	for _, k := range []string{"Cache-Control", "ETag", "Last-Modified", "Link", "Vary", "Content-Encoding"} {
+		h.Del(k)
+	}
+	h.Set("Cache-Control", "no-store")
+	body, err := json.MarshalNoEscape(problemJSON{
+		Type:          "/problems/" + p.kind.slug,
+		Title:         p.kind.title,
+		Status:        p.kind.status,
+		Detail:        p.Detail,
+		Instance:      string(ctx.Path()),
+		RequestID:     string(h.Peek(hdrRequestID)),
+		InvalidParams: p.Invalid,
+	})
+	if err != nil { // cannot happen for these types; never leave the client without an answer
+		body = []byte(`{"type":"/problems/internal","title":"Internal error","status":500}`)
+	}
+	ctx.SetStatusCode(p.kind.status)
+	ctx.SetContentType("application/problem+json")
+	ctx.SetBody(body)
+}

@@ -1,0 +1,203 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/fasthttp/router"
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Options configure a Server.
+type Options struct {
+	Live   *engine.Live     // required: the snapshot to serve
+	Logger *slog.Logger     // slog.Default() when nil
+	Now    func() time.Time // time.Now when nil; drives max-age and the default "from"
+}
+
+// Server serves the public API. Safe for concurrent use.
+type Server struct {
+	o      Options
+	bootID string // random per process, prefixes request ids
+	pool   sync.Pool
+}
+
+// New returns a Server.
+func New(o Options) *Server {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	s := &Server{o: o, bootID: hex.EncodeToString(b[:])}
+	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
+	return s
+}
+
+// Header names and values used on every response.
+const (
+	hdrRequestID   = "X-Request-Id"
+	exposedHeaders = "ETag, Link, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id"
+	allowMethods   = "GET, HEAD"
+)
+
+// Handler returns the request handler with every route.
+func (s *Server) Handler() fasthttp.RequestHandler {
+	r := router.New()
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	r.HandleMethodNotAllowed = true
+	r.HandleOPTIONS = true
+	r.SaveMatchedRoutePath = false
+	routes := []struct {
+		path string
+		h    handler
+	}{
+		{"/v1/gigs", s.gigs},
+		{"/v1/gigs/{id}", s.gig},
+		{"/v1/cities", s.directory((*engine.Snapshot).Cities)},
+		{"/v1/venues", s.venues},
+		{"/v1/venues/{slug}", s.venue},
+		{"/v1/artists", s.directory((*engine.Snapshot).Artists)},
+		{"/v1/genres", s.directory((*engine.Snapshot).Genres)},
+	}
+	for _, rt := range routes {
+		h := s.v1(rt.h)
+		r.GET(rt.path, h)
+		r.HEAD(rt.path, h)
+	}
+	for path, h := range map[string]fasthttp.RequestHandler{"/livez": s.livez, "/readyz": s.readyz} {
+		r.GET(path, h)
+		r.HEAD(path, h)
+	}
+	r.NotFound = func(ctx *fasthttp.RequestCtx) {
+		s.begin(ctx)
+		writeProblem(ctx, notFound("no resource at %s", ctx.Path()))
+	}
+	r.MethodNotAllowed = func(ctx *fasthttp.RequestCtx) {
+		s.begin(ctx)
+		ctx.Response.Header.Set("Allow", allowMethods)
+		writeProblem(ctx, &Problem{kind: kindMethodNotAllowed, Detail: "the API is read-only: use GET or HEAD"})
+	}
+	r.GlobalOPTIONS = func(ctx *fasthttp.RequestCtx) {
+		s.begin(ctx)
+		h := &ctx.Response.Header
+		h.Set("Allow", allowMethods)
+		h.Set("Access-Control-Allow-Methods", allowMethods)
+		h.Set("Access-Control-Allow-Headers", "X-API-Key, If-None-Match, If-Modified-Since")
+		h.Set("Access-Control-Max-Age", "86400")
+		ctx.SetStatusCode(fasthttp.StatusNoContent)
+	}
+	r.PanicHandler = func(ctx *fasthttp.RequestCtx, v any) {
+		s.o.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", v, "request_id", string(ctx.Response.Header.Peek(hdrRequestID)))
+		writeProblem(ctx, &Problem{kind: kindInternal, Detail: "the server could not answer this request"})
+	}
+	return r.Handler
+}
+
+// HTTPServer returns a fasthttp server for the handler, with time limits and buffer sizes
+// set for public exposure.
+func (s *Server) HTTPServer() *fasthttp.Server {
+	return &fasthttp.Server{
+		Handler:                      s.Handler(),
+		ErrorHandler:                 s.malformed,
+		ReadTimeout:                  10 * time.Second, // whole request, headers included
+		WriteTimeout:                 60 * time.Second, // the largest directory on a slow link
+		IdleTimeout:                  75 * time.Second,
+		ReadBufferSize:               8 << 10,  // also the cap on request headers
+		WriteBufferSize:              16 << 10, // a page of 20 gigs in one write
+		MaxRequestBodySize:           4 << 10,  // reads carry no body
+		Concurrency:                  64 << 10,
+		DisablePreParseMultipartForm: true,
+		NoDefaultServerHeader:        true,
+		NoDefaultContentType:         true,
+		CloseOnShutdown:              true,
+		TCPKeepalive:                 true,
+		Logger:                       slogPrinter{s.o.Logger},
+	}
+}
+
+type slogPrinter struct{ l *slog.Logger }
+
+func (p slogPrinter) Printf(format string, args ...any) {
+	p.l.Debug("fasthttp", "msg", format, "args", args)
+}
+
+// malformed answers requests fasthttp could not parse.
+func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
+	s.begin(ctx)
+	var small *fasthttp.ErrSmallBuffer
+	switch {
+	case errors.As(err, &small):
+		writeProblem(ctx, &Problem{kind: kind{"headers-too-large", "Request headers too large", 431}, Detail: "request headers exceed 8 KiB"})
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		writeProblem(ctx, &Problem{kind: kind{"body-too-large", "Request body too large", 413}, Detail: "the API takes no request body"})
+	default:
+		writeProblem(ctx, &Problem{kind: kindBadRequest, Detail: "the request could not be parsed"})
+	}
+}
+
+// handler answers one /v1 route from one snapshot.
+type handler func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
+
+// v1 wraps a handler: request id and CORS headers, 503 before the first snapshot, and the
+// single place where errors become problem bodies.
+func (s *Server) v1(h handler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		s.begin(ctx)
+		snap := s.o.Live.Load()
+		if snap == nil {
+			ctx.Response.Header.Set("Retry-After", "5")
+			writeProblem(ctx, &Problem{kind: kindNotReady, Detail: "no dataset is loaded yet; retry in a few seconds"})
+			return
+		}
+		if err := h(ctx, snap); err != nil {
+			var p *Problem
+			if !errors.As(err, &p) {
+				s.o.Logger.Error("request failed", "path", string(ctx.Path()), "err", err, "request_id", string(ctx.Response.Header.Peek(hdrRequestID)))
+				p = &Problem{kind: kindInternal, Detail: "the server could not answer this request"}
+			}
+			writeProblem(ctx, p)
+		}
+	}
+}
+
+// begin sets the headers every response carries: a request id and CORS.
+func (s *Server) begin(ctx *fasthttp.RequestCtx) {
+	var b [32]byte
+	id := append(b[:0], s.bootID...)
+	id = append(id, '-')
+	id = strconv.AppendUint(id, ctx.ID(), 36)
+	h := &ctx.Response.Header
+	h.DisableNormalizing() // keep "ETag" as written; every name below is canonical already
+	h.SetBytesV(hdrRequestID, id)
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", exposedHeaders)
+}
+
+func (s *Server) livez(ctx *fasthttp.RequestCtx) {
+	ctx.Response.Header.Set("Cache-Control", "no-store")
+	ctx.SetContentType("text/plain; charset=utf-8")
+	ctx.SetBodyString("ok\n")
+}
+
+func (s *Server) readyz(ctx *fasthttp.RequestCtx) {
+	ctx.Response.Header.Set("Cache-Control", "no-store")
+	ctx.SetContentType("text/plain; charset=utf-8")
+	if s.o.Live.Load() == nil {
+		ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
+		ctx.SetBodyString("not ready: no dataset loaded yet\n")
+		return
+	}
+	ctx.SetBodyString("ready\n")
+}

@@ -1,0 +1,495 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	stdjson "encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+var (
+	testNow  = time.Date(2026, 11, 22, 15, 4, 5, 0, time.UTC)
+	nextLoad = testNow.Add(30 * time.Minute)
+)
+
+func testSnapshot(t testing.TB) *engine.Snapshot {
+	t.Helper()
+	s, err := engine.Build(scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60}), engine.Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func testServer(t testing.TB, live *engine.Live) *Server {
+	return New(Options{Live: live, Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+// listen serves s on a real loopback listener and returns its base URL.
+func listen(t testing.TB, s *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := s.HTTPServer()
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func do(t testing.TB, method, url string, header map[string]string) response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	// A transport that does not ask for or undo gzip on its own.
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{resp.StatusCode, resp.Header, body}
+}
+
+var requestIDRE = regexp.MustCompile(`"request_id":"[^"]*"`)
+
+// golden compares a body with testdata/golden/<name>.json, request ids blanked.
+func golden(t *testing.T, name string, body []byte) {
+	t.Helper()
+	body = requestIDRE.ReplaceAll(body, []byte(`"request_id":"*"`))
+	var pretty bytes.Buffer
+	if err := jsonIndent(&pretty, body); err != nil {
+		t.Fatalf("%s: body is not JSON: %v\n%s", name, err, body)
+	}
+	path := filepath.Join("..", "testdata", "golden", name+".json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./server -update to create it)", err)
+	}
+	if !bytes.Equal(pretty.Bytes(), want) {
+		t.Errorf("%s: body differs from %s (go test ./server -update rewrites it)\ngot:\n%.2000s", name, path, pretty.Bytes())
+	}
+}
+
+// jsonIndent indents body keeping its field order.
+func jsonIndent(w *bytes.Buffer, body []byte) error {
+	if err := stdjson.Indent(w, body, "", "  "); err != nil {
+		return err
+	}
+	w.WriteByte('\n')
+	return nil
+}
+
+func firstGigID(t *testing.T, s *engine.Snapshot) string {
+	var g struct{ ID string }
+	if err := json.Unmarshal(s.GigJSON(0), &g); err != nil {
+		t.Fatal(err)
+	}
+	return g.ID
+}
+
+func TestRoutes(t *testing.T) {
+	var live engine.Live
+	snap := testSnapshot(t)
+	live.Publish(snap)
+	live.SetNextRefresh(nextLoad)
+	base := listen(t, testServer(t, &live))
+	id := firstGigID(t, snap)
+	tests := []struct {
+		name, path string
+		status     int
+		golden     string
+	}{
+		{"first page", "/v1/gigs", 200, "gigs"},
+		{"filtered page", "/v1/gigs?city=London&genre=rock,jazz&from=2026-12-01&to=2027-01-15&page_size=5&page=2", 200, "gigs-filtered"},
+		{"country and artist", "/v1/gigs?country=gb,DE&artist=" + firstArtistSlug(snap), 200, ""},
+		{"page past the end", "/v1/gigs?page=9999", 200, "gigs-past-end"},
+		{"unknown city", "/v1/gigs?city=atlantis", 200, ""},
+		{"gig", "/v1/gigs/" + id, 200, "gig"},
+		{"unknown gig", "/v1/gigs/nope", 404, "gig-not-found"},
+		{"cities", "/v1/cities", 200, "cities"},
+		{"venues", "/v1/venues", 200, ""},
+		{"venues in a city", "/v1/venues?city=london&country=ca", 200, "venues-filtered"},
+		{"venue", "/v1/venues/venue-3", 200, ""},
+		{"unknown venue", "/v1/venues/nope", 404, ""},
+		{"artists", "/v1/artists", 200, ""},
+		{"genres", "/v1/genres", 200, "genres"},
+		{"bad parameters", "/v1/gigs?page=0&page_size=101&from=2026-13-01&country=DEU&color=red&city=a,,b", 400, "gigs-bad-params"},
+		{"to before from", "/v1/gigs?from=2026-12-10&to=2026-12-01", 400, ""},
+		{"to before now", "/v1/gigs?to=2020-01-01", 400, ""},
+		{"repeated parameter", "/v1/gigs?city=london&city=paris", 400, ""},
+		{"empty parameter", "/v1/gigs?genre=", 400, ""},
+		{"parameter on a directory", "/v1/cities?country=de", 400, ""},
+		{"unknown venue filter", "/v1/venues?genre=rock", 400, ""},
+		{"unknown path", "/v1/concerts", 404, "not-found"},
+		{"trailing slash", "/v1/gigs/", 404, ""},
+		{"case", "/V1/gigs", 404, ""},
+		{"download is not here yet", "/v1/gigs/download", 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := do(t, "GET", base+tt.path, nil)
+			if r.status != tt.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tt.status, r.body)
+			}
+			if r.header.Get("Access-Control-Allow-Origin") != "*" || r.header.Get("X-Request-Id") == "" {
+				t.Errorf("missing CORS or request id headers: %v", r.header)
+			}
+			if tt.status == 200 {
+				checkCaching(t, r)
+			} else {
+				checkProblem(t, r, tt.path)
+			}
+			if tt.golden != "" {
+				golden(t, tt.golden, r.body)
+			}
+		})
+	}
+}
+
+func firstArtistSlug(s *engine.Snapshot) string {
+	var d struct{ Data []struct{ Slug string } }
+	_ = json.Unmarshal(s.Artists().Raw, &d)
+	return d.Data[0].Slug
+}
+
+func checkCaching(t *testing.T, r response) {
+	t.Helper()
+	if got := r.header.Get("Cache-Control"); got != "public, max-age=1800" {
+		t.Errorf("Cache-Control %q", got)
+	}
+	if !strings.HasPrefix(r.header.Get("ETag"), `W/"`) {
+		t.Errorf("ETag %q", r.header.Get("ETag"))
+	}
+	if got := r.header.Get("Last-Modified"); got != "Sun, 22 Nov 2026 15:04:05 GMT" {
+		t.Errorf("Last-Modified %q", got)
+	}
+	if got := r.header.Get("Content-Type"); got != "application/json" {
+		t.Errorf("Content-Type %q", got)
+	}
+	if !json.Valid(r.body) {
+		t.Errorf("body is not JSON: %.300s", r.body)
+	}
+}
+
+func checkProblem(t *testing.T, r response, path string) {
+	t.Helper()
+	if got := r.header.Get("Content-Type"); got != "application/problem+json" {
+		t.Errorf("Content-Type %q", got)
+	}
+	var p problemJSON
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		t.Fatalf("problem body: %v: %s", err, r.body)
+	}
+	if p.Status != r.status || p.Type == "" || p.Title == "" || p.RequestID != r.header.Get("X-Request-Id") ||
+		!strings.HasPrefix(path, p.Instance) {
+		t.Errorf("problem %+v does not match the response (status %d, request id %q)", p, r.status, r.header.Get("X-Request-Id"))
+	}
+	if r.status == 400 && len(p.InvalidParams) == 0 {
+		t.Errorf("400 without invalid_params: %s", r.body)
+	}
+	if r.header.Get("Cache-Control") != "no-store" {
+		t.Errorf("problem Cache-Control %q", r.header.Get("Cache-Control"))
+	}
+}
+
+func TestFirstPage(t *testing.T) {
+	var live engine.Live
+	snap := testSnapshot(t)
+	live.Publish(snap)
+	live.SetNextRefresh(nextLoad)
+	base := listen(t, testServer(t, &live))
+	r := do(t, "GET", base+"/v1/gigs", nil)
+	var body struct {
+		Data []struct {
+			ID       string `json:"id"`
+			StartsAt string `json:"starts_at"`
+			Date     string `json:"date"`
+		}
+		Meta  struct{ Page, PageSize, Total, TotalPages int }
+		Links map[string]string
+	}
+	if err := json.Unmarshal(r.body, &body); err != nil {
+		t.Fatal(err)
+	}
+	q := engine.AcquireQuery()
+	defer engine.ReleaseQuery(q)
+	q.From, q.Limit = engine.AtInstant(testNow), 1
+	snap.Run(q)
+	if len(body.Data) != 20 || body.Meta.Total != q.Total || body.Meta.Total < 300 {
+		t.Fatalf("got %d gigs of total %d; want 20 of %d", len(body.Data), body.Meta.Total, q.Total)
+	}
+	last := ""
+	for _, g := range body.Data {
+		at, err := time.Parse(time.RFC3339, g.StartsAt)
+		if g.StartsAt == "" {
+			at, err = time.Parse(time.DateOnly, g.Date) // time to be announced
+		}
+		if err != nil || at.Before(testNow.Add(-24*time.Hour)) {
+			t.Errorf("gig %s starts %q", g.ID, g.StartsAt)
+		}
+		if key := at.UTC().Format(time.RFC3339); g.StartsAt != "" && key < last {
+			t.Errorf("gig %s out of start order", g.ID)
+		} else if g.StartsAt != "" {
+			last = key
+		}
+	}
+	if body.Links["next"] != "/v1/gigs?page=2" || body.Links["prev"] != "" || body.Links["first"] != "/v1/gigs?page=1" {
+		t.Errorf("links %v", body.Links)
+	}
+	link := r.header.Get("Link")
+	if !strings.Contains(link, `</v1/gigs?page=2>; rel="next"`) || !strings.Contains(link, `rel="last"`) {
+		t.Errorf("Link header %q", link)
+	}
+}
+
+func TestConditionalAndEncoding(t *testing.T) {
+	var live engine.Live
+	snap := testSnapshot(t)
+	live.Publish(snap)
+	live.SetNextRefresh(nextLoad)
+	base := listen(t, testServer(t, &live))
+	for _, path := range []string{"/v1/gigs?city=berlin-1", "/v1/cities", "/v1/venues/venue-0", "/v1/gigs/" + firstGigID(t, snap)} {
+		first := do(t, "GET", base+path, nil)
+		etag := first.header.Get("ETag")
+		for _, inm := range []string{etag, strings.TrimPrefix(etag, "W/"), `"other", ` + etag, "*"} {
+			r := do(t, "GET", base+path, map[string]string{"If-None-Match": inm})
+			if r.status != 304 || len(r.body) != 0 || r.header.Get("ETag") != etag || r.header.Get("Cache-Control") == "" {
+				t.Errorf("%s If-None-Match %s: status %d, %d bytes, headers %v", path, inm, r.status, len(r.body), r.header)
+			}
+		}
+		if r := do(t, "GET", base+path, map[string]string{"If-None-Match": `W/"other"`}); r.status != 200 {
+			t.Errorf("%s: a different ETag gave %d", path, r.status)
+		}
+		head := do(t, "HEAD", base+path, nil)
+		if head.status != 200 || len(head.body) != 0 || head.header.Get("ETag") != etag {
+			t.Errorf("HEAD %s: %d, %d bytes, %v", path, head.status, len(head.body), head.header)
+		}
+	}
+	ims := map[string]string{"If-Modified-Since": "Sun, 22 Nov 2026 15:04:05 GMT"}
+	if r := do(t, "GET", base+"/v1/genres", ims); r.status != 304 {
+		t.Errorf("If-Modified-Since at build time: %d", r.status)
+	}
+	if r := do(t, "GET", base+"/v1/genres", map[string]string{"If-Modified-Since": "Sun, 22 Nov 2026 15:04:04 GMT"}); r.status != 200 {
+		t.Errorf("If-Modified-Since before build: %d", r.status)
+	}
+
+	plain := do(t, "GET", base+"/v1/artists", nil)
+	for _, tt := range []struct {
+		accept string
+		gzip   bool
+	}{{"gzip", true}, {"br;q=1.0, gzip;q=0.8", true}, {"*", true}, {"gzip;q=0", false}, {"identity", false}, {"", false}, {"*;q=0", false}} {
+		r := do(t, "GET", base+"/v1/artists", map[string]string{"Accept-Encoding": tt.accept})
+		if got := r.header.Get("Content-Encoding") == "gzip"; got != tt.gzip {
+			t.Errorf("Accept-Encoding %q: gzip %v, want %v", tt.accept, got, tt.gzip)
+		}
+		if r.header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: Vary %q", tt.accept, r.header.Get("Vary"))
+		}
+		body := r.body
+		if tt.gzip {
+			zr, err := gzip.NewReader(bytes.NewReader(r.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(body, plain.body) {
+			t.Errorf("Accept-Encoding %q: body differs from the identity body", tt.accept)
+		}
+	}
+}
+
+func TestMethodsAndCORS(t *testing.T) {
+	var live engine.Live
+	live.Publish(testSnapshot(t))
+	base := listen(t, testServer(t, &live))
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+		r := do(t, m, base+"/v1/gigs", nil)
+		if r.status != 405 || r.header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s: %d, Allow %q", m, r.status, r.header.Get("Allow"))
+		}
+		checkProblem(t, r, "/v1/gigs")
+	}
+	r := do(t, "OPTIONS", base+"/v1/gigs", map[string]string{"Origin": "https://example.org", "Access-Control-Request-Method": "GET"})
+	if r.status != 204 || r.header.Get("Access-Control-Allow-Origin") != "*" || r.header.Get("Access-Control-Allow-Methods") != "GET, HEAD" ||
+		!strings.Contains(r.header.Get("Access-Control-Allow-Headers"), "X-API-Key") {
+		t.Errorf("preflight: %d %v", r.status, r.header)
+	}
+	if got := do(t, "GET", base+"/v1/genres", nil).header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "ETag") || !strings.Contains(got, "Link") || !strings.Contains(got, "RateLimit") {
+		t.Errorf("Expose-Headers %q", got)
+	}
+}
+
+func TestNotReady(t *testing.T) {
+	var live engine.Live
+	base := listen(t, testServer(t, &live))
+	if r := do(t, "GET", base+"/readyz", nil); r.status != 503 {
+		t.Errorf("readyz before the first snapshot: %d", r.status)
+	}
+	if r := do(t, "GET", base+"/livez", nil); r.status != 200 {
+		t.Errorf("livez: %d", r.status)
+	}
+	r := do(t, "GET", base+"/v1/gigs", nil)
+	if r.status != 503 || r.header.Get("Retry-After") == "" {
+		t.Errorf("gigs before the first snapshot: %d %v", r.status, r.header)
+	}
+	checkProblem(t, r, "/v1/gigs")
+	live.Publish(testSnapshot(t))
+	if r := do(t, "GET", base+"/readyz", nil); r.status != 200 {
+		t.Errorf("readyz after the first snapshot: %d", r.status)
+	}
+}
+
+func TestMaxAgeNeverNegative(t *testing.T) {
+	var live engine.Live
+	live.Publish(testSnapshot(t))
+	live.SetNextRefresh(testNow.Add(-time.Minute)) // overdue
+	base := listen(t, testServer(t, &live))
+	if got := do(t, "GET", base+"/v1/genres", nil).header.Get("Cache-Control"); got != "public, max-age=0" {
+		t.Errorf("Cache-Control %q", got)
+	}
+}
+
+func TestMalformedRequests(t *testing.T) {
+	var live engine.Live
+	live.Publish(testSnapshot(t))
+	base := listen(t, testServer(t, &live))
+	addr := strings.TrimPrefix(base, "http://")
+	for _, tt := range []struct {
+		name, raw string
+		status    string
+	}{
+		{"huge header", "GET /v1/gigs HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 10000) + "\r\n\r\n", "431"},
+		{"garbage", "NOT HTTP AT ALL\r\n\r\n", "400"},
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprint(c, tt.raw)
+		buf := make([]byte, 512)
+		n, _ := io.ReadAtLeast(c, buf, 12)
+		c.Close()
+		if !strings.HasPrefix(string(buf[:n]), "HTTP/1.1 "+tt.status) {
+			t.Errorf("%s: got %q", tt.name, buf[:n])
+		}
+	}
+}
+
+// handlerCtx runs the handler on an in-memory request, for allocation gates.
+func handlerCtx(h fasthttp.RequestHandler, uri string) func() {
+	var ctx fasthttp.RequestCtx
+	return func() {
+		ctx.Request.Reset()
+		ctx.Response.Reset()
+		ctx.Request.SetRequestURI(uri)
+		h(&ctx)
+	}
+}
+
+// allocsPerRun is testing.AllocsPerRun with the collector paused, so that a GC emptying
+// sync.Pools mid-measurement does not count as the handler's allocations.
+func allocsPerRun(f func()) float64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	return testing.AllocsPerRun(500, f)
+}
+
+// TestHandlerAllocations gates the hot paths: nothing allocates per gig, and the page and
+// detail handlers allocate nothing at all once warm. Routed requests to {param} routes add
+// the router's own constant cost (it copies the parameter).
+func TestHandlerAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race")
+	}
+	var live engine.Live
+	snap := testSnapshot(t)
+	live.Publish(snap)
+	live.SetNextRefresh(nextLoad)
+	s := testServer(t, &live)
+	h := s.Handler()
+	id := firstGigID(t, snap)
+	for _, tt := range []struct {
+		uri string
+		max float64
+	}{
+		{"/v1/gigs", 0},
+		{"/v1/gigs?page_size=100", 0},
+		{"/v1/gigs?city=london&page=2", 0},
+		{"/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10", 8}, // scratch bitmap containers
+		{"/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10&page_size=100", 8},
+		{"/v1/gigs/" + id, 4},
+		{"/v1/cities", 0},
+	} {
+		run := handlerCtx(h, tt.uri)
+		run()
+		if n := allocsPerRun(run); n > tt.max {
+			t.Errorf("%s: %v allocations per request, want at most %v", tt.uri, n, tt.max)
+		}
+	}
+	// The detail handler itself, without the router: what it allocates beyond the harness
+	// (which stores the path parameter as the router would) must be nothing.
+	var ctx fasthttp.RequestCtx
+	var idv any = id
+	harness := func(h fasthttp.RequestHandler) func() {
+		return func() {
+			ctx.Request.Reset()
+			ctx.Response.Reset()
+			ctx.SetUserValue("id", idv)
+			ctx.Request.SetRequestURI("/v1/gigs/" + id)
+			h(&ctx)
+		}
+	}
+	base := allocsPerRun(harness(func(*fasthttp.RequestCtx) {}))
+	if n := allocsPerRun(harness(s.v1(s.gig))); n > base || ctx.Response.StatusCode() != 200 {
+		t.Errorf("gig handler: %v allocations beyond the harness's %v, status %d", n-base, base, ctx.Response.StatusCode())
+	}
+}
