@@ -19,6 +19,9 @@ func ParseISO(s string) (When, error) {
 	if err != nil {
 		return When{}, fmt.Errorf("cannot parse date %q: want YYYY-MM-DD", s)
 	}
+	if d.Year() < 1900 {
+		return When{}, fmt.Errorf("cannot parse date %q: year out of range", s)
+	}
 	rest := s[10:]
 	if rest == "" {
 		return When{Wall: d, DateOnly: true}, nil
