@@ -1,0 +1,471 @@
+package jsonld
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
+)
+
+const (
+	maxEvents = 10000 // events read from one page, dropped ones included
+	maxOffers = 50    // offers kept per event
+	maxGenres = 20    // genres kept per event or performer
+)
+
+// eventTypes are the schema.org types read as listings, lower-cased: Event and those of its
+// subtypes that take place somewhere. EventSeries, CourseInstance, DeliveryEvent,
+// PublicationEvent and UserInteraction are not listings.
+var eventTypes = map[string]bool{
+	"event": true, "musicevent": true, "festival": true, "comedyevent": true,
+	"theaterevent": true, "danceevent": true, "socialevent": true, "childrensevent": true,
+	"literaryevent": true, "screeningevent": true, "exhibitionevent": true,
+	"visualartsevent": true, "foodevent": true, "sportsevent": true, "businessevent": true,
+	"educationevent": true, "saleevent": true, "hackathon": true,
+}
+
+// Parse extracts every schema.org event from the JSON-LD blocks of one HTML page.
+// ref names the page (its URL) in Event.Ref, Event.Source is left empty for the caller,
+// and in Drop.Ref. It never panics, on any input.
+//
+// Events come in document order. An event's Ref is its "@id", resolved against ref when ref
+// is an absolute URL, or else ref + "#" + its 1-based position among the page's events;
+// its Line is the line of the event object's "{". Drops come in line order.
+func Parse(page []byte, ref string) ([]source.Event, []source.Drop) {
+	p := newParser(ref)
+	var roots []any
+	for _, b := range scripts(page) {
+		d := decode(b)
+		if d.err != nil {
+			p.drop(b.line, d.reason())
+		}
+		if d.deep {
+			p.drop(b.line, fmt.Sprintf("json-ld nested deeper than %d levels: the deeper values are ignored", maxDepth))
+		}
+		roots = append(roots, d.vals...)
+	}
+	for _, v := range roots {
+		p.index(v)
+	}
+	for _, v := range roots {
+		p.walk(v)
+	}
+	slices.SortStableFunc(p.drops, func(a, b source.Drop) int { return cmp.Compare(a.Line, b.Line) })
+	return p.events, p.drops
+}
+
+// parser holds the state of one Parse call.
+type parser struct {
+	ref  string
+	base *url.URL           // ref as an absolute URL, or nil
+	ids  map[string]*object // nodes by "@id", to resolve references
+	n    int                // events met so far, dropped ones included
+	full bool               // maxEvents was reached
+
+	// What was read from a node, kept so that a node referenced by many events is read
+	// once and the work stays linear in the page.
+	places      map[*object]source.Place
+	performerOf map[*object]source.Performer
+	offersOf    map[*object][]source.Offer
+
+	events []source.Event
+	drops  []source.Drop
+}
+
+func newParser(ref string) *parser {
+	p := &parser{
+		ref:         ref,
+		ids:         map[string]*object{},
+		places:      map[*object]source.Place{},
+		performerOf: map[*object]source.Performer{},
+		offersOf:    map[*object][]source.Offer{},
+	}
+	if u, err := url.Parse(ref); err == nil && u.IsAbs() {
+		p.base = u
+	}
+	return p
+}
+
+func (p *parser) drop(line int, reason string) {
+	p.drops = append(p.drops, source.Drop{Ref: p.ref, Line: line, Reason: reason})
+}
+
+// index records every node that has an "@id" and says more than that, so that references
+// to it elsewhere on the page can be resolved. The first such node wins.
+func (p *parser) index(v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			p.index(x)
+		}
+	case *object:
+		if id, ok := v.get("@id").(string); ok && len(v.keys) > 1 && p.ids[id] == nil {
+			p.ids[id] = v
+		}
+		for _, x := range v.vals {
+			p.index(x)
+		}
+	}
+}
+
+// deref returns the node that a reference {"@id": ...} points to, or v itself.
+func (p *parser) deref(v any) any {
+	if o, ok := v.(*object); ok && isRef(o) {
+		if id, ok := o.vals[0].(string); ok && p.ids[id] != nil {
+			return p.ids[id]
+		}
+	}
+	return v
+}
+
+// isRef reports whether o only refers to a node: {"@id": ...}.
+func isRef(o *object) bool { return len(o.keys) == 1 && o.keys[0] == "@id" }
+
+// walk reads the events in v and below, in document order. Inside an event only its
+// sub-events are looked at. The tree is at most maxDepth deep, which bounds the recursion.
+func (p *parser) walk(v any) {
+	if p.full {
+		return
+	}
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			p.walk(x)
+		}
+	case *object:
+		if !isEvent(v) {
+			for _, x := range v.vals {
+				p.walk(x)
+			}
+			return
+		}
+		p.event(v)
+		p.walk(v.get("subEvent"))
+		p.walk(v.get("subEvents"))
+	}
+}
+
+func isEvent(o *object) bool {
+	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return eventTypes[term(t)] })
+}
+
+// event reads one event object, or drops it when it lacks a name or a readable start.
+func (p *parser) event(o *object) {
+	if p.n == maxEvents {
+		p.full = true
+		p.drop(o.line, fmt.Sprintf("more than %d events on the page: the rest are ignored", maxEvents))
+		return
+	}
+	p.n++
+	id := p.id(o)
+	e := source.Event{
+		Ref:   cmp.Or(id, p.ref+"#"+strconv.Itoa(p.n)),
+		URL:   p.link(o.get("url")),
+		Line:  o.line,
+		Title: text(o.get("name")),
+	}
+	var problems []string
+	if e.Title == "" {
+		problems = append(problems, "missing name")
+	}
+	start := token(o.get("startDate"))
+	var err error
+	e.Start, err = when(start)
+	switch {
+	case start == "":
+		problems = append(problems, "missing startDate")
+	case err != nil:
+		problems = append(problems, fmt.Sprintf("cannot parse startDate %q: %v", clip(start, maxQuote), err))
+	}
+	if len(problems) > 0 {
+		who := "#" + strconv.Itoa(p.n)
+		switch {
+		case e.Title != "":
+			who = strconv.Quote(clip(e.Title, maxQuote))
+		case id != "":
+			who = strconv.Quote(clip(id, maxQuote))
+		}
+		p.drop(o.line, fmt.Sprintf("event %s: %s", who, strings.Join(problems, "; ")))
+		return
+	}
+	// Optional dates that cannot be read are left zero.
+	e.End, _ = when(token(o.get("endDate")))
+	e.PreviousStart, _ = when(token(o.get("previousStartDate")))
+	e.Doors = doors(token(o.get("doorTime")), e.Start)
+	e.Status = status(o.get("eventStatus"))
+	e.Venue = p.location(o.get("location"))
+	e.Performers = p.performers(o)
+	e.Offers = p.offers(o.get("offers"))
+	e.Genres = genres(o.get("genre"))
+	p.events = append(p.events, e)
+}
+
+// id returns the event's "@id" resolved against the page, or "" when it has none, it is
+// a blank node ("_:b0", meaningless outside the page) or it is absurdly long.
+func (p *parser) id(o *object) string {
+	s := token(o.get("@id"))
+	if s == "" || len(s) > maxLink || strings.HasPrefix(s, "_:") {
+		return ""
+	}
+	if p.base != nil {
+		if u, err := url.Parse(s); err == nil {
+			return p.base.ResolveReference(u).String()
+		}
+	}
+	return s
+}
+
+// link returns v as an absolute http or https URL, resolved against the page, or "".
+func (p *parser) link(v any) string {
+	s := strings.ReplaceAll(token(v), "&amp;", "&")
+	if s == "" || len(s) > maxLink {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	if p.base != nil {
+		u = p.base.ResolveReference(u)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
+// when reads an ISO 8601 date or date-time; see source.ParseISO.
+func when(s string) (source.When, error) {
+	if len(s) > maxQuote {
+		return source.When{}, errors.New("too long")
+	}
+	return source.ParseISO(s)
+}
+
+// doors reads a doorTime: a date-time, or a clock alone ("19:00", "19:00:00") on the
+// start's date. A clock alone keeps its lack of an offset.
+func doors(s string, start source.When) source.When {
+	if w, err := when(s); err == nil {
+		return w
+	}
+	w, _ := when(start.Wall.Format("2006-01-02") + "T" + s)
+	return w
+}
+
+// status maps an eventStatus, as a full IRI, a compact IRI or a bare name. A move online
+// leaves the event scheduled; an unknown or missing status is zero.
+func status(v any) engine.Status {
+	switch strings.TrimPrefix(term(v), "event") {
+	case "scheduled", "movedonline":
+		return engine.StatusScheduled
+	case "cancelled", "canceled":
+		return engine.StatusCancelled
+	case "postponed":
+		return engine.StatusPostponed
+	case "rescheduled":
+		return engine.StatusRescheduled
+	}
+	return ""
+}
+
+// location reads the venue: a Place (or a subtype such as MusicVenue), a name as text, or
+// an array of those, of which the first physical place counts (a VirtualLocation does not).
+func (p *parser) location(v any) source.Place {
+	name := ""
+	for _, x := range list(v) {
+		x = p.deref(x)
+		if o, ok := x.(*object); ok {
+			virtual := slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return term(t) == "virtuallocation" })
+			if !virtual {
+				return p.place(o)
+			}
+		} else if name == "" {
+			name = text(x)
+		}
+	}
+	return source.Place{Name: name}
+}
+
+// place reads a Place. Its address is a PostalAddress or a plain string, kept whole in
+// Street; its coordinates are in "geo" or on the place itself and are kept only when both
+// are in range and not 0,0.
+func (p *parser) place(o *object) source.Place {
+	if pl, ok := p.places[o]; ok {
+		return pl
+	}
+	pl := source.Place{Name: text(o.get("name")), URL: p.link(o.get("url"))}
+	switch a := p.deref(first(o.get("address"))).(type) {
+	case *object:
+		pl.Street = text(a.get("streetAddress"))
+		pl.Locality = text(a.get("addressLocality"))
+		pl.Region = text(a.get("addressRegion"))
+		pl.PostalCode = text(a.get("postalCode"))
+		pl.Country = text(a.get("addressCountry"))
+		if c, ok := p.deref(first(a.get("addressCountry"))).(*object); ok {
+			pl.Country = text(c.get("name"))
+		}
+	default:
+		pl.Street = text(a)
+	}
+	geo, ok := p.deref(first(o.get("geo"))).(*object)
+	if !ok {
+		geo = o
+	}
+	lat, okLat := coord(geo.get("latitude"), 90)
+	lon, okLon := coord(geo.get("longitude"), 180)
+	if okLat && okLon && (lat != 0 || lon != 0) {
+		pl.Lat, pl.Lon, pl.HasGeo = lat, lon, true
+	}
+	p.places[o] = pl
+	return pl
+}
+
+// performers reads "performer" (or the older "performers"): objects with a name and
+// genres, names as text, or an array of those. Nameless performers are skipped.
+func (p *parser) performers(o *object) []source.Performer {
+	v := o.get("performer")
+	if v == nil {
+		v = o.get("performers")
+	}
+	var out []source.Performer
+	for _, x := range list(v) {
+		var pf source.Performer
+		if po, ok := p.deref(x).(*object); ok {
+			pf = p.performer(po)
+			pf.Genres = slices.Clone(pf.Genres) // the events' slices must not share arrays
+		} else {
+			pf.Name = text(x)
+		}
+		if pf.Name != "" {
+			out = append(out, pf)
+		}
+	}
+	return out
+}
+
+func (p *parser) performer(o *object) source.Performer {
+	pf, ok := p.performerOf[o]
+	if !ok {
+		pf = source.Performer{Name: text(o.get("name")), Genres: genres(o.get("genre"))}
+		p.performerOf[o] = pf
+	}
+	return pf
+}
+
+// offers reads an event's offers, an Offer, an AggregateOffer or an array of them, up to
+// maxOffers.
+func (p *parser) offers(v any) []source.Offer {
+	var out []source.Offer
+	for _, x := range list(v) {
+		o, ok := p.deref(x).(*object)
+		if !ok {
+			continue
+		}
+		set, ok := p.offersOf[o]
+		if !ok {
+			set = p.offer(o, source.Offer{})
+			p.offersOf[o] = set
+		}
+		out = append(out, set[:min(len(set), maxOffers-len(out))]...)
+		if len(out) == maxOffers {
+			break
+		}
+	}
+	return out
+}
+
+// offer reads one Offer. An AggregateOffer with nested offers yields those instead (only
+// when written inline, which keeps the recursion within the tree), each taking the aggregate's URL, currency and availability where it states none;
+// without, it yields one offer from lowPrice to highPrice. An offer with no URL, price or
+// availability yields nothing.
+func (p *parser) offer(o *object, outer source.Offer) []source.Offer {
+	of := source.Offer{
+		URL:          cmp.Or(p.link(o.get("url")), outer.URL),
+		Currency:     cmp.Or(text(o.get("priceCurrency")), outer.Currency),
+		Availability: cmp.Or(availability(o.get("availability")), outer.Availability),
+	}
+	var nested []source.Offer
+	for _, x := range list(o.get("offers")) {
+		if n, ok := x.(*object); ok && !isRef(n) {
+			nested = append(nested, p.offer(n, of)...)
+		}
+	}
+	if len(nested) > 0 {
+		return nested
+	}
+	of.PriceMin, of.PriceMax, of.HasPrice = prices(o)
+	if of.URL == "" && !of.HasPrice && of.Availability == "" {
+		return nil
+	}
+	return []source.Offer{of}
+}
+
+// prices reads price, lowPrice and highPrice: the offer spans the lowest to the highest
+// of those given and readable.
+func prices(o *object) (lo, hi float64, ok bool) {
+	for _, key := range []string{"price", "lowPrice", "highPrice"} {
+		f, has := price(o.get(key))
+		if !has {
+			continue
+		}
+		if !ok || f < lo {
+			lo = f
+		}
+		if !ok || f > hi {
+			hi = f
+		}
+		ok = true
+	}
+	return lo, hi, ok
+}
+
+// availability maps a schema.org ItemAvailability to the values of source.Offer.
+func availability(v any) string {
+	switch term(v) {
+	case "instock", "onlineonly", "instoreonly":
+		return "in_stock"
+	case "soldout", "outofstock":
+		return "sold_out"
+	case "limitedavailability":
+		return "limited"
+	case "preorder", "presale":
+		return "pre_order"
+	}
+	return ""
+}
+
+// genres reads a genre given as text or as an array of texts, up to maxGenres.
+func genres(v any) []string {
+	var out []string
+	for _, x := range list(v) {
+		if s := text(x); s != "" && len(out) < maxGenres {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// list returns the elements of an array, a lone value as a list of one, and nil as none.
+func list(v any) []any {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return v
+	}
+	return []any{v}
+}
+
+// first returns the first element of an array, or v itself.
+func first(v any) any {
+	if l := list(v); len(l) > 0 {
+		return l[0]
+	}
+	return nil
+}

@@ -1,0 +1,744 @@
+package jsonld
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// fixtureDir holds the pages: *.good.html must yield events and no drops, *.bad.html must
+// show their problems as drops.
+const fixtureDir = "../../testdata/jsonld"
+
+// pageRef is the ref a fixture is parsed with.
+func pageRef(file string) string { return "https://venue.example/" + file }
+
+// iso is source.ParseISO for values known to be valid.
+func iso(s string) source.When {
+	w, err := source.ParseISO(s)
+	if err != nil {
+		panic(err)
+	}
+	return w
+}
+
+// wantDrop is an expected drop: its line, and its reason or, for reasons that quote
+// encoding/json, the start of it. Every drop's Ref must be the page's.
+type wantDrop struct {
+	line   int
+	reason string
+}
+
+var (
+	json25       = json.Number("25")
+	json1975     = json.Number("1975")
+	jsonNegative = json.Number("-0.5")
+	jsonHuge     = json.Number("1e999")
+)
+
+var (
+	crownRooms = source.Place{
+		Name: "The Crown Rooms", Street: "14 Ropewalk", Locality: "Bristol", PostalCode: "BS1 6AB",
+		Country: "United Kingdom", Lat: 51.4545, Lon: -2.5879, HasGeo: true, URL: "https://crownrooms.example/",
+	}
+	petitBain = source.Place{Name: "Le Petit Bain"}
+)
+
+var fixtures = []struct {
+	file   string
+	events []source.Event
+	drops  []wantDrop
+}{
+	{
+		file: "single-object.good.html",
+		events: []source.Event{{
+			Ref:        "https://venue.example/single-object.good.html#event",
+			URL:        "https://venue.example/events/night-owls",
+			Line:       7,
+			Title:      "Night Owls",
+			Performers: []source.Performer{{Name: "Night Owls", Genres: []string{"indie rock", "shoegaze"}}},
+			Status:     engine.StatusScheduled,
+			Start:      iso("2026-12-05T20:00:00+01:00"),
+			End:        iso("2026-12-05T23:00:00+01:00"),
+			Doors:      iso("2026-12-05T19:00"),
+			Venue: source.Place{
+				Name: "The Lantern", Street: "Kastanienallee 12", Locality: "Berlin", Region: "Berlin",
+				PostalCode: "10435", Country: "DE", Lat: 52.5386, Lon: 13.41, HasGeo: true,
+				URL: "https://lantern.example/",
+			},
+			Offers: []source.Offer{{
+				URL:      "https://tickets.example/night-owls?venue=1&seat=ga",
+				PriceMin: 25, PriceMax: 25, HasPrice: true, Currency: "EUR", Availability: "in_stock",
+			}},
+			Genres: []string{"Indie"},
+		}},
+	},
+	{
+		file: "array.good.html",
+		events: []source.Event{
+			{
+				Ref:   "https://venue.example/array.good.html#1",
+				Line:  8,
+				Title: "Brass Wave",
+				Performers: []source.Performer{
+					{Name: "Brass Wave"},
+					{Name: "Lena Holm", Genres: []string{"jazz"}},
+				},
+				Start: iso("2026-12-06T21:30"),
+				Doors: iso("2026-12-06T20:30:00"),
+				Venue: source.Place{
+					Name: "Kulturhaus Nord", Street: "Nordstraße 5, 20095 Hamburg",
+					Lat: 53.5511, Lon: 9.9937, HasGeo: true,
+				},
+				Offers: []source.Offer{
+					{PriceMin: 25, PriceMax: 25, HasPrice: true, Currency: "EUR", Availability: "pre_order"},
+					{PriceMin: 25, PriceMax: 25, HasPrice: true, Currency: "EUR"},
+					{PriceMin: 25.5, PriceMax: 25.5, HasPrice: true, Currency: "EUR", Availability: "sold_out"},
+				},
+			},
+			{
+				Ref:    "https://venue.example/array.good.html#2",
+				Line:   27,
+				Title:  "Sunday Folk Session",
+				Start:  iso("2026-12-07"),
+				Venue:  source.Place{Name: "Kulturhaus Nord", Locality: "Hamburg", Country: "Germany"},
+				Offers: []source.Offer{{HasPrice: true}},
+				Genres: []string{"folk", "acoustic"},
+			},
+		},
+	},
+	{
+		file: "graph.good.html",
+		events: []source.Event{
+			{
+				Ref:        "https://crownrooms.example/events/the-marlows/#event",
+				Line:       11,
+				Title:      "The Marlows",
+				Performers: []source.Performer{{Name: "The Marlows", Genres: []string{"Britpop"}}},
+				Start:      iso("2026-11-20T19:30:00+00:00"),
+				Venue:      crownRooms,
+				Offers: []source.Offer{{
+					URL: "https://crownrooms.example/tickets/marlows", PriceMin: 18.5, PriceMax: 18.5, HasPrice: true, Currency: "GBP",
+				}},
+			},
+			{
+				Ref:   "https://venue.example/graph.good.html#2", // a blank node's @id is not an identity
+				Line:  16,
+				Title: "Ropewalk Weekender",
+				Start: iso("2026-11-21"),
+				End:   iso("2026-11-22"),
+				Venue: crownRooms,
+			},
+			{
+				Ref:   "https://venue.example/graph.good.html#3",
+				Line:  19,
+				Title: "Ropewalk Weekender: Day One",
+				Start: iso("2026-11-21T14:00:00Z"),
+				Venue: crownRooms,
+			},
+		},
+	},
+	{
+		file: "webpage-mainentity.good.html",
+		events: []source.Event{{
+			Ref:        "https://venue.example/webpage-mainentity.good.html#1",
+			Line:       12,
+			Title:      "DJ Sol: All Night Long",
+			Performers: []source.Performer{{Name: "DJ Sol"}},
+			Start:      iso("2026-10-24T23:00:00-03:00"),
+			Venue: source.Place{
+				Name: "Sol Club", Street: "Av. Corrientes 1234", Locality: "Buenos Aires", Country: "AR",
+				Lat: -34.6037, Lon: -58.3816, HasGeo: true,
+			},
+			Offers: []source.Offer{{
+				URL: "https://solclub.example/tickets", PriceMin: 15, PriceMax: 30, HasPrice: true,
+				Currency: "ARS", Availability: "limited",
+			}},
+		}},
+	},
+	{
+		file: "itemlist.good.html",
+		events: []source.Event{
+			{
+				Ref:   "https://petitbain.example/agenda/simon-garfunkel-tribute",
+				Line:  14,
+				Title: "Simon & Garfunkel Tribute",
+				Start: iso("2026-09-18T20:00:00+02:00"),
+				Venue: source.Place{Name: "Le Petit Bain", Locality: "Paris", Country: "FR"},
+				Offers: []source.Offer{
+					{URL: "https://petitbain.example/billets/sgt", PriceMin: 20, PriceMax: 20, HasPrice: true, Currency: "EUR", Availability: "in_stock"},
+					{URL: "https://petitbain.example/billets/sgt?assis", PriceMin: 35.5, PriceMax: 35.5, HasPrice: true, Currency: "EUR", Availability: "sold_out"},
+				},
+			},
+			{
+				Ref:   "https://venue.example/itemlist.good.html#2",
+				Line:  36,
+				Title: "Café Olé presents: Rock 'n' Roll Night",
+				Performers: []source.Performer{
+					{Name: "Les Frères Jumeaux"},
+					{Name: "Sigur Rós Cover Band"},
+				},
+				Start: iso("2026-09-19T21:00:00+02:00"),
+				Venue: petitBain,
+			},
+		},
+	},
+	{
+		file: "statuses.good.html",
+		events: []source.Event{
+			{
+				Ref: "https://venue.example/statuses.good.html#1", Line: 7, Title: "Cancelled Show",
+				Status: engine.StatusCancelled, Start: iso("2026-03-14T19:30:00+05:30"),
+			},
+			{
+				Ref: "https://venue.example/statuses.good.html#2", Line: 10, Title: "Postponed Show",
+				Status: engine.StatusPostponed, Start: iso("2026-04-02"), PreviousStart: iso("2026-03-20T20:00:00+05:45"),
+			},
+			{
+				Ref: "https://venue.example/statuses.good.html#3", Line: 14, Title: "Rescheduled Show",
+				Status: engine.StatusRescheduled, Start: iso("2026-05-09T20:00:00-02:30"), PreviousStart: iso("2026-05-02T20:00:00-02:30"),
+			},
+			{
+				Ref: "https://venue.example/statuses.good.html#4", Line: 18, Title: "Streamed Show",
+				Status: engine.StatusScheduled, Start: iso("2026-06-01T18:00:00Z"),
+			},
+			{
+				Ref: "https://venue.example/statuses.good.html#5", Line: 21, Title: "Canceled Show",
+				Status: engine.StatusCancelled, Start: iso("2026-06-02T20:00"),
+			},
+			{
+				Ref: "https://venue.example/statuses.good.html#6", Line: 24, Title: "Plain Show",
+				Status: engine.StatusScheduled, Start: iso("2026-06-03T20:00:00"),
+			},
+			{
+				Ref: "https://venue.example/statuses.good.html#7", Line: 27, Title: "Unknown Status Show",
+				Start: iso("2026-06-04T20:00:00"),
+			},
+		},
+	},
+	{
+		file: "script-tags.good.html",
+		events: []source.Event{
+			{Ref: "https://venue.example/script-tags.good.html#1", Line: 5, Title: "Upper Case Tag", Start: iso("2026-07-01T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#2", Line: 7, Title: "Single Quotes And Charset", Start: iso("2026-07-02T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#3", Line: 9, Title: "Unquoted Type", Start: iso("2026-07-03T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#4", Line: 14, Title: "Comment Wrapped", Start: iso("2026-07-04T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#5", Line: 19, Title: "Line Comment CDATA", Start: iso("2026-07-05T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#6", Line: 22, Title: "Block Comment CDATA", Start: iso("2026-07-06T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#7", Line: 29, Title: "First Type Wins", Start: iso("2026-07-11T20:00:00+02:00")},
+		},
+	},
+	{
+		file: "repaired.good.html",
+		events: []source.Event{
+			{
+				Ref:        "https://venue.example/repaired.good.html#1",
+				Line:       5,
+				Title:      "Late Show",
+				Performers: []source.Performer{{Name: "Velvet Static"}, {Name: "Night Tram"}},
+				Start:      iso("2026-08-14T22:00:00+02:00"),
+				Venue:      source.Place{Name: "Keller"},
+			},
+			{
+				Ref:    "https://venue.example/repaired.good.html#2",
+				Line:   24,
+				Title:  "After Hours",
+				Start:  iso("2026-08-15T02:00:00+02:00"),
+				Offers: []source.Offer{{PriceMin: 12, PriceMax: 12, HasPrice: true, Currency: "EUR"}},
+			},
+		},
+	},
+	{
+		file: "mixed-blocks.bad.html",
+		events: []source.Event{
+			{Ref: "https://venue.example/mixed-blocks.bad.html#1", Line: 6, Title: "First Good", Start: iso("2026-02-06T20:00:00+01:00")},
+			{Ref: "https://venue.example/mixed-blocks.bad.html#2", Line: 18, Title: "Second Good", Start: iso("2026-02-08T20:00:00+01:00")},
+			{Ref: "https://venue.example/mixed-blocks.bad.html#3", Line: 19, Title: "Concatenated", Start: iso("2026-02-09T20:00:00+01:00")},
+		},
+		drops: []wantDrop{
+			{8, "invalid json-ld: line 14: invalid character '\"' after object key:value pair"},
+			{17, "invalid json-ld: line 19: invalid character ';'"},
+			{21, "invalid json-ld: line 22: unexpected EOF"},
+		},
+	},
+	{
+		file: "missing-fields.bad.html",
+		events: []source.Event{
+			{
+				Ref:    "https://venue.example/missing-fields.bad.html#1",
+				Line:   7,
+				Title:  "Kept",
+				Start:  iso("2026-01-10T20:00:00+01:00"),
+				Venue:  source.Place{Name: "Halle"},
+				Offers: []source.Offer{{PriceMin: 12.5, PriceMax: 12.5, HasPrice: true, Currency: "EUR"}},
+			},
+			{
+				Ref:   "https://venue.example/missing-fields.bad.html#7",
+				Line:  17,
+				Title: "Geo At Null Island",
+				Start: iso("2026-01-12"),
+				Venue: source.Place{Name: "Somewhere"},
+			},
+		},
+		drops: []wantDrop{
+			{11, `event "https://venue.example/e/nameless": missing name`},
+			{12, `event "No Date": missing startDate`},
+			{13, `event "Bad Date": cannot parse startDate "next friday": cannot parse date "next friday": want YYYY-MM-DD`},
+			{14, `event "Bad Month": cannot parse startDate "2026-13-01T20:00:00": cannot parse date "2026-13-01T20:00:00": want YYYY-MM-DD`},
+			{15, `event #6: missing name; missing startDate`},
+		},
+	},
+}
+
+func TestParseFixtures(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.html"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures in %s: %v", fixtureDir, err)
+	}
+	tested := map[string]bool{}
+	for _, tt := range fixtures {
+		tested[tt.file] = true
+		t.Run(tt.file, func(t *testing.T) {
+			page, err := os.ReadFile(filepath.Join(fixtureDir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig := bytes.Clone(page)
+			events, drops := Parse(page, pageRef(tt.file))
+			if !bytes.Equal(page, orig) {
+				t.Error("Parse modified its input")
+			}
+			switch {
+			case strings.HasSuffix(tt.file, ".good.html") && (len(events) == 0 || len(drops) > 0):
+				t.Errorf("a good page must yield events and no drops: %d events, drops %+v", len(events), drops)
+			case strings.HasSuffix(tt.file, ".bad.html") && len(drops) == 0:
+				t.Error("a bad page must yield drops")
+			}
+			compareEvents(t, events, tt.events)
+			compareDrops(t, drops, tt.drops, pageRef(tt.file))
+		})
+	}
+	for _, f := range files {
+		if !tested[filepath.Base(f)] {
+			t.Errorf("fixture %s has no entry in the test table", filepath.Base(f))
+		}
+	}
+}
+
+// compareEvents reports every field in which got differs from want.
+func compareEvents(t *testing.T, got, want []source.Event) {
+	t.Helper()
+	for i := range max(len(got), len(want)) {
+		if i >= len(got) {
+			t.Errorf("missing event %d: %+v", i, want[i])
+			continue
+		}
+		if i >= len(want) {
+			t.Errorf("unexpected event %d: %+v", i, got[i])
+			continue
+		}
+		g, w := reflect.ValueOf(got[i]), reflect.ValueOf(want[i])
+		for f := range g.NumField() {
+			if gf, wf := g.Field(f).Interface(), w.Field(f).Interface(); !reflect.DeepEqual(gf, wf) {
+				t.Errorf("event %d (%s): %s = %+v, want %+v", i, want[i].Title, g.Type().Field(f).Name, gf, wf)
+			}
+		}
+	}
+}
+
+func compareDrops(t *testing.T, got []source.Drop, want []wantDrop, ref string) {
+	t.Helper()
+	for i := range max(len(got), len(want)) {
+		switch {
+		case i >= len(got):
+			t.Errorf("missing drop %d: %+v", i, want[i])
+		case i >= len(want):
+			t.Errorf("unexpected drop %d: %+v", i, got[i])
+		case got[i].Ref != ref || got[i].Line != want[i].line || !strings.HasPrefix(got[i].Reason, want[i].reason):
+			t.Errorf("drop %d = %+v, want line %d, reason %q", i, got[i], want[i].line, want[i].reason)
+		}
+	}
+}
+
+func TestScripts(t *testing.T) {
+	tests := []struct {
+		name string
+		page string
+		want []string // block contents with white space trimmed, and the tag's line first
+	}{
+		{"none", `<html><script>var a = 1;</script></html>`, nil},
+		{"plain", "<p>\n<script type=\"application/ld+json\">{}</script>", []string{"2 {}"}},
+		{"mixed case", `<ScRiPt TyPe="APPLICATION/LD+JSON">[]</sCrIpT>`, []string{"1 []"}},
+		{"type after other attributes", `<script async id='x' nonce="n" type='application/ld+json'>1</script>`, []string{"1 1"}},
+		{"type with parameters", `<script type="application/ld+json ; charset=utf-8">1</script>`, []string{"1 1"}},
+		{"space around equals", "<script\ntype\n=\n\"application/ld+json\"\n>1</script>", []string{"1 1"}},
+		{"slash before attributes", `<script/type=application/ld+json>1</script>`, []string{"1 1"}},
+		{"other type", `<script type="text/javascript">1</script>`, nil},
+		{"no type", `<script>1</script>`, nil},
+		{"not a script tag", `<scripts type="application/ld+json">1</scripts>`, nil},
+		{"no end tag runs to the end", `<script type="application/ld+json">{"a":1}`, []string{`1 {"a":1}`}},
+		{"unterminated tag", `<script type="application/ld+json"`, nil},
+		{"unterminated quote", `<script type="application/ld+json>1</script>`, nil},
+		{"inside a comment", `<!-- <script type="application/ld+json">1</script> -->`, nil},
+		{"after an empty comment", `<!--><script type="application/ld+json">1</script>`, []string{"1 1"}},
+		{"unterminated comment", `<!-- <script type="application/ld+json">1</script>`, nil},
+		{"inside another script", `<script>"<script type='application/ld+json'>1</script>`, nil},
+		{"two blocks", "<script type=application/ld+json>1</script>\n\n<script type=application/ld+json>2</script>", []string{"1 1", "3 2"}},
+		{"wrapped", "<script type=application/ld+json>\n<!--//--><![CDATA[//><!--\n{}\n//--><!]]>\n</script>", []string{"1 {}"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, b := range scripts([]byte(tt.page)) {
+			got = append(got, fmt.Sprintf("%d %s", b.line, bytes.TrimSpace(b.text)))
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: scripts(%q) = %q, want %q", tt.name, tt.page, got, tt.want)
+		}
+	}
+}
+
+func TestUnwrap(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":1}`, `{"a":1}`},
+		{"<!--\n{}\n-->", "    \n{}\n   "},
+		{"//<![CDATA[\n{}\n//]]>", "           \n{}\n     "},
+		{"/*<![CDATA[*/{}/*]]>*/", "             {}       "},
+		{"<![CDATA[{}]]>", "         {}   "},
+		{"{\"a\":\"//\"}\n//", "{\"a\":\"//\"}\n  "},
+		{"{\"a\":\"x\n// z\"}", "{\"a\":\"x\n// z\"}"}, // a last line that may end the JSON stays
+		{"<!--//--><![CDATA[//><!--\n{}\n//--><!]]>", "                         \n{}\n          "},
+		{"/* unterminated", "               "},
+	}
+	for _, tt := range tests {
+		b := []byte(tt.in)
+		unwrap(b)
+		if string(b) != tt.want {
+			t.Errorf("unwrap(%q) = %q, want %q", tt.in, b, tt.want)
+		}
+	}
+}
+
+func TestRepair(t *testing.T) {
+	tests := []struct {
+		in, want string
+		changed  bool
+	}{
+		{`{"a":[1,2]}`, `{"a":[1,2]}`, false},
+		{`{"a":[1,2,],}`, `{"a":[1,2 ] }`, true},
+		{"{\"a\":1,\n\t}", "{\"a\":1 \n\t}", true},
+		{"{\"a\":\"x\ny\tz\"}", `{"a":"x y z"}`, true},
+		{`{"a":",]","b":"\",}"}`, `{"a":",]","b":"\",}"}`, false}, // commas inside strings stay
+		{"\uFEFF{}", "   {}", true},
+		{"{\"a\":\"\uFEFF\"}", "{\"a\":\"\uFEFF\"}", false},
+		{`{"a":"\\",}`, `{"a":"\\" }`, true},
+	}
+	for _, tt := range tests {
+		b := []byte(tt.in)
+		changed := repair(b)
+		if string(b) != tt.want || changed != tt.changed {
+			t.Errorf("repair(%q) = %q, %v; want %q, %v", tt.in, b, changed, tt.want, tt.changed)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	long := strings.Repeat("a", maxText-1) + "é" // the é would end one byte past the cap
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{"  Night\n\t Owls  ", "Night Owls"},
+		{"Simon &amp; Garfunkel", "Simon & Garfunkel"},
+		{"Mot&ouml;rhead&nbsp;Tribute", "Motörhead Tribute"},
+		{"Bell\x07 \x00Band", "Bell Band"},
+		{"bad \xff utf-8", "bad \uFFFD utf-8"},
+		{"&#0;", "\uFFFD"},
+		{long, strings.Repeat("a", maxText-1)},
+		{strings.Repeat("a ", maxText), strings.TrimSpace(strings.Repeat("a ", maxText/2))},
+		{[]any{"", "second"}, "second"},
+		{&object{keys: []string{"@value", "@language"}, vals: []any{"Nuit", "fr"}}, "Nuit"},
+		{json1975, "1975"},
+		{true, ""},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := text(tt.in); got != tt.want {
+			t.Errorf("text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPrice(t *testing.T) {
+	tests := []struct {
+		in   any
+		want float64
+		ok   bool
+	}{
+		{json25, 25, true},
+		{"25", 25, true},
+		{"25.00", 25, true},
+		{"€25", 25, true},
+		{"25 €", 25, true},
+		{"EUR 1,234.50", 1234.5, true},
+		{"1.234,50 €", 1234.5, true},
+		{"25,50", 25.5, true},
+		{"25,5", 25.5, true},
+		{"1,234", 1234, true},
+		{"1.234.567", 1234567, true},
+		{"25,-", 25, true},
+		{"from $19.99", 19.99, true},
+		{"Free", 0, true},
+		{"0", 0, true},
+		{"-5", 0, false},
+		{"−5 €", 0, false},
+		{"25 - 30", 0, false},
+		{"TBA", 0, false},
+		{"", 0, false},
+		{"NaN", 0, false},
+		{jsonNegative, 0, false},
+		{jsonHuge, 0, false},
+		{true, 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := price(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("price(%v) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestCoord(t *testing.T) {
+	tests := []struct {
+		in    any
+		limit float64
+		want  float64
+		ok    bool
+	}{
+		{json25, 90, 25, true},
+		{" 52.52 ", 90, 52.52, true},
+		{"52,52", 90, 52.52, true},
+		{"-34.6", 90, -34.6, true},
+		{"91", 90, 0, false},
+		{"-180", 180, -180, true},
+		{"NaN", 90, 0, false},
+		{"Inf", 180, 0, false},
+		{"north", 90, 0, false},
+		{nil, 90, 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := coord(tt.in, tt.limit)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("coord(%v, %v) = %v, %v; want %v, %v", tt.in, tt.limit, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestLink(t *testing.T) {
+	tests := []struct {
+		base, in, want string
+	}{
+		{"https://venue.example/events/", "https://tickets.example/x?a=1&amp;b=2", "https://tickets.example/x?a=1&b=2"},
+		{"https://venue.example/events/", "/tickets/1", "https://venue.example/tickets/1"},
+		{"https://venue.example/events/", "2026-12-05", "https://venue.example/events/2026-12-05"},
+		{"https://venue.example/events/", " HTTP://Venue.example/a ", "http://Venue.example/a"},
+		{"https://venue.example/events/", "javascript:alert(1)", ""},
+		{"https://venue.example/events/", "mailto:box@venue.example", ""},
+		{"https://venue.example/events/", "https://" + strings.Repeat("a", maxLink), ""},
+		{"https://venue.example/events/", "", ""},
+		{"page.html", "/tickets/1", ""},
+		{"page.html", "https://tickets.example/1", "https://tickets.example/1"},
+	}
+	for _, tt := range tests {
+		if got := newParser(tt.base).link(tt.in); got != tt.want {
+			t.Errorf("link(%q) on %q = %q, want %q", tt.in, tt.base, got, tt.want)
+		}
+	}
+}
+
+func TestDoors(t *testing.T) {
+	tests := []struct {
+		doors, start string
+		want         source.When
+	}{
+		{"19:00", "2026-12-05T20:00:00+01:00", iso("2026-12-05T19:00")},
+		{"19:30:00", "2026-12-05", iso("2026-12-05T19:30:00")},
+		{"19:00+01:00", "2026-12-05T20:00", iso("2026-12-05T19:00+01:00")},
+		{"2026-12-05T18:45:00-05:00", "2026-12-05T20:00:00-05:00", iso("2026-12-05T18:45:00-05:00")},
+		{"7pm", "2026-12-05T20:00", source.When{}},
+		{"", "2026-12-05T20:00", source.When{}},
+	}
+	for _, tt := range tests {
+		if got := doors(tt.doors, iso(tt.start)); got != tt.want {
+			t.Errorf("doors(%q, %q) = %+v, want %+v", tt.doors, tt.start, got, tt.want)
+		}
+	}
+}
+
+func TestEventTypes(t *testing.T) {
+	tests := []struct {
+		typ  string
+		want bool
+	}{
+		{`"MusicEvent"`, true},
+		{`"Festival"`, true},
+		{`"ComedyEvent"`, true},
+		{`"http://schema.org/MusicEvent"`, true},
+		{`"https://schema.org/TheaterEvent"`, true},
+		{`"schema:SocialEvent"`, true},
+		{`["Thing", "DanceEvent"]`, true},
+		{`"EventSeries"`, false},
+		{`"Place"`, false},
+		{`["Organization", "Person"]`, false},
+		{`42`, false},
+	}
+	for _, tt := range tests {
+		page := `<script type="application/ld+json">{"@type":` + tt.typ + `,"name":"N","startDate":"2026-01-01"}</script>`
+		events, drops := Parse([]byte(page), "p")
+		if got := len(events) == 1; got != tt.want || len(drops) > 0 {
+			t.Errorf("@type %s: %d events, drops %+v; want an event: %v", tt.typ, len(events), drops, tt.want)
+		}
+	}
+}
+
+func TestShapes(t *testing.T) {
+	const ev = `{"@type":"MusicEvent","name":"%s","startDate":"2026-01-01"}`
+	tests := []struct {
+		name, json string
+		want       []string // titles
+	}{
+		{"place with events", `{"@type":"MusicVenue","name":"Hall","event":[` + fmt.Sprintf(ev, "A") + `,` + fmt.Sprintf(ev, "B") + `]}`, []string{"A", "B"}},
+		{"organization", `{"@type":"Organization","event":` + fmt.Sprintf(ev, "A") + `}`, []string{"A"}},
+		{"values beside", `"text" 42 null ` + fmt.Sprintf(ev, "A") + ` [true]`, []string{"A"}},
+		{"reference only", `{"@type":"ItemList","itemListElement":[{"@type":"ListItem","item":{"@id":"https://x/e"}}]}`, nil},
+		{"empty", ``, nil},
+	}
+	for _, tt := range tests {
+		events, drops := Parse([]byte(`<script type="application/ld+json">`+tt.json+`</script>`), "p")
+		var got []string
+		for _, e := range events {
+			got = append(got, e.Title)
+		}
+		if !reflect.DeepEqual(got, tt.want) || len(drops) > 0 {
+			t.Errorf("%s: got %q, drops %+v; want %q", tt.name, got, drops, tt.want)
+		}
+	}
+}
+
+func TestLimits(t *testing.T) {
+	event := `{"@type":"MusicEvent","name":"N","startDate":"2026-01-01"}`
+
+	t.Run("depth", func(t *testing.T) {
+		// An event at the deepest level read, and one nested a level deeper.
+		shallow := strings.Repeat(`{"a":`, maxDepth-1) + event + strings.Repeat("}", maxDepth-1)
+		deep := strings.Repeat(`[`, maxDepth) + event + strings.Repeat("]", maxDepth)
+		page := "<script type=application/ld+json>" + shallow + "</script>\n" +
+			"<script type=application/ld+json>" + deep + "</script>"
+		events, drops := Parse([]byte(page), "p")
+		if len(events) != 1 || events[0].Line != 1 {
+			t.Errorf("got events %+v, want the shallow one", events)
+		}
+		want := []source.Drop{{Ref: "p", Line: 2, Reason: "json-ld nested deeper than 32 levels: the deeper values are ignored"}}
+		if !reflect.DeepEqual(drops, want) {
+			t.Errorf("drops = %+v, want %+v", drops, want)
+		}
+	})
+
+	t.Run("events per page", func(t *testing.T) {
+		page := "<script type=application/ld+json>[" + strings.Repeat(event+",", maxEvents) + "\n" + event + "]</script>"
+		events, drops := Parse([]byte(page), "p")
+		if len(events) != maxEvents {
+			t.Errorf("got %d events, want %d", len(events), maxEvents)
+		}
+		want := []source.Drop{{Ref: "p", Line: 2, Reason: "more than 10000 events on the page: the rest are ignored"}}
+		if !reflect.DeepEqual(drops, want) {
+			t.Errorf("drops = %+v, want %+v", drops, want)
+		}
+	})
+
+	t.Run("long values", func(t *testing.T) {
+		long := strings.Repeat("x", 10*maxQuote)
+		page := `<script type=application/ld+json>[{"@type":"MusicEvent","@id":"` + long + `","name":"` + long + `","startDate":"` + long + `"}]</script>`
+		_, drops := Parse([]byte(page), "p")
+		if len(drops) != 1 || len(drops[0].Reason) > 4*maxQuote+100 {
+			t.Errorf("drops = %+v, want one with a short reason", drops)
+		}
+	})
+}
+
+func TestReferences(t *testing.T) {
+	t.Run("shared nodes", func(t *testing.T) {
+		page := `<script type="application/ld+json">{"@graph":[
+			{"@type":"MusicEvent","name":"One","startDate":"2026-01-01","location":{"@id":"#v"},"performer":[{"@id":"#p"}],"offers":{"@id":"#o"}},
+			{"@type":"MusicEvent","name":"Two","startDate":"2026-01-02","location":{"@id":"#v"},"performer":[{"@id":"#p"}],"offers":[{"@id":"#o"},{"@id":"#missing"}]},
+			{"@id":"#v","@type":"Place","name":"Hall"},
+			{"@id":"#p","@type":"MusicGroup","name":"Band","genre":["rock","pop"]},
+			{"@id":"#o","@type":"AggregateOffer","priceCurrency":"EUR","lowPrice":5,"offers":[{"@id":"#o"},{"price":"7"}]}
+		]}</script>`
+		events, drops := Parse([]byte(page), "p")
+		if len(events) != 2 || len(drops) > 0 {
+			t.Fatalf("got %d events, drops %+v; want 2 events", len(events), drops)
+		}
+		want := source.Event{
+			Ref: "p#1", Line: 2, Title: "One", Start: iso("2026-01-01"),
+			Venue:      source.Place{Name: "Hall"},
+			Performers: []source.Performer{{Name: "Band", Genres: []string{"rock", "pop"}}},
+			Offers:     []source.Offer{{PriceMin: 7, PriceMax: 7, HasPrice: true, Currency: "EUR"}},
+		}
+		compareEvents(t, events[:1], []source.Event{want})
+		events[0].Performers[0].Genres[0] = "changed"
+		if g := events[1].Performers[0].Genres[0]; g != "rock" {
+			t.Errorf("events share a genre array: the second event's first genre is %q", g)
+		}
+	})
+
+	t.Run("many references", func(t *testing.T) {
+		var page strings.Builder
+		page.WriteString(`<script type="application/ld+json">[{"@id":"#o","offers":[`)
+		page.WriteString(strings.Repeat(`{"price":1},`, 1000))
+		page.WriteString(`{"price":2}]},{"@id":"#p","name":"P","genre":[`)
+		page.WriteString(strings.Repeat(`"g",`, 1000))
+		page.WriteString(`"h"]}`)
+		for range 5000 {
+			page.WriteString(`,{"@type":"Event","name":"N","startDate":"2026-01-01","offers":{"@id":"#o"},"performer":{"@id":"#p"}}`)
+		}
+		page.WriteString(`]</script>`)
+		events, _ := Parse([]byte(page.String()), "p")
+		if len(events) != 5000 {
+			t.Fatalf("got %d events, want 5000", len(events))
+		}
+		for _, e := range events {
+			if len(e.Offers) != maxOffers || len(e.Performers) != 1 || len(e.Performers[0].Genres) != maxGenres {
+				t.Fatalf("got %d offers and performers %d, want %d offers and one performer with %d genres",
+					len(e.Offers), len(e.Performers), maxOffers, maxGenres)
+			}
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.html"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no fixtures in %s: %v", fixtureDir, err)
+	}
+	var page []byte
+	for _, f := range files {
+		p, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		page = append(page, p...)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		Parse(page, "https://venue.example/all.html")
+	}
+}
