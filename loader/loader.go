@@ -1,0 +1,249 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/jsonld"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// Options configure a Loader. Zero durations and ratios take the defaults shown.
+type Options struct {
+	Sources  []source.Source
+	Live     *engine.Live
+	Logger   *slog.Logger
+	Now      func() time.Time // time.Now
+	Interval time.Duration    // 1h between refreshes
+	Jitter   float64          // 0.1: each interval varies by up to ±10%
+	Retry    time.Duration    // 5m after a failed refresh
+	MaxStale time.Duration    // 48h: how long a failing source's last good events are used
+	MaxDrop  float64          // 0.5: a build with fewer than half the gigs of the last one is refused
+	Parallel int              // 16 sources fetched at once
+}
+
+// Loader runs refreshes. RunOnce and Run must not be called concurrently.
+type Loader struct {
+	o Options
+
+	// Owned by the goroutine running RunOnce.
+	lkg       map[string]lastGood // per source name
+	published int                 // gigs in the last published snapshot
+	rng       *rand.Rand
+}
+
+type lastGood struct {
+	events []source.Event
+	at     time.Time
+}
+
+// New returns a Loader.
+func New(o Options) *Loader {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Interval == 0 {
+		o.Interval = time.Hour
+	}
+	if o.Jitter == 0 {
+		o.Jitter = 0.1
+	}
+	if o.Retry == 0 {
+		o.Retry = 5 * time.Minute
+	}
+	if o.MaxStale == 0 {
+		o.MaxStale = 48 * time.Hour
+	}
+	if o.MaxDrop == 0 {
+		o.MaxDrop = 0.5
+	}
+	if o.Parallel == 0 {
+		o.Parallel = 16
+	}
+	return &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+}
+
+// Sources makes the configured sources, fetching with f.
+func Sources(cfg *Config, f *Fetcher) []source.Source {
+	out := make([]source.Source, 0, len(cfg.Sources))
+	for _, sc := range cfg.Sources {
+		out = append(out, &pageSource{name: sc.Name, url: sc.URL, fetch: f, parse: jsonld.Parse})
+	}
+	return out
+}
+
+// pageSource is a single web page read by a parser.
+type pageSource struct {
+	name, url string
+	fetch     *Fetcher
+	parse     func(page []byte, ref string) ([]source.Event, []source.Drop)
+}
+
+func (p *pageSource) Name() string { return p.name }
+
+func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
+	page, err := p.fetch.Get(ctx, p.url)
+	if err != nil {
+		return source.Batch{}, err
+	}
+	events, dropped := p.parse(page, p.url)
+	for i := range events {
+		events[i].Source = p.name
+	}
+	return source.Batch{Events: events, Dropped: dropped}, nil
+}
+
+// SourceReport says what one source gave in a run.
+type SourceReport struct {
+	Name    string
+	Events  int           // events used (from this run, or last good ones when Stale)
+	Dropped []source.Drop // records the adapter or normalization could not use
+	Err     error         // the fetch error, when the source failed
+	Stale   bool          // the source failed and its last good events were used
+}
+
+// Report says what a run did.
+type Report struct {
+	Sources   []SourceReport
+	Gigs      int // gigs in the built snapshot
+	Published bool
+	Duration  time.Duration
+}
+
+// ErrNotPublished wraps every reason a run did not publish.
+var ErrNotPublished = errors.New("snapshot not published")
+
+// RunOnce fetches every source, builds a snapshot and publishes it if it passes the sanity
+// checks. On error the previous snapshot stays published.
+func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
+	start := l.o.Now()
+	rep := Report{Sources: make([]SourceReport, len(l.o.Sources))}
+	batches := l.fetchAll(ctx, rep.Sources)
+
+	norm := newNormalizer(start)
+	for i, src := range l.o.Sources {
+		sr := &rep.Sources[i]
+		events := batches[i].Events
+		if sr.Err != nil {
+			lg, ok := l.lkg[src.Name()]
+			if ok && start.Sub(lg.at) <= l.o.MaxStale {
+				events, sr.Stale = lg.events, true
+			}
+		} else {
+			l.lkg[src.Name()] = lastGood{events: events, at: start}
+		}
+		for j := range events {
+			if err := norm.add(&events[j]); err != nil {
+				sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line, Reason: err.Error()})
+				continue
+			}
+			sr.Events++
+		}
+	}
+	snap, err := engine.Build(&norm.ds, engine.Options{Now: start})
+	if err == nil {
+		err = l.check(snap)
+	}
+	rep.Duration = l.o.Now().Sub(start)
+	if err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrNotPublished, err)
+	}
+	rep.Gigs = snap.Len()
+	l.o.Live.Publish(snap)
+	l.published = snap.Len()
+	rep.Published = true
+	return rep, nil
+}
+
+func (l *Loader) check(s *engine.Snapshot) error {
+	if s.Len() == 0 {
+		return errors.New("no upcoming gigs")
+	}
+	if l.published > 0 && float64(s.Len()) < float64(l.published)*(1-l.o.MaxDrop) {
+		return fmt.Errorf("gigs fell from %d to %d, more than the allowed %.0f%%", l.published, s.Len(), l.o.MaxDrop*100)
+	}
+	return nil
+}
+
+func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.Batch {
+	batches := make([]source.Batch, len(l.o.Sources))
+	sem := make(chan struct{}, l.o.Parallel)
+	var wg sync.WaitGroup
+	for i, src := range l.o.Sources {
+		reports[i].Name = src.Name()
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			b, err := src.Fetch(ctx)
+			batches[i], reports[i].Err = b, err
+			reports[i].Dropped = b.Dropped
+		})
+	}
+	wg.Wait()
+	return batches
+}
+
+// Run refreshes at once and then on schedule until ctx is done, telling the Live when the
+// next refresh is due. A failed refresh is retried sooner; the last good snapshot keeps
+// serving meanwhile.
+func (l *Loader) Run(ctx context.Context) {
+	for {
+		rep, err := l.RunOnce(ctx)
+		l.logRun(rep, err)
+		wait := l.jittered(l.o.Interval)
+		if err != nil {
+			wait = l.jittered(l.o.Retry)
+		}
+		l.o.Live.SetNextRefresh(l.o.Now().Add(wait))
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (l *Loader) jittered(d time.Duration) time.Duration {
+	return d + time.Duration((l.rng.Float64()*2-1)*l.o.Jitter*float64(d))
+}
+
+// maxDropLogs caps the dropped-record lines logged per source and run.
+const maxDropLogs = 5
+
+func (l *Loader) logRun(rep Report, err error) {
+	log := l.o.Logger
+	failed, stale := 0, 0
+	for _, s := range rep.Sources {
+		if s.Err != nil {
+			failed++
+			log.Warn("source failed", "source", s.Name, "err", s.Err, "stale", s.Stale)
+		}
+		if s.Stale {
+			stale++
+		}
+		for i, d := range s.Dropped {
+			if i == maxDropLogs {
+				log.Warn("more records dropped", "source", s.Name, "count", len(s.Dropped)-maxDropLogs)
+				break
+			}
+			log.Warn("record dropped", "source", s.Name, "ref", d.Ref, "line", d.Line, "reason", d.Reason)
+		}
+	}
+	attrs := []any{"sources", len(rep.Sources), "failed", failed, "stale", stale, "gigs", rep.Gigs, "duration", rep.Duration.Round(time.Millisecond).String()}
+	if err != nil {
+		log.Error("refresh failed, keeping the previous snapshot", append(attrs, "err", err)...)
+		return
+	}
+	log.Info("refresh published", attrs...)
+}
