@@ -1,0 +1,76 @@
+// Command gigsctl is the operator's tool for gigs.
+//
+//	gigsctl demo -out DIR [-seed N] [-today YYYY-MM-DD]
+//	    writes the demo corpus: venue pages with JSON-LD and a sources.json for gigsd.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gigs/gigs/cmd/internal/flagenv"
+	"github.com/gigs/gigs/loader/demo"
+)
+
+const usage = `usage: gigsctl <command> [flags]
+
+Commands:
+  demo    write the demo corpus (venue pages and sources.json) for gigsd -sources
+
+Run 'gigsctl <command> -h' for a command's flags.`
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "gigsctl:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usage)
+		return errors.New("no command")
+	}
+	switch args[0] {
+	case "demo":
+		return demoCmd(args[1:], getenv, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	fmt.Fprintln(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func demoCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gigsctl demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "var/demo", "directory to write the corpus into")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed and day give the same files")
+	today := fs.String("today", "", "the day the corpus is for, YYYY-MM-DD (default: today in UTC)")
+	fs.Usage = flagenv.Usage(fs, "usage: gigsctl demo [flags]\n\nWrites a demo corpus of venue websites with dates relative to a day.")
+	if err := flagenv.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	day := time.Now().UTC()
+	if *today != "" {
+		var err error
+		if day, err = time.Parse(time.DateOnly, *today); err != nil {
+			return fmt.Errorf("-today: want YYYY-MM-DD, got %q", *today)
+		}
+	}
+	sum, err := demo.Generate(*out, demo.Options{Today: day, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d venues in %d cities in %d countries, %d gigs (%d upcoming, %d cancelled, %d postponed, %d rescheduled, %d with time to be announced)\n",
+		*out, sum.Venues, sum.Cities, sum.Countries, sum.Gigs, sum.Upcoming, sum.Cancelled, sum.Postponed, sum.Rescheduled, sum.TimeTBA)
+	return nil
+}

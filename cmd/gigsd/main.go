@@ -1,0 +1,160 @@
+// Command gigsd is the gigs daemon: it loads the configured sources every hour into an
+// in-memory snapshot and serves the public read API from it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+	_ "time/tzdata" // venue zones must resolve on machines without a zoneinfo database
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/cmd/internal/flagenv"
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader"
+	"github.com/gigs/gigs/server"
+)
+
+func main() {
+	m := NewMain()
+	if err := m.ParseFlags(os.Args[1:], os.Getenv, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "gigsd:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := m.Run(ctx); err != nil {
+		m.Logger.Error("gigsd stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+// Config is gigsd's configuration; every field is a flag with an environment fallback.
+type Config struct {
+	Addr            string
+	Sources         string
+	Refresh         time.Duration
+	Retry           time.Duration
+	MaxStale        time.Duration
+	Contact         string
+	LogLevel        string
+	ShutdownTimeout time.Duration
+}
+
+// Main is the daemon: ParseFlags, then Run until the context ends.
+type Main struct {
+	Config Config
+	Logger *slog.Logger
+	Live   engine.Live
+
+	ln    net.Listener
+	ready chan struct{} // closed once the listener is open
+}
+
+// NewMain returns a Main with default configuration.
+func NewMain() *Main {
+	return &Main{Logger: slog.Default(), ready: make(chan struct{})}
+}
+
+// ParseFlags reads the configuration from args and the environment.
+func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writer) error {
+	fs := flag.NewFlagSet("gigsd", flag.ContinueOnError)
+	fs.SetOutput(out)
+	c := &m.Config
+	fs.StringVar(&c.Addr, "addr", ":8080", "public listen address, host:port")
+	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required")
+	fs.DurationVar(&c.Refresh, "refresh", time.Hour, "time between refreshes, varied by ±10%")
+	fs.DurationVar(&c.Retry, "retry", 5*time.Minute, "time before retrying a failed refresh")
+	fs.DurationVar(&c.MaxStale, "max-stale", 48*time.Hour, "how long a failing source's last good events are served")
+	fs.StringVar(&c.Contact, "contact", "", "operator contact (URL or e-mail) sent in the User-Agent to upstreams")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long in-flight requests may finish on shutdown")
+	fs.Usage = flagenv.Usage(fs, "usage: gigsd [flags]\n\nServes the gigs read API from sources refreshed every hour.")
+	if err := flagenv.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if c.Sources == "" {
+		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
+	}
+	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout} {
+		if d <= 0 {
+			return fmt.Errorf("-%s must be positive, not %s", name, d)
+		}
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	m.Logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	return nil
+}
+
+// Addr returns the listen address once Run has opened it.
+func (m *Main) Addr() net.Addr {
+	<-m.ready
+	return m.ln.Addr()
+}
+
+// Run loads the sources, serves the API and refreshes on schedule until ctx ends, then
+// shuts the server down gracefully.
+func (m *Main) Run(ctx context.Context) error {
+	cfg, err := loader.ReadConfig(m.Config.Sources)
+	if err != nil {
+		return err
+	}
+	ld := loader.New(loader.Options{
+		Sources:  loader.Sources(cfg, loader.NewFetcher(loader.FetchOptions{Contact: m.Config.Contact})),
+		Live:     &m.Live,
+		Logger:   m.Logger,
+		Interval: m.Config.Refresh,
+		Retry:    m.Config.Retry,
+		MaxStale: m.Config.MaxStale,
+	})
+	srv := server.New(server.Options{Live: &m.Live, Logger: m.Logger}).HTTPServer()
+	m.ln, err = net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)
+	}
+	close(m.ready)
+	m.Logger.Info("gigsd listening", "addr", m.ln.Addr().String(), "sources", len(cfg.Sources))
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		ld.Run(ctx)
+	}()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(m.ln) }()
+	select {
+	case err = <-served:
+		cancel()
+	case <-ctx.Done():
+		m.Logger.Info("shutting down", "timeout", m.Config.ShutdownTimeout)
+		err = shutdown(srv, m.Config.ShutdownTimeout)
+	}
+	<-loaded
+	return err
+}
+
+func shutdown(srv *fasthttp.Server, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return srv.ShutdownWithContext(ctx)
+}

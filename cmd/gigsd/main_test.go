@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/loader/demo"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		addr string
+		err  string
+	}{
+		{"defaults", []string{"-sources", "s.json"}, nil, ":8080", ""},
+		{"env", nil, map[string]string{"GIGS_SOURCES": "s.json", "GIGS_ADDR": ":9000"}, ":9000", ""},
+		{"flag beats env", []string{"-addr", ":9100"}, map[string]string{"GIGS_SOURCES": "s.json", "GIGS_ADDR": ":9000"}, ":9100", ""},
+		{"no sources", nil, nil, "", "no sources: set -sources or GIGS_SOURCES"},
+		{"bad env duration", []string{"-sources", "s"}, map[string]string{"GIGS_REFRESH": "soon"}, "", `invalid value "soon" for GIGS_REFRESH`},
+		{"negative duration", []string{"-sources", "s", "-retry", "-1m"}, nil, "", "-retry must be positive"},
+		{"bad log level", []string{"-sources", "s", "-log-level", "loud"}, nil, "", "-log-level"},
+		{"stray argument", []string{"-sources", "s", "extra"}, nil, "", "unexpected arguments"},
+	}
+	for _, tt := range tests {
+		m := NewMain()
+		err := m.ParseFlags(tt.args, env(tt.env), io.Discard)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || m.Config.Addr != tt.addr {
+			t.Errorf("%s: addr %q, error %v; want %q", tt.name, m.Config.Addr, err, tt.addr)
+		}
+	}
+}
+
+func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
+	var out bytes.Buffer
+	err := NewMain().ParseFlags([]string{"-h"}, env(nil), &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("error %v", err)
+	}
+	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT"} {
+		if !strings.Contains(out.String(), v) {
+			t.Errorf("-h does not mention %s:\n%s", v, out.String())
+		}
+	}
+}
+
+// TestRun starts the daemon on a free port with the demo corpus, as make run does, and
+// stops it like SIGTERM would.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := demo.Generate(dir, demo.Options{Today: time.Now().UTC(), Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain()
+	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-log-level", "error"}, env(nil), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	base := "http://" + m.Addr().String()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get(base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("gigsd did not become ready")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	resp, err := http.Get(base + "/v1/gigs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Data []json.RawMessage
+		Meta struct{ Total int }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if err != nil || len(page.Data) != 20 || page.Meta.Total < 1500 {
+		t.Fatalf("first page: %d gigs of %d, error %v", len(page.Data), page.Meta.Total, err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("gigsd did not stop")
+	}
+}
