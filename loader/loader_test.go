@@ -139,6 +139,19 @@ func TestRefreshDemoCorpusOverHTTP(t *testing.T) {
 	}
 }
 
+// loadedOnce serves the demo corpus and runs a loader over it once, at noon.
+func loadedOnce(t *testing.T) (*upstream, *Config, *engine.Live, *clock, *Loader) {
+	t.Helper()
+	u, cfg := newUpstream(t)
+	live := new(engine.Live)
+	c := &clock{t: noon}
+	ld := newLoader(cfg, live, c)
+	if _, err := ld.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return u, cfg, live, c, ld
+}
+
 func venueGigs(t *testing.T, s *engine.Snapshot, venue string) []string {
 	var ids []string
 	for _, g := range allGigs(t, s) {
@@ -150,13 +163,7 @@ func venueGigs(t *testing.T, s *engine.Snapshot, venue string) []string {
 }
 
 func TestLastKnownGood(t *testing.T) {
-	u, cfg := newUpstream(t)
-	var live engine.Live
-	c := &clock{t: noon}
-	ld := newLoader(cfg, &live, c)
-	if _, err := ld.RunOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	u, cfg, live, c, ld := loadedOnce(t)
 	first := live.Load()
 	victim := cfg.Sources[0]
 	venue := allGigs(t, first)[0].Venue.Slug // any venue works; find the victim's below
@@ -196,13 +203,7 @@ func TestLastKnownGood(t *testing.T) {
 }
 
 func TestFailedRefreshKeepsSnapshot(t *testing.T) {
-	u, cfg := newUpstream(t)
-	var live engine.Live
-	c := &clock{t: noon}
-	ld := newLoader(cfg, &live, c)
-	if _, err := ld.RunOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	u, cfg, live, c, ld := loadedOnce(t)
 	good := live.Load()
 	// Two thirds of the sites fail for longer than the age limit: a sharp drop, refused.
 	for i, s := range cfg.Sources {

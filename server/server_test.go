@@ -125,6 +125,16 @@ func jsonIndent(w *bytes.Buffer, body []byte) error {
 	return nil
 }
 
+// servePublished serves the test snapshot, refreshed next at nextLoad, on a real listener.
+func servePublished(t *testing.T) (base string, snap *engine.Snapshot) {
+	t.Helper()
+	var live engine.Live
+	snap = testSnapshot(t)
+	live.Publish(snap)
+	live.SetNextRefresh(nextLoad)
+	return listen(t, testServer(t, &live)), snap
+}
+
 func firstGigID(t *testing.T, s *engine.Snapshot) string {
 	var g struct{ ID string }
 	if err := json.Unmarshal(s.GigJSON(0), &g); err != nil {
@@ -134,11 +144,7 @@ func firstGigID(t *testing.T, s *engine.Snapshot) string {
 }
 
 func TestRoutes(t *testing.T) {
-	var live engine.Live
-	snap := testSnapshot(t)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
-	base := listen(t, testServer(t, &live))
+	base, snap := servePublished(t)
 	id := firstGigID(t, snap)
 	tests := []struct {
 		name, path string
@@ -239,11 +245,7 @@ func checkProblem(t *testing.T, r response, path string) {
 }
 
 func TestFirstPage(t *testing.T) {
-	var live engine.Live
-	snap := testSnapshot(t)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
-	base := listen(t, testServer(t, &live))
+	base, snap := servePublished(t)
 	r := do(t, "GET", base+"/v1/gigs", nil)
 	var body struct {
 		Data []struct {
@@ -289,11 +291,7 @@ func TestFirstPage(t *testing.T) {
 }
 
 func TestConditionalAndEncoding(t *testing.T) {
-	var live engine.Live
-	snap := testSnapshot(t)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
-	base := listen(t, testServer(t, &live))
+	base, snap := servePublished(t)
 	for _, path := range []string{"/v1/gigs?city=berlin-1", "/v1/cities", "/v1/venues/venue-0", "/v1/gigs/" + firstGigID(t, snap)} {
 		first := do(t, "GET", base+path, nil)
 		etag := first.header.Get("ETag")
