@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -98,11 +99,14 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		h.Set("Access-Control-Max-Age", "86400")
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
 	}
-	r.PanicHandler = func(ctx *fasthttp.RequestCtx, v any) {
-		s.o.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", v, "request_id", string(ctx.Response.Header.Peek(hdrRequestID)))
-		writeProblem(ctx, &Problem{kind: kindInternal, Detail: "the server could not answer this request"})
-	}
+	r.PanicHandler = s.recoverPanic
 	return r.Handler
+}
+
+// recoverPanic answers a request whose handler panicked with a 500 problem and logs it.
+func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx, v any) {
+	s.o.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", fmt.Sprint(v), "request_id", string(ctx.Response.Header.Peek(hdrRequestID)))
+	writeProblem(ctx, &Problem{kind: kindInternal, Detail: "the server could not answer this request"})
 }
 
 // HTTPServer returns a fasthttp server for the handler, with time limits and buffer sizes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	stdjson "encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fasthttp/router"
 	json "github.com/goccy/go-json"
 	"github.com/valyala/fasthttp"
 
@@ -489,5 +491,38 @@ func TestHandlerAllocations(t *testing.T) {
 	base := allocsPerRun(harness(func(*fasthttp.RequestCtx) {}))
 	if n := allocsPerRun(harness(s.v1(s.gig))); n > base || ctx.Response.StatusCode() != 200 {
 		t.Errorf("gig handler: %v allocations beyond the harness's %v, status %d", n-base, base, ctx.Response.StatusCode())
+	}
+}
+
+// TestInternalErrors checks that a handler's unexpected error or panic becomes a 500 problem
+// that leaks nothing, and is logged with its request id.
+func TestInternalErrors(t *testing.T) {
+	var live engine.Live
+	live.Publish(testSnapshot(t))
+	var logs bytes.Buffer
+	s := New(Options{Live: &live, Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	for name, h := range map[string]fasthttp.RequestHandler{
+		"error": s.v1(func(*fasthttp.RequestCtx, *engine.Snapshot) error { return errors.New("disk on fire at /var/secret") }),
+		"panic": func() fasthttp.RequestHandler {
+			r := router.New()
+			r.PanicHandler = s.recoverPanic
+			r.GET("/v1/boom", s.v1(func(*fasthttp.RequestCtx, *engine.Snapshot) error { panic("disk on fire at /var/secret") }))
+			return r.Handler
+		}(),
+	} {
+		logs.Reset()
+		var ctx fasthttp.RequestCtx
+		ctx.Request.SetRequestURI("/v1/boom")
+		h(&ctx)
+		var p problemJSON
+		if err := json.Unmarshal(ctx.Response.Body(), &p); err != nil || ctx.Response.StatusCode() != 500 || p.Type != "/problems/internal" {
+			t.Errorf("%s: status %d, body %s", name, ctx.Response.StatusCode(), ctx.Response.Body())
+		}
+		if strings.Contains(string(ctx.Response.Body()), "secret") {
+			t.Errorf("%s: the body leaks the internal error: %s", name, ctx.Response.Body())
+		}
+		if !strings.Contains(logs.String(), "disk on fire") || !strings.Contains(logs.String(), p.RequestID) || p.RequestID == "" {
+			t.Errorf("%s: not logged with request id %q: %s", name, p.RequestID, logs.String())
+		}
 	}
 }
