@@ -73,11 +73,15 @@ func (s *Snapshot) Counts() Counts { return s.counts }
 func (s *Snapshot) Len() int { return len(s.keys) }
 
 // GigJSON returns the JSON object of the gig at position i, 0 <= i < Len().
-func (s *Snapshot) GigJSON(i int) []byte { return s.arena[s.off[i] : s.off[i+1]-1] }
+// The slice is capped: appending to it copies and never writes into the snapshot.
+func (s *Snapshot) GigJSON(i int) []byte {
+	end := s.off[i+1] - 1
+	return s.arena[s.off[i]:end:end]
+}
 
 // GigsJSON returns the JSON objects of every gig in order, separated by commas (the inside
-// of a JSON array).
-func (s *Snapshot) GigsJSON() []byte { return s.arena }
+// of a JSON array). The slice is capped like GigJSON's.
+func (s *Snapshot) GigsJSON() []byte { return s.arena[:len(s.arena):len(s.arena)] }
 
 // GigByID returns the JSON object of a gig by id.
 func (s *Snapshot) GigByID(id string) ([]byte, bool) {
@@ -426,22 +430,24 @@ func bitmapOf(sorted []uint32) *roaring.Bitmap {
 	return b
 }
 
-// upcoming reports whether a gig counts as an upcoming date: from now on and not cancelled.
-func upcoming(r gigRow, now int64) bool {
-	return r.key >= now && r.g.Status != StatusCancelled
-}
-
+// renderDirectories renders the directories and venue details. A venue's upcoming list
+// holds its gigs from the build time on, cancelled ones included (with their status); the
+// counts (upcoming_gigs, upcoming_tour_dates) are of the same gigs less the cancelled ones,
+// and a genre appears only when it has such a gig.
 func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[string]*City, artists map[string]*Artist, genres map[string]*Genre) error {
 	now := s.built.Unix()
 	cityN, venueN, artistN, genreN := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	listed := map[string]bool{} // artists on any gig of the snapshot
 	byVenue := map[string][]int{}
 	for i, r := range rows {
-		byVenue[r.venue.Slug] = append(byVenue[r.venue.Slug], i)
 		for _, b := range r.g.Artists {
 			listed[b.Artist] = true
 		}
-		if !upcoming(r, now) {
+		if r.key < now {
+			continue // started earlier today: still served by id, no longer upcoming
+		}
+		byVenue[r.venue.Slug] = append(byVenue[r.venue.Slug], i)
+		if r.g.Status == StatusCancelled {
 			continue
 		}
 		cityN[r.city.Slug]++
@@ -592,7 +598,11 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]in
 }
 
 func (s *Snapshot) venueBody(v *venueJSON, positions []int) (*Body, error) {
-	raw, err := appendJSON([]byte(`{"data":`), v)
+	size := 256
+	for _, p := range positions {
+		size += len(s.GigJSON(p)) + 1
+	}
+	raw, err := appendJSON(append(make([]byte, 0, size), `{"data":`...), v)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func TestFold(t *testing.T) {
 	}
 }
 
-func TestAppendFoldASCIIDoesNotAllocate(t *testing.T) {
+func TestAppendFoldAllocations(t *testing.T) {
 	in := []byte("Berlin, New-York")
 	buf := make([]byte, 0, 64)
 	if n := testing.AllocsPerRun(100, func() { buf = AppendFold(buf[:0], in) }); n != 0 {

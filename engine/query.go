@@ -12,7 +12,8 @@ import (
 // a calendar date compared with the gig's venue-local date (both ends inclusive).
 type Bound struct {
 	kind uint8 // 0 none, 1 instant, 2 day
-	at   int64 // Unix seconds when kind is 1
+	at   int64 // Unix seconds when kind is 1, rounded down
+	ns   int32 // the instant's fraction of a second, in nanoseconds
 	day  int32 // days since 1970-01-01 when kind is 2
 }
 
@@ -20,7 +21,7 @@ type Bound struct {
 var Unbounded Bound
 
 // AtInstant bounds by an instant.
-func AtInstant(t time.Time) Bound { return Bound{kind: 1, at: t.Unix()} }
+func AtInstant(t time.Time) Bound { return Bound{kind: 1, at: t.Unix(), ns: int32(t.Nanosecond())} }
 
 // OnDate bounds by a calendar date (its year, month and day; the location is ignored).
 func OnDate(t time.Time) Bound {
@@ -37,7 +38,7 @@ func (a Bound) After(b Bound) bool {
 	case a.kind == 2 && b.kind == 2:
 		return a.day > b.day
 	case a.kind == 1 && b.kind == 1:
-		return a.at > b.at
+		return a.at > b.at || a.at == b.at && a.ns > b.ns
 	case a.kind == 2: // date from, instant to: the date's earliest instant
 		return int64(a.day)*86400-maxEast > b.at
 	default: // instant from, date to: the date's latest instant
@@ -150,8 +151,12 @@ func (s *Snapshot) positions(from, to Bound) (lo, hi int, excl [4]int32) {
 	lo, hi = 0, len(s.keys)
 	excl = [4]int32{-1 << 31, -1 << 31, -1 << 31, -1 << 31}
 	switch from.kind {
-	case 1:
-		lo = s.search(from.at)
+	case 1: // starts are whole seconds: a start at or after 19:00:00.5 is at or after 19:00:01
+		if from.ns > 0 {
+			lo = s.search(from.at + 1)
+		} else {
+			lo = s.search(from.at)
+		}
 	case 2:
 		lo = s.search(int64(from.day)*86400 - maxEast)
 		excl[0], excl[1] = from.day-2, from.day-1

@@ -103,10 +103,11 @@ func anyMatch(vals []string, names ...string) bool {
 
 func (ref *reference) run(q refQuery) (ids []string, total int) {
 	for _, r := range ref.rows {
-		if q.from != nil && (q.from.date && r.day.Before(q.from.day) || !q.from.date && r.key < q.from.instant.Unix()) {
+		start := time.Unix(r.key, 0)
+		if q.from != nil && (q.from.date && r.day.Before(q.from.day) || !q.from.date && start.Before(q.from.instant)) {
 			continue
 		}
-		if q.to != nil && (q.to.date && r.day.After(q.to.day) || !q.to.date && r.key > q.to.instant.Unix()) {
+		if q.to != nil && (q.to.date && r.day.After(q.to.day) || !q.to.date && start.After(q.to.instant)) {
 			continue
 		}
 		ok := true
@@ -172,6 +173,10 @@ func randomQuery(r *rand.Rand, ds *engine.Dataset) refQuery {
 	}
 	bound := func() (*refBound, engine.Bound) {
 		t := now.Add(time.Duration(r.IntN(40*24)) * time.Hour).Add(time.Duration(r.IntN(3600)) * time.Second)
+		if r.IntN(2) == 0 { // right at, or just around, a real start
+			g := ds.Gigs[r.IntN(len(ds.Gigs))]
+			t = g.Start.Add([]time.Duration{0, 0, -time.Second, time.Second, 500 * time.Millisecond, -time.Nanosecond}[r.IntN(6)])
+		}
 		switch r.IntN(3) {
 		case 0:
 			return nil, engine.Unbounded
@@ -251,6 +256,10 @@ func TestConcurrentQueriesWhileSwapping(t *testing.T) {
 	for seed := range 3 {
 		snaps = append(snaps, build(t, scale.Generate(scale.Config{Gigs: 1500, Seed: uint64(seed), Now: now, Days: 30})))
 	}
+	sums := make([]uint64, len(snaps))
+	for i, s := range snaps {
+		sums[i] = engine.BitmapsChecksum(s)
+	}
 	var live engine.Live
 	live.Publish(snaps[0])
 	stop := make(chan struct{})
@@ -270,7 +279,12 @@ func TestConcurrentQueriesWhileSwapping(t *testing.T) {
 				if r.IntN(2) == 0 {
 					q.Match(engine.DimGenre, []byte("pop"))
 				}
-				q.From, q.Limit = engine.OnDate(now.AddDate(0, 0, r.IntN(20))), 20
+				if r.IntN(2) == 0 {
+					q.Match(engine.DimCountry, []byte("gb"))
+					q.Match(engine.DimCountry, []byte("de"))
+					q.Match(engine.DimCity, []byte("london"))
+				}
+				q.From, q.To, q.Limit = engine.OnDate(now.AddDate(0, 0, r.IntN(20))), engine.OnDate(now.AddDate(0, 0, 20+r.IntN(10))), 20
 				s.Run(q)
 				for _, p := range q.Page {
 					if len(s.GigJSON(p)) == 0 {
@@ -289,22 +303,10 @@ func TestConcurrentQueriesWhileSwapping(t *testing.T) {
 	wg.Wait()
 	// The published bitmaps must be unchanged by all those queries.
 	for i, s := range snaps {
-		fresh := build(t, scale.Generate(scale.Config{Gigs: 1500, Seed: uint64(i), Now: now, Days: 30}))
-		for _, g := range []string{"rock", "jazz", "techno", "pop"} {
-			if a, b := total(s, engine.DimGenre, g), total(fresh, engine.DimGenre, g); a != b {
-				t.Fatalf("snapshot %d genre %s: %d gigs after queries, %d fresh", i, g, a, b)
-			}
+		if engine.BitmapsChecksum(s) != sums[i] {
+			t.Fatalf("snapshot %d: published bitmaps changed under queries", i)
 		}
 	}
-}
-
-func total(s *engine.Snapshot, d engine.Dim, v string) int {
-	q := engine.AcquireQuery()
-	defer engine.ReleaseQuery(q)
-	q.Match(d, []byte(v))
-	q.Limit = 1
-	s.Run(q)
-	return q.Total
 }
 
 func TestRunAllocations(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"sync"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -26,12 +28,14 @@ func newBody(raw []byte, level int) (*Body, error) {
 	if len(raw) < gzipMin {
 		return b, nil
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(raw) / 4)
-	zw, err := gzip.NewWriterLevel(&buf, level)
+	zw, err := acquireGzip(level)
 	if err != nil {
 		return nil, err
 	}
+	defer gzipPools[level-gzip.HuffmanOnly].Put(zw)
+	var buf bytes.Buffer
+	buf.Grow(len(raw)/4 + 64)
+	zw.Reset(&buf)
 	if _, err := zw.Write(raw); err != nil {
 		return nil, fmt.Errorf("cannot compress body: %w", err)
 	}
@@ -40,6 +44,20 @@ func newBody(raw []byte, level int) (*Body, error) {
 	}
 	b.Gzip = buf.Bytes()
 	return b, nil
+}
+
+// gzipPools keep compressors by level (a compressor holds about a megabyte of state, too much
+// to allocate per body); indexed by level - gzip.HuffmanOnly.
+var gzipPools [gzip.BestCompression - gzip.HuffmanOnly + 1]sync.Pool
+
+func acquireGzip(level int) (*gzip.Writer, error) {
+	if level < gzip.HuffmanOnly || level > gzip.BestCompression {
+		return nil, fmt.Errorf("gzip level %d out of range", level)
+	}
+	if zw, ok := gzipPools[level-gzip.HuffmanOnly].Get().(*gzip.Writer); ok {
+		return zw, nil
+	}
+	return gzip.NewWriterLevel(io.Discard, level)
 }
 
 // ETag returns the weak entity tag of a body: W/"<16 hex digits of its xxhash64>".

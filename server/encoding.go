@@ -30,7 +30,8 @@ func acceptsGzip(header []byte) bool {
 	return starQ > 0
 }
 
-// qValue returns 0 when params hold a q-value of zero ("q=0", "q=0.000"), else 1.
+// qValue returns 0 when params hold a q-value of zero as RFC 9110 writes it ("q=0",
+// "q=0.", "q=0.000"), else 1. Only the first q parameter counts.
 func qValue(params []byte) int {
 	for len(params) > 0 {
 		var p []byte
@@ -43,10 +44,11 @@ func qValue(params []byte) int {
 		if len(val) == 0 || val[0] != '0' {
 			return 1
 		}
-		for _, c := range val[1:] {
-			if c != '0' && c != '.' {
-				return 1
-			}
+		if len(val) == 1 {
+			return 0
+		}
+		if val[1] != '.' || len(val) > 5 || len(bytes.Trim(val[2:], "0")) > 0 {
+			return 1
 		}
 		return 0
 	}

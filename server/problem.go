@@ -79,7 +79,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 		Title:         p.kind.title,
 		Status:        p.kind.status,
 		Detail:        p.Detail,
-		Instance:      string(ctx.Path()),
+		Instance:      string(ctx.URI().PathOriginal()), // as sent: routes match the raw path
 		RequestID:     string(h.Peek(hdrRequestID)),
 		InvalidParams: p.Invalid,
 	})

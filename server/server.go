@@ -83,7 +83,7 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	}
 	r.NotFound = func(ctx *fasthttp.RequestCtx) {
 		s.begin(ctx)
-		writeProblem(ctx, notFound("no resource at %s", ctx.Path()))
+		writeProblem(ctx, notFound("no resource at %s", ctx.URI().PathOriginal()))
 	}
 	r.MethodNotAllowed = func(ctx *fasthttp.RequestCtx) {
 		s.begin(ctx)

@@ -177,6 +177,7 @@ func TestRoutes(t *testing.T) {
 		{"unknown path", "/v1/concerts", 404, "not-found"},
 		{"trailing slash", "/v1/gigs/", 404, ""},
 		{"case", "/V1/gigs", 404, ""},
+		{"double slashes", "//v1//gigs", 404, ""},
 		{"download is not here yet", "/v1/gigs/download", 404, ""},
 	}
 	for _, tt := range tests {
