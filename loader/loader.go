@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -33,8 +34,9 @@ type Loader struct {
 	o Options
 
 	// Owned by the goroutine running RunOnce.
-	lkg       map[string]lastGood // per source name
+	lkg       map[string]lastGood // per source name, as of the last published snapshot
 	published int                 // gigs in the last published snapshot
+	refused   int                 // consecutive builds refused for a sharp drop
 	rng       *rand.Rand
 }
 
@@ -130,16 +132,25 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	batches := l.fetchAll(ctx, rep.Sources)
 
 	norm := newNormalizer(start)
+	fresh := map[string]lastGood{} // becomes the last good of each source once published
 	for i, src := range l.o.Sources {
 		sr := &rep.Sources[i]
 		events := batches[i].Events
-		if sr.Err != nil {
-			lg, ok := l.lkg[src.Name()]
-			if ok && start.Sub(lg.at) <= l.o.MaxStale {
-				events, sr.Stale = lg.events, true
+		lg, hasLG := l.lkg[src.Name()]
+		hasLG = hasLG && start.Sub(lg.at) <= l.o.MaxStale
+		if sr.Err == nil && hasLG {
+			// Far fewer upcoming events than last time looks like a broken page, not a
+			// cancelled season: keep the last good ones while they are young enough.
+			before, now := upcomingEvents(lg.events, start), upcomingEvents(events, start)
+			if before > 0 && float64(now) < float64(before)*(1-l.o.MaxDrop) {
+				sr.Err = fmt.Errorf("%w: %d upcoming events, down from %d", errSourceShrank, now, before)
 			}
-		} else {
-			l.lkg[src.Name()] = lastGood{events: events, at: start}
+		}
+		switch {
+		case sr.Err == nil:
+			fresh[src.Name()] = lastGood{events: events, at: start}
+		case hasLG:
+			events, sr.Stale = lg.events, true
 		}
 		for j := range events {
 			if err := norm.add(&events[j]); err != nil {
@@ -159,17 +170,39 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	}
 	rep.Gigs = snap.Len()
 	l.o.Live.Publish(snap)
-	l.published = snap.Len()
+	l.published, l.refused = snap.Len(), 0
+	maps.Copy(l.lkg, fresh)
 	rep.Published = true
 	return rep, nil
 }
+
+var errSourceShrank = errors.New("source shrank")
+
+// upcomingEvents counts the events that start from yesterday on (a day of slack for zones).
+func upcomingEvents(events []source.Event, now time.Time) int {
+	n := 0
+	for i := range events {
+		if !events[i].Start.Wall.Before(now.AddDate(0, 0, -1)) {
+			n++
+		}
+	}
+	return n
+}
+
+// maxRefusals is how many refreshes in a row a sharp drop in gigs is refused before it is
+// taken as real and published (with a warning).
+const maxRefusals = 3
 
 func (l *Loader) check(s *engine.Snapshot) error {
 	if s.Len() == 0 {
 		return errors.New("no upcoming gigs")
 	}
 	if l.published > 0 && float64(s.Len()) < float64(l.published)*(1-l.o.MaxDrop) {
-		return fmt.Errorf("gigs fell from %d to %d, more than the allowed %.0f%%", l.published, s.Len(), l.o.MaxDrop*100)
+		if l.refused++; l.refused < maxRefusals {
+			return fmt.Errorf("gigs fell from %d to %d, more than the allowed %.0f%% (refusal %d of %d)",
+				l.published, s.Len(), l.o.MaxDrop*100, l.refused, maxRefusals)
+		}
+		l.o.Logger.Warn("publishing a sharp drop in gigs seen on consecutive refreshes", "from", l.published, "to", s.Len(), "refreshes", l.refused)
 	}
 	return nil
 }

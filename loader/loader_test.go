@@ -25,7 +25,8 @@ var (
 	noon  = today.Add(12 * time.Hour)
 )
 
-// upstream serves a demo corpus over HTTP and fails the paths it is told to.
+// upstream serves a demo corpus over HTTP and fails the paths it is told to: with an error
+// status, or with 200 and a page without events.
 type upstream struct {
 	*httptest.Server
 	mu    sync.Mutex
@@ -50,7 +51,12 @@ func newUpstream(t *testing.T) (*upstream, *Config) {
 		u.mu.Lock()
 		status := u.fails[r.URL.Path]
 		u.mu.Unlock()
-		if status != 0 {
+		switch status {
+		case 0:
+		case http.StatusOK: // the site answers, but its events are gone (a redesign)
+			fmt.Fprint(w, "<!doctype html><title>New website!</title><p>Coming soon.")
+			return
+		default:
 			http.Error(w, "failing on purpose", status)
 			return
 		}
@@ -89,6 +95,7 @@ type gigView struct {
 	Venue    struct{ Slug string }
 	City     struct{ Slug string }
 	Country  string
+	Sources  []struct{ Name string }
 }
 
 func allGigs(t *testing.T, s *engine.Snapshot) []gigView {
@@ -152,11 +159,14 @@ func loadedOnce(t *testing.T) (*upstream, *Config, *engine.Live, *clock, *Loader
 	return u, cfg, live, c, ld
 }
 
-func venueGigs(t *testing.T, s *engine.Snapshot, venue string) []string {
+// sourceGigs returns the ids of the gigs attributed to a source.
+func sourceGigs(t *testing.T, s *engine.Snapshot, name string) []string {
 	var ids []string
 	for _, g := range allGigs(t, s) {
-		if g.Venue.Slug == venue {
-			ids = append(ids, g.ID)
+		for _, src := range g.Sources {
+			if src.Name == name {
+				ids = append(ids, g.ID)
+			}
 		}
 	}
 	return ids
@@ -164,17 +174,10 @@ func venueGigs(t *testing.T, s *engine.Snapshot, venue string) []string {
 
 func TestLastKnownGood(t *testing.T) {
 	u, cfg, live, c, ld := loadedOnce(t)
-	first := live.Load()
 	victim := cfg.Sources[0]
-	venue := allGigs(t, first)[0].Venue.Slug // any venue works; find the victim's below
-	for _, g := range allGigs(t, first) {
-		if strings.Contains(victim.URL, "/"+g.Venue.Slug+"/") {
-			venue = g.Venue.Slug
-		}
-	}
-	before := venueGigs(t, first, venue)
+	before := sourceGigs(t, live.Load(), victim.Name)
 	if len(before) == 0 {
-		t.Fatalf("venue %s of source %s has no gigs", venue, victim.Name)
+		t.Fatalf("source %s has no gigs", victim.Name)
 	}
 
 	// The venue's site fails: its last good events still serve, with the same ids.
@@ -187,8 +190,18 @@ func TestLastKnownGood(t *testing.T) {
 	if s := rep.Sources[0]; s.Err == nil || !s.Stale {
 		t.Fatalf("failing source reported %+v", s)
 	}
-	if got := venueGigs(t, live.Load(), venue); strings.Join(got, ",") != strings.Join(before, ",") {
-		t.Fatalf("after a failure the venue has gigs %v, before %v", got, before)
+	if got := sourceGigs(t, live.Load(), victim.Name); strings.Join(got, ",") != strings.Join(before, ",") {
+		t.Fatalf("after a failure the source has gigs %v, before %v", got, before)
+	}
+
+	// The site answers again, but without events: that is no reason to drop its gigs.
+	u.fail(strings.TrimPrefix(victim.URL, u.URL), http.StatusOK)
+	c.Set(noon.Add(2 * time.Hour))
+	if rep, err = ld.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s := rep.Sources[0]; !errors.Is(s.Err, errSourceShrank) || !s.Stale || len(sourceGigs(t, live.Load(), victim.Name)) != len(before) {
+		t.Fatalf("an emptied source reported %+v", s)
 	}
 
 	// Past the age limit they go, but one venue is no sharp drop: the build publishes.
@@ -197,7 +210,7 @@ func TestLastKnownGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Sources[0].Stale || len(venueGigs(t, live.Load(), venue)) != 0 {
+	if rep.Sources[0].Stale || len(sourceGigs(t, live.Load(), victim.Name)) != 0 {
 		t.Errorf("events older than the age limit still used")
 	}
 }
@@ -219,10 +232,24 @@ func TestFailedRefreshKeepsSnapshot(t *testing.T) {
 	if live.Load() != good {
 		t.Fatal("a refused build replaced the published snapshot")
 	}
-	// Everything fails: nothing to build from.
+	// The same drop on the following refreshes is taken as real on the third.
+	if _, err := ld.RunOnce(context.Background()); !errors.Is(err, ErrNotPublished) {
+		t.Fatalf("second refusal: %v", err)
+	}
+	if _, err := ld.RunOnce(context.Background()); err != nil || live.Load() == good {
+		t.Fatalf("third run: error %v, published %v", err, live.Load() != good)
+	}
+	good = live.Load()
+	// Everything fails: the last good events serve while young enough...
 	for _, s := range cfg.Sources {
 		u.fail(strings.TrimPrefix(s.URL, u.URL), http.StatusServiceUnavailable)
 	}
+	if rep, err := ld.RunOnce(context.Background()); err != nil || rep.Gigs != good.Len() {
+		t.Fatalf("all sources failing, last good events young: error %v, %d gigs, want %d", err, rep.Gigs, good.Len())
+	}
+	good = live.Load()
+	// ...and after that there is nothing to build from: the snapshot stays.
+	c.Set(noon.Add(72*time.Hour + 49*time.Hour))
 	if _, err := ld.RunOnce(context.Background()); !errors.Is(err, ErrNotPublished) || live.Load() != good {
 		t.Fatalf("all sources failing: error %v, snapshot replaced %v", err, live.Load() != good)
 	}

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
@@ -22,7 +23,6 @@ type normalizer struct {
 	ds      engine.Dataset
 	cities  map[string]*places.City // by slug
 	venues  map[string]int          // city slug + "\x00" + folded name → index in ds.Venues
-	slugs   map[string]bool         // venue slugs taken
 	artists map[string]int          // slug → index in ds.Artists
 	genres  map[string]bool
 	gigs    map[string]int // id → index in ds.Gigs
@@ -30,30 +30,33 @@ type normalizer struct {
 
 func newNormalizer(now time.Time) *normalizer {
 	return &normalizer{now: now, cities: map[string]*places.City{}, venues: map[string]int{},
-		slugs: map[string]bool{}, artists: map[string]int{}, genres: map[string]bool{}, gigs: map[string]int{}}
+		artists: map[string]int{}, genres: map[string]bool{}, gigs: map[string]int{}}
 }
 
 // add normalizes one event into the dataset, or says why it cannot.
 func (n *normalizer) add(ev *source.Event) error {
-	city, err := n.city(ev.Venue)
+	city, err := lookupCity(ev.Venue)
 	if err != nil {
 		return err
 	}
-	venue, err := n.venue(ev.Venue, city)
-	if err != nil {
-		return err
-	}
-	if ev.Start.IsZero() {
+	venueName := clean(ev.Venue.Name)
+	title := clean(ev.Title)
+	switch {
+	case venueName == "":
+		return fmt.Errorf("venue without a name")
+	case title == "":
+		return fmt.Errorf("no title")
+	case ev.Start.IsZero():
 		return fmt.Errorf("no start")
 	}
 	start, tba := instant(ev.Start, city.Location)
 	if start.Sub(n.now) > horizon {
 		return fmt.Errorf("start %s is more than two years ahead", start.Format(time.DateOnly))
 	}
-	g := engine.Gig{Title: clean(ev.Title), Status: ev.Status, Venue: venue, Start: start, TimeTBA: tba}
-	if g.Title == "" {
-		return fmt.Errorf("no title")
-	}
+	// Valid: only now do its city and venue enter the dataset.
+	n.addCity(city)
+	venue := n.venue(venueName, ev.Venue, city)
+	g := engine.Gig{Title: title, Status: ev.Status, Venue: venue, Start: start, TimeTBA: tba}
 	if !ev.End.IsZero() && !ev.End.DateOnly {
 		if end, _ := instant(ev.End, city.Location); end.After(start) {
 			g.End = end
@@ -107,7 +110,7 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 	return time.Date(y, m, d, hh, mm, ss, 0, loc), false
 }
 
-func (n *normalizer) city(p source.Place) (*places.City, error) {
+func lookupCity(p source.Place) (*places.City, error) {
 	if p.Country == "" {
 		return nil, fmt.Errorf("venue %q has no country", p.Name)
 	}
@@ -115,34 +118,25 @@ func (n *normalizer) city(p source.Place) (*places.City, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown country %q", p.Country)
 	}
-	c, err := places.LookupCity(p.Locality, code)
-	if err != nil {
-		return nil, err
-	}
+	return places.LookupCity(p.Locality, code)
+}
+
+func (n *normalizer) addCity(c *places.City) {
 	if n.cities[c.Slug] == nil {
 		n.cities[c.Slug] = c
 		n.ds.Cities = append(n.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone})
 	}
-	return c, nil
 }
 
-func (n *normalizer) venue(p source.Place, c *places.City) (string, error) {
-	name := clean(p.Name)
-	if name == "" {
-		return "", fmt.Errorf("venue without a name")
-	}
+// venue returns the slug of the venue of that name in city c, adding it when new. The slug
+// is the name's with the city's appended, so it depends on nothing but the venue itself:
+// no other venue coming, going or being read first can change it.
+func (n *normalizer) venue(name string, p source.Place, c *places.City) string {
 	key := c.Slug + "\x00" + engine.Fold(name)
 	if i, ok := n.venues[key]; ok {
-		return n.ds.Venues[i].Slug, nil
+		return n.ds.Venues[i].Slug
 	}
-	slug := engine.Slugify(name)
-	if slug == "" || n.slugs[slug] {
-		slug = strings.Trim(slug+"-"+c.Slug, "-")
-	}
-	for i := 2; n.slugs[slug]; i++ {
-		slug = fmt.Sprintf("%s-%s-%d", engine.Slugify(name), c.Slug, i)
-	}
-	n.slugs[slug] = true
+	slug := strings.Trim(engine.Slugify(name)+"-"+c.Slug, "-")
 	v := engine.Venue{Slug: slug, Name: name, City: c.Slug, Website: p.URL, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
 	var addr []string
 	for _, s := range []string{p.Street, strings.TrimSpace(p.PostalCode + " " + p.Locality)} {
@@ -153,7 +147,7 @@ func (n *normalizer) venue(p source.Place, c *places.City) (string, error) {
 	v.Address = strings.Join(addr, ", ")
 	n.venues[key] = len(n.ds.Venues)
 	n.ds.Venues = append(n.ds.Venues, v)
-	return slug, nil
+	return slug
 }
 
 // bill returns the gig's artists in billing order and its genres: the event's own tags and
@@ -216,18 +210,52 @@ func gigID(venue string, local time.Time, tba bool, headliner string) string {
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:8]))
 }
 
-// mergeInto folds a second listing of the same gig into the first: every source and ticket
-// is kept, and a cancellation wins.
+// mergeInto folds a second listing of the same gig into the first: every source and
+// distinct ticket is kept, facts the first lacks are taken from the second, and a
+// cancellation, postponement or reschedule wins over "scheduled".
 func mergeInto(dst, src *engine.Gig) {
 	for _, a := range src.Sources {
 		if !slices.Contains(dst.Sources, a) {
 			dst.Sources = append(dst.Sources, a)
 		}
 	}
-	dst.Tickets = append(dst.Tickets, src.Tickets...)
-	if src.Status == engine.StatusCancelled {
-		dst.Status = engine.StatusCancelled
+	for _, t := range src.Tickets {
+		if !slices.ContainsFunc(dst.Tickets, func(d engine.Ticket) bool { return sameTicket(d, t) }) {
+			dst.Tickets = append(dst.Tickets, t)
+		}
 	}
+	for _, g := range src.Genres {
+		if !slices.Contains(dst.Genres, g) {
+			dst.Genres = append(dst.Genres, g)
+		}
+	}
+	for _, b := range src.Artists {
+		if !slices.ContainsFunc(dst.Artists, func(d engine.Billing) bool { return d.Artist == b.Artist }) {
+			dst.Artists = append(dst.Artists, engine.Billing{Artist: b.Artist})
+		}
+	}
+	for _, f := range []struct{ dst, src *time.Time }{{&dst.End, &src.End}, {&dst.Doors, &src.Doors}, {&dst.PreviousStart, &src.PreviousStart}} {
+		if f.dst.IsZero() {
+			*f.dst = *f.src
+		}
+	}
+	switch {
+	case src.Status == engine.StatusCancelled:
+		dst.Status = engine.StatusCancelled
+	case dst.Status == "" || dst.Status == engine.StatusScheduled:
+		dst.Status = cmp.Or(src.Status, dst.Status)
+	}
+}
+
+func sameTicket(a, b engine.Ticket) bool {
+	price := func(p *float64) float64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	return a.URL == b.URL && a.Source == b.Source && a.Currency == b.Currency && a.Availability == b.Availability &&
+		price(a.PriceMin) == price(b.PriceMin) && price(a.PriceMax) == price(b.PriceMax)
 }
 
 // clean collapses white space and trims a name.

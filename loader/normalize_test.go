@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -69,5 +70,73 @@ func TestGigIDStable(t *testing.T) {
 		if other == a {
 			t.Errorf("different gigs share id %q", a)
 		}
+	}
+}
+
+func event(title, venue, city, country, start string) source.Event {
+	w, err := source.ParseISO(start)
+	if err != nil {
+		panic(err)
+	}
+	return source.Event{Source: "s", Title: title, Start: w, Venue: source.Place{Name: venue, Locality: city, Country: country}}
+}
+
+func TestVenueSlugsDoNotDependOnOrder(t *testing.T) {
+	a := event("A", "The Garage", "London", "GB", "2026-12-05T20:00")
+	b := event("B", "The Garage", "Glasgow", "United Kingdom", "2026-12-06T20:00")
+	for _, order := range [][]source.Event{{a, b}, {b, a}, {b}} {
+		n := newNormalizer(noon)
+		for i := range order {
+			if err := n.add(&order[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, v := range n.ds.Venues {
+			if want := map[string]string{"london-gb": "the-garage-london-gb", "glasgow": "the-garage-glasgow"}[v.City]; v.Slug != want {
+				t.Errorf("venue in %s has slug %q, want %q", v.City, v.Slug, want)
+			}
+		}
+	}
+}
+
+func TestInvalidEventsAddNoPlaces(t *testing.T) {
+	n := newNormalizer(noon)
+	for _, ev := range []source.Event{
+		event("", "Hall", "Paris", "FR", "2026-12-05T20:00"),         // no title
+		event("A", "Hall", "Paris", "FR", "2031-12-05T20:00"),        // beyond the horizon
+		event("A", "Hall", "Atlantis", "FR", "2026-12-05T20:00"),     // unknown city
+		event("A", "", "Paris", "FR", "2026-12-05T20:00"),            // no venue name
+		event("A", "Hall", "Paris", "Neverland", "2026-12-05T20:00"), // unknown country
+	} {
+		if err := n.add(&ev); err == nil {
+			t.Errorf("event %+v accepted", ev)
+		}
+	}
+	if len(n.ds.Cities)+len(n.ds.Venues)+len(n.ds.Gigs) > 0 {
+		t.Errorf("rejected events left %d cities, %d venues, %d gigs", len(n.ds.Cities), len(n.ds.Venues), len(n.ds.Gigs))
+	}
+}
+
+func TestMergeSameGig(t *testing.T) {
+	n := newNormalizer(noon)
+	first := event("A", "Hall", "Paris", "FR", "2026-12-05T20:00")
+	first.Offers = []source.Offer{{URL: "https://t.example/1", PriceMin: 20, HasPrice: true, Currency: "EUR"}}
+	second := first
+	second.Source = "other"
+	second.Status = engine.StatusPostponed
+	second.Doors, _ = source.ParseISO("2026-12-05T19:00")
+	second.Offers = []source.Offer{first.Offers[0], {URL: "https://t.example/2"}}
+	again := first // the same source lists it twice
+	for _, ev := range []*source.Event{&first, &second, &again} {
+		if err := n.add(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(n.ds.Gigs) != 1 {
+		t.Fatalf("%d gigs, want 1", len(n.ds.Gigs))
+	}
+	g := n.ds.Gigs[0]
+	if len(g.Sources) != 2 || len(g.Tickets) != 3 || g.Status != engine.StatusPostponed || g.Doors.IsZero() {
+		t.Errorf("merged gig: %d sources, %d tickets, status %q, doors %v", len(g.Sources), len(g.Tickets), g.Status, g.Doors)
 	}
 }
