@@ -390,3 +390,18 @@ func ExampleSnapshot_Run() {
 	fmt.Println(q.Total > 0, len(q.Page))
 	// Output: true 5
 }
+
+func TestRenderKeepsHTMLCharacters(t *testing.T) {
+	s := build(t, &engine.Dataset{
+		Cities:  []engine.City{{Slug: "paris", Name: "Paris", Country: "FR", Timezone: "Europe/Paris"}},
+		Venues:  []engine.Venue{{Slug: "v", Name: "Café <Nuit> & Jour", City: "paris"}},
+		Artists: []engine.Artist{{Slug: "s-g", Name: "Simon & Garfunkel"}},
+		Gigs: []engine.Gig{{ID: "g", Title: "Simon & Garfunkel", Venue: "v", Start: now.Add(48 * time.Hour),
+			Artists: []engine.Billing{{Artist: "s-g", Headliner: true}}}},
+	})
+	for _, body := range [][]byte{s.GigJSON(0), s.Artists().Raw, s.Venues().Raw} {
+		if !strings.Contains(string(body), "&") || strings.Contains(string(body), `\u0026`) || strings.Contains(string(body), `\u003c`) {
+			t.Errorf("HTML characters escaped: %s", body)
+		}
+	}
+}

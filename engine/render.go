@@ -168,9 +168,9 @@ func formatLocal(t time.Time, loc *time.Location) string {
 	return t.In(loc).Truncate(time.Second).Format(offsetLayout)
 }
 
-// appendJSON appends the JSON of v without HTML escaping.
+// appendJSON appends the JSON of v without HTML escaping: "&" stays "&", not "\u0026".
 func appendJSON(dst []byte, v any) ([]byte, error) {
-	b, err := json.MarshalNoEscape(v)
+	b, err := json.MarshalWithOption(v, json.DisableHTMLEscape())
 	if err != nil {
 		return dst, err
 	}

@@ -74,7 +74,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 		h.Del(k)
 	}
 	h.Set("Cache-Control", "no-store")
-	body, err := json.MarshalNoEscape(problemJSON{
+	body, err := json.MarshalWithOption(problemJSON{
 		Type:          "/problems/" + p.kind.slug,
 		Title:         p.kind.title,
 		Status:        p.kind.status,
@@ -82,7 +82,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 		Instance:      string(ctx.URI().PathOriginal()), // as sent: routes match the raw path
 		RequestID:     string(h.Peek(hdrRequestID)),
 		InvalidParams: p.Invalid,
-	})
+	}, json.DisableHTMLEscape())
 	if err != nil { // cannot happen for these types; never leave the client without an answer
 		body = []byte(`{"type":"/problems/internal","title":"Internal error","status":500}`)
 	}
