@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -175,9 +176,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		s.keys[i] = r.key
 		s.ids[r.g.ID] = int32(i)
 	}
-	if err := s.renderGigs(rows, artists); err != nil {
-		return nil, err
-	}
+	s.renderGigs(rows, artists)
 	s.buildIndexes(rows, artists, genres)
 	if err := s.renderDirectories(ds, rows, cities, artists, genres); err != nil {
 		return nil, err
@@ -280,17 +279,23 @@ func checkGig(g *Gig, seen map[string]struct{}, venues map[string]*Venue, artist
 			return fmt.Errorf("gig %q: unknown genre %q", g.ID, gn)
 		}
 	}
+	for _, t := range g.Tickets {
+		for _, p := range []*float64{t.PriceMin, t.PriceMax} {
+			if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0) {
+				return fmt.Errorf("gig %q: price %v is not a finite, non-negative number", g.ID, *p)
+			}
+		}
+	}
 	return nil
 }
 
 // renderGigs serializes every gig once, in parallel chunks, into one arena.
-func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) error {
+func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(rows) + workers - 1) / max(workers, 1)
 	type part struct {
 		buf  []byte
 		offs []int
-		err  error
 	}
 	parts := make([]part, workers)
 	var wg sync.WaitGroup
@@ -301,21 +306,13 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) error {
 			p.offs = make([]int, 0, hi-lo)
 			for i := lo; i < hi; i++ {
 				p.offs = append(p.offs, len(p.buf))
-				p.buf, p.err = appendJSON(p.buf, gigView(rows[i], artists))
-				if p.err != nil {
-					p.err = fmt.Errorf("cannot render gig %q: %w", rows[i].g.ID, p.err)
-					return
-				}
-				p.buf = append(p.buf, ',')
+				p.buf = append(appendGig(p.buf, &rows[i], artists), ',')
 			}
 		})
 	}
 	wg.Wait()
 	size := 0
 	for _, p := range parts {
-		if p.err != nil {
-			return p.err
-		}
 		size += len(p.buf)
 	}
 	s.arena = make([]byte, 0, size)
@@ -331,45 +328,6 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) error {
 	if len(s.arena) > 0 {
 		s.arena = s.arena[:len(s.arena)-1] // no comma after the last gig
 	}
-	return nil
-}
-
-func gigView(r gigRow, artists map[string]*Artist) *gigJSON {
-	g := r.g
-	v := &gigJSON{
-		ID:               g.ID,
-		Title:            g.Title,
-		Status:           cmp.Or(g.Status, StatusScheduled),
-		EndsAt:           formatLocal(g.End, r.loc),
-		DoorsAt:          formatLocal(g.Doors, r.loc),
-		PreviousStartsAt: formatLocal(g.PreviousStart, r.loc),
-		Date:             g.Start.In(r.loc).Format(time.DateOnly),
-		TimeTBA:          g.TimeTBA,
-		Timezone:         r.city.Timezone,
-		Venue:            ref{r.venue.Slug, r.venue.Name},
-		City:             ref{r.city.Slug, r.city.Name},
-		Country:          r.city.Country,
-		Artists:          make([]billingJSON, 0, len(g.Artists)),
-		Genres:           append([]string{}, g.Genres...),
-		Tickets:          make([]ticketJSON, 0, len(g.Tickets)),
-		Sources:          make([]attributionJSON, 0, len(g.Sources)),
-	}
-	for _, b := range g.Artists {
-		v.Artists = append(v.Artists, billingJSON{b.Artist, artists[b.Artist].Name, b.Headliner})
-	}
-	for _, t := range g.Tickets {
-		v.Tickets = append(v.Tickets, ticketJSON(t))
-	}
-	for _, a := range g.Sources {
-		v.Sources = append(v.Sources, attributionJSON(a))
-	}
-	if !g.TimeTBA {
-		v.StartsAt = formatLocal(g.Start, r.loc)
-	}
-	if !g.UpdatedAt.IsZero() {
-		v.UpdatedAt = g.UpdatedAt.UTC().Format(time.RFC3339)
-	}
-	return v
 }
 
 func (s *Snapshot) buildIndexes(rows []gigRow, artists map[string]*Artist, genres map[string]*Genre) {

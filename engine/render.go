@@ -87,47 +87,6 @@ type ref struct {
 	Name string `json:"name"`
 }
 
-type billingJSON struct {
-	Slug      string `json:"slug"`
-	Name      string `json:"name"`
-	Headliner bool   `json:"headliner"`
-}
-
-type ticketJSON struct {
-	URL          string   `json:"url"`
-	Source       string   `json:"source,omitempty"`
-	PriceMin     *float64 `json:"price_min,omitempty"`
-	PriceMax     *float64 `json:"price_max,omitempty"`
-	Currency     string   `json:"currency,omitempty"`
-	Availability string   `json:"availability,omitempty"`
-}
-
-type attributionJSON struct {
-	Name string `json:"name"`
-	URL  string `json:"url,omitempty"`
-}
-
-type gigJSON struct {
-	ID               string            `json:"id"`
-	Title            string            `json:"title"`
-	Status           Status            `json:"status"`
-	StartsAt         string            `json:"starts_at,omitempty"`
-	EndsAt           string            `json:"ends_at,omitempty"`
-	DoorsAt          string            `json:"doors_at,omitempty"`
-	PreviousStartsAt string            `json:"previous_starts_at,omitempty"`
-	Date             string            `json:"date"`
-	TimeTBA          bool              `json:"time_tba"`
-	Timezone         string            `json:"timezone"`
-	Venue            ref               `json:"venue"`
-	City             ref               `json:"city"`
-	Country          string            `json:"country"`
-	Artists          []billingJSON     `json:"artists"`
-	Genres           []string          `json:"genres"`
-	Tickets          []ticketJSON      `json:"tickets"`
-	Sources          []attributionJSON `json:"sources"`
-	UpdatedAt        string            `json:"updated_at,omitempty"`
-}
-
 type cityJSON struct {
 	Slug     string `json:"slug"`
 	Name     string `json:"name"`
@@ -159,13 +118,6 @@ type genreJSON struct {
 	Slug     string `json:"slug"`
 	Name     string `json:"name"`
 	Upcoming int    `json:"upcoming_gigs"`
-}
-
-func formatLocal(t time.Time, loc *time.Location) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.In(loc).Truncate(time.Second).Format(offsetLayout)
 }
 
 // appendJSON appends the JSON of v without HTML escaping: "&" stays "&", not "\u0026".

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// Reference model of a gig's JSON, encoded by encoding/json: the oracle for appendGig.
+type refRef struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+type refBilling struct {
+	Slug      string `json:"slug"`
+	Name      string `json:"name"`
+	Headliner bool   `json:"headliner"`
+}
+
+type refTicket struct {
+	URL          string   `json:"url"`
+	Source       string   `json:"source,omitempty"`
+	PriceMin     *float64 `json:"price_min,omitempty"`
+	PriceMax     *float64 `json:"price_max,omitempty"`
+	Currency     string   `json:"currency,omitempty"`
+	Availability string   `json:"availability,omitempty"`
+}
+
+type refSource struct {
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
+}
+
+type refGig struct {
+	ID               string       `json:"id"`
+	Title            string       `json:"title"`
+	Status           Status       `json:"status"`
+	StartsAt         string       `json:"starts_at,omitempty"`
+	EndsAt           string       `json:"ends_at,omitempty"`
+	DoorsAt          string       `json:"doors_at,omitempty"`
+	PreviousStartsAt string       `json:"previous_starts_at,omitempty"`
+	Date             string       `json:"date"`
+	TimeTBA          bool         `json:"time_tba"`
+	Timezone         string       `json:"timezone"`
+	Venue            refRef       `json:"venue"`
+	City             refRef       `json:"city"`
+	Country          string       `json:"country"`
+	Artists          []refBilling `json:"artists"`
+	Genres           []string     `json:"genres"`
+	Tickets          []refTicket  `json:"tickets"`
+	Sources          []refSource  `json:"sources"`
+	UpdatedAt        string       `json:"updated_at,omitempty"`
+}
+
+func refEncode(t *testing.T, r *gigRow, artists map[string]*Artist) []byte {
+	g := r.g
+	local := func(x time.Time) string {
+		if x.IsZero() {
+			return ""
+		}
+		return x.In(r.loc).Truncate(time.Second).Format(offsetLayout)
+	}
+	v := refGig{ID: g.ID, Title: g.Title, Status: cmpOr(g.Status), EndsAt: local(g.End), DoorsAt: local(g.Doors),
+		PreviousStartsAt: local(g.PreviousStart), Date: g.Start.In(r.loc).Format(time.DateOnly), TimeTBA: g.TimeTBA,
+		Timezone: r.city.Timezone, Venue: refRef{r.venue.Slug, r.venue.Name}, City: refRef{r.city.Slug, r.city.Name},
+		Country: r.city.Country, Artists: []refBilling{}, Genres: append([]string{}, g.Genres...), Tickets: []refTicket{}, Sources: []refSource{}}
+	if !g.TimeTBA {
+		v.StartsAt = local(g.Start)
+	}
+	if !g.UpdatedAt.IsZero() {
+		v.UpdatedAt = g.UpdatedAt.UTC().Format(time.RFC3339)
+	}
+	for _, a := range g.Artists {
+		v.Artists = append(v.Artists, refBilling{a.Artist, artists[a.Artist].Name, a.Headliner})
+	}
+	for _, tk := range g.Tickets {
+		v.Tickets = append(v.Tickets, refTicket(tk))
+	}
+	for _, s := range g.Sources {
+		v.Sources = append(v.Sources, refSource(s))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func cmpOr(s Status) Status {
+	if s == "" {
+		return StatusScheduled
+	}
+	return s
+}
+
+func TestAppendGigMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 2))
+	texts := []string{"", "Plain", "Motörhead & Friends <live>", "quote \" and \\ back", "tab\tnew\nline\r\x01\x1f",
+		"bad \xff\xfe utf8", "line\u2028sep\u2029", "東京 🎸", "emoji \U0001F600", "\x7f del"}
+	prices := []float64{0, 1, 12.5, 1e-7, 123456789, 1e21, 0.1 + 0.2, 3.000001e-6}
+	text := func() string { return texts[r.IntN(len(texts))] }
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	kolkata, _ := time.LoadLocation("Asia/Kolkata")
+	for i := range 2000 {
+		loc := []*time.Location{berlin, kolkata, time.UTC}[r.IntN(3)]
+		start := time.Date(2026, 12, 1+r.IntN(30), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(2)*500_000_000, loc)
+		g := &Gig{ID: "g" + text(), Title: text(), Status: []Status{"", StatusCancelled, StatusPostponed}[r.IntN(3)],
+			Start: start, TimeTBA: r.IntN(5) == 0, Genres: []string{text(), text()}[:r.IntN(3)]}
+		if r.IntN(2) == 0 {
+			g.End, g.Doors, g.PreviousStart = start.Add(3*time.Hour), start.Add(-time.Hour), start.AddDate(0, 0, -3)
+		}
+		if r.IntN(2) == 0 {
+			g.UpdatedAt = start.Add(-time.Duration(r.IntN(100000)) * time.Second)
+		}
+		artists := map[string]*Artist{}
+		for n := range r.IntN(3) {
+			slug := text() + string(rune('a'+n))
+			artists[slug] = &Artist{Slug: slug, Name: text()}
+			g.Artists = append(g.Artists, Billing{Artist: slug, Headliner: n == 0})
+		}
+		for range r.IntN(3) {
+			tk := Ticket{URL: text(), Source: text(), Currency: text(), Availability: text()}
+			if r.IntN(2) == 0 {
+				p := prices[r.IntN(len(prices))]
+				tk.PriceMin = &p
+			}
+			if r.IntN(2) == 0 {
+				p := prices[r.IntN(len(prices))]
+				tk.PriceMax = &p
+			}
+			g.Tickets = append(g.Tickets, tk)
+		}
+		for range r.IntN(3) {
+			g.Sources = append(g.Sources, Attribution{Name: text(), URL: text()})
+		}
+		row := &gigRow{g: g, loc: loc, venue: &Venue{Slug: text(), Name: text()},
+			city: &City{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}}
+		got, want := appendGig(nil, row, artists), refEncode(t, row, artists)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("case %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
