@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -177,7 +178,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		s.ids[r.g.ID] = int32(i)
 	}
 	s.renderGigs(rows, artists)
-	s.buildIndexes(rows, artists, genres)
+	s.buildIndexes(rows, cities, venues, artists, genres)
 	if err := s.renderDirectories(ds, rows, cities, artists, genres); err != nil {
 		return nil, err
 	}
@@ -289,40 +290,48 @@ func checkGig(g *Gig, seen map[string]struct{}, venues map[string]*Venue, artist
 	return nil
 }
 
-// renderGigs serializes every gig once, in parallel chunks, into one arena.
+// renderChunk is how many gigs one rendering task covers: small enough that no buffer grows
+// large (copying hundreds of megabytes at once stalls the garbage collector), large enough
+// to keep the workers busy.
+const renderChunk = 4096
+
+// renderGigs serializes every gig once, in parallel chunks, then copies the chunks into one
+// arena of exactly the right size.
 func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
-	workers := runtime.GOMAXPROCS(0)
-	chunk := (len(rows) + workers - 1) / max(workers, 1)
-	type part struct {
+	type chunk struct {
 		buf  []byte
-		offs []int
+		offs []int // start of each gig within buf
 	}
-	parts := make([]part, workers)
+	chunks := make([]chunk, (len(rows)+renderChunk-1)/renderChunk)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := min(w*chunk, len(rows)), min((w+1)*chunk, len(rows))
+	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			p := &parts[w]
-			p.offs = make([]int, 0, hi-lo)
-			for i := lo; i < hi; i++ {
-				p.offs = append(p.offs, len(p.buf))
-				p.buf = append(appendGig(p.buf, &rows[i], artists), ',')
+			for c := int(next.Add(1) - 1); c < len(chunks); c = int(next.Add(1) - 1) {
+				lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
+				ch := chunk{buf: make([]byte, 0, (hi-lo)*768), offs: make([]int, 0, hi-lo)}
+				for i := lo; i < hi; i++ {
+					ch.offs = append(ch.offs, len(ch.buf))
+					ch.buf = append(appendGig(ch.buf, &rows[i], artists), ',')
+				}
+				chunks[c] = ch
 			}
 		})
 	}
 	wg.Wait()
 	size := 0
-	for _, p := range parts {
-		size += len(p.buf)
+	for _, c := range chunks {
+		size += len(c.buf)
 	}
 	s.arena = make([]byte, 0, size)
 	s.off = make([]int, 0, len(rows)+1)
-	for _, p := range parts {
+	for i := range chunks {
 		base := len(s.arena)
-		for _, o := range p.offs {
+		for _, o := range chunks[i].offs {
 			s.off = append(s.off, base+o)
 		}
-		s.arena = append(s.arena, p.buf...)
+		s.arena = append(s.arena, chunks[i].buf...)
+		chunks[i] = chunk{} // let it go
 	}
 	s.off = append(s.off, len(s.arena))
 	if len(s.arena) > 0 {
@@ -330,40 +339,55 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 	}
 }
 
-func (s *Snapshot) buildIndexes(rows []gigRow, artists map[string]*Artist, genres map[string]*Genre) {
-	lists := [numDims]map[string][]uint32{}
-	for d := range lists {
-		lists[d] = map[string][]uint32{}
+// buildIndexes makes the bitmaps of positions: one per entity, filed under the search key
+// of its slug and of its name (entities whose names fold alike share the union), and one per
+// venue-local day. Keys are folded once per entity, not per gig.
+func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues map[string]*Venue, artists map[string]*Artist, genres map[string]*Genre) {
+	bySlug := [numDims]map[string][]uint32{} // positions per entity slug (country: code)
+	for d := range bySlug {
+		bySlug[d] = map[string][]uint32{}
 	}
-	add := func(d Dim, name string, pos uint32) {
-		k := Fold(name)
-		l := lists[d][k]
+	add := func(d Dim, slug string, pos uint32) {
+		l := bySlug[d][slug]
 		if n := len(l); n == 0 || l[n-1] != pos {
-			lists[d][k] = append(l, pos)
+			bySlug[d][slug] = append(l, pos)
 		}
 	}
 	days := map[int32][]uint32{}
 	for i, r := range rows {
 		p := uint32(i)
 		add(DimCity, r.city.Slug, p)
-		add(DimCity, r.city.Name, p)
 		add(DimCountry, r.city.Country, p)
 		add(DimVenue, r.venue.Slug, p)
-		add(DimVenue, r.venue.Name, p)
 		for _, b := range r.g.Artists {
 			add(DimArtist, b.Artist, p)
-			add(DimArtist, artists[b.Artist].Name, p)
 		}
 		for _, gn := range r.g.Genres {
 			add(DimGenre, gn, p)
-			add(DimGenre, genres[gn].Name, p)
 		}
 		days[r.day] = append(days[r.day], p)
 	}
-	for d := range lists {
-		s.index[d] = make(map[string]*roaring.Bitmap, len(lists[d]))
-		for k, l := range lists[d] {
-			s.index[d][k] = bitmapOf(l)
+	names := [numDims]func(slug string) string{
+		DimCity:    func(slug string) string { return cities[slug].Name },
+		DimCountry: func(code string) string { return code },
+		DimVenue:   func(slug string) string { return venues[slug].Name },
+		DimArtist:  func(slug string) string { return artists[slug].Name },
+		DimGenre:   func(slug string) string { return genres[slug].Name },
+	}
+	for d := range bySlug {
+		s.index[d] = make(map[string]*roaring.Bitmap, 2*len(bySlug[d]))
+		for slug, l := range bySlug[d] {
+			b := bitmapOf(l)
+			for _, k := range []string{Fold(slug), Fold(names[d](slug))} {
+				switch prev := s.index[d][k]; {
+				case prev == nil:
+					s.index[d][k] = b
+				case prev != b:
+					u := roaring.Or(prev, b)
+					u.RunOptimize()
+					s.index[d][k] = u
+				}
+			}
 		}
 	}
 	if len(rows) == 0 {

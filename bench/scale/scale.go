@@ -48,7 +48,7 @@ func Generate(cfg Config) *engine.Dataset {
 	if days == 0 {
 		days = 365
 	}
-	ds := &engine.Dataset{}
+	ds := &engine.Dataset{Gigs: make([]engine.Gig, 0, cfg.Gigs)}
 	for _, g := range genres {
 		ds.Genres = append(ds.Genres, engine.Genre{Slug: engine.Slugify(g), Name: g})
 	}
