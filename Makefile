@@ -16,8 +16,8 @@ demo:
 		$(GO) run ./cmd/gigsctl demo -out $(DEMO) -today $(TODAY); \
 	fi
 
-## test: vet, every test with -race, then the allocation gates without -race
-test: test-race test-alloc
+## test: the allocation gates without -race, then vet and every test with -race
+test: test-alloc test-race
 
 test-race:
 	$(GO) vet ./...
