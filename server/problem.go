@@ -21,6 +21,7 @@ var (
 	kindNotFound         = kind{"not-found", "Not found", 404}
 	kindMethodNotAllowed = kind{"method-not-allowed", "Method not allowed", 405}
 	kindNotReady         = kind{"not-ready", "Not ready", 503}
+	kindRateLimited      = kind{"rate-limited", "Too many requests", 429}
 	kindInternal         = kind{"internal", "Internal error", 500}
 	kindBadRequest       = kind{"bad-request", "Bad request", 400}
 )

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -14,20 +15,30 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/limit"
 )
 
 // Options configure a Server.
 type Options struct {
 	Live   *engine.Live     // required: the snapshot to serve
 	Logger *slog.Logger     // slog.Default() when nil
-	Now    func() time.Time // time.Now when nil; drives max-age and the default "from"
+	Now    func() time.Time // time.Now when nil; drives max-age, the default "from" and limits
+	// ReadLimit is the requests per minute each client may make to /v1 (60 when zero).
+	ReadLimit int
+	// TrustedProxies are the networks whose X-Forwarded-For is believed; a request from
+	// anywhere else is limited by its own address.
+	TrustedProxies []netip.Prefix
+	// MaxClients caps the clients whose rate-limit state is kept (1<<20 when zero).
+	MaxClients int
 }
 
 // Server serves the public API. Safe for concurrent use.
 type Server struct {
-	o      Options
-	bootID string // random per process, prefixes request ids
-	pool   sync.Pool
+	o          Options
+	bootID     string // random per process, prefixes request ids
+	pool       sync.Pool
+	reads      *limit.Limiter
+	readPolicy string // the read limit in words, for problem details
 }
 
 // New returns a Server.
@@ -40,7 +51,14 @@ func New(o Options) *Server {
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	s := &Server{o: o, bootID: hex.EncodeToString(b[:])}
+	if o.ReadLimit == 0 {
+		o.ReadLimit = 60
+	}
+	if o.MaxClients == 0 {
+		o.MaxClients = 1 << 20
+	}
+	s := &Server{o: o, bootID: hex.EncodeToString(b[:]), reads: limit.New(o.ReadLimit, time.Minute, o.MaxClients),
+		readPolicy: fmt.Sprintf("%d requests per minute", o.ReadLimit)}
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
 }
@@ -154,11 +172,21 @@ func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 // handler answers one /v1 route from one snapshot.
 type handler func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 
-// v1 wraps a handler: request id and CORS headers, 503 before the first snapshot, and the
-// single place where errors become problem bodies.
+// v1 wraps a handler: request id and CORS headers, the per-client read limit (a 304
+// gives its request back), 503 before the first snapshot, and the single place where
+// errors become problem bodies.
 func (s *Server) v1(h handler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		s.begin(ctx)
+		k, d, ok := s.limited(ctx)
+		if !ok {
+			return
+		}
+		defer func() {
+			if ctx.Response.StatusCode() == fasthttp.StatusNotModified {
+				setRateHeaders(ctx, s.reads, s.reads.Refund(k, s.o.Now(), d))
+			}
+		}()
 		snap := s.o.Live.Load()
 		if snap == nil {
 			ctx.Response.Header.Set("Retry-After", "5")

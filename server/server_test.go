@@ -43,8 +43,11 @@ func testSnapshot(t testing.TB) *engine.Snapshot {
 	return s
 }
 
+// testServer serves live at testNow with a read limit high enough never to interfere;
+// the rate-limit tests make their own.
 func testServer(t testing.TB, live *engine.Live) *Server {
-	return New(Options{Live: live, Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	return New(Options{Live: live, Now: func() time.Time { return testNow }, ReadLimit: 1 << 30,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 
 // listen serves s on a real loopback listener and returns its base URL.

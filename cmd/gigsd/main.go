@@ -10,8 +10,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata" // venue zones must resolve on machines without a zoneinfo database
@@ -51,6 +53,8 @@ type Config struct {
 	Contact         string
 	LogLevel        string
 	ShutdownTimeout time.Duration
+	ReadLimit       int
+	TrustedProxies  []netip.Prefix
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -81,6 +85,25 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	fs.StringVar(&c.Contact, "contact", "", "operator contact (URL or e-mail) sent in the User-Agent to upstreams")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long in-flight requests may finish on shutdown")
+	fs.IntVar(&c.ReadLimit, "read-limit", 60, "requests per minute each client may make to /v1")
+	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
+		c.TrustedProxies = c.TrustedProxies[:0]
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f == "" {
+				continue
+			}
+			p, err := netip.ParsePrefix(f)
+			if err != nil {
+				a, aerr := netip.ParseAddr(f)
+				if aerr != nil {
+					return fmt.Errorf("%q is neither a network (10.0.0.0/8) nor an address", f)
+				}
+				p = netip.PrefixFrom(a, a.BitLen())
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+		}
+		return nil
+	})
 	fs.Usage = flagenv.Usage(fs, "usage: gigsd [flags]\n\nServes the gigs read API from sources refreshed every hour.")
 	if err := flagenv.Parse(fs, args, getenv); err != nil {
 		return err
@@ -95,6 +118,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 		if d <= 0 {
 			return fmt.Errorf("-%s must be positive, not %s", name, d)
 		}
+	}
+	if c.ReadLimit < 1 {
+		return fmt.Errorf("-read-limit must be at least 1, not %d", c.ReadLimit)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -125,7 +151,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Retry:    m.Config.Retry,
 		MaxStale: m.Config.MaxStale,
 	})
-	srv := server.New(server.Options{Live: &m.Live, Logger: m.Logger}).HTTPServer()
+	srv := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
+		TrustedProxies: m.Config.TrustedProxies}).HTTPServer()
 	m.ln, err = net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -34,6 +35,9 @@ func TestParseFlags(t *testing.T) {
 		{"negative duration", []string{"-sources", "s", "-retry", "-1m"}, nil, "", "-retry must be positive"},
 		{"bad log level", []string{"-sources", "s", "-log-level", "loud"}, nil, "", "-log-level"},
 		{"stray argument", []string{"-sources", "s", "extra"}, nil, "", "unexpected arguments"},
+		{"proxies", []string{"-sources", "s", "-trusted-proxies", "10.0.0.0/8, 192.0.2.7,2001:db8::/32"}, nil, ":8080", ""},
+		{"bad proxy", []string{"-sources", "s"}, map[string]string{"GIGS_TRUSTED_PROXIES": "10.0.0.0/33"}, "", `neither a network`},
+		{"zero limit", []string{"-sources", "s", "-read-limit", "0"}, nil, "", "-read-limit must be at least 1"},
 	}
 	for _, tt := range tests {
 		m := NewMain()
@@ -56,7 +60,7 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("error %v", err)
 	}
-	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT"} {
+	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES"} {
 		if !strings.Contains(out.String(), v) {
 			t.Errorf("-h does not mention %s:\n%s", v, out.String())
 		}
@@ -113,5 +117,15 @@ func TestRun(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("gigsd did not stop")
+	}
+}
+
+func TestTrustedProxiesParsed(t *testing.T) {
+	m := NewMain()
+	if err := m.ParseFlags([]string{"-sources", "s", "-trusted-proxies", "10.1.2.3/8, 192.0.2.7,,2001:db8::1"}, env(nil), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(m.Config.TrustedProxies); got != "[10.0.0.0/8 192.0.2.7/32 2001:db8::1/128]" {
+		t.Errorf("trusted proxies %s", got)
 	}
 }

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"bytes"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/server/limit"
+)
+
+// clientAddr returns the address a request is limited by: the peer's, or, when the peer
+// is a trusted proxy, the rightmost X-Forwarded-For address that is not a trusted proxy
+// (addresses further left are whatever the client chose to send, and are ignored).
+func (s *Server) clientAddr(ctx *fasthttp.RequestCtx) netip.Addr {
+	peer, _ := netip.AddrFromSlice(ctx.RemoteIP())
+	peer = peer.Unmap()
+	if !s.trusted(peer) {
+		return peer
+	}
+	hops := ctx.Request.Header.PeekAll("X-Forwarded-For")
+	client := peer
+	for i := len(hops) - 1; i >= 0; i-- {
+		list := hops[i]
+		for len(list) > 0 {
+			var hop []byte
+			if j := bytes.LastIndexByte(list, ','); j >= 0 {
+				hop, list = list[j+1:], list[:j]
+			} else {
+				hop, list = list, nil
+			}
+			a, err := netip.ParseAddr(string(bytes.TrimSpace(hop)))
+			if err != nil {
+				return client // a malformed hop: trust nothing beyond it
+			}
+			client = a.Unmap()
+			if !s.trusted(client) {
+				return client
+			}
+		}
+	}
+	return client // every hop was a trusted proxy: the leftmost one
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
+	for _, p := range s.o.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// limited spends one request of the client's read quota and sets the rate-limit headers.
+// It reports false, having written a 429 problem, when the quota is spent.
+func (s *Server) limited(ctx *fasthttp.RequestCtx) (limit.Key, limit.Decision, bool) {
+	k := limit.KeyOf(s.clientAddr(ctx))
+	d := s.reads.Take(k, s.o.Now())
+	setRateHeaders(ctx, s.reads, d)
+	if d.Allowed {
+		return k, d, true
+	}
+	var b [20]byte
+	ctx.Response.Header.SetBytesV("Retry-After", appendCeilSeconds(b[:0], d.RetryAfter))
+	writeProblem(ctx, &Problem{kind: kindRateLimited,
+		Detail: "more than " + s.readPolicy + "; wait for Retry-After seconds"})
+	return k, d, false
+}
+
+// setRateHeaders writes the IETF draft headers (RateLimit-Policy, RateLimit) and the
+// common X-RateLimit-* ones; times are whole seconds, rounded up.
+func setRateHeaders(ctx *fasthttp.RequestCtx, l *limit.Limiter, d limit.Decision) {
+	h := &ctx.Response.Header
+	var b [64]byte
+	reset := appendCeilSeconds(b[32:32], d.Reset)
+	v := append(b[:0], `"read";q=`...)
+	v = strconv.AppendInt(v, int64(l.Limit()), 10)
+	v = append(v, ";w="...)
+	v = appendCeilSeconds(v, l.Period())
+	h.SetBytesV("RateLimit-Policy", v)
+	v = append(b[:0], `"read";r=`...)
+	v = strconv.AppendInt(v, int64(d.Remaining), 10)
+	v = append(v, ";t="...)
+	v = append(v, reset...)
+	h.SetBytesV("RateLimit", v)
+	h.SetBytesV("X-RateLimit-Limit", strconv.AppendInt(b[:0], int64(l.Limit()), 10))
+	h.SetBytesV("X-RateLimit-Remaining", strconv.AppendInt(b[:0], int64(d.Remaining), 10))
+	h.SetBytesV("X-RateLimit-Reset", reset)
+}
+
+// appendCeilSeconds appends d in whole seconds, rounded up.
+func appendCeilSeconds(dst []byte, d time.Duration) []byte {
+	return strconv.AppendInt(dst, int64((d+time.Second-1)/time.Second), 10)
+}

@@ -1,0 +1,161 @@
+// Package limit is an in-memory GCRA rate limiter (the generic cell rate algorithm: a token
+// bucket kept as one timestamp per client) whose memory stays bounded however many
+// distinct clients come: a client's state expires as soon as its bucket is full again, and
+// at a hard cap arbitrary clients' state is evicted (they start again with a full quota).
+//
+// A Limiter is safe for concurrent use. Times are passed in, so tests drive it with a fake
+// clock.
+package limit
+
+import (
+	"net/netip"
+	"sync"
+	"time"
+)
+
+// Key identifies a client: an IPv4 address, or the /64 network of an IPv6 address (one
+// subscriber usually holds a whole /64, so single IPv6 addresses would be free buckets).
+type Key [16]byte
+
+// KeyOf returns the key of an address.
+func KeyOf(a netip.Addr) Key {
+	a = a.Unmap()
+	if a.Is4() {
+		return Key(netip.AddrFrom4(a.As4()).As16())
+	}
+	k := Key(a.As16())
+	clear(k[8:])
+	return k
+}
+
+// Decision is the outcome of one Take, with what the rate-limit headers report.
+type Decision struct {
+	Allowed    bool
+	Limit      int           // requests per period
+	Remaining  int           // requests left now
+	Reset      time.Duration // until the full quota is back
+	RetryAfter time.Duration // until the next request is allowed; zero when Allowed
+}
+
+const shards = 64
+
+// Limiter allows Limit requests per Period to each key, Limit of them at once at most.
+type Limiter struct {
+	limit    int
+	period   int64 // nanoseconds
+	interval int64 // period / limit: the cost of one request
+	maxPer   int   // entries per shard before eviction
+	shards   [shards]shard
+}
+
+type shard struct {
+	mu      sync.Mutex
+	tat     map[Key]int64 // theoretical arrival time, Unix ns; protected by mu
+	sweepAt int           // sweep expired entries when the map reaches this size; protected by mu
+}
+
+// New returns a Limiter allowing limit requests per period and keeping state for at most
+// maxClients clients (at least a few thousand are kept whatever maxClients says).
+func New(limit int, period time.Duration, maxClients int) *Limiter {
+	l := &Limiter{limit: limit, period: int64(period), interval: int64(period) / int64(limit),
+		maxPer: max(maxClients/shards, 64)}
+	for i := range l.shards {
+		l.shards[i].tat = map[Key]int64{}
+		l.shards[i].sweepAt = 64
+	}
+	return l
+}
+
+// Limit returns the number of requests allowed per Period.
+func (l *Limiter) Limit() int { return l.limit }
+
+// Period returns the window of the limit.
+func (l *Limiter) Period() time.Duration { return time.Duration(l.period) }
+
+func (l *Limiter) shard(k Key) *shard {
+	h := uint32(2166136261)
+	for _, b := range k {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	return &l.shards[h%shards]
+}
+
+// Take spends one request of k's quota at now, if there is one left.
+func (l *Limiter) Take(k Key, now time.Time) Decision {
+	t := now.UnixNano()
+	s := l.shard(k)
+	s.mu.Lock()
+	tat, ok := s.tat[k]
+	if !ok || tat < t {
+		tat = t
+	}
+	next := tat + l.interval
+	d := Decision{Limit: l.limit}
+	if next-t > l.period {
+		s.mu.Unlock()
+		d.RetryAfter = time.Duration(next - t - l.period)
+		d.Reset = time.Duration(tat - t)
+		return d
+	}
+	if !ok {
+		s.grow(t, l.maxPer)
+	}
+	s.tat[k] = next
+	s.mu.Unlock()
+	d.Allowed = true
+	d.Remaining = int((l.period - (next - t)) / l.interval)
+	d.Reset = time.Duration(next - t)
+	return d
+}
+
+// Refund gives back one request taken from k's quota (for answers that cost nothing, such
+// as a 304) and returns the decision as it stands after the refund.
+func (l *Limiter) Refund(k Key, now time.Time, d Decision) Decision {
+	t := now.UnixNano()
+	s := l.shard(k)
+	s.mu.Lock()
+	if tat, ok := s.tat[k]; ok {
+		if tat -= l.interval; tat <= t {
+			delete(s.tat, k)
+		} else {
+			s.tat[k] = tat
+		}
+	}
+	s.mu.Unlock()
+	d.Remaining = min(d.Remaining+1, l.limit)
+	d.Reset = max(d.Reset-time.Duration(l.interval), 0)
+	return d
+}
+
+// grow makes room for one more entry: expired entries (full buckets, which carry no
+// information) are swept once the map has doubled since the last sweep, and when the shard
+// is at its cap, arbitrary entries are evicted: those clients start afresh.
+func (s *shard) grow(now int64, maxPer int) {
+	if len(s.tat) < s.sweepAt && len(s.tat) < maxPer {
+		return
+	}
+	for k, tat := range s.tat {
+		if tat <= now {
+			delete(s.tat, k)
+		}
+	}
+	for k := range s.tat {
+		if len(s.tat) < maxPer {
+			break
+		}
+		delete(s.tat, k)
+	}
+	s.sweepAt = max(2*len(s.tat), 64)
+}
+
+// Len returns the number of clients with state.
+func (l *Limiter) Len() int {
+	n := 0
+	for i := range l.shards {
+		s := &l.shards[i]
+		s.mu.Lock()
+		n += len(s.tat)
+		s.mu.Unlock()
+	}
+	return n
+}
