@@ -60,6 +60,7 @@ type Snapshot struct {
 	venueDetail                     map[string]*Body
 	venueItems                      [][]byte                   // each venue's directory entry, by slug
 	venueIndex                      map[string]*roaring.Bitmap // folded city or country key → venue items
+	export                          *Export
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.
@@ -501,13 +502,16 @@ func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[stri
 		raw = append(raw, `{"data":`...)
 		raw = append(raw, data[i]...)
 		raw = append(raw, ',')
-		raw = appendMeta(raw, d.n, s.version, s.built)
+		raw = appendMeta(raw, d.n, s)
 		raw = append(raw, '}')
 		b, err := newBody(raw, gzip.DefaultCompression)
 		if err != nil {
 			return err
 		}
 		*d.dst = b
+	}
+	if err := s.renderExport(); err != nil {
+		return err
 	}
 	return s.renderVenueDetails(venueItems, byVenue)
 }

@@ -67,9 +67,10 @@ func ETag(body []byte) string {
 }
 
 // AppendETag appends the weak entity tag of body to dst.
-func AppendETag(dst, body []byte) []byte {
+func AppendETag(dst, body []byte) []byte { return appendETagSum(dst, xxhash.Sum64(body)) }
+
+func appendETagSum(dst []byte, h uint64) []byte {
 	var sum [8]byte
-	h := xxhash.Sum64(body)
 	for i := range sum {
 		sum[i] = byte(h >> (56 - 8*i))
 	}
@@ -130,12 +131,18 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 }
 
 // appendMeta appends `"meta":{"count":N,"data_version":"...","generated_at":"..."}`.
-func appendMeta(dst []byte, count int, version string, built time.Time) []byte {
+func appendMeta(dst []byte, count int, s *Snapshot) []byte {
 	dst = append(dst, `"meta":{"count":`...)
 	dst = fmt.Appendf(dst, "%d", count)
+	return append(AppendVersion(dst, s), '}')
+}
+
+// AppendVersion appends `,"data_version":"...","generated_at":"..."`, the fields every
+// meta object carries.
+func AppendVersion(dst []byte, s *Snapshot) []byte {
 	dst = append(dst, `,"data_version":"`...)
-	dst = append(dst, version...)
+	dst = append(dst, s.version...)
 	dst = append(dst, `","generated_at":"`...)
-	dst = built.UTC().AppendFormat(dst, time.RFC3339)
-	return append(dst, `"}`...)
+	dst = s.built.UTC().AppendFormat(dst, time.RFC3339)
+	return append(dst, '"')
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"net/netip"
 	"strconv"
 	"time"
@@ -58,29 +59,32 @@ func (s *Server) trusted(a netip.Addr) bool {
 func (s *Server) limited(ctx *fasthttp.RequestCtx) (limit.Key, limit.Decision, bool) {
 	k := limit.KeyOf(s.clientAddr(ctx))
 	d := s.reads.Take(k, s.o.Now())
-	setRateHeaders(ctx, s.reads, d)
+	setRateHeaders(ctx, s.reads, "read", d)
 	if d.Allowed {
 		return k, d, true
 	}
-	var b [20]byte
-	ctx.Response.Header.SetBytesV("Retry-After", appendCeilSeconds(b[:0], d.RetryAfter))
-	writeProblem(ctx, &Problem{kind: kindRateLimited,
-		Detail: "more than " + s.readPolicy + "; wait for Retry-After seconds"})
+	var p *Problem
+	errors.As(s.tooMany(ctx, d, s.readPolicy+" per client"), &p)
+	writeProblem(ctx, p)
 	return k, d, false
 }
 
 // setRateHeaders writes the IETF draft headers (RateLimit-Policy, RateLimit) and the
-// common X-RateLimit-* ones; times are whole seconds, rounded up.
-func setRateHeaders(ctx *fasthttp.RequestCtx, l *limit.Limiter, d limit.Decision) {
+// common X-RateLimit-* ones for the named policy, replacing those of an earlier one (the
+// export's per-key limit replaces the read limit's headers); times are whole seconds,
+// rounded up.
+func setRateHeaders(ctx *fasthttp.RequestCtx, l *limit.Limiter, name string, d limit.Decision) {
 	h := &ctx.Response.Header
 	var b [64]byte
-	reset := appendCeilSeconds(b[32:32], d.Reset)
-	v := append(b[:0], `"read";q=`...)
+	reset := appendCeilSeconds(b[40:40], d.Reset)
+	v := append(b[:0], '"')
+	v = append(v, name...)
+	v = append(v, `";q=`...)
 	v = strconv.AppendInt(v, int64(l.Limit()), 10)
 	v = append(v, ";w="...)
 	v = appendCeilSeconds(v, l.Period())
 	h.SetBytesV("RateLimit-Policy", v)
-	v = append(b[:0], `"read";r=`...)
+	v = append(append(append(b[:0], '"'), name...), `";r=`...)
 	v = strconv.AppendInt(v, int64(d.Remaining), 10)
 	v = append(v, ";t="...)
 	v = append(v, reset...)

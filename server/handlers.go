@@ -47,7 +47,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	b = strconv.AppendInt(b, int64(p.q.Total), 10)
 	b = append(b, `,"total_pages":`...)
 	b = strconv.AppendInt(b, int64(totalPages), 10)
-	b = appendVersion(b, snap)
+	b = engine.AppendVersion(b, snap)
 	b = append(b, `},"links":{`...)
 	links := [...]struct {
 		rel  string
@@ -88,15 +88,6 @@ func appendGigsURL(dst, query []byte, page int) []byte {
 	dst = append(dst, query...)
 	dst = append(dst, "page="...)
 	return strconv.AppendInt(dst, int64(page), 10)
-}
-
-// appendVersion appends `,"data_version":"…","generated_at":"…"`.
-func appendVersion(b []byte, snap *engine.Snapshot) []byte {
-	b = append(b, `,"data_version":"`...)
-	b = append(b, snap.Version()...)
-	b = append(b, `","generated_at":"`...)
-	b = snap.Built().AppendFormat(b, time.RFC3339)
-	return append(b, '"')
 }
 
 // gig answers /v1/gigs/{id}.
@@ -152,7 +143,7 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	}
 	b = append(b, `],"meta":{"count":`...)
 	b = strconv.AppendInt(b, int64(p.q.Total), 10)
-	b = appendVersion(b, snap)
+	b = engine.AppendVersion(b, snap)
 	b = append(b, "}}"...)
 	p.buf = b
 	return s.send(ctx, snap, b, nil, true)

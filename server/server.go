@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/keys"
 	"github.com/gigs/gigs/server/limit"
 )
 
@@ -30,15 +32,23 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	// MaxClients caps the clients whose rate-limit state is kept (1<<20 when zero).
 	MaxClients int
+	// Keys checks the personal keys of /v1/gigs/download; without it the export is not served.
+	Keys *keys.Checker
+	// ExportLimit is the exports per minute each key may make (10 when zero).
+	ExportLimit int
+	// Contact is where users ask for a key, named in key problems.
+	Contact string
 }
 
 // Server serves the public API. Safe for concurrent use.
 type Server struct {
-	o          Options
-	bootID     string // random per process, prefixes request ids
-	pool       sync.Pool
-	reads      *limit.Limiter
-	readPolicy string // the read limit in words, for problem details
+	o            Options
+	bootID       string // random per process, prefixes request ids
+	pool         sync.Pool
+	reads        *limit.Limiter
+	readPolicy   string // the read limit in words, for problem details
+	exports      *limit.Limiter
+	exportPolicy string
 }
 
 // New returns a Server.
@@ -57,8 +67,12 @@ func New(o Options) *Server {
 	if o.MaxClients == 0 {
 		o.MaxClients = 1 << 20
 	}
-	s := &Server{o: o, bootID: hex.EncodeToString(b[:]), reads: limit.New(o.ReadLimit, time.Minute, o.MaxClients),
-		readPolicy: fmt.Sprintf("%d requests per minute", o.ReadLimit)}
+	if o.ExportLimit == 0 {
+		o.ExportLimit = 10
+	}
+	s := &Server{o: o, bootID: hex.EncodeToString(b[:]),
+		reads: limit.New(o.ReadLimit, time.Minute, o.MaxClients), readPolicy: fmt.Sprintf("%d requests per minute", o.ReadLimit),
+		exports: limit.New(o.ExportLimit, time.Minute, o.MaxClients), exportPolicy: fmt.Sprintf("%d exports per minute", o.ExportLimit)}
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
 }
@@ -89,6 +103,12 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		{"/v1/venues/{slug}", s.venue},
 		{"/v1/artists", s.directory((*engine.Snapshot).Artists)},
 		{"/v1/genres", s.directory((*engine.Snapshot).Genres)},
+	}
+	if s.o.Keys != nil {
+		routes = append(routes, struct {
+			path string
+			h    handler
+		}{"/v1/gigs/download", s.download})
 	}
 	for _, rt := range routes {
 		h := s.v1(rt.h)
@@ -184,7 +204,11 @@ func (s *Server) v1(h handler) fasthttp.RequestHandler {
 		}
 		defer func() {
 			if ctx.Response.StatusCode() == fasthttp.StatusNotModified {
-				setRateHeaders(ctx, s.reads, s.reads.Refund(k, s.o.Now(), d))
+				d := s.reads.Refund(k, s.o.Now(), d)
+				// The export reports its own, per-key, limit instead.
+				if bytes.HasPrefix(ctx.Response.Header.Peek("RateLimit-Policy"), []byte(`"read"`)) {
+					setRateHeaders(ctx, s.reads, "read", d)
+				}
 			}
 		}()
 		snap := s.o.Live.Load()

@@ -2,6 +2,8 @@
 //
 //	gigsctl demo -out DIR [-seed N] [-today YYYY-MM-DD]
 //	    writes the demo corpus: venue pages with JSON-LD and a sources.json for gigsd.
+//	gigsctl keys create|list|show|revoke
+//	    issues and manages personal API keys in the store gigsd reads.
 package main
 
 import (
@@ -20,6 +22,7 @@ const usage = `usage: gigsctl <command> [flags]
 
 Commands:
   demo    write the demo corpus (venue pages and sources.json) for gigsd -sources
+  keys    issue, list, show and revoke personal API keys
 
 Run 'gigsctl <command> -h' for a command's flags.`
 
@@ -41,6 +44,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	switch args[0] {
 	case "demo":
 		return demoCmd(args[1:], getenv, stdout, stderr)
+	case "keys":
+		return keysCmd(args[1:], getenv, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil

@@ -38,3 +38,47 @@ func TestCommands(t *testing.T) {
 		t.Errorf("GENERATED = %q, %v", day, err)
 	}
 }
+
+func TestKeysCommands(t *testing.T) {
+	dir := t.TempDir()
+	run1 := func(args ...string) (string, error) {
+		var stdout, stderr bytes.Buffer
+		err := run(append(args, "-data-dir", dir), func(string) string { return "" }, &stdout, &stderr)
+		return stdout.String(), err
+	}
+	out, err := run1("keys", "create", "-owner", "ops@example.org", "-use", "nightly sync")
+	if err != nil || !strings.Contains(out, "gigs_") {
+		t.Fatalf("create: %q %v", out, err)
+	}
+	id := strings.Fields(out)[1]
+	key := strings.TrimSpace(out[strings.LastIndex(out, "\n\n"):])
+	for _, tt := range []struct {
+		args []string
+		out  string
+		err  string
+	}{
+		{[]string{"keys", "list"}, id + "  ops@example.org  nightly sync", ""},
+		{[]string{"keys", "show", id}, "state:      active", ""},
+		{[]string{"keys", "revoke", id, "-reason", "leaked"}, "revoked:", ""},
+		{[]string{"keys", "show", id}, "(leaked)", ""},
+		{[]string{"keys", "revoke", "key_nope"}, "", `no key "key_nope"`},
+		{[]string{"keys", "show"}, "", "needs a key id"},
+		{[]string{"keys", "create", "-owner", "nobody", "-use", "x"}, "", "must be an e-mail address"},
+		{[]string{"keys", "create", "-owner", "a@example.org"}, "", "needs an owner and a use"},
+		{[]string{"keys", "frob"}, "", `unknown keys command "frob"`},
+	} {
+		out, err := run1(tt.args...)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%v: error %v, want %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(out, tt.out) {
+			t.Errorf("%v: %q, %v; want %q", tt.args, out, err, tt.out)
+		}
+		if strings.Contains(out, key) {
+			t.Errorf("%v prints the key again", tt.args)
+		}
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader"
 	"github.com/gigs/gigs/server"
+	"github.com/gigs/gigs/server/keys"
 )
 
 func main() {
@@ -54,7 +55,10 @@ type Config struct {
 	LogLevel        string
 	ShutdownTimeout time.Duration
 	ReadLimit       int
+	ExportLimit     int
 	TrustedProxies  []netip.Prefix
+	DataDir         string
+	KeySync         time.Duration
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -82,10 +86,13 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	fs.DurationVar(&c.Refresh, "refresh", time.Hour, "time between refreshes, varied by ±10%")
 	fs.DurationVar(&c.Retry, "retry", 5*time.Minute, "time before retrying a failed refresh")
 	fs.DurationVar(&c.MaxStale, "max-stale", 48*time.Hour, "how long a failing source's last good events are served")
-	fs.StringVar(&c.Contact, "contact", "", "operator contact (URL or e-mail) sent in the User-Agent to upstreams")
+	fs.StringVar(&c.Contact, "contact", "", "operator contact (URL or e-mail): sent in the User-Agent to upstreams, and named where users ask for keys")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long in-flight requests may finish on shutdown")
 	fs.IntVar(&c.ReadLimit, "read-limit", 60, "requests per minute each client may make to /v1")
+	fs.IntVar(&c.ExportLimit, "export-limit", 10, "exports per minute each API key may make")
+	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys) and the key secret")
+	fs.DurationVar(&c.KeySync, "key-sync", 10*time.Second, "how often key uses are saved and key changes picked up")
 	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
 		c.TrustedProxies = c.TrustedProxies[:0]
 		for _, f := range strings.Split(v, ",") {
@@ -114,13 +121,15 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	if c.Sources == "" {
 		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
 	}
-	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout} {
+	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout, "key-sync": c.KeySync} {
 		if d <= 0 {
 			return fmt.Errorf("-%s must be positive, not %s", name, d)
 		}
 	}
-	if c.ReadLimit < 1 {
-		return fmt.Errorf("-read-limit must be at least 1, not %d", c.ReadLimit)
+	for name, n := range map[string]int{"read-limit": c.ReadLimit, "export-limit": c.ExportLimit} {
+		if n < 1 {
+			return fmt.Errorf("-%s must be at least 1, not %d", name, n)
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -151,8 +160,17 @@ func (m *Main) Run(ctx context.Context) error {
 		Retry:    m.Config.Retry,
 		MaxStale: m.Config.MaxStale,
 	})
+	store, err := keys.Open(m.Config.DataDir)
+	if err != nil {
+		return err
+	}
+	checker, err := keys.NewChecker(store, time.Now, m.Logger)
+	if err != nil {
+		return fmt.Errorf("cannot load the key store: %w", err)
+	}
 	srv := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
-		TrustedProxies: m.Config.TrustedProxies}).HTTPServer()
+		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
+		Contact: m.Config.Contact}).HTTPServer()
 	m.ln, err = net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)
@@ -162,10 +180,14 @@ func (m *Main) Run(ctx context.Context) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	loaded := make(chan struct{})
+	loaded, synced := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(loaded)
 		ld.Run(ctx)
+	}()
+	go func() {
+		defer close(synced)
+		checker.Run(ctx, m.Config.KeySync) // saves key uses once more when ctx ends
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(m.ln) }()
@@ -177,6 +199,7 @@ func (m *Main) Run(ctx context.Context) error {
 		err = shutdown(srv, m.Config.ShutdownTimeout)
 	}
 	<-loaded
+	<-synced
 	return err
 }
 

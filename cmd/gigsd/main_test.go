@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/loader/demo"
+	"github.com/gigs/gigs/server/keys"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -38,6 +39,7 @@ func TestParseFlags(t *testing.T) {
 		{"proxies", []string{"-sources", "s", "-trusted-proxies", "10.0.0.0/8, 192.0.2.7,2001:db8::/32"}, nil, ":8080", ""},
 		{"bad proxy", []string{"-sources", "s"}, map[string]string{"GIGS_TRUSTED_PROXIES": "10.0.0.0/33"}, "", `neither a network`},
 		{"zero limit", []string{"-sources", "s", "-read-limit", "0"}, nil, "", "-read-limit must be at least 1"},
+		{"zero export limit", []string{"-sources", "s"}, map[string]string{"GIGS_EXPORT_LIMIT": "0"}, "", "-export-limit must be at least 1"},
 	}
 	for _, tt := range tests {
 		m := NewMain()
@@ -60,7 +62,7 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("error %v", err)
 	}
-	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES"} {
+	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES", "GIGS_EXPORT_LIMIT", "GIGS_DATA_DIR", "GIGS_KEY_SYNC"} {
 		if !strings.Contains(out.String(), v) {
 			t.Errorf("-h does not mention %s:\n%s", v, out.String())
 		}
@@ -75,7 +77,8 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := NewMain()
-	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-log-level", "error"}, env(nil), io.Discard); err != nil {
+	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-log-level", "error",
+		"-data-dir", filepath.Join(dir, "data"), "-key-sync", "100ms"}, env(nil), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -95,6 +98,30 @@ func TestRun(t *testing.T) {
 			t.Fatal("gigsd did not become ready")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	// A key issued into the running daemon's store (as gigsctl keys create does) downloads the export.
+	store, err := keys.Open(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := store.Create("ops@example.org", "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		req, _ := http.NewRequest("GET", base+"/v1/gigs/download", nil)
+		req.Header.Set("X-API-Key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the export with a new key: %d", resp.StatusCode)
+		}
 	}
 	resp, err := http.Get(base + "/v1/gigs")
 	if err != nil {

@@ -1,0 +1,103 @@
+package server
+
+import (
+	"crypto/sha256"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/server/limit"
+)
+
+// The key problems: four distinct kinds of 401.
+var (
+	kindMissingKey   = kind{"missing-key", "API key required", 401}
+	kindMalformedKey = kind{"malformed-key", "Malformed API key", 401}
+	kindUnknownKey   = kind{"unknown-key", "Unknown API key", 401}
+	kindRevokedKey   = kind{"revoked-key", "Revoked API key", 401}
+)
+
+// download answers /v1/gigs/download: every upcoming gig in one body, for holders of a
+// personal key. The client's read limit has been spent before the key is looked at, so
+// guessing keys is throttled; then the key's own export limit applies. The body is served
+// from bytes rendered and compressed once per snapshot, so the first byte does not wait
+// for the data.
+func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	if err := noParams(ctx); err != nil {
+		return err
+	}
+	rec, err := s.checkKey(ctx.Request.Header.Peek("X-API-Key"))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(rec.ID))
+	k := limit.Key(sum[:16]) // the key's quota is by its id
+	d := s.exports.Take(k, s.o.Now())
+	setRateHeaders(ctx, s.exports, "export", d)
+	if !d.Allowed {
+		return s.tooMany(ctx, d, s.exportPolicy+" per key")
+	}
+	e := snap.Export()
+	h := &ctx.Response.Header
+	h.Set("Cache-Control", "private, no-store")
+	h.Set("ETag", e.ETag)
+	var lm [32]byte
+	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
+	h.Set("Vary", "Accept-Encoding")
+	if notModified(&ctx.Request.Header, []byte(e.ETag), snap.Built(), true) {
+		setRateHeaders(ctx, s.exports, "export", s.exports.Refund(k, s.o.Now(), d))
+		ctx.SetStatusCode(fasthttp.StatusNotModified)
+		ctx.Response.SkipBody = true
+		return nil
+	}
+	ctx.SetContentType("application/json")
+	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
+		h.Set("Content-Encoding", "gzip")
+		ctx.Response.SetBodyRaw(e.Gzip)
+		return nil
+	}
+	ctx.Response.SetBodyStream(e.Reader(snap), e.Size)
+	return nil
+}
+
+// checkKey checks an X-API-Key value, in order: present, well-formed, checksum, known,
+// not revoked. Its problems never repeat the key.
+func (s *Server) checkKey(key []byte) (keys.Record, error) {
+	if len(key) == 0 {
+		return keys.Record{}, &Problem{kind: kindMissingKey, Detail: "send your personal key in the X-API-Key header; " + s.askFor("a key")}
+	}
+	rec, err := s.o.Keys.Check(key)
+	var revoked *keys.RevokedError
+	switch {
+	case err == nil:
+		return rec, nil
+	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrChecksum):
+		return rec, &Problem{kind: kindMalformedKey, Detail: "the X-API-Key value is not a gigs key (gigs_ and 59 letters and digits); check for a copying mistake"}
+	case errors.Is(err, keys.ErrUnknown):
+		return rec, &Problem{kind: kindUnknownKey, Detail: "this key is not known; " + s.askFor("a key")}
+	case errors.As(err, &revoked):
+		return rec, &Problem{kind: kindRevokedKey, Detail: "this key was revoked on " + revoked.When.UTC().Format(time.DateOnly) +
+			" (" + revoked.Reason + ") and stays revoked; " + s.askFor("a new key")}
+	}
+	return rec, err
+}
+
+// tooMany writes a 429 problem with Retry-After for a spent quota.
+func (s *Server) tooMany(ctx *fasthttp.RequestCtx, d limit.Decision, policy string) error {
+	var b [20]byte
+	ctx.Response.Header.SetBytesV("Retry-After", appendCeilSeconds(b[:0], d.RetryAfter))
+	return &Problem{kind: kindRateLimited, Detail: "more than " + policy + "; wait for Retry-After seconds (" +
+		strconv.Itoa(int((d.RetryAfter+time.Second-1)/time.Second)) + ")"}
+}
+
+// askFor says how to ask for a key.
+func (s *Server) askFor(what string) string {
+	if s.o.Contact == "" {
+		return "to get " + what + ", ask the operator of this API"
+	}
+	return "to get " + what + ", write to " + s.o.Contact
+}

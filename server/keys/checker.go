@@ -1,0 +1,160 @@
+package keys
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// ErrUnknown means a well-formed key that the store does not hold.
+var ErrUnknown = errors.New("unknown key")
+
+// RevokedError means a key that was revoked, and says why.
+type RevokedError struct {
+	Reason string
+	When   time.Time
+}
+
+func (e *RevokedError) Error() string { return "key revoked: " + e.Reason }
+
+// Checker answers key checks for gigsd from an in-memory copy of the store, which it
+// reloads when the file changes; it records each key's last use in memory and writes the
+// uses, and the revocation of keys idle for IdleLimit, at each Sync. Safe for concurrent use.
+type Checker struct {
+	store *Store
+	now   func() time.Time
+	log   *slog.Logger
+
+	mu     sync.RWMutex
+	byHash map[string]Record // protected by mu
+	stamp  fileStamp         // the store file as last loaded; protected by mu
+
+	usedMu sync.Mutex
+	used   map[string]time.Time // id → last use not yet written; protected by usedMu
+}
+
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+// NewChecker loads the store.
+func NewChecker(s *Store, now func() time.Time, log *slog.Logger) (*Checker, error) {
+	c := &Checker{store: s, now: now, log: log, used: map[string]time.Time{}}
+	return c, c.reload(true)
+}
+
+// Check returns the record of an active key, or why the key is refused: ErrMalformed,
+// ErrChecksum, ErrUnknown or a *RevokedError. A successful check counts as a use.
+func (c *Checker) Check(key []byte) (Record, error) {
+	if err := Check(key); err != nil {
+		return Record{}, err
+	}
+	h := Hash(c.store.secret, key)
+	c.mu.RLock()
+	rec, ok := c.byHash[h]
+	c.mu.RUnlock()
+	if !ok || subtle.ConstantTimeCompare([]byte(h), []byte(rec.Hash)) != 1 {
+		return Record{}, ErrUnknown
+	}
+	now := c.now()
+	c.usedMu.Lock()
+	if last, ok := c.used[rec.ID]; ok && last.After(rec.LastUsed) {
+		rec.LastUsed = last
+	}
+	c.usedMu.Unlock()
+	switch {
+	case !rec.Revoked.IsZero():
+		return rec, &RevokedError{Reason: rec.Reason, When: rec.Revoked}
+	case rec.idle(now):
+		return rec, &RevokedError{Reason: ReasonIdle, When: now}
+	}
+	c.usedMu.Lock()
+	c.used[rec.ID] = now
+	c.usedMu.Unlock()
+	return rec, nil
+}
+
+// Sync writes the recorded uses and the revocations of idle keys to the store, and
+// reloads it if it changed.
+func (c *Checker) Sync() error {
+	now := c.now()
+	c.usedMu.Lock()
+	used := c.used
+	c.used = map[string]time.Time{}
+	c.usedMu.Unlock()
+	err := c.store.Update(func(recs []Record) ([]Record, bool, error) {
+		changed := false
+		for i := range recs {
+			r := &recs[i]
+			if t, ok := used[r.ID]; ok && t.After(r.LastUsed) {
+				r.LastUsed, changed = t.UTC().Truncate(time.Second), true
+			}
+			if r.idle(now) {
+				r.Revoked, r.Reason, changed = now.UTC().Truncate(time.Second), ReasonIdle, true
+			}
+		}
+		return recs, changed, nil
+	})
+	if err != nil {
+		c.usedMu.Lock() // keep the uses for the next attempt
+		for id, t := range used {
+			if t.After(c.used[id]) {
+				c.used[id] = t
+			}
+		}
+		c.usedMu.Unlock()
+		return err
+	}
+	return c.reload(false)
+}
+
+// reload reads the store when its file changed since the last load (or always, if force).
+func (c *Checker) reload(force bool) error {
+	fi, err := os.Stat(c.store.path)
+	if err != nil {
+		return err
+	}
+	st := fileStamp{fi.ModTime(), fi.Size()}
+	c.mu.RLock()
+	same := st == c.stamp
+	c.mu.RUnlock()
+	if same && !force {
+		return nil
+	}
+	recs, err := c.store.Read()
+	if err != nil {
+		return err
+	}
+	byHash := make(map[string]Record, len(recs))
+	for _, r := range recs {
+		byHash[r.Hash] = r
+	}
+	c.mu.Lock()
+	c.byHash, c.stamp = byHash, st
+	c.mu.Unlock()
+	return nil
+}
+
+// Run calls Sync every interval until ctx ends, and once more at the end.
+func (c *Checker) Run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if err := c.Sync(); err != nil {
+				c.log.Error("cannot write key uses", "err", err)
+			}
+			return
+		case <-t.C:
+			if err := c.Sync(); err != nil {
+				c.log.Error("cannot sync the key store", "err", err)
+			}
+		}
+	}
+}
