@@ -32,7 +32,7 @@ func (s *Server) clientAddr(ctx *fasthttp.RequestCtx) netip.Addr {
 			} else {
 				hop, list = list, nil
 			}
-			a, err := netip.ParseAddr(string(bytes.TrimSpace(hop)))
+			a, err := parseHop(bytes.TrimSpace(hop))
 			if err != nil {
 				return client // a malformed hop: trust nothing beyond it
 			}
@@ -43,6 +43,20 @@ func (s *Server) clientAddr(ctx *fasthttp.RequestCtx) netip.Addr {
 		}
 	}
 	return client // every hop was a trusted proxy: the leftmost one
+}
+
+// parseHop reads one X-Forwarded-For entry: an address, or an address and port as some
+// proxies write it (203.0.113.5:51234, [2001:db8::1]:443).
+func parseHop(hop []byte) (netip.Addr, error) {
+	a, err := netip.ParseAddr(string(hop))
+	if err != nil {
+		ap, perr := netip.ParseAddrPort(string(hop))
+		if perr != nil {
+			return a, err
+		}
+		a = ap.Addr()
+	}
+	return a, nil
 }
 
 func (s *Server) trusted(a netip.Addr) bool {

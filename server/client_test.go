@@ -127,6 +127,9 @@ func TestClientAddr(t *testing.T) {
 		{"10.0.0.1", []string{"bogus, 203.0.113.5"}, "203.0.113.5"},                  // malformed, but left of the client
 		{"10.0.0.1", []string{" 2001:db8::7 "}, "2001:db8::7"},                       // IPv6 client
 		{"2001:db8:ffff::1", []string{"::ffff:203.0.113.5"}, "203.0.113.5"},          // IPv6 proxy, mapped client
+		{"10.0.0.1", []string{"203.0.113.5:51234"}, "203.0.113.5"},                   // with a port
+		{"10.0.0.1", []string{"[2001:db8::1]:443"}, "2001:db8::1"},                   // IPv6 with a port
+		{"10.0.0.1", []string{"unknown"}, "10.0.0.1"},                                // what some proxies write
 	}
 	for _, tt := range tests {
 		var req fasthttp.Request

@@ -19,6 +19,8 @@ var (
 	kindMalformedKey = kind{"malformed-key", "Malformed API key", 401}
 	kindUnknownKey   = kind{"unknown-key", "Unknown API key", 401}
 	kindRevokedKey   = kind{"revoked-key", "Revoked API key", 401}
+	// The key store could not be read for too long to trust a key: a 503, not a 401.
+	kindKeysUnavailable = kind{"keys-unavailable", "Key store unavailable", 503}
 )
 
 // download answers /v1/gigs/download: every upcoming gig in one body, for holders of a
@@ -31,15 +33,11 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		return err
 	}
 	rec, err := s.checkKey(ctx.Request.Header.Peek("X-API-Key"))
+	if p, ok := err.(*Problem); ok && p.kind.status == fasthttp.StatusUnauthorized {
+		ctx.Response.Header.Set("WWW-Authenticate", `APIKey header="X-API-Key"`) // RFC 9110 §15.5.2
+	}
 	if err != nil {
 		return err
-	}
-	sum := sha256.Sum256([]byte(rec.ID))
-	k := limit.Key(sum[:16]) // the key's quota is by its id
-	d := s.exports.Take(k, s.o.Now())
-	setRateHeaders(ctx, s.exports, "export", d)
-	if !d.Allowed {
-		return s.tooMany(ctx, d, s.exportPolicy+" per key")
 	}
 	e := snap.Export()
 	h := &ctx.Response.Header
@@ -48,11 +46,18 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	var lm [32]byte
 	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
 	h.Set("Vary", "Accept-Encoding")
+	sum := sha256.Sum256([]byte(rec.ID))
+	k := limit.Key(sum[:16]) // the key's quota is by its id
 	if notModified(&ctx.Request.Header, []byte(e.ETag), snap.Built(), true) {
-		setRateHeaders(ctx, s.exports, "export", s.exports.Refund(k, s.o.Now(), d))
+		setRateHeaders(ctx, s.exports, "export", s.exports.Peek(k, s.o.Now()))
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		ctx.Response.SkipBody = true
-		return nil
+		return nil // costs no export: checked before the quota is touched
+	}
+	d := s.exports.Take(k, s.o.Now())
+	setRateHeaders(ctx, s.exports, "export", d)
+	if !d.Allowed {
+		return s.tooMany(ctx, d, s.exportPolicy+" per key")
 	}
 	ctx.SetContentType("application/json")
 	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
@@ -76,9 +81,11 @@ func (s *Server) checkKey(key []byte) (keys.Record, error) {
 	case err == nil:
 		return rec, nil
 	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrChecksum):
-		return rec, &Problem{kind: kindMalformedKey, Detail: "the X-API-Key value is not a gigs key (gigs_ and 59 letters and digits); check for a copying mistake"}
+		return rec, &Problem{kind: kindMalformedKey, Detail: "the X-API-Key value is not a gigs key (gigs_ and 58 letters and digits); check for a copying mistake"}
 	case errors.Is(err, keys.ErrUnknown):
 		return rec, &Problem{kind: kindUnknownKey, Detail: "this key is not known; " + s.askFor("a key")}
+	case errors.Is(err, keys.ErrUnavailable):
+		return rec, &Problem{kind: kindKeysUnavailable, Detail: "keys cannot be checked right now; retry in a minute"}
 	case errors.As(err, &revoked):
 		return rec, &Problem{kind: kindRevokedKey, Detail: "this key was revoked on " + revoked.When.UTC().Format(time.DateOnly) +
 			" (" + revoked.Reason + ") and stays revoked; " + s.askFor("a new key")}

@@ -41,7 +41,7 @@ func newExportFixture(t *testing.T, readLimit int) *exportFixture {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return testNow }
-	logger := slog.New(slog.NewTextHandler(f.logs, nil))
+	logger := slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if f.checker, err = keys.NewChecker(f.store, now, logger); err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +76,12 @@ func TestExportKeyProblems(t *testing.T) {
 		checkProblem(t, r, "/v1/gigs/download")
 		if tt.key != "" && strings.Contains(string(r.body), tt.key) {
 			t.Errorf("%s: the body repeats the key", tt.name)
+		}
+		if r.header.Get("WWW-Authenticate") != `APIKey header="X-API-Key"` {
+			t.Errorf("%s: WWW-Authenticate %q", tt.name, r.header.Get("WWW-Authenticate"))
+		}
+		if tt.key != "" && strings.Contains(f.logs.String(), tt.key) {
+			t.Errorf("%s: the key appears in the logs", tt.name)
 		}
 	}
 	if r := do(t, "GET", f.base+"/v1/gigs/download?api_key="+f.a, nil); r.status != 400 {

@@ -80,7 +80,7 @@ func New(o Options) *Server {
 // Header names and values used on every response.
 const (
 	hdrRequestID   = "X-Request-Id"
-	exposedHeaders = "ETag, Link, Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id"
+	exposedHeaders = "ETag, Link, Retry-After, RateLimit, RateLimit-Policy, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id"
 	allowMethods   = "GET, HEAD"
 )
 
@@ -152,6 +152,7 @@ func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx, v any) {
 func (s *Server) HTTPServer() *fasthttp.Server {
 	return &fasthttp.Server{
 		Handler:                      s.Handler(),
+		HeaderReceived:               exportTimeouts,
 		ErrorHandler:                 s.malformed,
 		ReadTimeout:                  10 * time.Second, // whole request, headers included
 		WriteTimeout:                 60 * time.Second, // the largest directory on a slow link
@@ -167,6 +168,18 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		TCPKeepalive:                 true,
 		Logger:                       slogPrinter{s.o.Logger},
 	}
+}
+
+// exportWriteTimeout bounds the writing of one export: hundreds of megabytes take minutes
+// on an ordinary link, where every other body takes well under the server's 60 s.
+const exportWriteTimeout = 30 * time.Minute
+
+// exportTimeouts gives the export its longer write time limit.
+func exportTimeouts(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	if string(h.RequestURI()) == "/v1/gigs/download" || bytes.HasPrefix(h.RequestURI(), []byte("/v1/gigs/download?")) {
+		return fasthttp.RequestConfig{WriteTimeout: exportWriteTimeout}
+	}
+	return fasthttp.RequestConfig{}
 }
 
 type slogPrinter struct{ l *slog.Logger }

@@ -185,9 +185,11 @@ func (m *Main) Run(ctx context.Context) error {
 		defer close(loaded)
 		ld.Run(ctx)
 	}()
+	keysCtx, stopKeys := context.WithCancel(context.Background())
+	defer stopKeys()
 	go func() {
 		defer close(synced)
-		checker.Run(ctx, m.Config.KeySync) // saves key uses once more when ctx ends
+		checker.Run(keysCtx, m.Config.KeySync) // saves key uses once more when stopped
 	}()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(m.ln) }()
@@ -199,6 +201,7 @@ func (m *Main) Run(ctx context.Context) error {
 		err = shutdown(srv, m.Config.ShutdownTimeout)
 	}
 	<-loaded
+	stopKeys() // after the server has drained, so the last requests' key uses are saved
 	<-synced
 	return err
 }

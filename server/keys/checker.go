@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"log/slog"
+	"maps"
 	"os"
 	"sync"
 	"time"
@@ -12,6 +13,10 @@ import (
 
 // ErrUnknown means a well-formed key that the store does not hold.
 var ErrUnknown = errors.New("unknown key")
+
+// ErrUnavailable means the store could not be loaded for too long to trust the copy in
+// memory: a key revoked meanwhile must not keep working.
+var ErrUnavailable = errors.New("key store unavailable")
 
 // RevokedError means a key that was revoked, and says why.
 type RevokedError struct {
@@ -32,6 +37,8 @@ type Checker struct {
 	mu     sync.RWMutex
 	byHash map[string]Record // protected by mu
 	stamp  fileStamp         // the store file as last loaded; protected by mu
+	loaded time.Time         // when the store was last read or found unchanged; protected by mu
+	stale  time.Duration     // refuse keys when loaded is older (0: never); set by Run
 
 	usedMu sync.Mutex
 	used   map[string]time.Time // id → last use not yet written; protected by usedMu
@@ -55,13 +62,17 @@ func (c *Checker) Check(key []byte) (Record, error) {
 		return Record{}, err
 	}
 	h := Hash(c.store.secret, key)
+	now := c.now()
 	c.mu.RLock()
 	rec, ok := c.byHash[h]
+	unavailable := c.stale > 0 && now.Sub(c.loaded) > c.stale
 	c.mu.RUnlock()
+	if unavailable {
+		return Record{}, ErrUnavailable
+	}
 	if !ok || subtle.ConstantTimeCompare([]byte(h), []byte(rec.Hash)) != 1 {
 		return Record{}, ErrUnknown
 	}
-	now := c.now()
 	c.usedMu.Lock()
 	if last, ok := c.used[rec.ID]; ok && last.After(rec.LastUsed) {
 		rec.LastUsed = last
@@ -80,18 +91,20 @@ func (c *Checker) Check(key []byte) (Record, error) {
 }
 
 // Sync writes the recorded uses and the revocations of idle keys to the store, and
-// reloads it if it changed.
+// reloads it if it changed. It reloads even when the write fails, so that revocations made
+// by gigsctl take effect whatever happens to the uses; uses stay in memory, and count in
+// Check, until they are written.
 func (c *Checker) Sync() error {
 	now := c.now()
 	c.usedMu.Lock()
-	used := c.used
-	c.used = map[string]time.Time{}
+	pending := make(map[string]time.Time, len(c.used))
+	maps.Copy(pending, c.used)
 	c.usedMu.Unlock()
-	err := c.store.Update(func(recs []Record) ([]Record, bool, error) {
+	werr := c.store.Update(func(recs []Record) ([]Record, bool, error) {
 		changed := false
 		for i := range recs {
 			r := &recs[i]
-			if t, ok := used[r.ID]; ok && t.After(r.LastUsed) {
+			if t, ok := pending[r.ID]; ok && t.After(r.LastUsed) {
 				r.LastUsed, changed = t.UTC().Truncate(time.Second), true
 			}
 			if r.idle(now) {
@@ -100,17 +113,17 @@ func (c *Checker) Sync() error {
 		}
 		return recs, changed, nil
 	})
-	if err != nil {
-		c.usedMu.Lock() // keep the uses for the next attempt
-		for id, t := range used {
-			if t.After(c.used[id]) {
-				c.used[id] = t
+	rerr := c.reload(false)
+	if werr == nil && rerr == nil {
+		c.usedMu.Lock()
+		for id, t := range pending {
+			if c.used[id].Equal(t) { // not used again meanwhile
+				delete(c.used, id)
 			}
 		}
 		c.usedMu.Unlock()
-		return err
 	}
-	return c.reload(false)
+	return errors.Join(werr, rerr)
 }
 
 // reload reads the store when its file changed since the last load (or always, if force).
@@ -120,10 +133,13 @@ func (c *Checker) reload(force bool) error {
 		return err
 	}
 	st := fileStamp{fi.ModTime(), fi.Size()}
-	c.mu.RLock()
-	same := st == c.stamp
-	c.mu.RUnlock()
-	if same && !force {
+	c.mu.Lock()
+	same := st == c.stamp && !force
+	if same {
+		c.loaded = c.now()
+	}
+	c.mu.Unlock()
+	if same {
 		return nil
 	}
 	recs, err := c.store.Read()
@@ -135,13 +151,18 @@ func (c *Checker) reload(force bool) error {
 		byHash[r.Hash] = r
 	}
 	c.mu.Lock()
-	c.byHash, c.stamp = byHash, st
+	c.byHash, c.stamp, c.loaded = byHash, st, c.now()
 	c.mu.Unlock()
 	return nil
 }
 
-// Run calls Sync every interval until ctx ends, and once more at the end.
+// Run calls Sync every interval until ctx ends, and once more at the end. While it runs,
+// keys are refused with ErrUnavailable when the store could not be loaded for three
+// intervals.
 func (c *Checker) Run(ctx context.Context, every time.Duration) {
+	c.mu.Lock()
+	c.stale = 3 * every
+	c.mu.Unlock()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

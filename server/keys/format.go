@@ -1,8 +1,8 @@
 // Package keys issues and checks personal API keys and keeps them in an embedded store: a
 // JSON file under the data directory that gigsctl edits and gigsd reloads while it runs.
 //
-// A key is "gigs_" followed by 256 random bits and a CRC-32C checksum, in lower-case
-// base32: a fixed prefix for secret scanners, and a checksum that lets malformed or mistyped
+// A key is "gigs_" followed by 256 random bits and a CRC-32C checksum, in 58 characters of
+// lower-case base32: a fixed prefix for secret scanners, and a checksum that lets malformed or mistyped
 // keys be refused without a look-up. The store never holds a key, only its HMAC-SHA256
 // under a secret that is generated on first use and kept in a file of its own.
 package keys
@@ -53,6 +53,11 @@ func Check(key []byte) error {
 	var b [36]byte
 	if n, err := enc.Decode(b[:], key[len(Prefix):]); err != nil || n != 36 {
 		return ErrMalformed
+	}
+	// The last character carries two unused bits: only the canonical spelling is a key.
+	var canon [64]byte
+	if enc.Encode(canon[:bodyLen], b[:]); string(canon[:bodyLen]) != string(key[len(Prefix):]) {
+		return ErrChecksum
 	}
 	if binary.BigEndian.Uint32(b[32:]) != crc32.Checksum(b[:32], castagn) {
 		return ErrChecksum

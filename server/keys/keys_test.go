@@ -140,3 +140,98 @@ func TestChecker(t *testing.T) {
 		t.Fatalf("idle key works again: %v", err)
 	}
 }
+
+func TestCanonicalSpellingOnly(t *testing.T) {
+	k := NewKey()
+	if err := Check([]byte(Prefix + strings.ToUpper(k[len(Prefix):]))); !errors.Is(err, ErrMalformed) {
+		t.Errorf("upper-case body: %v", err)
+	}
+	passing := 0
+	for _, c := range "abcdefghijklmnopqrstuvwxyz234567" {
+		if Check([]byte(k[:len(k)-1]+string(c))) == nil {
+			passing++
+		}
+	}
+	if passing != 1 {
+		t.Errorf("%d spellings of the last character pass, want 1", passing)
+	}
+}
+
+func TestMissingSecretIsNotInvented(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir)
+	if _, _, err := s.Create("a@example.org", "x", day0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "key-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "restore it") {
+		t.Fatalf("a store with keys and no secret opened: %v", err)
+	}
+}
+
+func TestRevocationWinsOverWriteFailure(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir)
+	c := &clock{t: day0}
+	key, rec, _ := s.Create("a@example.org", "x", day0)
+	ck, _ := NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := ck.Check([]byte(key)); err != nil { // a use to write
+		t.Fatal(err)
+	}
+	if _, err := s.Revoke(rec.ID, "revoked by the operator", day0); err != nil {
+		t.Fatal(err)
+	}
+	// The store can no longer be locked, so the uses cannot be written...
+	lock := filepath.Join(dir, "keys.lock")
+	if err := os.Remove(lock); err != nil || os.Mkdir(lock, 0o700) != nil {
+		t.Fatal("cannot break the lock")
+	}
+	if err := ck.Sync(); err == nil {
+		t.Fatal("sync succeeded without its lock")
+	}
+	// ...but the revocation is read all the same.
+	var rev *RevokedError
+	if _, err := ck.Check([]byte(key)); !errors.As(err, &rev) {
+		t.Fatalf("revoked key after a failed write: %v", err)
+	}
+	// An unreadable store, for longer than the checker may trust its copy: keys are refused.
+	if err := os.WriteFile(filepath.Join(dir, "keys.json"), []byte("{broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ck.stale = time.Minute
+	_ = ck.Sync()
+	c.Add(2 * time.Minute)
+	_ = ck.Sync()
+	if _, err := ck.Check([]byte(key)); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("key checked against a store unreadable for two minutes: %v", err)
+	}
+}
+
+func TestNoFalseIdleRevocationDuringSync(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir)
+	c := &clock{t: day0}
+	key, _, _ := s.Create("a@example.org", "x", day0)
+	ck, _ := NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c.Add(IdleLimit - time.Minute)
+	if _, err := ck.Check([]byte(key)); err != nil { // used a minute before it would go idle
+		t.Fatal(err)
+	}
+	c.Add(2 * time.Minute) // idle by the stored last use, not by the recorded one
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range 20 {
+			if err := ck.Sync(); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	for range 2000 {
+		if _, err := ck.Check([]byte(key)); err != nil {
+			t.Fatalf("check while syncing: %v", err)
+		}
+	}
+	wg.Wait()
+}

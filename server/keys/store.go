@@ -59,28 +59,39 @@ type file struct {
 	Keys []Record `json:"keys"`
 }
 
-// Open opens the store in dir, creating the directory, an empty store and the secret
-// (0600, beside the store) when missing.
+// Open opens the store in dir, creating the directory and an empty store when missing,
+// and the secret (32 random bytes, 0600, in a file of its own beside the store) on first
+// use. A missing secret is never invented for a store that already holds keys: they would
+// all stop working; restore the secret instead.
 func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create key directory: %w", err)
 	}
 	s := &Store{path: filepath.Join(dir, "keys.json"), lock: filepath.Join(dir, "keys.lock")}
 	secretPath := filepath.Join(dir, "key-secret")
-	secret, err := os.ReadFile(secretPath)
-	if errors.Is(err, os.ErrNotExist) {
-		secret = make([]byte, 32)
-		_, _ = rand.Read(secret)
-		err = writeAtomic(secretPath, secret, 0o600)
-	}
+	err := s.Update(func(recs []Record) ([]Record, bool, error) {
+		secret, err := os.ReadFile(secretPath)
+		if errors.Is(err, os.ErrNotExist) {
+			if len(recs) > 0 {
+				return nil, false, fmt.Errorf("the key secret %q is missing but the store holds %d keys: restore it", secretPath, len(recs))
+			}
+			secret = make([]byte, 32)
+			_, _ = rand.Read(secret)
+			err = os.WriteFile(secretPath, secret, 0o600) // under the lock: one creator only
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("cannot read or create the key secret %q: %w", secretPath, err)
+		}
+		if len(secret) < 32 {
+			return nil, false, fmt.Errorf("key secret %q is shorter than 32 bytes", secretPath)
+		}
+		s.secret = secret
+		return recs, false, nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("cannot read or create the key secret %q: %w", secretPath, err)
+		return nil, err
 	}
-	if len(secret) < 32 {
-		return nil, fmt.Errorf("key secret %q is shorter than 32 bytes", secretPath)
-	}
-	s.secret = secret
-	return s, s.Update(func([]Record) ([]Record, bool, error) { return nil, false, nil })
+	return s, nil
 }
 
 // Read returns every record.
@@ -149,6 +160,13 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
+	}
+	// Keep the file's owner, so that an operator running gigsctl as root does not leave a
+	// store the daemon's user cannot read. (Only root may chown; others keep their own.)
+	if fi, err := os.Stat(path); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+			_ = tmp.Chown(int(st.Uid), int(st.Gid))
+		}
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()

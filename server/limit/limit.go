@@ -42,15 +42,16 @@ const shards = 64
 // Limiter allows Limit requests per Period to each key, Limit of them at once at most.
 type Limiter struct {
 	limit    int
-	period   int64 // nanoseconds
-	interval int64 // period / limit: the cost of one request
-	maxPer   int   // entries per shard before eviction
+	period   int64     // nanoseconds
+	interval int64     // period / limit: the cost of one request
+	maxPer   int       // entries per shard before eviction
+	epoch    time.Time // times are kept as nanoseconds since epoch: monotonic, immune to clock steps
 	shards   [shards]shard
 }
 
 type shard struct {
 	mu      sync.Mutex
-	tat     map[Key]int64 // theoretical arrival time, Unix ns; protected by mu
+	tat     map[Key]int64 // theoretical arrival time, ns since the epoch; protected by mu
 	sweepAt int           // sweep expired entries when the map reaches this size; protected by mu
 }
 
@@ -58,7 +59,7 @@ type shard struct {
 // maxClients clients (at least a few thousand are kept whatever maxClients says).
 func New(limit int, period time.Duration, maxClients int) *Limiter {
 	l := &Limiter{limit: limit, period: int64(period), interval: int64(period) / int64(limit),
-		maxPer: max(maxClients/shards, 64)}
+		maxPer: max(maxClients/shards, 64), epoch: time.Now()}
 	for i := range l.shards {
 		l.shards[i].tat = map[Key]int64{}
 		l.shards[i].sweepAt = 64
@@ -82,7 +83,7 @@ func (l *Limiter) shard(k Key) *shard {
 
 // Take spends one request of k's quota at now, if there is one left.
 func (l *Limiter) Take(k Key, now time.Time) Decision {
-	t := now.UnixNano()
+	t := int64(now.Sub(l.epoch))
 	s := l.shard(k)
 	s.mu.Lock()
 	tat, ok := s.tat[k]
@@ -111,7 +112,7 @@ func (l *Limiter) Take(k Key, now time.Time) Decision {
 // Refund gives back one request taken from k's quota (for answers that cost nothing, such
 // as a 304) and returns the decision as it stands after the refund.
 func (l *Limiter) Refund(k Key, now time.Time, d Decision) Decision {
-	t := now.UnixNano()
+	t := int64(now.Sub(l.epoch))
 	s := l.shard(k)
 	s.mu.Lock()
 	if tat, ok := s.tat[k]; ok {
@@ -158,4 +159,18 @@ func (l *Limiter) Len() int {
 		s.mu.Unlock()
 	}
 	return n
+}
+
+// Peek returns k's quota at now without spending any of it.
+func (l *Limiter) Peek(k Key, now time.Time) Decision {
+	t := int64(now.Sub(l.epoch))
+	s := l.shard(k)
+	s.mu.Lock()
+	tat, ok := s.tat[k]
+	s.mu.Unlock()
+	if !ok || tat < t {
+		tat = t
+	}
+	return Decision{Allowed: tat+l.interval-t <= l.period, Limit: l.limit,
+		Remaining: int((l.period - (tat - t)) / l.interval), Reset: time.Duration(tat - t)}
 }
