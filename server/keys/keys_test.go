@@ -158,11 +158,7 @@ func TestCanonicalSpellingOnly(t *testing.T) {
 }
 
 func TestMissingSecretIsNotInvented(t *testing.T) {
-	dir := t.TempDir()
-	s, _ := Open(dir)
-	if _, _, err := s.Create("a@example.org", "x", day0); err != nil {
-		t.Fatal(err)
-	}
+	dir, _, _, _, _, _ := oneKey(t)
 	if err := os.Remove(filepath.Join(dir, "key-secret")); err != nil {
 		t.Fatal(err)
 	}
@@ -171,12 +167,26 @@ func TestMissingSecretIsNotInvented(t *testing.T) {
 	}
 }
 
+// oneKey opens a store in a new directory with one key and a checker on a fake clock.
+func oneKey(t *testing.T) (dir string, s *Store, c *clock, key string, rec Record, ck *Checker) {
+	t.Helper()
+	dir = t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = &clock{t: day0}
+	if key, rec, err = s.Create("a@example.org", "x", day0); err != nil {
+		t.Fatal(err)
+	}
+	if ck, err = NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	return dir, s, c, key, rec, ck
+}
+
 func TestRevocationWinsOverWriteFailure(t *testing.T) {
-	dir := t.TempDir()
-	s, _ := Open(dir)
-	c := &clock{t: day0}
-	key, rec, _ := s.Create("a@example.org", "x", day0)
-	ck, _ := NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	dir, s, c, key, rec, ck := oneKey(t)
 	if _, err := ck.Check([]byte(key)); err != nil { // a use to write
 		t.Fatal(err)
 	}
@@ -210,11 +220,7 @@ func TestRevocationWinsOverWriteFailure(t *testing.T) {
 }
 
 func TestNoFalseIdleRevocationDuringSync(t *testing.T) {
-	dir := t.TempDir()
-	s, _ := Open(dir)
-	c := &clock{t: day0}
-	key, _, _ := s.Create("a@example.org", "x", day0)
-	ck, _ := NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	_, _, c, key, _, ck := oneKey(t)
 	c.Add(IdleLimit - time.Minute)
 	if _, err := ck.Check([]byte(key)); err != nil { // used a minute before it would go idle
 		t.Fatal(err)
