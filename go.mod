@@ -7,7 +7,8 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/fasthttp/router v1.5.4
 	github.com/goccy/go-json v0.12.0
-	github.com/klauspost/compress v1.20.0
+	github.com/klauspost/compress v1.20.3
+	github.com/klauspost/pgzip v1.3.0
 	github.com/valyala/fasthttp v1.74.0
 	golang.org/x/text v0.43.0
 )
