@@ -1,12 +1,21 @@
 package server
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/keys"
 )
 
 // BenchmarkHandler measures whole requests through the router and handlers, in memory
@@ -43,5 +52,59 @@ func BenchmarkHandler(b *testing.B) {
 			})
 			b.SetBytes(size.Load())
 		})
+	}
+}
+
+// BenchmarkExport downloads the export over loopback from a real listener and reports the
+// mean time to its first byte next to the throughput: the first byte must not wait for
+// the data, however large. 10k gigs; 1M too with GIGS_BENCH_1M=1.
+func BenchmarkExport(b *testing.B) {
+	sizes := []int{10_000}
+	if os.Getenv("GIGS_BENCH_1M") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		snap, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: testNow}), engine.Options{Now: testNow})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var live engine.Live
+		live.Publish(snap)
+		store, err := keys.Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		key, _, _ := store.Create("bench@example.org", "bench", testNow)
+		checker, err := keys.NewChecker(store, func() time.Time { return testNow }, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		addr := strings.TrimPrefix(listen(b, New(Options{Live: &live, Now: func() time.Time { return testNow },
+			Keys: checker, ReadLimit: 1 << 30, ExportLimit: 1 << 30})), "http://")
+		for _, enc := range []string{"gzip", "identity"} {
+			b.Run(fmt.Sprintf("gigs=%d/%s", n, enc), func(b *testing.B) {
+				var first time.Duration
+				var size int64
+				for b.Loop() {
+					c, err := net.Dial("tcp", addr)
+					if err != nil {
+						b.Fatal(err)
+					}
+					start := time.Now()
+					fmt.Fprintf(c, "GET /v1/gigs/download HTTP/1.1\r\nHost: bench\r\nX-API-Key: %s\r\nAccept-Encoding: %s\r\nConnection: close\r\n\r\n", key, enc)
+					r := bufio.NewReaderSize(c, 1<<20)
+					if _, err := r.Peek(1); err != nil {
+						b.Fatal(err)
+					}
+					first += time.Since(start)
+					if size, err = io.Copy(io.Discard, r); err != nil {
+						b.Fatal(err)
+					}
+					c.Close()
+				}
+				b.SetBytes(size)
+				b.ReportMetric(float64(first.Microseconds())/float64(b.N), "first-byte-µs")
+			})
+		}
 	}
 }
