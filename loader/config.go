@@ -8,29 +8,64 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"time"
+
+	"github.com/gigs/gigs/loader/places"
+	"github.com/gigs/gigs/loader/platform"
 )
 
-// SourceConfig is one entry of the sources configuration file.
-type SourceConfig struct {
-	Name string `json:"name"` // unique; letters, digits, '-', '_' and '.'
-	Kind string `json:"kind"` // "jsonld": a venue page with schema.org JSON-LD
-	URL  string `json:"url"`  // http(s) or file URL, or a path relative to the file
+// Config is the sources configuration file, edited by the operator:
+//
+//	{
+//	  "platforms": [{"name": "tixhub", "kind": "hal", "url": "https://api.tixhub.example/v2/events.json",
+//	                 "credential_env": "GIGS_TIXHUB_KEY", "primary": true}],
+//	  "venues": [{"name": "the-garage", "format": "jsonld", "url": "https://thegarage.example/whats-on",
+//	              "venue": {"name": "The Garage", "city": "London", "country": "GB", "zone": "Europe/London"}}]
+//	}
+//
+// Names are unique across both lists. Credentials never appear in the file: a platform
+// names the environment variable that holds its key.
+type Config struct {
+	Platforms []PlatformConfig `json:"platforms"`
+	Venues    []VenueConfig    `json:"venues"`
 }
 
-// Config is the sources configuration file:
-//
-//	{"sources": [{"name": "venue-x", "kind": "jsonld", "url": "https://x.example/events"}]}
-type Config struct {
-	Sources []SourceConfig `json:"sources"`
+// PlatformConfig is one ticketing platform.
+type PlatformConfig struct {
+	Name          string        `json:"name"`
+	Kind          platform.Kind `json:"kind"` // "hal", "meta" or "continuation"
+	URL           string        `json:"url"`  // the events endpoint
+	CredentialEnv string        `json:"credential_env,omitempty"`
+	// Primary marks a platform that sells the venue's own tickets: its cancellations win.
+	Primary bool `json:"primary,omitempty"`
 }
+
+// VenueConfig is one venue website or feed.
+type VenueConfig struct {
+	Name   string     `json:"name"`
+	Format string     `json:"format"` // "jsonld", "microdata" or "ical"
+	URL    string     `json:"url"`    // http(s) or file URL, or a path relative to the file
+	Venue  *VenueHint `json:"venue,omitempty"`
+}
+
+// VenueHint says where a venue site's events happen, for pages and feeds that do not say
+// it themselves (an iCalendar LOCATION is one line of text). A hint fills what an event
+// leaves empty; it never overrides what the event states.
+type VenueHint struct {
+	Name    string `json:"name,omitempty"`
+	City    string `json:"city,omitempty"`
+	Country string `json:"country,omitempty"` // ISO code or English name
+	Zone    string `json:"zone,omitempty"`    // IANA zone, for a city the gazetteer lacks
+}
+
+// Formats lists the venue page formats this build reads.
+var Formats = []string{"jsonld", "microdata", "ical"}
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
-// Kinds lists the source kinds this build understands.
-var Kinds = []string{"jsonld"}
-
-// ReadConfig reads and checks a sources configuration file. Relative URLs are resolved
-// against the file's directory and become file URLs.
+// ReadConfig reads and checks a sources configuration file. Relative venue URLs are
+// resolved against the file's directory and become file URLs.
 func ReadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -47,37 +82,88 @@ func ReadConfig(path string) (*Config, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	for i := range cfg.Sources {
-		s := &cfg.Sources[i]
-		where := fmt.Sprintf("%s: source %d (%q)", path, i+1, s.Name)
-		if !nameRE.MatchString(s.Name) {
-			return nil, fmt.Errorf("%s: name must be 1-100 letters, digits, '.', '_' or '-'", where)
+	name := func(list string, i int, n string) (string, error) {
+		where := fmt.Sprintf("%s: %s[%d] (%q)", path, list, i, n)
+		if !nameRE.MatchString(n) {
+			return where, fmt.Errorf("%s: name must be 1-100 letters, digits, '.', '_' or '-'", where)
 		}
-		if seen[s.Name] {
-			return nil, fmt.Errorf("%s: duplicate name", where)
+		if seen[n] {
+			return where, fmt.Errorf("%s: duplicate name", where)
 		}
-		seen[s.Name] = true
-		if s.Kind != "jsonld" {
-			return nil, fmt.Errorf("%s: unknown kind %q (known: %v)", where, s.Kind, Kinds)
+		seen[n] = true
+		return where, nil
+	}
+	for i := range cfg.Platforms {
+		p := &cfg.Platforms[i]
+		where, err := name("platforms", i, p.Name)
+		if err != nil {
+			return nil, err
 		}
-		u, err := url.Parse(s.URL)
-		if err != nil || s.URL == "" {
-			return nil, fmt.Errorf("%s: bad url %q", where, s.URL)
+		if !slices.Contains(platform.Kinds, p.Kind) {
+			return nil, fmt.Errorf("%s: unknown kind %q (known: %v)", where, p.Kind, platform.Kinds)
 		}
-		switch u.Scheme {
-		case "http", "https", "file":
-		case "":
-			p := s.URL
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			s.URL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
-		default:
-			return nil, fmt.Errorf("%s: unsupported url scheme %q", where, u.Scheme)
+		if u, err := url.Parse(p.URL); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+			return nil, fmt.Errorf("%s: url %q is not an absolute http(s) url", where, p.URL)
+		}
+		if p.CredentialEnv != "" && !envRE.MatchString(p.CredentialEnv) {
+			return nil, fmt.Errorf("%s: credential_env %q is not an environment variable name", where, p.CredentialEnv)
 		}
 	}
-	if len(cfg.Sources) == 0 {
+	for i := range cfg.Venues {
+		v := &cfg.Venues[i]
+		where, err := name("venues", i, v.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(Formats, v.Format) {
+			return nil, fmt.Errorf("%s: unknown format %q (known: %v)", where, v.Format, Formats)
+		}
+		if v.URL, err = resolveURL(v.URL, dir); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if err := v.Venue.check(); err != nil {
+			return nil, fmt.Errorf("%s: venue: %w", where, err)
+		}
+	}
+	if len(cfg.Platforms)+len(cfg.Venues) == 0 {
 		return nil, fmt.Errorf("%s: no sources", path)
 	}
 	return &cfg, nil
+}
+
+var envRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func resolveURL(raw, dir string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return "", fmt.Errorf("bad url %q", raw)
+	}
+	switch u.Scheme {
+	case "http", "https", "file":
+		return raw, nil
+	case "":
+		p := raw
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String(), nil
+	}
+	return "", fmt.Errorf("unsupported url scheme %q", u.Scheme)
+}
+
+func (h *VenueHint) check() error {
+	if h == nil {
+		return nil
+	}
+	if h.Country != "" {
+		if _, ok := places.Country(h.Country); !ok {
+			return fmt.Errorf("unknown country %q", h.Country)
+		}
+	}
+	if h.Zone != "" {
+		if _, err := time.LoadLocation(h.Zone); err != nil {
+			return fmt.Errorf("unknown zone %q", h.Zone)
+		}
+	}
+	return nil
 }

@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/jsonld"
 	"github.com/gigs/gigs/loader/source"
 )
 
 // Options configure a Loader. Zero durations and ratios take the defaults shown.
 type Options struct {
-	Sources  []source.Source
+	Sources  []Source
+	IDs      *IDStore // keeps gig ids across refreshes; nil keeps them in memory for the Loader's life
 	Live     *engine.Live
 	Logger   *slog.Logger
 	Now      func() time.Time // time.Now
@@ -26,7 +26,8 @@ type Options struct {
 	Retry    time.Duration    // 5m after a failed refresh
 	MaxStale time.Duration    // 48h: how long a failing source's last good events are used
 	MaxDrop  float64          // 0.5: a build with fewer than half the gigs of the last one is refused
-	Parallel int              // 16 sources fetched at once
+	Parallel int              // 64 sources fetched at once (per-host politeness is the fetcher's)
+	Deadline time.Duration    // 10m: a refresh's fetching stops here; sources not done by then fail
 }
 
 // Loader runs refreshes. RunOnce and Run must not be called concurrently.
@@ -69,39 +70,15 @@ func New(o Options) *Loader {
 		o.MaxDrop = 0.5
 	}
 	if o.Parallel == 0 {
-		o.Parallel = 16
+		o.Parallel = 64
+	}
+	if o.Deadline == 0 {
+		o.Deadline = 10 * time.Minute
+	}
+	if o.IDs == nil {
+		o.IDs = NewIDStore()
 	}
 	return &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
-}
-
-// Sources makes the configured sources, fetching with f.
-func Sources(cfg *Config, f *Fetcher) []source.Source {
-	out := make([]source.Source, 0, len(cfg.Sources))
-	for _, sc := range cfg.Sources {
-		out = append(out, &pageSource{name: sc.Name, url: sc.URL, fetch: f, parse: jsonld.Parse})
-	}
-	return out
-}
-
-// pageSource is a single web page read by a parser.
-type pageSource struct {
-	name, url string
-	fetch     *Fetcher
-	parse     func(page []byte, ref string) ([]source.Event, []source.Drop)
-}
-
-func (p *pageSource) Name() string { return p.name }
-
-func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
-	page, err := p.fetch.Get(ctx, p.url)
-	if err != nil {
-		return source.Batch{}, err
-	}
-	events, dropped := p.parse(page, p.url)
-	for i := range events {
-		events[i].Source = p.name
-	}
-	return source.Batch{Events: events, Dropped: dropped}, nil
 }
 
 // SourceReport says what one source gave in a run.
@@ -109,6 +86,7 @@ type SourceReport struct {
 	Name    string
 	Events  int           // events used (from this run, or last good ones when Stale)
 	Dropped []source.Drop // records the adapter or normalization could not use
+	Notes   []string      // what the fetch noticed, such as a charset guessed
 	Err     error         // the fetch error, when the source failed
 	Stale   bool          // the source failed and its last good events were used
 }
@@ -116,6 +94,7 @@ type SourceReport struct {
 // Report says what a run did.
 type Report struct {
 	Sources   []SourceReport
+	Records   int // source records normalized, before merging
 	Gigs      int // gigs in the built snapshot
 	Published bool
 	Duration  time.Duration
@@ -131,8 +110,8 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	rep := Report{Sources: make([]SourceReport, len(l.o.Sources))}
 	batches := l.fetchAll(ctx, rep.Sources)
 
-	norm := newNormalizer(start)
-	fresh := map[string]lastGood{} // becomes the last good of each source once published
+	norm := newNormalizer(start, l.published*2) // a guess: most gigs have one or two records
+	fresh := map[string]lastGood{}              // becomes the last good of each source once published
 	for i, src := range l.o.Sources {
 		sr := &rep.Sources[i]
 		events := batches[i].Events
@@ -152,15 +131,12 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 		case hasLG:
 			events, sr.Stale = lg.events, true
 		}
-		for j := range events {
-			if err := norm.add(&events[j]); err != nil {
-				sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line, Reason: err.Error()})
-				continue
-			}
-			sr.Events++
-		}
+		norm.addAll(events, i, src.Role, sr)
 	}
-	snap, err := engine.Build(&norm.ds, engine.Options{Now: start})
+	rep.Records = len(norm.recs)
+	run := l.o.IDs.begin()
+	ds := norm.dataset(run)
+	snap, err := engine.Build(&ds, engine.Options{Now: start})
 	if err == nil {
 		err = l.check(snap)
 	}
@@ -173,7 +149,42 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	l.published, l.refused = snap.Len(), 0
 	maps.Copy(l.lkg, fresh)
 	rep.Published = true
+	run.commit(start)
+	if err := l.o.IDs.Save(); err != nil {
+		// The snapshot is out; ids stay in memory and are saved with the next refresh.
+		l.o.Logger.Error("cannot save gig ids", "err", err)
+	}
 	return rep, nil
+}
+
+// addAll normalizes the events of source src, counting them in sr and reporting the
+// ones it cannot use as drops.
+func (n *normalizer) addAll(events []source.Event, src int, role Role, sr *SourceReport) {
+	for j := range events {
+		if err := n.add(&events[j], src, role); err != nil {
+			sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line, Reason: err.Error()})
+			continue
+		}
+		sr.Events++
+	}
+}
+
+// Check fetches one source once and normalizes what it yields, publishing nothing. It
+// returns what a refresh would report for the source, and the events it would use.
+func Check(ctx context.Context, src Source, now time.Time) (SourceReport, []source.Event) {
+	sr := SourceReport{Name: src.Name()}
+	b, err := src.Fetch(ctx)
+	sr.Dropped, sr.Notes, sr.Err = b.Dropped, b.Notes, err
+	if err != nil {
+		return sr, nil
+	}
+	n := newNormalizer(now, len(b.Events))
+	n.addAll(b.Events, 0, src.Role, &sr)
+	used := make([]source.Event, len(n.recs))
+	for i := range n.recs {
+		used[i] = *n.recs[i].ev
+	}
+	return sr, used
 }
 
 var errSourceShrank = errors.New("source shrank")
@@ -208,6 +219,8 @@ func (l *Loader) check(s *engine.Snapshot) error {
 }
 
 func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.Batch {
+	ctx, cancel := context.WithTimeout(ctx, l.o.Deadline)
+	defer cancel()
 	batches := make([]source.Batch, len(l.o.Sources))
 	sem := make(chan struct{}, l.o.Parallel)
 	var wg sync.WaitGroup
@@ -218,7 +231,7 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 			defer func() { <-sem }()
 			b, err := src.Fetch(ctx)
 			batches[i], reports[i].Err = b, err
-			reports[i].Dropped = b.Dropped
+			reports[i].Dropped, reports[i].Notes = b.Dropped, b.Notes
 		})
 	}
 	wg.Wait()

@@ -1,11 +1,8 @@
 package loader
 
 import (
-	"cmp"
-	"crypto/sha256"
-	"encoding/base32"
 	"fmt"
-	"slices"
+	"math"
 	"strings"
 	"time"
 
@@ -17,83 +14,107 @@ import (
 // horizon is how far ahead a start may lie; later ones are taken for typos.
 const horizon = 2 * 365 * 24 * time.Hour
 
-// normalizer turns source events into an engine dataset. Not safe for concurrent use.
+// Role says what a source is. It decides whose facts win when listings merge.
+type Role uint8
+
+// Roles, most authoritative first.
+const (
+	RoleVenue    Role = iota // a venue's own website or feed: times and the bill come from here
+	RolePrimary              // a primary ticketing platform: its cancellations count
+	RolePlatform             // any other ticketing platform
+)
+
+// record is one source event, normalized: placed at a venue of a city, in venue-local
+// time, with the keys merging compares.
+type record struct {
+	ev      *source.Event
+	src     int32 // index of its source in the run
+	role    Role
+	city    *places.City
+	venue   int32     // index in normalizer.venues
+	start   time.Time // in the city's zone; local midnight when tba
+	tba     bool
+	day     int32     // venue-local date as days since 1970-01-01
+	prev    time.Time // previous start (before a reschedule), zero when none
+	keys    [2]string // headliner key and title key; they may be equal, never both empty
+	tribute bool
+	stable  bool // the ref is an identity the source keeps, not a position in a document
+}
+
+// venueEntry is a venue as the sources name it; the most authoritative source names it.
+type venueEntry struct {
+	city  *places.City
+	name  string
+	role  Role
+	place source.Place
+}
+
+// normalizer turns source events into records. Not safe for concurrent use.
 type normalizer struct {
-	now     time.Time
-	ds      engine.Dataset
-	cities  map[string]*places.City // by slug
-	venues  map[string]int          // city slug + "\x00" + folded name → index in ds.Venues
-	artists map[string]int          // slug → index in ds.Artists
-	genres  map[string]bool
-	gigs    map[string]int // id → index in ds.Gigs
+	now       time.Time
+	recs      []record
+	venues    []venueEntry
+	venueKeys map[string]int32        // city slug + "\x00" + venue key → venues index
+	near      map[string][]int32      // city slug → venues with coordinates
+	cities    map[string]*places.City // cities made from a stated zone, by slug
+	seen      map[string]bool         // source index + ref of every record taken
 }
 
-func newNormalizer(now time.Time) *normalizer {
-	return &normalizer{now: now, cities: map[string]*places.City{}, venues: map[string]int{},
-		artists: map[string]int{}, genres: map[string]bool{}, gigs: map[string]int{}}
+// newNormalizer returns a normalizer for about size records.
+func newNormalizer(now time.Time, size int) *normalizer {
+	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, near: map[string][]int32{},
+		cities: map[string]*places.City{}, seen: map[string]bool{}}
 }
 
-// add normalizes one event into the dataset, or says why it cannot.
-func (n *normalizer) add(ev *source.Event) error {
-	city, err := lookupCity(ev.Venue)
-	if err != nil {
-		return err
-	}
-	venueName := clean(ev.Venue.Name)
+// add normalizes one event of source src into a record, or says why it cannot. A record
+// its source already gave (same ref) is skipped without error: pages repeat events.
+func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	title := clean(ev.Title)
 	switch {
-	case venueName == "":
+	case clean(ev.Venue.Name) == "":
 		return fmt.Errorf("venue without a name")
 	case title == "":
 		return fmt.Errorf("no title")
 	case ev.Start.IsZero():
 		return fmt.Errorf("no start")
 	}
+	city, err := n.lookupCity(ev.Venue)
+	if err != nil {
+		return err
+	}
 	start, tba := instant(ev.Start, city.Location)
 	if start.Sub(n.now) > horizon {
 		return fmt.Errorf("start %s is more than two years ahead", start.Format(time.DateOnly))
 	}
-	// Valid: only now do its city and venue enter the dataset.
-	n.addCity(city)
-	venue := n.venue(venueName, ev.Venue, city)
-	g := engine.Gig{Title: title, Status: ev.Status, Venue: venue, Start: start, TimeTBA: tba}
-	if !ev.End.IsZero() && !ev.End.DateOnly {
-		if end, _ := instant(ev.End, city.Location); end.After(start) {
-			g.End = end
-		}
-	}
-	if !ev.Doors.IsZero() && !ev.Doors.DateOnly && !tba {
-		if doors, _ := instant(ev.Doors, city.Location); !doors.After(start) {
-			g.Doors = doors
-		}
-	}
-	if !ev.PreviousStart.IsZero() {
-		g.PreviousStart, _ = instant(ev.PreviousStart, city.Location)
-	}
-	g.Artists, g.Genres = n.bill(ev)
-	for _, o := range ev.Offers {
-		if o.URL == "" && !o.HasPrice {
-			continue
-		}
-		t := engine.Ticket{URL: o.URL, Source: ev.Source, Currency: o.Currency, Availability: o.Availability}
-		if o.HasPrice {
-			lo, hi := o.PriceMin, o.PriceMax
-			t.PriceMin = &lo
-			if hi > lo {
-				t.PriceMax = &hi
-			}
-		}
-		g.Tickets = append(g.Tickets, t)
-	}
-	g.Sources = []engine.Attribution{{Name: ev.Source, URL: ev.URL}}
-	g.ID = gigID(venue, start.In(city.Location), tba, headlinerKey(&g, ev))
-	if i, dup := n.gigs[g.ID]; dup {
-		mergeInto(&n.ds.Gigs[i], &g)
+	seenKey := fmt.Sprint(src) + "\x00" + ev.Ref
+	if ev.Ref != "" && n.seen[seenKey] {
 		return nil
 	}
-	n.gigs[g.ID] = len(n.ds.Gigs)
-	n.ds.Gigs = append(n.ds.Gigs, g)
+	n.seen[seenKey] = true
+	r := record{ev: ev, src: int32(src), role: role, city: city, start: start, tba: tba, day: localDay(start), stable: !ev.Positional}
+	if !ev.PreviousStart.IsZero() {
+		r.prev, _ = instant(ev.PreviousStart, city.Location)
+	}
+	r.keys[1] = titleKey(title)
+	if len(ev.Performers) > 0 {
+		r.keys[0] = artistKey(ev.Performers[0].Name)
+	}
+	if r.keys[0] == "" {
+		r.keys[0] = r.keys[1]
+	}
+	if r.keys[0] == "" {
+		return fmt.Errorf("no name left in title %q", title)
+	}
+	r.tribute = isTribute(title) || len(ev.Performers) > 0 && isTribute(ev.Performers[0].Name)
+	r.venue = n.venue(ev.Venue, city, role)
+	n.recs = append(n.recs, r)
 	return nil
+}
+
+// localDay numbers the venue-local date of t.
+func localDay(t time.Time) int32 {
+	y, m, d := t.Date()
+	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
 // instant places a stated time in the venue's zone. A wall time that falls in a daylight
@@ -110,7 +131,9 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 	return time.Date(y, m, d, hh, mm, ss, 0, loc), false
 }
 
-func lookupCity(p source.Place) (*places.City, error) {
+// lookupCity finds a place's city in the gazetteer. A city it does not know is made from
+// the place's stated zone when there is one.
+func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
 	if p.Country == "" {
 		return nil, fmt.Errorf("venue %q has no country", p.Name)
 	}
@@ -118,133 +141,86 @@ func lookupCity(p source.Place) (*places.City, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown country %q", p.Country)
 	}
-	return places.LookupCity(p.Locality, code)
+	c, err := places.LookupCity(p.Locality, code)
+	if err == nil || p.Zone == "" || clean(p.Locality) == "" {
+		return c, err
+	}
+	slug := engine.Slugify(p.Locality) + "-" + strings.ToLower(code)
+	if c := n.cities[slug]; c != nil {
+		return c, nil
+	}
+	loc, zerr := time.LoadLocation(p.Zone)
+	if zerr != nil {
+		return nil, fmt.Errorf("%w, and its zone %q is unknown", err, p.Zone)
+	}
+	c = &places.City{Slug: slug, Name: clean(p.Locality), Country: code, Timezone: p.Zone, Location: loc}
+	n.cities[slug] = c
+	return c, nil
 }
 
-func (n *normalizer) addCity(c *places.City) {
-	if n.cities[c.Slug] == nil {
-		n.cities[c.Slug] = c
-		n.ds.Cities = append(n.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone})
-	}
-}
+// nearby is how close two venues of one city with different names must be to be one.
+const nearby = 150 // metres
 
-// venue returns the slug of the venue of that name in city c, adding it when new. The slug
-// is the name's with the city's appended, so it depends on nothing but the venue itself:
-// no other venue coming, going or being read first can change it.
-func (n *normalizer) venue(name string, p source.Place, c *places.City) string {
-	key := c.Slug + "\x00" + engine.Fold(name)
-	if i, ok := n.venues[key]; ok {
-		return n.ds.Venues[i].Slug
-	}
-	slug := strings.Trim(engine.Slugify(name)+"-"+c.Slug, "-")
-	v := engine.Venue{Slug: slug, Name: name, City: c.Slug, Website: p.URL, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
-	var addr []string
-	for _, s := range []string{p.Street, strings.TrimSpace(p.PostalCode + " " + p.Locality)} {
-		if s = clean(s); s != "" {
-			addr = append(addr, s)
-		}
-	}
-	v.Address = strings.Join(addr, ", ")
-	n.venues[key] = len(n.ds.Venues)
-	n.ds.Venues = append(n.ds.Venues, v)
-	return slug
-}
-
-// bill returns the gig's artists in billing order and its genres: the event's own tags and
-// its performers'. Without performers the title is the headliner.
-func (n *normalizer) bill(ev *source.Event) ([]engine.Billing, []string) {
-	performers := ev.Performers
-	if len(performers) == 0 {
-		performers = []source.Performer{{Name: ev.Title}}
-	}
-	var bill []engine.Billing
-	var genres []string
-	addGenre := func(list *[]string, tag string) {
-		if g := canonicalGenre(tag); g != "" && !slices.Contains(*list, g) {
-			*list = append(*list, g)
-			if !n.genres[g] {
-				n.genres[g] = true
-				n.ds.Genres = append(n.ds.Genres, engine.Genre{Slug: g, Name: canonicalGenres[g]})
+// venue returns the index of the venue p names in city c, adding it when new. Names are
+// compared by key; a name with another key within nearby metres of a known venue is that
+// venue under another name.
+func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
+	k := c.Slug + "\x00" + venueKey(p.Name, c.Name)
+	i, ok := n.venueKeys[k]
+	if !ok && p.HasGeo {
+		for _, j := range n.near[c.Slug] {
+			if q := n.venues[j].place; distance(p.Lat, p.Lon, q.Lat, q.Lon) <= nearby {
+				i, ok = j, true
+				break
 			}
 		}
 	}
-	for _, tag := range ev.Genres {
-		addGenre(&genres, tag)
+	if !ok {
+		i = int32(len(n.venues))
+		n.venues = append(n.venues, venueEntry{city: c, name: clean(p.Name), role: role, place: p})
+		if p.HasGeo {
+			n.near[c.Slug] = append(n.near[c.Slug], i)
+		}
 	}
-	for _, p := range performers {
-		name := clean(p.Name)
-		slug := engine.Slugify(name)
-		if slug == "" || slices.ContainsFunc(bill, func(b engine.Billing) bool { return b.Artist == slug }) {
-			continue
+	n.venueKeys[k] = i
+	v := &n.venues[i]
+	if role < v.role {
+		// A more authoritative source names the venue; facts it lacks stay.
+		old := v.place
+		v.name, v.role, v.place = clean(p.Name), role, p
+		fill(&v.place.Street, old.Street)
+		fill(&v.place.PostalCode, old.PostalCode)
+		fill(&v.place.URL, old.URL)
+		if !p.HasGeo && old.HasGeo {
+			v.place.Lat, v.place.Lon, v.place.HasGeo = old.Lat, old.Lon, true
 		}
-		i, ok := n.artists[slug]
-		if !ok {
-			i = len(n.ds.Artists)
-			n.artists[slug] = i
-			n.ds.Artists = append(n.ds.Artists, engine.Artist{Slug: slug, Name: name})
-		}
-		for _, tag := range p.Genres {
-			addGenre(&n.ds.Artists[i].Genres, tag)
-			addGenre(&genres, tag)
-		}
-		bill = append(bill, engine.Billing{Artist: slug, Headliner: len(bill) == 0})
 	}
-	return bill, genres
+	return i
 }
 
-func headlinerKey(g *engine.Gig, ev *source.Event) string {
-	if len(g.Artists) > 0 {
-		return g.Artists[0].Artist
+func fill(dst *string, s string) {
+	if *dst == "" {
+		*dst = s
 	}
-	return engine.Fold(ev.Title)
 }
 
-// gigID derives a gig's id from its venue, venue-local date and time, and headliner, so the
-// same listing keeps its id from one refresh to the next.
-func gigID(venue string, local time.Time, tba bool, headliner string) string {
+// distance is the great-circle distance in metres.
+func distance(lat1, lon1, lat2, lon2 float64) float64 {
+	const r = 6371e3
+	rad := math.Pi / 180
+	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
+	return 2 * r * math.Asin(math.Sqrt(a))
+}
+
+// contentKey names a gig by venue slug, venue-local date and time, and headliner key: how
+// a gig is known when no source ref is.
+func contentKey(venue string, local time.Time, tba bool, headliner string) string {
 	clock := local.Format("15:04")
 	if tba {
 		clock = "tba"
 	}
-	sum := sha256.Sum256([]byte(venue + "\x00" + local.Format(time.DateOnly) + "\x00" + clock + "\x00" + headliner))
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:8]))
-}
-
-// mergeInto folds a second listing of the same gig into the first: every source and
-// distinct ticket is kept, facts the first lacks are taken from the second, and a
-// cancellation, postponement or reschedule wins over "scheduled".
-func mergeInto(dst, src *engine.Gig) {
-	for _, a := range src.Sources {
-		if !slices.Contains(dst.Sources, a) {
-			dst.Sources = append(dst.Sources, a)
-		}
-	}
-	for _, t := range src.Tickets {
-		if !slices.ContainsFunc(dst.Tickets, func(d engine.Ticket) bool { return sameTicket(d, t) }) {
-			dst.Tickets = append(dst.Tickets, t)
-		}
-	}
-	for _, g := range src.Genres {
-		if !slices.Contains(dst.Genres, g) {
-			dst.Genres = append(dst.Genres, g)
-		}
-	}
-	for _, b := range src.Artists {
-		if !slices.ContainsFunc(dst.Artists, func(d engine.Billing) bool { return d.Artist == b.Artist }) {
-			dst.Artists = append(dst.Artists, engine.Billing{Artist: b.Artist})
-		}
-	}
-	for _, f := range []struct{ dst, src *time.Time }{{&dst.End, &src.End}, {&dst.Doors, &src.Doors}, {&dst.PreviousStart, &src.PreviousStart}} {
-		if f.dst.IsZero() {
-			*f.dst = *f.src
-		}
-	}
-	switch {
-	case src.Status == engine.StatusCancelled:
-		dst.Status = engine.StatusCancelled
-	case dst.Status == "" || dst.Status == engine.StatusScheduled:
-		dst.Status = cmp.Or(src.Status, dst.Status)
-	}
+	return venue + "\x00" + local.Format(time.DateOnly) + "\x00" + clock + "\x00" + headliner
 }
 
 func sameTicket(a, b engine.Ticket) bool {

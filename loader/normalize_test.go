@@ -1,10 +1,10 @@
 package loader
 
 import (
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -54,24 +54,10 @@ func TestCanonicalGenre(t *testing.T) {
 	}
 }
 
-func TestGigIDStable(t *testing.T) {
-	loc, _ := time.LoadLocation("Europe/Berlin")
-	at := time.Date(2026, 12, 5, 20, 0, 0, 0, loc)
-	a := gigID("venue", at, false, "artist")
-	if a != gigID("venue", at.UTC().In(loc), false, "artist") || len(a) != 13 {
-		t.Errorf("id %q is not stable", a)
-	}
-	for _, other := range []string{
-		gigID("venue", at.Add(3*time.Hour), false, "artist"), // late show
-		gigID("venue", at, false, "artist-tribute"),
-		gigID("venue", at, true, "artist"),
-		gigID("venue-2", at, false, "artist"),
-	} {
-		if other == a {
-			t.Errorf("different gigs share id %q", a)
-		}
-	}
-}
+var (
+	today = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	noon  = today.Add(12 * time.Hour)
+)
 
 func event(title, venue, city, country, start string) source.Event {
 	w, err := source.ParseISO(start)
@@ -85,13 +71,14 @@ func TestVenueSlugsDoNotDependOnOrder(t *testing.T) {
 	a := event("A", "The Garage", "London", "GB", "2026-12-05T20:00")
 	b := event("B", "The Garage", "Glasgow", "United Kingdom", "2026-12-06T20:00")
 	for _, order := range [][]source.Event{{a, b}, {b, a}, {b}} {
-		n := newNormalizer(noon)
+		n := newNormalizer(noon, len(order))
 		for i := range order {
-			if err := n.add(&order[i]); err != nil {
+			if err := n.add(&order[i], i, RoleVenue); err != nil {
 				t.Fatal(err)
 			}
 		}
-		for _, v := range n.ds.Venues {
+		ds := n.dataset(NewIDStore().begin())
+		for _, v := range ds.Venues {
 			if want := map[string]string{"london-gb": "the-garage-london-gb", "glasgow": "the-garage-glasgow"}[v.City]; v.Slug != want {
 				t.Errorf("venue in %s has slug %q, want %q", v.City, v.Slug, want)
 			}
@@ -99,44 +86,42 @@ func TestVenueSlugsDoNotDependOnOrder(t *testing.T) {
 	}
 }
 
-func TestInvalidEventsAddNoPlaces(t *testing.T) {
-	n := newNormalizer(noon)
+func TestInvalidEventsAreRejected(t *testing.T) {
+	n := newNormalizer(noon, 0)
 	for _, ev := range []source.Event{
-		event("", "Hall", "Paris", "FR", "2026-12-05T20:00"),         // no title
-		event("A", "Hall", "Paris", "FR", "2031-12-05T20:00"),        // beyond the horizon
-		event("A", "Hall", "Atlantis", "FR", "2026-12-05T20:00"),     // unknown city
-		event("A", "", "Paris", "FR", "2026-12-05T20:00"),            // no venue name
-		event("A", "Hall", "Paris", "Neverland", "2026-12-05T20:00"), // unknown country
+		event("", "Hall", "Paris", "FR", "2026-12-05T20:00"),           // no title
+		event("A", "Hall", "Paris", "FR", "2031-12-05T20:00"),          // beyond the horizon
+		event("A", "Hall", "Atlantis", "FR", "2026-12-05T20:00"),       // unknown city
+		event("A", "", "Paris", "FR", "2026-12-05T20:00"),              // no venue name
+		event("A", "Hall", "Paris", "Neverland", "2026-12-05T20:00"),   // unknown country
+		event("(SOLD OUT)", "Hall", "Paris", "FR", "2026-12-05T20:00"), // no name left
 	} {
-		if err := n.add(&ev); err == nil {
+		if err := n.add(&ev, 0, RoleVenue); err == nil {
 			t.Errorf("event %+v accepted", ev)
 		}
 	}
-	if len(n.ds.Cities)+len(n.ds.Venues)+len(n.ds.Gigs) > 0 {
-		t.Errorf("rejected events left %d cities, %d venues, %d gigs", len(n.ds.Cities), len(n.ds.Venues), len(n.ds.Gigs))
+	if len(n.recs)+len(n.venues) > 0 {
+		t.Errorf("rejected events left %d records, %d venues", len(n.recs), len(n.venues))
 	}
 }
 
-func TestMergeSameGig(t *testing.T) {
-	n := newNormalizer(noon)
-	first := event("A", "Hall", "Paris", "FR", "2026-12-05T20:00")
-	first.Offers = []source.Offer{{URL: "https://t.example/1", PriceMin: 20, HasPrice: true, Currency: "EUR"}}
-	second := first
-	second.Source = "other"
-	second.Status = engine.StatusPostponed
-	second.Doors, _ = source.ParseISO("2026-12-05T19:00")
-	second.Offers = []source.Offer{first.Offers[0], {URL: "https://t.example/2"}}
-	again := first // the same source lists it twice
-	for _, ev := range []*source.Event{&first, &second, &again} {
-		if err := n.add(ev); err != nil {
-			t.Fatal(err)
-		}
+func TestCityFromStatedZone(t *testing.T) {
+	n := newNormalizer(noon, 1)
+	ev := event("A", "Hall", "Ushuaia", "AR", "2026-12-05T21:00")
+	ev.Venue.Zone = "America/Argentina/Ushuaia"
+	if err := n.add(&ev, 0, RoleVenue); err != nil {
+		t.Fatal(err)
 	}
-	if len(n.ds.Gigs) != 1 {
-		t.Fatalf("%d gigs, want 1", len(n.ds.Gigs))
+	ds := n.dataset(NewIDStore().begin())
+	if c := ds.Cities[0]; c.Slug != "ushuaia-ar" || c.Timezone != "America/Argentina/Ushuaia" {
+		t.Errorf("city %+v", c)
 	}
-	g := n.ds.Gigs[0]
-	if len(g.Sources) != 2 || len(g.Tickets) != 3 || g.Status != engine.StatusPostponed || g.Doors.IsZero() {
-		t.Errorf("merged gig: %d sources, %d tickets, status %q, doors %v", len(g.Sources), len(g.Tickets), g.Status, g.Doors)
+	if got := ds.Gigs[0].Start.UTC().Format(time.RFC3339); got != "2026-12-06T00:00:00Z" {
+		t.Errorf("start %s, want 21:00 at -03:00", got)
+	}
+	bad := event("A", "Hall", "Atlantis", "AR", "2026-12-05T21:00")
+	bad.Venue.Zone = "Atlantic/Atlantis"
+	if err := n.add(&bad, 0, RoleVenue); err == nil || !strings.Contains(err.Error(), "Atlantic/Atlantis") {
+		t.Errorf("unknown zone: err %v", err)
 	}
 }

@@ -4,6 +4,8 @@
 //	    writes the demo corpus: venue pages with JSON-LD and a sources.json for gigsd.
 //	gigsctl keys create|list|show|revoke
 //	    issues and manages personal API keys in the store gigsd reads.
+//	gigsctl sources check -sources FILE [NAME...]
+//	    fetches sources once and prints what each yields, what it dropped and why.
 package main
 
 import (
@@ -23,6 +25,7 @@ const usage = `usage: gigsctl <command> [flags]
 Commands:
   demo    write the demo corpus (venue pages and sources.json) for gigsd -sources
   keys    issue, list, show and revoke personal API keys
+  sources check [NAME...]   fetch sources once and print what they yield and drop
 
 Run 'gigsctl <command> -h' for a command's flags.`
 
@@ -46,6 +49,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return demoCmd(args[1:], getenv, stdout, stderr)
 	case "keys":
 		return keysCmd(args[1:], getenv, stdout, stderr)
+	case "sources":
+		return sourcesCmd(args[1:], getenv, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil

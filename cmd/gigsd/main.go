@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader"
+	"github.com/gigs/gigs/loader/fetch"
 	"github.com/gigs/gigs/server"
 	"github.com/gigs/gigs/server/keys"
 )
@@ -59,6 +61,7 @@ type Config struct {
 	TrustedProxies  []netip.Prefix
 	DataDir         string
 	KeySync         time.Duration
+	FetchProxy      string
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -91,8 +94,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long in-flight requests may finish on shutdown")
 	fs.IntVar(&c.ReadLimit, "read-limit", 60, "requests per minute each client may make to /v1")
 	fs.IntVar(&c.ExportLimit, "export-limit", 10, "exports per minute each API key may make")
-	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys) and the key secret")
+	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys), the key secret and the gig id store")
 	fs.DurationVar(&c.KeySync, "key-sync", 10*time.Second, "how often key uses are saved and key changes picked up")
+	fs.StringVar(&c.FetchProxy, "fetch-proxy", "", "send every upstream request through this HTTP proxy URL (default: the HTTP_PROXY environment)")
 	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
 		c.TrustedProxies = c.TrustedProxies[:0]
 		for _, f := range strings.Split(v, ",") {
@@ -152,8 +156,24 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	proxy, err := loader.ProxyFunc(m.Config.FetchProxy)
+	if err != nil {
+		return fmt.Errorf("-fetch-proxy: %w", err)
+	}
+	srcs, err := loader.Sources(cfg, fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy}), os.Getenv, time.Now)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(m.Config.DataDir, 0o700); err != nil {
+		return fmt.Errorf("cannot make the data directory: %w", err)
+	}
+	ids, err := loader.OpenIDStore(filepath.Join(m.Config.DataDir, "gig-ids"))
+	if err != nil {
+		return err
+	}
 	ld := loader.New(loader.Options{
-		Sources:  loader.Sources(cfg, loader.NewFetcher(loader.FetchOptions{Contact: m.Config.Contact})),
+		Sources:  srcs,
+		IDs:      ids,
 		Live:     &m.Live,
 		Logger:   m.Logger,
 		Interval: m.Config.Refresh,
@@ -176,7 +196,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)
 	}
 	close(m.ready)
-	m.Logger.Info("gigsd listening", "addr", m.ln.Addr().String(), "sources", len(cfg.Sources))
+	m.Logger.Info("gigsd listening", "addr", m.ln.Addr().String(), "sources", len(srcs))
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -26,6 +26,9 @@ type Source interface {
 type Batch struct {
 	Events  []Event
 	Dropped []Drop
+	// Notes are facts about the fetch an operator should know that are not drops, such as
+	// a page read in another charset than it declared.
+	Notes []string
 }
 
 // Drop is a record an adapter could not use, with where it was and why.
@@ -39,8 +42,11 @@ type Drop struct {
 type Event struct {
 	Source string // name of the source that yielded it
 	Ref    string // the upstream identity of the record: @id, UID or page URL#index
-	URL    string // the event's own page, for attribution; may be empty
-	Line   int    // 1-based line in the document where the record starts, 0 when unknown
+	// Positional is set when Ref is only the record's position in its document (URL#index),
+	// which shifts when the source adds or removes records.
+	Positional bool
+	URL        string // the event's own page, for attribution; may be empty
+	Line       int    // 1-based line in the document where the record starts, 0 when unknown
 
 	Title      string
 	Performers []Performer // billing order; the first is the headliner
@@ -87,9 +93,12 @@ type Place struct {
 	Region     string
 	PostalCode string
 	Country    string
-	Lat, Lon   float64
-	HasGeo     bool
-	URL        string
+	// Zone is the venue's IANA time zone when the source or the operator states it. It
+	// places a city the gazetteer does not know; a known city's own zone always wins.
+	Zone     string
+	Lat, Lon float64
+	HasGeo   bool
+	URL      string
 }
 
 // Offer is one way to buy tickets.

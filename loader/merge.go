@@ -1,0 +1,480 @@
+package loader
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Merging: the records that list one concert become one gig.
+//
+// Candidates are records at one venue whose venue-local dates agree, or lie a day apart
+// when one of them has no time or starts within a few hours of midnight, or where one was
+// rescheduled from the other's date. A candidate pair matches when
+//   - the records come from different sources, and both or neither announce a tribute act;
+//   - a name key of one (headliner or title headliner) equals one of the other's, or, for
+//     keys of six letters or more, they are one typo apart (two over ten letters), carry
+//     the same digits and neither is the other with letters added (Daughter, Daughters),
+//     and both starts are known and within 15 minutes;
+//   - their starts are within 90 minutes (a platform may list the doors), or one was
+//     rescheduled from the other's start, or one has no time and the dates agree as above.
+//
+// Matches are taken best first (exact names before typos, then the closest times) and
+// join clusters that never hold two records of one source, so early and late shows, and
+// near-names, stay apart when the sources list both.
+//
+// Field precedence within a gig (records ordered venue site, primary platform, other
+// platforms, then by source order): the start comes from the record that states a
+// previous start (the newest news), else the first; a start without a time takes a time
+// another record states for that date. The title, end and doors come from the first record
+// that has them. The bill is the first record's, extended by acts only others list. Every
+// source, ticket link and price is kept, each ticket with its source, so platform prices
+// stand beside venue links. A cancellation from a venue site or a primary platform wins;
+// one from other platforms counts only when every record says so.
+
+const (
+	slack        = 90 * time.Minute // starts this close may be one show (doors versus show)
+	typoSlack    = 15 * time.Minute // starts must be this close for names a typo apart
+	nearMidnight = 3 * time.Hour    // a start this close to midnight may be dated either side
+)
+
+// pair is a candidate match with its score: higher is better.
+type pair struct {
+	a, b  int32
+	score int64
+}
+
+// clusters returns the record indices of every gig, each cluster in record order and the
+// clusters in the order of their first record.
+func (n *normalizer) clusters() [][]int32 {
+	buckets := make(map[uint64][]int32, len(n.recs))
+	for i := range n.recs {
+		r := &n.recs[i]
+		k := bucket(r.venue, r.day)
+		buckets[k] = append(buckets[k], int32(i))
+	}
+	var pairs []pair
+	var days []int32
+	for i := range n.recs {
+		r := &n.recs[i]
+		days = r.candidateDays(days[:0])
+		for _, d := range days {
+			for _, j := range buckets[bucket(r.venue, d)] {
+				if j == int32(i) || d == r.day && j < int32(i) {
+					continue // same-day pairs are seen from their first record only
+				}
+				if s, ok := match(r, &n.recs[j]); ok {
+					pairs = append(pairs, pair{int32(i), j, s})
+				}
+			}
+		}
+	}
+	slices.SortFunc(pairs, func(x, y pair) int {
+		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
+	})
+
+	parent := make([]int32, len(n.recs))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	srcs := map[int32][]int32{} // root of a cluster of two or more → its sources
+	sourcesOf := func(root int32) []int32 {
+		if s, ok := srcs[root]; ok {
+			return s
+		}
+		return []int32{n.recs[root].src}
+	}
+	for _, p := range pairs {
+		ra, rb := find(p.a), find(p.b)
+		if ra == rb {
+			continue
+		}
+		sa, sb := sourcesOf(ra), sourcesOf(rb)
+		if slices.ContainsFunc(sa, func(s int32) bool { return slices.Contains(sb, s) }) {
+			continue
+		}
+		if rb < ra {
+			ra, rb = rb, ra
+		}
+		parent[rb] = ra
+		srcs[ra] = append(sa[:len(sa):len(sa)], sb...)
+		delete(srcs, rb)
+	}
+	var out [][]int32
+	at := map[int32]int{} // root → index in out
+	for i := range n.recs {
+		root := find(int32(i))
+		k, ok := at[root]
+		if !ok {
+			k = len(out)
+			at[root] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], int32(i))
+	}
+	return out
+}
+
+func bucket(venue, day int32) uint64 { return uint64(uint32(venue))<<32 | uint64(uint32(day)) }
+
+// candidateDays appends the venue-local days whose records may list the same concert.
+func (r *record) candidateDays(days []int32) []int32 {
+	days = append(days, r.day)
+	local := r.start.Sub(time.Date(r.start.Year(), r.start.Month(), r.start.Day(), 0, 0, 0, 0, r.start.Location()))
+	if r.tba || local < nearMidnight {
+		days = append(days, r.day-1)
+	}
+	if r.tba || local >= 24*time.Hour-nearMidnight {
+		days = append(days, r.day+1)
+	}
+	if !r.prev.IsZero() {
+		if d := localDay(r.prev); !slices.Contains(days, d) {
+			days = append(days, d)
+		}
+	}
+	return days
+}
+
+// match scores two records of one venue as listings of one concert.
+func match(a, b *record) (int64, bool) {
+	if a.src == b.src || a.tribute != b.tribute {
+		return 0, false
+	}
+	exact := false
+	for _, x := range a.keys {
+		exact = exact || x != "" && (x == b.keys[0] || x == b.keys[1])
+	}
+	gap, ok := timeGap(a, b)
+	if !ok || !exact && (a.tba || b.tba || gap > typoSlack || !typoApart(a.keys[0], b.keys[0])) {
+		return 0, false
+	}
+	score := int64(1<<40) - int64(gap/time.Second)
+	if exact {
+		score += 1 << 41
+	}
+	return score, true
+}
+
+// timeGap says how far apart two records' starts are, and whether they can be one show.
+func timeGap(a, b *record) (time.Duration, bool) {
+	if !a.tba && !b.tba {
+		gap := absDur(a.start.Sub(b.start))
+		if !a.prev.IsZero() {
+			gap = min(gap, absDur(a.prev.Sub(b.start)))
+		}
+		if !b.prev.IsZero() {
+			gap = min(gap, absDur(b.prev.Sub(a.start)))
+		}
+		return gap, gap <= slack
+	}
+	// At least one has no time: compare dates, with a day's grace near midnight.
+	if a.day == b.day || !a.prev.IsZero() && localDay(a.prev) == b.day || !b.prev.IsZero() && localDay(b.prev) == a.day {
+		return slack, true
+	}
+	if a.tba && b.tba || a.day-b.day > 1 || b.day-a.day > 1 {
+		return 0, false
+	}
+	known := a
+	if a.tba {
+		known = b
+	}
+	local := known.start.Sub(time.Date(known.start.Year(), known.start.Month(), known.start.Day(), 0, 0, 0, 0, known.start.Location()))
+	return 2 * slack, local < nearMidnight || local >= 24*time.Hour-nearMidnight
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// typoApart reports whether two name keys differ by a typo: see the package comment above.
+func typoApart(x, y string) bool {
+	nx, ny := utf8.RuneCountInString(x), utf8.RuneCountInString(y)
+	if nx < 6 || ny < 6 || strings.HasPrefix(x, y) || strings.HasPrefix(y, x) || digits(x) != digits(y) {
+		return false
+	}
+	limit := 1
+	if max(nx, ny) > 10 {
+		limit = 2
+	}
+	return editDistance([]rune(x), []rune(y), limit) <= limit
+}
+
+func digits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if '0' <= r && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// editDistance is the optimal string alignment distance of a and b (insertions, deletions,
+// substitutions and swaps of neighbours), or limit+1 when it exceeds limit.
+func editDistance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			best = min(best, cur[j])
+		}
+		if best > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// dataset assembles the gigs of the clusters with ids from run, plus the cities, venues,
+// artists and genres they use.
+func (n *normalizer) dataset(run *idRun) engine.Dataset {
+	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{},
+		slugs: map[string]string{}, cities: map[string]bool{}, genres: map[string]bool{}}
+	order := make([]int32, len(n.recs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	// Artists are named by the most authoritative source that lists them.
+	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(n.recs[x].role, n.recs[y].role) })
+	for _, i := range order {
+		for _, p := range a.performers(&n.recs[i]) {
+			a.artist(p.name, p.genres)
+		}
+	}
+	clusters := n.clusters()
+	a.ds.Gigs = make([]engine.Gig, 0, len(clusters))
+	for _, c := range clusters {
+		a.gig(c)
+	}
+	return a.ds
+}
+
+// assembler builds a dataset from clusters. Slugs never collide: a name whose slug is taken
+// by another key gets a numbered one.
+type assembler struct {
+	n          *normalizer
+	run        *idRun
+	ds         engine.Dataset
+	venueSlugs []string          // by venue index, "" until used
+	artists    map[string]int    // artist key → index in ds.Artists
+	slugs      map[string]string // "kind\x00slug" → the key that holds it
+	cities     map[string]bool
+	genres     map[string]bool
+}
+
+// slug returns base, or base with a number, so that it belongs to key alone.
+func (a *assembler) slug(kind, base, key string) string {
+	s := base
+	for i := 2; ; i++ {
+		holder, taken := a.slugs[kind+"\x00"+s]
+		if !taken || holder == key {
+			a.slugs[kind+"\x00"+s] = key
+			return s
+		}
+		s = base + "-" + strconv.Itoa(i)
+	}
+}
+
+type performer struct {
+	name   string
+	genres []string
+}
+
+// performers returns a record's acts in billing order; without performers, the headliner
+// its title names.
+func (a *assembler) performers(r *record) []performer {
+	if len(r.ev.Performers) == 0 {
+		return []performer{{name: titleHeadliner(r.ev.Title)}}
+	}
+	out := make([]performer, 0, len(r.ev.Performers))
+	for _, p := range r.ev.Performers {
+		out = append(out, performer{name: p.Name, genres: p.Genres})
+	}
+	return out
+}
+
+// artist returns the slug of the act named name, adding it when new.
+func (a *assembler) artist(name string, tags []string) string {
+	k := artistKey(name)
+	if k == "" {
+		return ""
+	}
+	i, ok := a.artists[k]
+	if !ok {
+		display := displayName(name)
+		i = len(a.ds.Artists)
+		a.artists[k] = i
+		a.ds.Artists = append(a.ds.Artists, engine.Artist{Slug: a.slug("artist", engine.Slugify(display), k), Name: display})
+	}
+	for _, t := range tags {
+		a.genre(&a.ds.Artists[i].Genres, t)
+	}
+	return a.ds.Artists[i].Slug
+}
+
+// genre adds the canonical genre of a free tag to list.
+func (a *assembler) genre(list *[]string, tag string) {
+	g := canonicalGenre(tag)
+	if g == "" || slices.Contains(*list, g) {
+		return
+	}
+	*list = append(*list, g)
+	if !a.genres[g] {
+		a.genres[g] = true
+		a.ds.Genres = append(a.ds.Genres, engine.Genre{Slug: g, Name: canonicalGenres[g]})
+	}
+}
+
+// venue returns the slug of venue i, adding it and its city to the dataset on first use.
+func (a *assembler) venue(i int32) string {
+	if s := a.venueSlugs[i]; s != "" {
+		return s
+	}
+	v := &a.n.venues[i]
+	c := v.city
+	if !a.cities[c.Slug] {
+		a.cities[c.Slug] = true
+		a.ds.Cities = append(a.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone})
+	}
+	base := strings.Trim(engine.Slugify(v.name)+"-"+c.Slug, "-")
+	slug := a.slug("venue", base, c.Slug+"\x00"+venueKey(v.name, c.Name))
+	a.venueSlugs[i] = slug
+	p := v.place
+	ev := engine.Venue{Slug: slug, Name: v.name, City: c.Slug, Website: p.URL, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
+	var addr []string
+	for _, s := range []string{p.Street, strings.TrimSpace(p.PostalCode + " " + p.Locality)} {
+		if s = clean(s); s != "" {
+			addr = append(addr, s)
+		}
+	}
+	ev.Address = strings.Join(addr, ", ")
+	a.ds.Venues = append(a.ds.Venues, ev)
+	return slug
+}
+
+// gig assembles one gig from a cluster of records; see the precedence above.
+func (a *assembler) gig(members []int32) {
+	recs := a.n.recs
+	slices.SortStableFunc(members, func(x, y int32) int {
+		return cmp.Or(cmp.Compare(recs[x].role, recs[y].role), cmp.Compare(recs[x].src, recs[y].src))
+	})
+	first := &recs[members[0]]
+	auth := first
+	for _, i := range members {
+		if !recs[i].prev.IsZero() {
+			auth = &recs[i]
+			break
+		}
+	}
+	g := engine.Gig{Title: clean(first.ev.Title), Venue: a.venue(auth.venue), Start: auth.start, TimeTBA: auth.tba, PreviousStart: auth.prev}
+	if g.TimeTBA {
+		for _, i := range members {
+			if r := &recs[i]; !r.tba && r.day == auth.day {
+				g.Start, g.TimeTBA = r.start, false
+				break
+			}
+		}
+	}
+	g.Status = status(recs, members, auth)
+	for _, i := range members {
+		r := &recs[i]
+		loc := r.city.Location
+		if g.End.IsZero() && !r.ev.End.IsZero() && !r.ev.End.DateOnly {
+			if end, _ := instant(r.ev.End, loc); end.After(g.Start) {
+				g.End = end
+			}
+		}
+		if g.Doors.IsZero() && !g.TimeTBA && !r.ev.Doors.IsZero() && !r.ev.Doors.DateOnly {
+			if doors, _ := instant(r.ev.Doors, loc); !doors.After(g.Start) && g.Start.Sub(doors) < 12*time.Hour {
+				g.Doors = doors
+			}
+		}
+		for _, p := range a.performers(r) {
+			if s := a.artist(p.name, nil); s != "" && !slices.ContainsFunc(g.Artists, func(b engine.Billing) bool { return b.Artist == s }) {
+				g.Artists = append(g.Artists, engine.Billing{Artist: s, Headliner: len(g.Artists) == 0})
+			}
+			for _, t := range p.genres {
+				a.genre(&g.Genres, t)
+			}
+		}
+		for _, t := range r.ev.Genres {
+			a.genre(&g.Genres, t)
+		}
+		for _, o := range r.ev.Offers {
+			if o.URL == "" && !o.HasPrice {
+				continue
+			}
+			t := engine.Ticket{URL: o.URL, Source: r.ev.Source, Currency: o.Currency, Availability: o.Availability}
+			if o.HasPrice {
+				lo, hi := o.PriceMin, o.PriceMax
+				t.PriceMin = &lo
+				if hi > lo {
+					t.PriceMax = &hi
+				}
+			}
+			if !slices.ContainsFunc(g.Tickets, func(d engine.Ticket) bool { return sameTicket(d, t) }) {
+				g.Tickets = append(g.Tickets, t)
+			}
+		}
+		at := engine.Attribution{Name: r.ev.Source, URL: r.ev.URL}
+		if !slices.Contains(g.Sources, at) {
+			g.Sources = append(g.Sources, at)
+		}
+	}
+	local := g.Start.In(auth.city.Location)
+	g.ID = a.run.assign(a.n, members, a.venueSlugs, contentKey(g.Venue, local, g.TimeTBA, auth.keys[0]))
+	a.ds.Gigs = append(a.ds.Gigs, g)
+}
+
+// status decides a gig's status: see the precedence above.
+func status(recs []record, members []int32, auth *record) engine.Status {
+	all := true
+	for _, i := range members {
+		r := &recs[i]
+		cancelled := r.ev.Status == engine.StatusCancelled
+		if cancelled && r.role <= RolePrimary {
+			return engine.StatusCancelled
+		}
+		all = all && cancelled
+	}
+	if all {
+		return engine.StatusCancelled
+	}
+	if s := auth.ev.Status; s != "" && s != engine.StatusCancelled {
+		return s
+	}
+	return engine.StatusScheduled
+}

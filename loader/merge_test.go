@@ -1,0 +1,274 @@
+package loader
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// listing is one source record in a merge case: "source|role|venue|start|title|performers".
+type listing struct {
+	source    string
+	role      Role
+	venue     string
+	start     string // ISO, venue-local unless it has an offset
+	title     string
+	performer string // "" for none
+	status    engine.Status
+	prev      string // previous start, "" for none
+	ref       string
+	// positional marks a ref that is only a position in its document
+	positional bool
+}
+
+func (l listing) event() source.Event {
+	ev := event(l.title, l.venue, "London", "GB", l.start)
+	ev.Source, ev.Status, ev.Ref, ev.Positional = l.source, l.status, l.ref, l.positional
+	if ev.Ref == "" {
+		ev.Ref = l.source + "/" + l.title + "/" + l.start
+	}
+	if l.performer != "" {
+		ev.Performers = []source.Performer{{Name: l.performer}}
+	}
+	if l.prev != "" {
+		ev.PreviousStart, _ = source.ParseISO(l.prev)
+	}
+	ev.Offers = []source.Offer{{URL: "https://" + l.source + ".example/" + l.ref}}
+	return ev
+}
+
+// merged normalizes listings (source order: first appearance) and returns the dataset.
+func merged(t *testing.T, ids *IDStore, ls ...listing) engine.Dataset {
+	t.Helper()
+	n := newNormalizer(noon, len(ls))
+	var srcs []string
+	events := make([]source.Event, len(ls))
+	for i, l := range ls {
+		if !slices.Contains(srcs, l.source) {
+			srcs = append(srcs, l.source)
+		}
+		events[i] = l.event()
+		if err := n.add(&events[i], slices.Index(srcs, l.source), l.role); err != nil {
+			t.Fatalf("listing %d: %v", i, err)
+		}
+	}
+	run := ids.begin()
+	ds := n.dataset(run)
+	run.commit(noon)
+	if _, err := engine.Build(&ds, engine.Options{Now: noon}); err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return ds
+}
+
+func TestMerge(t *testing.T) {
+	const (
+		site = "garage-site"
+		tix  = "tixhub"
+		seek = "gigseek"
+	)
+	tests := []struct {
+		name     string
+		listings []listing
+		gigs     int    // gigs made
+		sources  []int  // sources per gig, in start order
+		start    string // the first gig's venue-local start, "15:04 2006-01-02"
+		status   engine.Status
+	}{
+		{"title dressed up on a platform", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Röyksopp", performer: "Röyksopp"},
+			{source: tix, role: RolePrimary, venue: "Garage", start: "2026-12-05T20:00", title: "SOLD OUT: ROYKSOPP – Live (DJ set)"},
+		}, 1, []int{2}, "20:00 2026-12-05", ""},
+		{"the, ampersand and feat.", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Simon & Garfunkel", performer: "Simon & Garfunkel"},
+			{source: tix, role: RolePrimary, venue: "The Garage London", start: "2026-12-05T20:00", title: "The Simon and Garfunkel feat. Guest"},
+		}, 1, []int{2}, "20:00 2026-12-05", ""},
+		{"early and late shows stay apart", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T18:00", title: "Wet Leg", performer: "Wet Leg"},
+			{source: site, venue: "The Garage", start: "2026-12-05T21:30", title: "Wet Leg", performer: "Wet Leg"},
+			{source: tix, venue: "Garage", start: "2026-12-05T21:00", title: "Wet Leg (late show)"},
+			{source: tix, venue: "Garage", start: "2026-12-05T17:30", title: "Wet Leg (early show)"},
+		}, 2, []int{2, 2}, "18:00 2026-12-05", ""},
+		{"a tribute act is not the act", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Oasish – a tribute to Oasis", performer: "Oasish"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T20:00", title: "Oasis"},
+		}, 2, []int{1, 1}, "20:00 2026-12-05", ""},
+		{"near-names stay apart", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Daughter", performer: "Daughter"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T20:00", title: "Daughters"},
+		}, 2, []int{1, 1}, "20:00 2026-12-05", ""},
+		{"a typo in a long name matches", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Radiohead", performer: "Radiohead"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T20:05", title: "Radiohaed"},
+		}, 1, []int{2}, "20:00 2026-12-05", ""},
+		{"short names match exactly or not at all", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Yes", performer: "Yes"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T20:00", title: "Yet"},
+			{source: seek, venue: "The Garage", start: "2026-12-05T20:00", title: "YES!"},
+		}, 2, []int{2, 1}, "20:00 2026-12-05", ""},
+		{"doors time on a platform", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Idles", performer: "Idles"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T19:00", title: "IDLES"},
+		}, 1, []int{2}, "20:00 2026-12-05", ""},
+		{"a show after midnight dated the evening before", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points", performer: "Floating Points"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T23:45", title: "Floating Points"},
+		}, 1, []int{2}, "00:30 2026-12-06", ""},
+		{"a time filled in from a platform", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05", title: "Bicep", performer: "Bicep"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T21:00", title: "Bicep"},
+		}, 1, []int{2}, "21:00 2026-12-05", ""},
+		{"no time on a platform", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T21:00", title: "Bicep", performer: "Bicep"},
+			{source: tix, venue: "The Garage", start: "2026-12-05", title: "Bicep"},
+		}, 1, []int{2}, "21:00 2026-12-05", ""},
+		{"rescheduled at the venue, old date on a platform", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-12T20:00", title: "Fontaines D.C.", performer: "Fontaines D.C.", prev: "2026-12-05T20:00", status: engine.StatusRescheduled},
+			{source: tix, venue: "The Garage", start: "2026-12-05T20:00", title: "Fontaines DC"},
+		}, 1, []int{2}, "20:00 2026-12-12", engine.StatusRescheduled},
+		{"rescheduled on the primary platform, old date at the venue", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Fontaines D.C.", performer: "Fontaines D.C."},
+			{source: tix, role: RolePrimary, venue: "The Garage", start: "2026-12-12T20:00", title: "Fontaines DC", prev: "2026-12-05T20:00", status: engine.StatusRescheduled},
+		}, 1, []int{2}, "20:00 2026-12-12", engine.StatusRescheduled},
+		{"a cancellation from a minor platform alone does not count", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive"},
+			{source: seek, role: RolePlatform, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", status: engine.StatusCancelled},
+		}, 1, []int{2}, "20:00 2026-12-05", engine.StatusScheduled},
+		{"a cancellation from the primary platform wins", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive"},
+			{source: tix, role: RolePrimary, venue: "The Garage", start: "2026-12-05T20:00", title: "CANCELLED: Slowdive", status: engine.StatusCancelled},
+		}, 1, []int{2}, "20:00 2026-12-05", engine.StatusCancelled},
+		{"different venues stay apart", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive"},
+			{source: tix, venue: "Electric Ballroom", start: "2026-12-05T20:00", title: "Slowdive"},
+		}, 2, []int{1, 1}, "20:00 2026-12-05", ""},
+		{"one source lists two shows a day apart", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive"},
+			{source: site, venue: "The Garage", start: "2026-12-06T20:00", title: "Slowdive", performer: "Slowdive"},
+			{source: tix, venue: "The Garage", start: "2026-12-06", title: "Slowdive"},
+		}, 2, []int{1, 2}, "20:00 2026-12-05", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := merged(t, NewIDStore(), tt.listings...)
+			if len(ds.Gigs) != tt.gigs {
+				t.Fatalf("%d gigs, want %d: %+v", len(ds.Gigs), tt.gigs, titles(ds))
+			}
+			gigs := slices.Clone(ds.Gigs)
+			slices.SortStableFunc(gigs, func(a, b engine.Gig) int { return a.Start.Compare(b.Start) })
+			for i, g := range gigs {
+				if len(g.Sources) != tt.sources[i] {
+					t.Errorf("gig %d (%s) has %d sources, want %d", i, g.Title, len(g.Sources), tt.sources[i])
+				}
+				if len(g.Tickets) != len(g.Sources) {
+					t.Errorf("gig %d has %d tickets, want one per source (%d)", i, len(g.Tickets), len(g.Sources))
+				}
+			}
+			loc, _ := time.LoadLocation("Europe/London")
+			if got := gigs[0].Start.In(loc).Format("15:04 2006-01-02"); got != tt.start {
+				t.Errorf("first gig starts %s, want %s", got, tt.start)
+			}
+			if tt.status != "" && gigs[0].Status != tt.status {
+				t.Errorf("status %q, want %q", gigs[0].Status, tt.status)
+			}
+			if len(ds.Venues) != len(uniqueVenues(gigs)) {
+				t.Errorf("%d venues for gigs at %v", len(ds.Venues), uniqueVenues(gigs))
+			}
+		})
+	}
+}
+
+func titles(ds engine.Dataset) []string {
+	var out []string
+	for _, g := range ds.Gigs {
+		out = append(out, g.Title+" @ "+g.Start.Format(time.RFC3339))
+	}
+	return out
+}
+
+func uniqueVenues(gigs []engine.Gig) []string {
+	var out []string
+	for _, g := range gigs {
+		if !slices.Contains(out, g.Venue) {
+			out = append(out, g.Venue)
+		}
+	}
+	return out
+}
+
+func TestMergedArtistsAndVenue(t *testing.T) {
+	ds := merged(t, NewIDStore(),
+		listing{source: "tix", role: RolePrimary, venue: "Garage (London)", start: "2026-12-05T20:00", title: "SOLD OUT: The Kills"},
+		listing{source: "site", venue: "The Garage", start: "2026-12-05T20:00", title: "The Kills + Support", performer: "The Kills"},
+	)
+	if len(ds.Artists) != 1 || ds.Artists[0].Name != "The Kills" || ds.Artists[0].Slug != "the-kills" {
+		t.Errorf("artists %+v, want one named by the venue site", ds.Artists)
+	}
+	if len(ds.Venues) != 1 || ds.Venues[0].Name != "The Garage" || ds.Venues[0].Slug != "the-garage-london-gb" {
+		t.Errorf("venues %+v, want one named by the venue site", ds.Venues)
+	}
+	if g := ds.Gigs[0]; g.Title != "The Kills + Support" || g.Sources[0].Name != "site" {
+		t.Errorf("gig %q from %v, want the venue's title first", g.Title, g.Sources)
+	}
+}
+
+func TestNameKeys(t *testing.T) {
+	tests := []struct {
+		in, artist, title string
+	}{
+		{"The Beatles", "beatles", "beatles"},
+		{"SOLD OUT: Sigur Rós", "sigur ros", "sigur ros"},
+		{"CANCELLED: MØ", "mo", "mo"},
+		{"Mumford & Sons", "mumford and sons", "mumford and sons"},
+		{"Four Tet (DJ set)", "four tet", "four tet"},
+		{"Łona feat. Webber", "lona", "lona"},
+		{"Straßenjungs [DE] - SOLD OUT", "strassenjungs", "strassenjungs"},
+		{"Kraftwerk: World Tour 2027", "kraftwerk world tour 2027", "kraftwerk"},
+		{"Club Ø presents: Bonobo + Guests", "club o presents bonobo guests", "bonobo"},
+		{"Cœur de pirate w/ Friends", "coeur de pirate w friends", "coeur de pirate"},
+		{"Idles – Live", "idles live", "idles"},
+		{"The The", "the", "the"},
+		{"R.E.M.", "rem", "rem"},
+		{"Fontaines D.C.", "fontaines dc", "fontaines dc"},
+	}
+	for _, tt := range tests {
+		if got := artistKey(tt.in); got != tt.artist {
+			t.Errorf("artistKey(%q) = %q, want %q", tt.in, got, tt.artist)
+		}
+		if got := titleKey(tt.in); got != tt.title {
+			t.Errorf("titleKey(%q) = %q, want %q", tt.in, got, tt.title)
+		}
+	}
+	for in, want := range map[string]bool{"Oasish – a tribute to Oasis": true, "The Music of Queen": true, "Oasis": false, "Tribute": false} {
+		if got := isTribute(in); got != want {
+			t.Errorf("isTribute(%q) = %v", in, got)
+		}
+	}
+	for _, c := range [][3]string{{"The Garage London", "London", "garage"}, {"Garage (London)", "London", "garage"}, {"London Palladium", "London", "london palladium"}} {
+		if got := venueKey(c[0], c[1]); got != c[2] {
+			t.Errorf("venueKey(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
+
+func TestTypoApart(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"radiohead", "radiohaed", true},
+		{"radiohead", "radiohed", true},
+		{"daughter", "daughters", false},
+		{"blink 182", "blonk 183", false},
+		{"yes", "yet", false},
+		{"the national", "the nationals", false},
+		{"godspeed you black emperor", "godspeed you blak emperer", true},
+	} {
+		if got := typoApart(c.a, c.b); got != c.want {
+			t.Errorf("typoApart(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package loader
+
+import (
+	"strings"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Name keys: what is left of an act's or a venue's name once the ways sources dress it up
+// are taken away, so that one act listed by several sources has one key. Keys are folded
+// (case, accents, the fold table for ø æ ß ł œ; see engine.Fold), "&" reads "and", a
+// leading "The" goes, as do status words ("SOLD OUT", "CANCELLED:"), bracketed remarks
+// ("(DJ set)", "[UK]") and guests ("feat. X").
+
+// statusWords are what sources write before or after a name to say something about the
+// show, not the act. Matched case-insensitively as whole words.
+var statusWords = []string{
+	"sold out", "cancelled", "canceled", "postponed", "rescheduled", "new date", "moved",
+	"last tickets", "few tickets left", "low tickets", "free entry", "upgraded",
+}
+
+// guestSeps start the guests of a name: "X feat. Y" is X's show.
+var guestSeps = []string{" feat. ", " feat ", " ft. ", " ft ", " featuring "}
+
+// billSeps end the headliner within an event title: "X + Y", "X w/ Y", "X – Live",
+// "X: World Tour 2027", "X | Club Night".
+var billSeps = []string{
+	" + ", " w/ ", " w/", " with special guests ", " with special guest ", " with ", " support ", " support: ",
+	" – ", " — ", " - ", ": ", " | ", ", ", " / ",
+}
+
+// artistKey returns the key of an act's name, "" when nothing is left.
+func artistKey(name string) string {
+	return key(cutAt(bare(name), guestSeps))
+}
+
+// titleKey returns the key of the headliner an event title names, for events whose
+// source lists no performers: "SOLD OUT: The Xs + Support (DJ set)" → "xs".
+func titleKey(title string) string { return key(titleHeadliner(title)) }
+
+// titleHeadliner returns the headliner an event title names, as written: "SOLD OUT: The
+// Xs + Support (DJ set)" → "The Xs".
+func titleHeadliner(title string) string {
+	t := bare(title)
+	// "Club X presents: Y" and "Club X presents Y" are Y's show.
+	if i := indexFold(t, " presents"); i >= 0 {
+		if rest := strings.TrimLeft(t[i+len(" presents"):], ": "); rest != "" {
+			t = rest
+		}
+	}
+	return clean(cutAt(cutAt(t, guestSeps), billSeps))
+}
+
+// displayName returns an act's name for display: status words and bracketed remarks go,
+// the rest is kept as written.
+func displayName(name string) string { return clean(bare(name)) }
+
+// isTribute reports whether a name or title announces a tribute act, which is never the
+// act it pays tribute to.
+func isTribute(s string) bool {
+	k := " " + engine.Fold(s) + " "
+	if k == " tribute " {
+		return false // an act called Tribute
+	}
+	for _, w := range []string{" tribute ", " tribute to ", " music of ", " salute to ", " celebrating ", " plays the hits of "} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// venueKey returns the key of a venue's name within its city: "The Garage London" and
+// "Garage (London)" are "garage" in London.
+func venueKey(name, city string) string {
+	k := key(bare(name))
+	if c := engine.Fold(city); c != "" && k != c {
+		k = strings.TrimSuffix(k, " "+c)
+	}
+	return k
+}
+
+// bare strips status words at either end and every bracketed remark.
+func bare(s string) string {
+	s = stripBrackets(s)
+	for changed := true; changed; {
+		changed = false
+		s = strings.Trim(s, " \t:;-–—|!*·")
+		for _, w := range statusWords {
+			if len(s) > len(w) && strings.EqualFold(s[:len(w)], w) && !isWordByte(s[len(w)]) {
+				s, changed = s[len(w):], true
+			}
+			if len(s) > len(w) && strings.EqualFold(s[len(s)-len(w):], w) && !isWordByte(s[len(s)-len(w)-1]) {
+				s, changed = s[:len(s)-len(w)], true
+			}
+		}
+	}
+	return s
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+// stripBrackets removes every "(…)" and "[…]" group; an unclosed one is kept.
+func stripBrackets(s string) string {
+	for _, p := range [][2]byte{{'(', ')'}, {'[', ']'}} {
+		for {
+			i := strings.IndexByte(s, p[0])
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(s[i:], p[1])
+			if j < 0 {
+				break
+			}
+			s = s[:i] + " " + s[i+j+1:]
+		}
+	}
+	return s
+}
+
+// cutAt returns s up to the first of seps (matched case-insensitively), or all of s.
+func cutAt(s string, seps []string) string {
+	end := len(s)
+	for _, sep := range seps {
+		if i := indexFold(s, sep); i > 0 && i < end {
+			end = i
+		}
+	}
+	return s[:end]
+}
+
+// indexFold is strings.Index ignoring ASCII case; seps are ASCII.
+func indexFold(s, sep string) int {
+	for i := 0; i+len(sep) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sep)], sep) {
+			return i
+		}
+	}
+	return -1
+}
+
+// key folds a name, reads "&" as "and", drops a leading "the" and joins initials
+// ("R.E.M." and "REM" are "rem").
+func key(s string) string {
+	words := strings.Fields(engine.Fold(strings.ReplaceAll(s, "&", " and ")))
+	if len(words) > 1 && words[0] == "the" {
+		words = words[1:]
+	}
+	out := make([]string, 0, len(words))
+	for i, w := range words {
+		if len(w) == 1 && i > 0 && len(words[i-1]) == 1 {
+			out[len(out)-1] += w
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,129 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gigs/gigs/loader/jsonld"
+	"github.com/gigs/gigs/loader/platform"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// Source is one upstream of a refresh with its role, which decides whose facts win when
+// listings merge.
+type Source struct {
+	source.Source
+	Role Role
+}
+
+// Sources makes the configured sources, venue sites first, fetching with get. A
+// platform's credential is read with getenv from the variable its configuration names;
+// a named variable that is empty is an error.
+func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now func() time.Time) ([]Source, error) {
+	out := make([]Source, 0, len(cfg.Venues)+len(cfg.Platforms))
+	for _, v := range cfg.Venues {
+		parse := parsers[v.Format]
+		if parse == nil {
+			return nil, fmt.Errorf("source %q: unknown format %q", v.Name, v.Format)
+		}
+		out = append(out, Source{Role: RoleVenue, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
+			parse: func(page []byte, ref string) ([]source.Event, []source.Drop) { return parse(page, ref, now()) }}})
+	}
+	for _, p := range cfg.Platforms {
+		var cred string
+		if p.CredentialEnv != "" {
+			if cred = getenv(p.CredentialEnv); cred == "" {
+				return nil, fmt.Errorf("source %q: environment variable %s (its credential) is not set", p.Name, p.CredentialEnv)
+			}
+		}
+		src, err := platform.New(platform.Config{Name: p.Name, Kind: p.Kind, URL: p.URL, Credential: cred, Now: now}, get)
+		if err != nil {
+			return nil, fmt.Errorf("source %q: %w", p.Name, err)
+		}
+		role := RolePlatform
+		if p.Primary {
+			role = RolePrimary
+		}
+		out = append(out, Source{Source: src, Role: role})
+	}
+	return out, nil
+}
+
+// parsers read one venue page or feed by format.
+var parsers = map[string]func(page []byte, ref string, now time.Time) ([]source.Event, []source.Drop){
+	"jsonld": func(page []byte, ref string, _ time.Time) ([]source.Event, []source.Drop) {
+		return jsonld.Parse(page, ref)
+	},
+}
+
+// pageSource is one venue page or feed read by a parser. Fetch must not be called
+// concurrently: it keeps the last parse for conditional requests.
+type pageSource struct {
+	name, url string
+	get       platform.Getter
+	parse     func(page []byte, ref string) ([]source.Event, []source.Drop)
+	hint      *VenueHint
+	last      *source.Batch // the parse of the last page read, reused when it is unchanged
+}
+
+func (p *pageSource) Name() string { return p.name }
+
+// Fetch reads the page, or reuses the last parse when the server says it is unchanged.
+func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
+	resp, err := p.get.Get(ctx, p.url, nil)
+	if err != nil {
+		return source.Batch{}, err
+	}
+	if resp.NotModified && p.last != nil {
+		return *p.last, nil
+	}
+	events, dropped := p.parse(resp.Body, p.url)
+	for i := range events {
+		ev := &events[i]
+		ev.Source = p.name
+		ev.Positional = positional(ev.Ref, p.url)
+		if h := p.hint; h != nil {
+			fill(&ev.Venue.Name, h.Name)
+			fill(&ev.Venue.Locality, h.City)
+			fill(&ev.Venue.Country, h.Country)
+			if strings.EqualFold(ev.Venue.Locality, h.City) {
+				fill(&ev.Venue.Zone, h.Zone) // the zone is the hinted city's
+			}
+		}
+	}
+	b := source.Batch{Events: events, Dropped: dropped}
+	if resp.CharsetNote != "" {
+		b.Notes = []string{resp.CharsetNote}
+	}
+	p.last = &b
+	return b, nil
+}
+
+// positional reports whether ref is only a record's position in the document at url: the
+// adapters' "URL#index" for records without an identity of their own.
+func positional(ref, url string) bool {
+	rest, ok := strings.CutPrefix(ref, url+"#")
+	if !ok {
+		return false
+	}
+	_, err := strconv.Atoi(rest)
+	return err == nil
+}
+
+// ProxyFunc returns a proxy chooser for fetch.Options that sends every request through the
+// HTTP proxy at raw, or nil (the environment's HTTP_PROXY) when raw is empty.
+func ProxyFunc(raw string) (func(*http.Request) (*url.URL, error), error) {
+	if raw == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("%q is not an http(s) proxy url", raw)
+	}
+	return http.ProxyURL(u), nil
+}
