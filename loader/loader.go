@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/fetch"
 	"github.com/gigs/gigs/loader/source"
 )
 
 // Options configure a Loader. Zero durations and ratios take the defaults shown.
 type Options struct {
 	Sources  []Source
-	IDs      *IDStore // keeps gig ids across refreshes; nil keeps them in memory for the Loader's life
+	IDs      *IDStore           // keeps gig ids across refreshes; nil keeps them in memory for the Loader's life
+	Stats    func() fetch.Stats // the fetcher's counters, for each run's report; may be nil
 	Live     *engine.Live
 	Logger   *slog.Logger
 	Now      func() time.Time // time.Now
@@ -94,8 +96,9 @@ type SourceReport struct {
 // Report says what a run did.
 type Report struct {
 	Sources   []SourceReport
-	Records   int // source records normalized, before merging
-	Gigs      int // gigs in the built snapshot
+	Records   int         // source records normalized, before merging
+	Fetch     fetch.Stats // what fetching took: requests, bytes, 304s, retries
+	Gigs      int         // gigs in the built snapshot
 	Published bool
 	Duration  time.Duration
 }
@@ -108,7 +111,14 @@ var ErrNotPublished = errors.New("snapshot not published")
 func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	start := l.o.Now()
 	rep := Report{Sources: make([]SourceReport, len(l.o.Sources))}
+	var before fetch.Stats
+	if l.o.Stats != nil {
+		before = l.o.Stats()
+	}
 	batches := l.fetchAll(ctx, rep.Sources)
+	if l.o.Stats != nil {
+		rep.Fetch = l.o.Stats().Sub(before)
+	}
 
 	norm := newNormalizer(start, l.published*2) // a guess: most gigs have one or two records
 	fresh := map[string]lastGood{}              // becomes the last good of each source once published
@@ -278,6 +288,9 @@ func (l *Loader) logRun(rep Report, err error) {
 		if s.Stale {
 			stale++
 		}
+		for _, n := range s.Notes {
+			log.Warn("source note", "source", s.Name, "note", n)
+		}
 		for i, d := range s.Dropped {
 			if i == maxDropLogs {
 				log.Warn("more records dropped", "source", s.Name, "count", len(s.Dropped)-maxDropLogs)
@@ -286,7 +299,9 @@ func (l *Loader) logRun(rep Report, err error) {
 			log.Warn("record dropped", "source", s.Name, "ref", d.Ref, "line", d.Line, "reason", d.Reason)
 		}
 	}
-	attrs := []any{"sources", len(rep.Sources), "failed", failed, "stale", stale, "gigs", rep.Gigs, "duration", rep.Duration.Round(time.Millisecond).String()}
+	attrs := []any{"sources", len(rep.Sources), "failed", failed, "stale", stale, "records", rep.Records, "gigs", rep.Gigs,
+		"requests", rep.Fetch.Requests, "not_modified", rep.Fetch.NotModified, "bytes", rep.Fetch.BytesWire,
+		"duration", rep.Duration.Round(time.Millisecond).String()}
 	if err != nil {
 		log.Error("refresh failed, keeping the previous snapshot", append(attrs, "err", err)...)
 		return

@@ -160,7 +160,8 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("-fetch-proxy: %w", err)
 	}
-	srcs, err := loader.Sources(cfg, fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy}), os.Getenv, time.Now)
+	fetcher := fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy})
+	srcs, err := loader.Sources(cfg, fetcher, os.Getenv, time.Now)
 	if err != nil {
 		return err
 	}
@@ -174,6 +175,7 @@ func (m *Main) Run(ctx context.Context) error {
 	ld := loader.New(loader.Options{
 		Sources:  srcs,
 		IDs:      ids,
+		Stats:    fetcher.Stats,
 		Live:     &m.Live,
 		Logger:   m.Logger,
 		Interval: m.Config.Refresh,
