@@ -47,6 +47,9 @@ type booking struct {
 // diary holds every act's bookings, indexed by rank.
 type diary [][]booking
 
+// add books a for the night day in c.
+func (d diary) add(a *artist, day int, c *city) { d[a.rank] = append(d[a.rank], booking{day, c}) }
+
 // free reports whether a can play in c on day: not the same night as another show, three
 // days to change area, three weeks before returning to a city.
 func (d diary) free(a *artist, day int, c *city) bool {
@@ -67,13 +70,15 @@ const (
 
 // book fills every slot's bill, in slot order: a headliner drawn by popularity that suits
 // the venue (mostly) and is free that night, then up to two less popular support acts.
-// Slots no act is free for stay empty; there are far more acts than that needs.
-func book(r *rand.Rand, slots []*slot, artists []*artist) {
+// Slots no act is free for stay empty; there are far more acts than that needs. It returns
+// the bookings of every act, the ones beyond the touring pool included (they have none).
+func book(r *rand.Rand, slots []*slot, all []*artist) diary {
+	artists := all[:artistCount]
 	heads, supports := newZipf(len(artists), headlinerSkew), newZipf(len(artists), supportSkew)
-	d := make(diary, len(artists))
+	d := make(diary, len(all))
 	take := func(s *slot, a *artist) {
 		s.acts = append(s.acts, a)
-		d[a.rank] = append(d[a.rank], booking{s.day, s.venue.city})
+		d.add(a, s.day, s.venue.city)
 	}
 	for _, s := range slots {
 		h := drawAct(r, heads, artists, 40, func(a *artist) bool {
@@ -95,6 +100,7 @@ func book(r *rand.Rand, slots []*slot, artists []*artist) {
 			}
 		}
 	}
+	return d
 }
 
 // drawAct draws up to tries acts by popularity and returns the first that ok accepts, or nil.

@@ -26,7 +26,7 @@ const (
 	soldOut
 )
 
-// gig is one event as a venue page lists it.
+// gig is one concert: a show at a venue, as its venue page lists it when it has one.
 type gig struct {
 	venue    *venue
 	n        int       // number on the venue's site, in its @id; set by numberGigs
@@ -40,6 +40,17 @@ type gig struct {
 	label    string    // "Early Show", "Late Show" or ""
 	kind     slotKind
 	tickets  *tickets // nil when the listing has no offers
+
+	plain    bool       // must stay as booked: a DST edge case or a past show
+	onPage   bool       // the venue's own site lists it
+	name     string     // the title when it is not title(g): tributes, residencies, edits
+	misdated bool       // the page gives an after-midnight show the previous evening's date
+	series   *residency // the weekly residency whose occurrence it is, or nil
+	concert  int        // the concert number of expected-merges.json, from 1
+	listings []*listing // the platforms that list it
+	listed   bool       // platforms must list it: an adversarial case or a show no site lists
+	partner  *gig       // the other show of an early and late pair
+	edited   bool       // revision 1 changed it on the venue's site
 }
 
 // tickets are a gig's prices in the venue's currency.
@@ -48,22 +59,26 @@ type tickets struct {
 	avail     availability
 }
 
-// makeGigs turns booked slots into gigs on their venues' gig lists, then numbers each
-// venue's gigs in start order. Slots without acts are skipped. today is midnight UTC of
-// the corpus day.
-func makeGigs(r *rand.Rand, vs []*venue, slots []*slot, today time.Time) {
+// makeGigs turns booked slots into gigs on their venues' gig lists. Slots without acts are
+// skipped. today is midnight UTC of the corpus day.
+func makeGigs(r *rand.Rand, slots []*slot, today time.Time) {
 	var all, open []*gig // open: not plain, so free to get a status or lose their time
 	for _, s := range slots {
 		if len(s.acts) == 0 {
 			continue
 		}
+		var first *gig
 		for _, start := range startTimes(r, s, today) {
-			g := &gig{venue: s.venue, start: start, acts: s.acts, kind: s.kind}
+			g := &gig{venue: s.venue, start: start, acts: s.acts, kind: s.kind, plain: s.plain, onPage: s.venue.site != nil}
 			if s.kind == twoShows {
 				g.label = "Late Show"
 				if start.Hour() < 20 {
 					g.label = "Early Show"
 				}
+				if first != nil {
+					g.partner, first.partner = first, g
+				}
+				first = g
 			}
 			all = append(all, g)
 			if !s.plain {
@@ -77,9 +92,6 @@ func makeGigs(r *rand.Rand, vs []*venue, slots []*slot, today time.Time) {
 		setTimes(g)
 		g.tickets = price(r, g)
 		g.venue.gigs = append(g.venue.gigs, g)
-	}
-	for _, v := range vs {
-		numberGigs(v)
 	}
 }
 
@@ -188,7 +200,7 @@ func price(r *rand.Rand, g *gig) *tickets {
 	if r.Float64() < 0.08 {
 		return nil
 	}
-	base := [...]float64{small: 10, mid: 15, big: 25}[g.venue.size]
+	base := [...]float64{tiny: 8, small: 10, mid: 15, big: 25}[g.venue.size]
 	base += r.Float64() * base
 	rank := float64(g.acts[0].rank)
 	base *= 1 + 1.2/(1+rank/15)
@@ -208,8 +220,13 @@ func price(r *rand.Rand, g *gig) *tickets {
 
 // numberGigs sorts a venue's gigs by start and numbers them from the style's first id.
 func numberGigs(v *venue) {
-	slices.SortStableFunc(v.gigs, func(a, b *gig) int { return a.start.Compare(b.start) })
+	sortGigs(v)
 	for i, g := range v.gigs {
 		g.n = v.style.firstID + i
 	}
+}
+
+// sortGigs sorts a venue's gigs by start; ties keep their order.
+func sortGigs(v *venue) {
+	slices.SortStableFunc(v.gigs, func(a, b *gig) int { return a.start.Compare(b.start) })
 }

@@ -19,7 +19,7 @@ type (
 	eventNode struct {
 		Context           string     `json:"@context,omitempty"`
 		Type              any        `json:"@type"`
-		ID                string     `json:"@id"`
+		ID                string     `json:"@id,omitempty"`
 		Name              string     `json:"name"`
 		URL               string     `json:"url"`
 		Image             string     `json:"image,omitempty"`
@@ -109,8 +109,9 @@ type (
 func blocks(v *venue) []any {
 	s := &v.style
 	place := placeOf(v)
-	events := make([]*eventNode, len(v.gigs))
-	for i, g := range v.gigs {
+	gigs := v.listed()
+	events := make([]*eventNode, len(gigs))
+	for i, g := range gigs {
 		events[i] = eventOf(g, place)
 	}
 	var out []any
@@ -119,7 +120,7 @@ func blocks(v *venue) []any {
 	}
 	switch s.shape {
 	case perEventScripts:
-		out = append(out, webSiteNode{s.context, "WebSite", v.text(v.name), v.host()})
+		out = append(out, webSiteNode{s.context, "WebSite", v.text(v.name), v.origin()})
 		for _, e := range events {
 			e.Context = s.context
 			out = append(out, e)
@@ -130,7 +131,7 @@ func blocks(v *venue) []any {
 		}
 		out = append(out, events)
 	case graph:
-		nodes := []any{&placeNode{Type: place.Type, ID: v.host() + "#venue", Name: place.Name, Address: place.Address, Geo: place.Geo, URL: place.URL}}
+		nodes := []any{&placeNode{Type: place.Type, ID: v.origin() + "#venue", Name: place.Name, Address: place.Address, Geo: place.Geo, URL: place.URL}}
 		for _, e := range events {
 			nodes = append(nodes, e)
 		}
@@ -140,7 +141,7 @@ func blocks(v *venue) []any {
 		for i, e := range events {
 			list.ItemListElement = append(list.ItemListElement, listItemNode{Type: "ListItem", Position: i + 1, Item: e})
 		}
-		out = append(out, webPageNode{s.context, "WebPage", v.host(), v.text(v.name) + " – What's on", list})
+		out = append(out, webPageNode{s.context, "WebPage", v.site.url(), v.text(v.name) + " – What's on", list})
 	}
 	return out
 }
@@ -152,8 +153,8 @@ func breadcrumbs(v *venue) any {
 		Type            string         `json:"@type"`
 		ItemListElement []listItemNode `json:"itemListElement"`
 	}{v.style.context, "BreadcrumbList", []listItemNode{
-		{Type: "ListItem", Position: 1, Name: "Home", Item: v.host()},
-		{Type: "ListItem", Position: 2, Name: "What's on", Item: v.host() + "#shows"},
+		{Type: "ListItem", Position: 1, Name: "Home", Item: v.origin()},
+		{Type: "ListItem", Position: 2, Name: "What's on", Item: v.site.url() + "#shows"},
 	}}
 }
 
@@ -199,7 +200,7 @@ func placeOf(v *venue) *placeNode {
 			Country:    countryValue(v.city.country, s.country),
 		},
 		Geo: geoNode{"GeoCoordinates", lat, lon},
-		URL: v.host(),
+		URL: v.origin(),
 	}
 }
 
@@ -224,19 +225,18 @@ func countryValue(code string, f countryForm) any {
 func eventOf(g *gig, place *placeNode) *eventNode {
 	v := g.venue
 	s := &v.style
-	id := v.host() + "events/" + strconv.Itoa(g.n)
 	e := &eventNode{
 		Type:      s.eventType,
-		ID:        id,
+		ID:        eventID(g),
 		Name:      v.text(title(g)),
-		URL:       id,
+		URL:       g.url(),
 		StartDate: g.stamp(g.start),
 		Location:  place,
 		Performer: performers(g),
 		Offers:    offers(g),
 	}
 	if s.images {
-		e.Image = v.host() + "img/events/" + strconv.Itoa(g.n) + ".jpg"
+		e.Image = v.origin() + "img/events/" + strconv.Itoa(g.n) + ".jpg"
 	}
 	if !g.doors.IsZero() {
 		e.DoorTime = g.stamp(g.doors)
@@ -256,8 +256,11 @@ func eventOf(g *gig, place *placeNode) *eventNode {
 	return e
 }
 
-// stamp writes a time of the gig as its page does.
+// stamp writes a time of the gig as its page does: a misdated page moves it a day back.
 func (g *gig) stamp(t time.Time) string {
+	if g.misdated {
+		t = t.AddDate(0, 0, -1)
+	}
 	switch {
 	case g.dateOnly:
 		return t.Format(dateLayout)
@@ -270,22 +273,7 @@ func (g *gig) stamp(t time.Time) string {
 // title names a gig as its page does.
 func title(g *gig) string {
 	s := &g.venue.style
-	head := g.acts[0]
-	names := make([]string, len(g.acts))
-	for i, a := range g.acts {
-		names[i] = a.name
-	}
-	t := head.name
-	switch {
-	case (g.kind == clubNight || g.kind == afterHours) && s.series != "":
-		t = s.series + " with " + strings.Join(names, ", ")
-	case s.title == titlePlus && len(names) > 1:
-		t = strings.Join(names, " + ")
-	case s.title == titleWith && len(names) > 1:
-		t = head.name + " with " + strings.Join(names[1:], " and ")
-	case s.title == titleTour && head.tour != "":
-		t = head.name + ": " + head.tour
-	}
+	t := baseTitle(g)
 	if g.label != "" {
 		t += " (" + g.label + ")"
 	}
@@ -298,6 +286,59 @@ func title(g *gig) string {
 		}
 	}
 	return t
+}
+
+// baseTitle names a gig as its venue does, before the show label and status prefixes: its
+// own name when it has one, else from the bill in the venue's title form. iCal feeds
+// know only the "Headliner + Support" and "Headliner" forms and no club series.
+func baseTitle(g *gig) string {
+	if g.name != "" {
+		return g.name
+	}
+	s := &g.venue.style
+	ical := g.venue.site != nil && g.venue.site.format == iCal
+	head := g.acts[0]
+	names := make([]string, len(g.acts))
+	for i, a := range g.acts {
+		names[i] = a.name
+	}
+	t := head.name
+	switch {
+	case (g.kind == clubNight || g.kind == afterHours) && s.series != "" && !ical:
+		t = s.series + " with " + strings.Join(names, ", ")
+	case s.title == titlePlus && len(names) > 1:
+		t = strings.Join(names, " + ")
+	case s.title == titleWith && len(names) > 1 && !ical:
+		t = head.name + " with " + strings.Join(names[1:], " and ")
+	case s.title == titleTour && head.tour != "" && !ical:
+		t = head.name + ": " + head.tour
+	}
+	return t
+}
+
+// eventID returns the identifier a page writes for g, "" on pages without them.
+func eventID(g *gig) string {
+	v := g.venue
+	switch v.site.ids {
+	case idAbsolute:
+		return v.origin() + "events/" + strconv.Itoa(g.n)
+	case idRelative:
+		return "/events/" + strconv.Itoa(g.n)
+	case idFragment:
+		return "#event-" + strconv.Itoa(g.n)
+	}
+	return ""
+}
+
+// url returns the gig's own page on the venue's site.
+func (g *gig) url() string { return g.venue.origin() + "events/" + strconv.Itoa(g.n) }
+
+// shown returns the start the venue's page shows: a day early when misdated.
+func (g *gig) shown() time.Time {
+	if g.misdated {
+		return g.start.AddDate(0, 0, -1)
+	}
+	return g.start
 }
 
 // spell writes a genre as the venue tags it.
@@ -363,7 +404,7 @@ func offers(g *gig) any {
 	}
 	v := g.venue
 	cur := countries[v.city.country].currency
-	url := v.host() + "tickets/" + strconv.Itoa(g.n)
+	url := v.origin() + "tickets/" + strconv.Itoa(g.n)
 	avail := schemaOrg + [...]string{"InStock", "LimitedAvailability", "SoldOut"}[t.avail]
 	switch v.style.offers {
 	case offerPair:

@@ -15,7 +15,7 @@ func page(v *venue) ([]byte, error) {
 	for _, x := range blocks(v) {
 		body, err := encodeBlock(&v.style, x)
 		if err != nil {
-			return nil, fmt.Errorf("cannot render page of %s: %w", v.slug, err)
+			return nil, fmt.Errorf("cannot render page of %s: %w", v.key, err)
 		}
 		fmt.Fprintf(&scripts, "%s\n%s\n%s\n", open, body, end)
 	}
@@ -24,7 +24,7 @@ func page(v *venue) ([]byte, error) {
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=%q>\n<head>\n<meta charset=\"utf-8\">\n", countries[v.city.country].lang)
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s – Live music in %s</title>\n", name, html.EscapeString(v.city.name))
-	fmt.Fprintf(&b, "<link rel=\"canonical\" href=\"%s\">\n<link rel=\"stylesheet\" href=\"/assets/site.css\">\n", v.host())
+	fmt.Fprintf(&b, "<link rel=\"canonical\" href=\"%s\">\n<link rel=\"stylesheet\" href=\"/assets/site.css\">\n", v.site.url())
 	b.WriteString("<script>window.dataLayer = window.dataLayer || [];</script>\n")
 	if v.style.inHead {
 		b.Write(scripts.Bytes())
@@ -34,7 +34,7 @@ func page(v *venue) ([]byte, error) {
 	fmt.Fprintf(&b, "<p class=\"address\">%s · %s %s</p>\n", html.EscapeString(v.street), html.EscapeString(v.postal), html.EscapeString(v.style.locality))
 	b.WriteString("<nav><a href=\"/\">What's on</a> <a href=\"/visit\">Getting here</a> <a href=\"/about\">About</a></nav>\n</header>\n")
 	b.WriteString("<main id=\"shows\">\n<h2>What&#39;s on</h2>\n<ul class=\"listing\">\n")
-	for _, g := range v.gigs {
+	for _, g := range v.listed() {
 		listItem(&b, g)
 	}
 	b.WriteString("</ul>\n</main>\n")
@@ -48,9 +48,10 @@ func page(v *venue) ([]byte, error) {
 
 // listItem writes one show of the HTML listing.
 func listItem(b *bytes.Buffer, g *gig) {
-	when, display := g.start.Format(localLayouts[1]), g.start.Format("Mon 2 Jan, 15:04")
+	start := g.shown()
+	when, display := start.Format(localLayouts[1]), start.Format("Mon 2 Jan, 15:04")
 	if g.dateOnly {
-		when, display = g.start.Format(dateLayout), g.start.Format("Mon 2 Jan")+", time TBA"
+		when, display = start.Format(dateLayout), start.Format("Mon 2 Jan")+", time TBA"
 	}
 	fmt.Fprintf(b, "<li class=\"show\"><time datetime=\"%s\">%s</time> <a href=\"/events/%s\">%s</a>",
 		when, display, strconv.Itoa(g.n), html.EscapeString(title(g)))

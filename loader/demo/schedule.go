@@ -85,6 +85,8 @@ func venueSlots(r *rand.Rand, v *venue, today time.Time) []*slot {
 // showCount returns how many ordinary nights a venue of a size lists.
 func showCount(r *rand.Rand, s venueSize) int {
 	switch s {
+	case tiny:
+		return 5 + r.IntN(5)
 	case small:
 		return 10 + r.IntN(11)
 	case big:

@@ -83,6 +83,7 @@ var clubSeries = []string{
 }
 
 // style is everything a venue's page does its own way. It never changes within a page.
+// The JSON-LD fields also shape microdata pages where they apply.
 type style struct {
 	shape       shape
 	scriptTag   int
@@ -111,34 +112,70 @@ type style struct {
 	images      bool
 	breadcrumbs bool // the page carries a BreadcrumbList block too
 	inHead      bool // JSON-LD blocks go in <head> rather than at the end of <body>
+
+	md  mdStyle
+	ics icsStyle
+}
+
+// mdStyle is how a microdata page marks its events up.
+type mdStyle struct {
+	timeTag bool   // startDate in <time datetime>, else in <meta content>
+	wrap    int    // events as 0 <article>, 1 <li> of a <ul>, 2 <div> rows
+	scheme  string // "https://schema.org/" or "http://schema.org/"
+}
+
+// icsStyle is how an iCalendar feed writes its events.
+type icsStyle struct {
+	tz          tzMode
+	bom         bool // the feed starts with a UTF-8 byte order mark
+	lf          bool // lines end in LF alone, not CRLF
+	naiveFold   bool // long lines fold at 75 octets even inside a UTF-8 character
+	uid         int  // UID form, see uidOf
+	prodid      string
+	fullAddress bool // LOCATION holds the address too, not only the venue name
+	categories  bool
+	description bool
+	calName     bool // X-WR-CALNAME and X-WR-CALDESC
+	wrTimezone  bool // X-WR-TIMEZONE names the venue's zone
+	quoteTZID   bool // TZID="W. Europe Standard Time"
+	dtend       bool
+}
+
+// tzMode is how a feed writes DTSTART.
+type tzMode int
+
+const (
+	tzIANA        tzMode = iota // TZID=Europe/Berlin with a VTIMEZONE
+	tzIANABare                  // TZID=Europe/Berlin without a VTIMEZONE
+	tzWindows                   // TZID="W. Europe Standard Time" with a VTIMEZONE
+	tzWindowsBare               // a Windows zone name without a VTIMEZONE
+	tzUTC                       // UTC times with "Z"
+	tzFloating                  // local times without a zone
+	tzModeCount
+)
+
+// prodIDs are PRODID values of the programs venues export their calendars with.
+var prodIDs = []string{
+	"-//Google Inc//Google Calendar 70.9054//EN",
+	"-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN",
+	"-//The Events Calendar//NONSGML v6.8//EN",
+	"-//Apple Inc.//macOS 15.1//EN",
+	"-//gigs demo//Venue CMS 2.3//EN",
 }
 
 // assignStyles gives every venue a style. Each choice with few options is spread evenly
-// over the venues in random order, so every option appears whatever the seed; choices
-// whose share of gigs matters are spread evenly within each venue size.
+// over the venues it applies to in random order, so every option appears whatever the
+// seed; choices whose share of gigs matters are spread evenly within each venue size.
+// Sites must be assigned first: format-specific choices are spread within each format.
 func assignStyles(r *rand.Rand, vs []*venue) {
 	n := len(vs)
-	shapes := spread(r, n, int(shapeCount))
-	tags := spread(r, n, len(scriptTags))
-	types := spread(r, n, 3)
 	offsets := spreadBySize(r, vs, 2)
 	doors := spreadBySize(r, vs, 2)
 	ends := spread(r, n, 3)
 	status := spread(r, n, 2)
-	performers := spread(r, n, int(performerFormCount))
-	offers := spread(r, n, int(offerFormCount))
-	prices := spread(r, n, 2)
-	geos := spread(r, n, 2)
-	countryForms := spread(r, n, int(countryFormCount))
-	escapes := spread(r, n, 2)
 	titles := spread(r, n, int(titleFormCount))
 	for i, v := range vs {
 		s := &v.style
-		s.shape = shape(shapes[i])
-		s.scriptTag = tags[i]
-		s.context = pick(r, []string{"https://schema.org", "https://schema.org", "http://schema.org", "https://schema.org/"})
-		s.eventType = []any{"MusicEvent", "Event", []string{"Event", "MusicEvent"}}[types[i]]
-		s.placeType = pick(r, []string{"Place", "MusicVenue"})
 		if v.city.offsets || offsets[i] == 0 {
 			s.layout = pick(r, offsetLayouts)
 		} else {
@@ -149,19 +186,6 @@ func assignStyles(r *rand.Rand, vs []*venue) {
 		}
 		s.ends = ends[i] == 0
 		s.status = status[i] == 0
-		s.performers = performerForm(performers[i])
-		s.eventGenre = r.IntN(3) == 0
-		s.spelling = r.IntN(12)
-		s.offers = offerForm(offers[i])
-		s.priceText = prices[i] == 0
-		s.geoText = geos[i] == 0
-		s.country = countryForm(countryForms[i])
-		s.locality = v.city.name
-		if len(v.city.aka) > 0 && r.IntN(5) < 2 {
-			s.locality = pick(r, v.city.aka)
-		}
-		s.escapeHTML = escapes[i] == 0 && !v.entities // entities show as written: &amp;
-		s.indent = r.IntN(2) == 0
 		s.title = titleForm(titles[i])
 		s.shout = r.IntN(3) == 0
 		s.usual = usualStart(r, v.kind)
@@ -169,9 +193,109 @@ func assignStyles(r *rand.Rand, vs []*venue) {
 			s.series = pick(r, clubSeries)
 		}
 		s.firstID = 1000 + 10*r.IntN(800)
+		s.spelling = r.IntN(12)
+		s.locality = v.city.name
+		if len(v.city.aka) > 0 && r.IntN(5) < 2 {
+			s.locality = pick(r, v.city.aka)
+		}
+	}
+	var byFormat [formatCount][]*venue
+	for _, v := range vs {
+		if v.site != nil {
+			byFormat[v.site.format] = append(byFormat[v.site.format], v)
+		}
+	}
+	jsonLDStyles(r, byFormat[jsonLD])
+	microdataStyles(r, byFormat[microdata])
+	icalStyles(r, byFormat[iCal])
+}
+
+// jsonLDStyles makes the choices only JSON-LD pages have.
+func jsonLDStyles(r *rand.Rand, vs []*venue) {
+	n := len(vs)
+	shapes := spread(r, n, int(shapeCount))
+	tags := spread(r, n, len(scriptTags))
+	types := spread(r, n, 3)
+	performers := spread(r, n, int(performerFormCount))
+	offers := spread(r, n, int(offerFormCount))
+	prices := spread(r, n, 2)
+	geos := spread(r, n, 2)
+	countryForms := spread(r, n, int(countryFormCount))
+	escapes := spread(r, n, 2)
+	for i, v := range vs {
+		s := &v.style
+		s.shape = shape(shapes[i])
+		s.scriptTag = tags[i]
+		s.context = pick(r, []string{"https://schema.org", "https://schema.org", "http://schema.org", "https://schema.org/"})
+		s.eventType = []any{"MusicEvent", "Event", []string{"Event", "MusicEvent"}}[types[i]]
+		s.placeType = pick(r, []string{"Place", "MusicVenue"})
+		s.performers = performerForm(performers[i])
+		s.eventGenre = r.IntN(3) == 0
+		s.offers = offerForm(offers[i])
+		s.priceText = prices[i] == 0
+		s.geoText = geos[i] == 0
+		s.country = countryForm(countryForms[i])
+		s.escapeHTML = escapes[i] == 0 && !v.entities // entities show as written: &amp;
+		s.indent = r.IntN(2) == 0
 		s.images = r.IntN(2) == 0
 		s.breadcrumbs = r.IntN(4) == 0
 		s.inHead = r.IntN(2) == 0
+	}
+}
+
+// microdataStyles makes the choices of microdata pages.
+func microdataStyles(r *rand.Rand, vs []*venue) {
+	n := len(vs)
+	types := spread(r, n, 2)
+	performers := spread(r, n, 2)
+	offers := spread(r, n, 2)
+	prices := spread(r, n, 2)
+	countryForms := spread(r, n, int(countryFormCount))
+	times := spread(r, n, 2)
+	wraps := spread(r, n, 3)
+	for i, v := range vs {
+		s := &v.style
+		s.eventType = []string{"MusicEvent", "Event"}[types[i]]
+		s.placeType = pick(r, []string{"Place", "MusicVenue"})
+		s.performers = []performerForm{performerObjects, performerText}[performers[i]]
+		s.offers = []offerForm{singleOffer, aggregateOffer}[offers[i]]
+		s.priceText = prices[i] == 0
+		s.country = countryForm(countryForms[i])
+		s.md = mdStyle{timeTag: times[i] == 0, wrap: wraps[i], scheme: pick(r, []string{"https://schema.org/", "https://schema.org/", "http://schema.org/"})}
+		s.images = r.IntN(2) == 0
+	}
+}
+
+// icalStyles makes the choices of iCalendar feeds.
+func icalStyles(r *rand.Rand, vs []*venue) {
+	n := len(vs)
+	zones := spread(r, n, int(tzModeCount))
+	boms := spread(r, n, 4)
+	lfs := spread(r, n, 4)
+	folds := spread(r, n, 2)
+	for i, v := range vs {
+		s := &v.style
+		if s.title != titlePlus {
+			s.title = titleHeadliner // SUMMARY is "Headliner + Support" or "Headliner"
+		}
+		s.ics = icsStyle{
+			tz:          tzMode(zones[i]),
+			bom:         boms[i] == 0,
+			lf:          lfs[i] == 0,
+			naiveFold:   folds[i] == 0,
+			uid:         r.IntN(4),
+			prodid:      pick(r, prodIDs),
+			fullAddress: r.IntN(2) == 0,
+			categories:  r.IntN(3) > 0,
+			description: r.IntN(2) == 0,
+			calName:     r.IntN(3) > 0,
+			wrTimezone:  r.IntN(2) == 0,
+			quoteTZID:   r.IntN(4) == 0,
+			dtend:       s.ends,
+		}
+		if s.ics.tz == tzFloating {
+			s.ics.wrTimezone = r.IntN(3) > 0
+		}
 	}
 }
 

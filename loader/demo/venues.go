@@ -2,114 +2,14 @@ package demo
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"time"
 	_ "time/tzdata" // venue zones must resolve the same on every machine
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/places"
 )
-
-// area is a part of the world; touring acts need a few days to travel between areas.
-type area int
-
-const (
-	europe area = iota
-	northAmerica
-	latinAmerica
-	asia
-	oceania
-)
-
-// city is a gazetteer city the corpus uses. name and country must resolve with
-// places.LookupCity; aka lists other names of it from the gazetteer that pages may use.
-type city struct {
-	key     string // key the venue table refers to it by
-	name    string
-	country string // ISO 3166-1 alpha-2
-	region  string // addressRegion, "" when pages leave it out
-	aka     []string
-	area    area
-	offsets bool // venues here always state UTC offsets (+05:30, +05:45, −03:30 must appear)
-}
-
-var cities = []city{
-	{key: "london-gb", name: "London", country: "GB", area: europe},
-	{key: "manchester", name: "Manchester", country: "GB", area: europe},
-	{key: "glasgow", name: "Glasgow", country: "GB", area: europe},
-	{key: "dublin", name: "Dublin", country: "IE", area: europe},
-	{key: "berlin", name: "Berlin", country: "DE", area: europe},
-	{key: "hamburg", name: "Hamburg", country: "DE", area: europe},
-	{key: "munich", name: "Munich", country: "DE", region: "Bayern", aka: []string{"München"}, area: europe},
-	{key: "amsterdam", name: "Amsterdam", country: "NL", area: europe},
-	{key: "paris", name: "Paris", country: "FR", area: europe},
-	{key: "barcelona", name: "Barcelona", country: "ES", region: "Catalunya", area: europe},
-	{key: "madrid", name: "Madrid", country: "ES", area: europe},
-	{key: "lisbon", name: "Lisbon", country: "PT", aka: []string{"Lisboa"}, area: europe},
-	{key: "copenhagen", name: "Copenhagen", country: "DK", aka: []string{"København"}, area: europe},
-	{key: "stockholm", name: "Stockholm", country: "SE", area: europe},
-	{key: "oslo", name: "Oslo", country: "NO", area: europe},
-	{key: "krakow", name: "Kraków", country: "PL", aka: []string{"Krakow", "Cracow"}, area: europe},
-	{key: "prague", name: "Prague", country: "CZ", aka: []string{"Praha"}, area: europe},
-	{key: "vienna", name: "Vienna", country: "AT", aka: []string{"Wien"}, area: europe},
-	{key: "zurich", name: "Zürich", country: "CH", aka: []string{"Zurich", "Zuerich"}, area: europe},
-	{key: "reykjavik", name: "Reykjavík", country: "IS", aka: []string{"Reykjavik"}, area: europe},
-	{key: "new-york", name: "New York", country: "US", region: "NY", aka: []string{"New York City", "NYC"}, area: northAmerica},
-	{key: "chicago", name: "Chicago", country: "US", region: "IL", area: northAmerica},
-	{key: "austin", name: "Austin", country: "US", region: "TX", area: northAmerica},
-	{key: "los-angeles", name: "Los Angeles", country: "US", region: "CA", aka: []string{"LA"}, area: northAmerica},
-	{key: "san-francisco", name: "San Francisco", country: "US", region: "CA", area: northAmerica},
-	{key: "toronto", name: "Toronto", country: "CA", region: "ON", area: northAmerica},
-	{key: "montreal", name: "Montréal", country: "CA", region: "QC", aka: []string{"Montreal"}, area: northAmerica},
-	{key: "london-ca", name: "London", country: "CA", region: "ON", area: northAmerica},
-	{key: "st-johns", name: "St. John's", country: "CA", region: "NL", aka: []string{"St Johns", "Saint John's"}, area: northAmerica, offsets: true},
-	{key: "mexico-city", name: "Mexico City", country: "MX", aka: []string{"Ciudad de México", "CDMX"}, area: latinAmerica},
-	{key: "sao-paulo", name: "São Paulo", country: "BR", region: "SP", aka: []string{"Sao Paulo"}, area: latinAmerica},
-	{key: "buenos-aires", name: "Buenos Aires", country: "AR", area: latinAmerica},
-	{key: "tokyo", name: "Tokyo", country: "JP", aka: []string{"東京"}, area: asia},
-	{key: "seoul", name: "Seoul", country: "KR", area: asia},
-	{key: "mumbai", name: "Mumbai", country: "IN", region: "Maharashtra", aka: []string{"Bombay"}, area: asia, offsets: true},
-	{key: "bengaluru", name: "Bengaluru", country: "IN", region: "Karnataka", aka: []string{"Bangalore"}, area: asia, offsets: true},
-	{key: "kathmandu", name: "Kathmandu", country: "NP", region: "Bagmati", area: asia, offsets: true},
-	{key: "sydney", name: "Sydney", country: "AU", region: "NSW", area: oceania},
-	{key: "melbourne", name: "Melbourne", country: "AU", region: "VIC", area: oceania},
-}
-
-// country holds what pages need about a country besides its code.
-type country struct {
-	local    string  // a local name listed in countries.tsv, "" when there is none
-	currency string  // ISO 4217
-	perEuro  float64 // rough exchange rate, to make prices look local
-	step     float64 // prices are rounded to multiples of it
-	lang     string  // the pages' lang attribute
-}
-
-var countries = map[string]country{
-	"GB": {currency: "GBP", perEuro: 0.85, step: 0.5, lang: "en-GB"},
-	"IE": {local: "Éire", currency: "EUR", perEuro: 1, step: 0.5, lang: "en-IE"},
-	"DE": {local: "Deutschland", currency: "EUR", perEuro: 1, step: 1, lang: "de"},
-	"NL": {local: "Nederland", currency: "EUR", perEuro: 1, step: 0.5, lang: "nl"},
-	"FR": {currency: "EUR", perEuro: 1, step: 1, lang: "fr"},
-	"ES": {local: "España", currency: "EUR", perEuro: 1, step: 1, lang: "es"},
-	"PT": {currency: "EUR", perEuro: 1, step: 1, lang: "pt"},
-	"DK": {local: "Danmark", currency: "DKK", perEuro: 7.46, step: 5, lang: "da"},
-	"SE": {local: "Sverige", currency: "SEK", perEuro: 11.5, step: 10, lang: "sv"},
-	"NO": {local: "Norge", currency: "NOK", perEuro: 11.7, step: 10, lang: "nb"},
-	"PL": {local: "Polska", currency: "PLN", perEuro: 4.3, step: 5, lang: "pl"},
-	"CZ": {local: "Česko", currency: "CZK", perEuro: 25, step: 10, lang: "cs"},
-	"AT": {local: "Österreich", currency: "EUR", perEuro: 1, step: 1, lang: "de-AT"},
-	"CH": {local: "Schweiz", currency: "CHF", perEuro: 0.95, step: 1, lang: "de-CH"},
-	"IS": {local: "Ísland", currency: "ISK", perEuro: 150, step: 100, lang: "is"},
-	"US": {currency: "USD", perEuro: 1.1, step: 1, lang: "en-US"},
-	"CA": {currency: "CAD", perEuro: 1.5, step: 1, lang: "en-CA"},
-	"MX": {local: "México", currency: "MXN", perEuro: 20, step: 50, lang: "es-MX"},
-	"BR": {local: "Brasil", currency: "BRL", perEuro: 6, step: 10, lang: "pt-BR"},
-	"AR": {currency: "ARS", perEuro: 1100, step: 1000, lang: "es-AR"},
-	"JP": {local: "Nippon", currency: "JPY", perEuro: 160, step: 500, lang: "ja"},
-	"KR": {local: "Republic of Korea", currency: "KRW", perEuro: 1450, step: 1000, lang: "ko"},
-	"IN": {local: "Bharat", currency: "INR", perEuro: 90, step: 100, lang: "en-IN"},
-	"NP": {currency: "NPR", perEuro: 145, step: 100, lang: "ne"},
-	"AU": {currency: "AUD", perEuro: 1.65, step: 1, lang: "en-AU"},
-}
 
 // venueKind decides a venue's usual start times and the genres it books.
 type venueKind int
@@ -128,6 +28,7 @@ const (
 	small venueSize = iota // 10–20 shows
 	mid                    // 26–40 shows
 	big                    // 86–108 shows
+	tiny                   // 5–9 shows
 )
 
 // venueRow is one venue as the table below states it.
@@ -203,30 +104,56 @@ var venueRows = []venueRow{
 	{"Brunswick Tramshed", "melbourne", "309 Sydney Road, Brunswick", "3056", -37.7690, 144.9610, hall, mid, false},
 }
 
-// venue is a venue row resolved against the gazetteer, with its page style.
+// venue is a venue row resolved against the gazetteer, with its website and page style.
 type venue struct {
 	venueRow
-	index int    // position in venueRows
-	slug  string // engine.Slugify(name); names the page directory and the host
+	index int    // position in the corpus's venue list: the hand-written rows first
+	key   string // unique: the name's slug, with the city key appended when a name repeats
 	city  *city
 	loc   *time.Location
+	site  *site // nil for a venue without a website of its own
 	style style
-	gigs  []*gig // in start order once generated
+	gigs  []*gig // every show at the venue, on its site or not, in start order once numbered
 }
 
-// host returns the venue website's origin with a trailing slash.
-func (v *venue) host() string { return "https://" + v.slug + ".example/" }
+// origin returns the venue website's origin with a trailing slash, "" without a website.
+func (v *venue) origin() string {
+	if v.site == nil {
+		return ""
+	}
+	return "http://" + v.site.host + "/"
+}
 
-// loadVenues resolves every venue's city with the places gazetteer. It fails when a city
-// is missing from the gazetteer or two venues share a slug; the tables are never modified.
-func loadVenues() ([]*venue, error) {
+// listed returns the gigs the venue's own site lists, in page order.
+func (v *venue) listed() []*gig {
+	var out []*gig
+	for _, g := range v.gigs {
+		if g.onPage {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Venue counts: the hand-written rows plus generated ones make siteCount websites, and
+// noSiteCount more venues sell tickets only through the platforms.
+const (
+	siteCount   = 320
+	noSiteCount = 30
+)
+
+// loadVenues resolves the hand-written venue rows and siteCount+noSiteCount-len(venueRows)
+// generated ones with the places gazetteer. It fails when a city is missing from the
+// gazetteer; the tables are never modified.
+func loadVenues(r *rand.Rand) ([]*venue, error) {
 	byKey := make(map[string]*city, len(cities)) // lookups only
 	for i := range cities {
 		byKey[cities[i].key] = &cities[i]
 	}
-	slugs := make(map[string]bool, len(venueRows)) // lookups only
-	vs := make([]*venue, len(venueRows))
-	for i, row := range venueRows {
+	rows := append(slices.Clip(venueRows), generateVenueRows(r, byKey, siteCount+noSiteCount-len(venueRows))...)
+	keys := make(map[string]bool, len(rows)) // lookups only
+	vs := make([]*venue, len(rows))
+	for i, row := range rows {
 		c := byKey[row.city]
 		if c == nil {
 			return nil, fmt.Errorf("cannot resolve venue %q: unknown city key %q", row.name, row.city)
@@ -235,12 +162,18 @@ func loadVenues() ([]*venue, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot resolve venue %q: %w", row.name, err)
 		}
-		slug := engine.Slugify(row.name)
-		if slugs[slug] {
-			return nil, fmt.Errorf("cannot resolve venue %q: duplicate slug %q", row.name, slug)
+		if pc.Slug != c.key {
+			return nil, fmt.Errorf("cannot resolve venue %q: city key %q is %q in the gazetteer", row.name, c.key, pc.Slug)
 		}
-		slugs[slug] = true
-		vs[i] = &venue{venueRow: row, index: i, slug: slug, city: c, loc: pc.Location}
+		key := engine.Slugify(row.name)
+		if keys[key] {
+			key += "-" + c.key
+		}
+		if keys[key] {
+			return nil, fmt.Errorf("cannot resolve venue %q: two venues of that name in %s", row.name, c.key)
+		}
+		keys[key] = true
+		vs[i] = &venue{venueRow: row, index: i, key: key, city: c, loc: pc.Location}
 	}
 	return vs, nil
 }

@@ -10,7 +10,7 @@ func TestCountry(t *testing.T) {
 	}{
 		{"DE", "DE", true}, {"de", "DE", true}, {"Deutschland", "DE", true}, {"germany", "DE", true},
 		{"United Kingdom", "GB", true}, {"UK", "GB", true}, {"Éire", "IE", true}, {"Österreich", "AT", true},
-		{"U.S.A.", "US", true}, {"XX", "", false}, {"Atlantis", "", false}, {"", "", false},
+		{"U.S.A.", "US", true}, {"Taiwan", "TW", true}, {"uruguay", "UY", true}, {"Thailand", "TH", true}, {"XX", "", false}, {"Atlantis", "", false}, {"", "", false},
 	}
 	for _, tt := range tests {
 		got, ok := Country(tt.in)
@@ -33,6 +33,14 @@ func TestLookupCity(t *testing.T) {
 		{"London", "FR", "", `no city "London" in country FR`},
 		{"Gotham", "US", "", `unknown city "Gotham"`},
 		{"St Johns", "CA", "st-johns", ""},
+		{"Köln", "DE", "cologne", ""},
+		{"İstanbul", "TR", "istanbul", ""},
+		{"Göteborg", "", "gothenburg", ""},
+		{"Delhi", "IN", "delhi", ""},
+		{"Santiago de Chile", "CL", "santiago", ""},
+		{"Bogota", "CO", "bogota", ""},
+		{"Taipei", "TW", "taipei", ""},
+		{"Montevideo", "UY", "montevideo", ""},
 	}
 	for _, tt := range tests {
 		c, err := LookupCity(tt.name, tt.country)
