@@ -2,33 +2,15 @@ package jsonld
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/schemaorg"
 	"github.com/gigs/gigs/loader/source"
 )
-
-const (
-	maxEvents = 10000 // events read from one page, dropped ones included
-	maxOffers = 50    // offers kept per event
-	maxGenres = 20    // genres kept per event or performer
-)
-
-// eventTypes are the schema.org types read as listings, lower-cased: Event and those of its
-// subtypes that take place somewhere. EventSeries, CourseInstance, DeliveryEvent,
-// PublicationEvent and UserInteraction are not listings.
-var eventTypes = map[string]bool{
-	"event": true, "musicevent": true, "festival": true, "comedyevent": true,
-	"theaterevent": true, "danceevent": true, "socialevent": true, "childrensevent": true,
-	"literaryevent": true, "screeningevent": true, "exhibitionevent": true,
-	"visualartsevent": true, "foodevent": true, "sportsevent": true, "businessevent": true,
-	"educationevent": true, "saleevent": true, "hackathon": true,
-}
 
 // Parse extracts every schema.org event from the JSON-LD blocks of one HTML page.
 // ref names the page (its URL) in Event.Ref, Event.Source is left empty for the caller,
@@ -66,7 +48,7 @@ type parser struct {
 	base *url.URL           // ref as an absolute URL, or nil
 	ids  map[string]*object // nodes by "@id", to resolve references
 	n    int                // events met so far, dropped ones included
-	full bool               // maxEvents was reached
+	full bool               // schemaorg.MaxEvents was reached
 
 	// What was read from a node, kept so that a node referenced by many events is read
 	// once and the work stays linear in the page.
@@ -79,17 +61,14 @@ type parser struct {
 }
 
 func newParser(ref string) *parser {
-	p := &parser{
+	return &parser{
 		ref:         ref,
+		base:        schemaorg.Base(ref),
 		ids:         map[string]*object{},
 		places:      map[*object]source.Place{},
 		performerOf: map[*object]source.Performer{},
 		offersOf:    map[*object][]source.Offer{},
 	}
-	if u, err := url.Parse(ref); err == nil && u.IsAbs() {
-		p.base = u
-	}
-	return p
 }
 
 func (p *parser) drop(line int, reason string) {
@@ -152,53 +131,35 @@ func (p *parser) walk(v any) {
 }
 
 func isEvent(o *object) bool {
-	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return eventTypes[term(t)] })
+	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return schemaorg.IsEventType(term(t)) })
 }
 
 // event reads one event object, or drops it when it lacks a name or a readable start.
 func (p *parser) event(o *object) {
-	if p.n == maxEvents {
+	if p.n == schemaorg.MaxEvents {
 		p.full = true
-		p.drop(o.line, fmt.Sprintf("more than %d events on the page: the rest are ignored", maxEvents))
+		p.drop(o.line, fmt.Sprintf("more than %d events on the page: the rest are ignored", schemaorg.MaxEvents))
 		return
 	}
 	p.n++
-	id := p.id(o)
+	id := schemaorg.ID(p.base, token(o.get("@id")))
 	e := source.Event{
 		Ref:   cmp.Or(id, p.ref+"#"+strconv.Itoa(p.n)),
 		URL:   p.link(o.get("url")),
 		Line:  o.line,
 		Title: text(o.get("name")),
 	}
-	var problems []string
-	if e.Title == "" {
-		problems = append(problems, "missing name")
+	dates := schemaorg.Dates{
+		Start:         token(o.get("startDate")),
+		End:           token(o.get("endDate")),
+		Doors:         token(o.get("doorTime")),
+		PreviousStart: token(o.get("previousStartDate")),
 	}
-	start := token(o.get("startDate"))
-	var err error
-	e.Start, err = when(start)
-	switch {
-	case start == "":
-		problems = append(problems, "missing startDate")
-	case err != nil:
-		problems = append(problems, fmt.Sprintf("cannot parse startDate %q: %v", clip(start, maxQuote), err))
-	}
-	if len(problems) > 0 {
-		who := "#" + strconv.Itoa(p.n)
-		switch {
-		case e.Title != "":
-			who = strconv.Quote(clip(e.Title, maxQuote))
-		case id != "":
-			who = strconv.Quote(clip(id, maxQuote))
-		}
-		p.drop(o.line, fmt.Sprintf("event %s: %s", who, strings.Join(problems, "; ")))
+	if reason := schemaorg.SetDates(&e, dates, id, p.n); reason != "" {
+		p.drop(o.line, reason)
 		return
 	}
-	// Optional dates that cannot be read are left zero.
-	e.End, _ = when(token(o.get("endDate")))
-	e.PreviousStart, _ = when(token(o.get("previousStartDate")))
-	e.Doors = doors(token(o.get("doorTime")), e.Start)
-	e.Status = status(o.get("eventStatus"))
+	e.Status = schemaorg.Status(str(o.get("eventStatus")))
 	e.Venue = p.location(o.get("location"))
 	e.Performers = p.performers(o)
 	e.Offers = p.offers(o.get("offers"))
@@ -206,72 +167,9 @@ func (p *parser) event(o *object) {
 	p.events = append(p.events, e)
 }
 
-// id returns the event's "@id" resolved against the page, or "" when it has none, it is
-// a blank node ("_:b0", meaningless outside the page) or it is absurdly long.
-func (p *parser) id(o *object) string {
-	s := token(o.get("@id"))
-	if s == "" || len(s) > maxLink || strings.HasPrefix(s, "_:") {
-		return ""
-	}
-	if p.base != nil {
-		if u, err := url.Parse(s); err == nil {
-			return p.base.ResolveReference(u).String()
-		}
-	}
-	return s
-}
-
 // link returns v as an absolute http or https URL, resolved against the page, or "".
 func (p *parser) link(v any) string {
-	s := strings.ReplaceAll(token(v), "&amp;", "&")
-	if s == "" || len(s) > maxLink {
-		return ""
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return ""
-	}
-	if p.base != nil {
-		u = p.base.ResolveReference(u)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return ""
-	}
-	return u.String()
-}
-
-// when reads an ISO 8601 date or date-time; see source.ParseISO.
-func when(s string) (source.When, error) {
-	if len(s) > maxQuote {
-		return source.When{}, errors.New("too long")
-	}
-	return source.ParseISO(s)
-}
-
-// doors reads a doorTime: a date-time, or a clock alone ("19:00", "19:00:00") on the
-// start's date. A clock alone keeps its lack of an offset.
-func doors(s string, start source.When) source.When {
-	if w, err := when(s); err == nil {
-		return w
-	}
-	w, _ := when(start.Wall.Format("2006-01-02") + "T" + s)
-	return w
-}
-
-// status maps an eventStatus, as a full IRI, a compact IRI or a bare name. A move online
-// leaves the event scheduled; an unknown or missing status is zero.
-func status(v any) engine.Status {
-	switch strings.TrimPrefix(term(v), "event") {
-	case "scheduled", "movedonline":
-		return engine.StatusScheduled
-	case "cancelled", "canceled":
-		return engine.StatusCancelled
-	case "postponed":
-		return engine.StatusPostponed
-	case "rescheduled":
-		return engine.StatusRescheduled
-	}
-	return ""
+	return schemaorg.Link(p.base, strings.ReplaceAll(token(v), "&amp;", "&"))
 }
 
 // location reads the venue: a Place (or a subtype such as MusicVenue), a name as text, or
@@ -359,7 +257,7 @@ func (p *parser) performer(o *object) source.Performer {
 }
 
 // offers reads an event's offers, an Offer, an AggregateOffer or an array of them, up to
-// maxOffers.
+// schemaorg.MaxOffers.
 func (p *parser) offers(v any) []source.Offer {
 	var out []source.Offer
 	for _, x := range list(v) {
@@ -372,8 +270,8 @@ func (p *parser) offers(v any) []source.Offer {
 			set = p.offer(o, source.Offer{})
 			p.offersOf[o] = set
 		}
-		out = append(out, set[:min(len(set), maxOffers-len(out))]...)
-		if len(out) == maxOffers {
+		out = append(out, set[:min(len(set), schemaorg.MaxOffers-len(out))]...)
+		if len(out) == schemaorg.MaxOffers {
 			break
 		}
 	}
@@ -388,7 +286,7 @@ func (p *parser) offer(o *object, outer source.Offer) []source.Offer {
 	of := source.Offer{
 		URL:          cmp.Or(p.link(o.get("url")), outer.URL),
 		Currency:     cmp.Or(text(o.get("priceCurrency")), outer.Currency),
-		Availability: cmp.Or(availability(o.get("availability")), outer.Availability),
+		Availability: cmp.Or(schemaorg.Availability(str(o.get("availability"))), outer.Availability),
 	}
 	var nested []source.Offer
 	for _, x := range list(o.get("offers")) {
@@ -406,45 +304,16 @@ func (p *parser) offer(o *object, outer source.Offer) []source.Offer {
 	return []source.Offer{of}
 }
 
-// prices reads price, lowPrice and highPrice: the offer spans the lowest to the highest
-// of those given and readable.
+// prices reads price, lowPrice and highPrice; see schemaorg.Prices.
 func prices(o *object) (lo, hi float64, ok bool) {
-	for _, key := range []string{"price", "lowPrice", "highPrice"} {
-		f, has := price(o.get(key))
-		if !has {
-			continue
-		}
-		if !ok || f < lo {
-			lo = f
-		}
-		if !ok || f > hi {
-			hi = f
-		}
-		ok = true
-	}
-	return lo, hi, ok
+	return schemaorg.Prices(func(prop string) (float64, bool) { return price(o.get(prop)) })
 }
 
-// availability maps a schema.org ItemAvailability to the values of source.Offer.
-func availability(v any) string {
-	switch term(v) {
-	case "instock", "onlineonly", "instoreonly":
-		return "in_stock"
-	case "soldout", "outofstock":
-		return "sold_out"
-	case "limitedavailability":
-		return "limited"
-	case "preorder", "presale":
-		return "pre_order"
-	}
-	return ""
-}
-
-// genres reads a genre given as text or as an array of texts, up to maxGenres.
+// genres reads a genre given as text or as an array of texts, up to schemaorg.MaxGenres.
 func genres(v any) []string {
 	var out []string
 	for _, x := range list(v) {
-		if s := text(x); s != "" && len(out) < maxGenres {
+		if s := text(x); s != "" && len(out) < schemaorg.MaxGenres {
 			out = append(out, s)
 		}
 	}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/schemaorg"
+	"github.com/gigs/gigs/loader/schemaorg/schemaorgtest"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -18,24 +18,7 @@ import (
 // show their problems as drops.
 const fixtureDir = "../../testdata/jsonld"
 
-// pageRef is the ref a fixture is parsed with.
-func pageRef(file string) string { return "https://venue.example/" + file }
-
-// iso is source.ParseISO for values known to be valid.
-func iso(s string) source.When {
-	w, err := source.ParseISO(s)
-	if err != nil {
-		panic(err)
-	}
-	return w
-}
-
-// wantDrop is an expected drop: its line, and its reason or, for reasons that quote
-// encoding/json, the start of it. Every drop's Ref must be the page's.
-type wantDrop struct {
-	line   int
-	reason string
-}
+var iso = schemaorgtest.ISO
 
 var (
 	json25       = json.Number("25")
@@ -52,14 +35,10 @@ var (
 	petitBain = source.Place{Name: "Le Petit Bain"}
 )
 
-var fixtures = []struct {
-	file   string
-	events []source.Event
-	drops  []wantDrop
-}{
+var fixtures = []schemaorgtest.Fixture{
 	{
-		file: "single-object.good.html",
-		events: []source.Event{{
+		File: "single-object.good.html",
+		Events: []source.Event{{
 			Ref:        "https://venue.example/single-object.good.html#event",
 			URL:        "https://venue.example/events/night-owls",
 			Line:       7,
@@ -82,8 +61,8 @@ var fixtures = []struct {
 		}},
 	},
 	{
-		file: "array.good.html",
-		events: []source.Event{
+		File: "array.good.html",
+		Events: []source.Event{
 			{
 				Ref:   "https://venue.example/array.good.html#1",
 				Line:  8,
@@ -116,8 +95,8 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file: "graph.good.html",
-		events: []source.Event{
+		File: "graph.good.html",
+		Events: []source.Event{
 			{
 				Ref:        "https://crownrooms.example/events/the-marlows/#event",
 				Line:       11,
@@ -147,8 +126,8 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file: "webpage-mainentity.good.html",
-		events: []source.Event{{
+		File: "webpage-mainentity.good.html",
+		Events: []source.Event{{
 			Ref:        "https://venue.example/webpage-mainentity.good.html#1",
 			Line:       12,
 			Title:      "DJ Sol: All Night Long",
@@ -165,8 +144,8 @@ var fixtures = []struct {
 		}},
 	},
 	{
-		file: "itemlist.good.html",
-		events: []source.Event{
+		File: "itemlist.good.html",
+		Events: []source.Event{
 			{
 				Ref:   "https://petitbain.example/agenda/simon-garfunkel-tribute",
 				Line:  14,
@@ -192,8 +171,8 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file: "statuses.good.html",
-		events: []source.Event{
+		File: "statuses.good.html",
+		Events: []source.Event{
 			{
 				Ref: "https://venue.example/statuses.good.html#1", Line: 7, Title: "Cancelled Show",
 				Status: engine.StatusCancelled, Start: iso("2026-03-14T19:30:00+05:30"),
@@ -225,8 +204,8 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file: "script-tags.good.html",
-		events: []source.Event{
+		File: "script-tags.good.html",
+		Events: []source.Event{
 			{Ref: "https://venue.example/script-tags.good.html#1", Line: 5, Title: "Upper Case Tag", Start: iso("2026-07-01T20:00:00+02:00")},
 			{Ref: "https://venue.example/script-tags.good.html#2", Line: 7, Title: "Single Quotes And Charset", Start: iso("2026-07-02T20:00:00+02:00")},
 			{Ref: "https://venue.example/script-tags.good.html#3", Line: 9, Title: "Unquoted Type", Start: iso("2026-07-03T20:00:00+02:00")},
@@ -237,8 +216,8 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file: "repaired.good.html",
-		events: []source.Event{
+		File: "repaired.good.html",
+		Events: []source.Event{
 			{
 				Ref:        "https://venue.example/repaired.good.html#1",
 				Line:       5,
@@ -257,21 +236,21 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file: "mixed-blocks.bad.html",
-		events: []source.Event{
+		File: "mixed-blocks.bad.html",
+		Events: []source.Event{
 			{Ref: "https://venue.example/mixed-blocks.bad.html#1", Line: 6, Title: "First Good", Start: iso("2026-02-06T20:00:00+01:00")},
 			{Ref: "https://venue.example/mixed-blocks.bad.html#2", Line: 18, Title: "Second Good", Start: iso("2026-02-08T20:00:00+01:00")},
 			{Ref: "https://venue.example/mixed-blocks.bad.html#3", Line: 19, Title: "Concatenated", Start: iso("2026-02-09T20:00:00+01:00")},
 		},
-		drops: []wantDrop{
-			{8, "invalid json-ld: line 14: invalid character '\"' after object key:value pair"},
-			{17, "invalid json-ld: line 19: invalid character ';'"},
-			{21, "invalid json-ld: line 22: unexpected EOF"},
+		Drops: []schemaorgtest.Drop{
+			{Line: 8, Reason: "invalid json-ld: line 14: invalid character '\"' after object key:value pair"},
+			{Line: 17, Reason: "invalid json-ld: line 19: invalid character ';'"},
+			{Line: 21, Reason: "invalid json-ld: line 22: unexpected EOF"},
 		},
 	},
 	{
-		file: "missing-fields.bad.html",
-		events: []source.Event{
+		File: "missing-fields.bad.html",
+		Events: []source.Event{
 			{
 				Ref:    "https://venue.example/missing-fields.bad.html#1",
 				Line:   7,
@@ -288,84 +267,18 @@ var fixtures = []struct {
 				Venue: source.Place{Name: "Somewhere"},
 			},
 		},
-		drops: []wantDrop{
-			{11, `event "https://venue.example/e/nameless": missing name`},
-			{12, `event "No Date": missing startDate`},
-			{13, `event "Bad Date": cannot parse startDate "next friday": cannot parse date "next friday": want YYYY-MM-DD`},
-			{14, `event "Bad Month": cannot parse startDate "2026-13-01T20:00:00": cannot parse date "2026-13-01T20:00:00": want YYYY-MM-DD`},
-			{15, `event #6: missing name; missing startDate`},
+		Drops: []schemaorgtest.Drop{
+			{Line: 11, Reason: `event "https://venue.example/e/nameless": missing name`},
+			{Line: 12, Reason: `event "No Date": missing startDate`},
+			{Line: 13, Reason: `event "Bad Date": cannot parse startDate "next friday": cannot parse date "next friday": want YYYY-MM-DD`},
+			{Line: 14, Reason: `event "Bad Month": cannot parse startDate "2026-13-01T20:00:00": cannot parse date "2026-13-01T20:00:00": want YYYY-MM-DD`},
+			{Line: 15, Reason: `event #6: missing name; missing startDate`},
 		},
 	},
 }
 
 func TestParseFixtures(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.html"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures in %s: %v", fixtureDir, err)
-	}
-	tested := map[string]bool{}
-	for _, tt := range fixtures {
-		tested[tt.file] = true
-		t.Run(tt.file, func(t *testing.T) {
-			page, err := os.ReadFile(filepath.Join(fixtureDir, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			orig := bytes.Clone(page)
-			events, drops := Parse(page, pageRef(tt.file))
-			if !bytes.Equal(page, orig) {
-				t.Error("Parse modified its input")
-			}
-			switch {
-			case strings.HasSuffix(tt.file, ".good.html") && (len(events) == 0 || len(drops) > 0):
-				t.Errorf("a good page must yield events and no drops: %d events, drops %+v", len(events), drops)
-			case strings.HasSuffix(tt.file, ".bad.html") && len(drops) == 0:
-				t.Error("a bad page must yield drops")
-			}
-			compareEvents(t, events, tt.events)
-			compareDrops(t, drops, tt.drops, pageRef(tt.file))
-		})
-	}
-	for _, f := range files {
-		if !tested[filepath.Base(f)] {
-			t.Errorf("fixture %s has no entry in the test table", filepath.Base(f))
-		}
-	}
-}
-
-// compareEvents reports every field in which got differs from want.
-func compareEvents(t *testing.T, got, want []source.Event) {
-	t.Helper()
-	for i := range max(len(got), len(want)) {
-		if i >= len(got) {
-			t.Errorf("missing event %d: %+v", i, want[i])
-			continue
-		}
-		if i >= len(want) {
-			t.Errorf("unexpected event %d: %+v", i, got[i])
-			continue
-		}
-		g, w := reflect.ValueOf(got[i]), reflect.ValueOf(want[i])
-		for f := range g.NumField() {
-			if gf, wf := g.Field(f).Interface(), w.Field(f).Interface(); !reflect.DeepEqual(gf, wf) {
-				t.Errorf("event %d (%s): %s = %+v, want %+v", i, want[i].Title, g.Type().Field(f).Name, gf, wf)
-			}
-		}
-	}
-}
-
-func compareDrops(t *testing.T, got []source.Drop, want []wantDrop, ref string) {
-	t.Helper()
-	for i := range max(len(got), len(want)) {
-		switch {
-		case i >= len(got):
-			t.Errorf("missing drop %d: %+v", i, want[i])
-		case i >= len(want):
-			t.Errorf("unexpected drop %d: %+v", i, got[i])
-		case got[i].Ref != ref || got[i].Line != want[i].line || !strings.HasPrefix(got[i].Reason, want[i].reason):
-			t.Errorf("drop %d = %+v, want line %d, reason %q", i, got[i], want[i].line, want[i].reason)
-		}
-	}
+	schemaorgtest.RunFixtures(t, fixtureDir, Parse, fixtures)
 }
 
 func TestScripts(t *testing.T) {
@@ -450,7 +363,7 @@ func TestRepair(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
-	long := strings.Repeat("a", maxText-1) + "é" // the é would end one byte past the cap
+	long := strings.Repeat("a", schemaorg.MaxText-1) + "é" // the é would end one byte past the cap
 	tests := []struct {
 		in   any
 		want string
@@ -461,8 +374,8 @@ func TestText(t *testing.T) {
 		{"Bell\x07 \x00Band", "Bell Band"},
 		{"bad \xff utf-8", "bad \uFFFD utf-8"},
 		{"&#0;", "\uFFFD"},
-		{long, strings.Repeat("a", maxText-1)},
-		{strings.Repeat("a ", maxText), strings.TrimSpace(strings.Repeat("a ", maxText/2))},
+		{long, strings.Repeat("a", schemaorg.MaxText-1)},
+		{strings.Repeat("a ", schemaorg.MaxText), strings.TrimSpace(strings.Repeat("a ", schemaorg.MaxText/2))},
 		{[]any{"", "second"}, "second"},
 		{&object{keys: []string{"@value", "@language"}, vals: []any{"Nuit", "fr"}}, "Nuit"},
 		{json1975, "1975"},
@@ -551,7 +464,7 @@ func TestLink(t *testing.T) {
 		{"https://venue.example/events/", " HTTP://Venue.example/a ", "http://Venue.example/a"},
 		{"https://venue.example/events/", "javascript:alert(1)", ""},
 		{"https://venue.example/events/", "mailto:box@venue.example", ""},
-		{"https://venue.example/events/", "https://" + strings.Repeat("a", maxLink), ""},
+		{"https://venue.example/events/", "https://" + strings.Repeat("a", schemaorg.MaxLink), ""},
 		{"https://venue.example/events/", "", ""},
 		{"page.html", "/tickets/1", ""},
 		{"page.html", "https://tickets.example/1", "https://tickets.example/1"},
@@ -559,25 +472,6 @@ func TestLink(t *testing.T) {
 	for _, tt := range tests {
 		if got := newParser(tt.base).link(tt.in); got != tt.want {
 			t.Errorf("link(%q) on %q = %q, want %q", tt.in, tt.base, got, tt.want)
-		}
-	}
-}
-
-func TestDoors(t *testing.T) {
-	tests := []struct {
-		doors, start string
-		want         source.When
-	}{
-		{"19:00", "2026-12-05T20:00:00+01:00", iso("2026-12-05T19:00")},
-		{"19:30:00", "2026-12-05", iso("2026-12-05T19:30:00")},
-		{"19:00+01:00", "2026-12-05T20:00", iso("2026-12-05T19:00+01:00")},
-		{"2026-12-05T18:45:00-05:00", "2026-12-05T20:00:00-05:00", iso("2026-12-05T18:45:00-05:00")},
-		{"7pm", "2026-12-05T20:00", source.When{}},
-		{"", "2026-12-05T20:00", source.When{}},
-	}
-	for _, tt := range tests {
-		if got := doors(tt.doors, iso(tt.start)); got != tt.want {
-			t.Errorf("doors(%q, %q) = %+v, want %+v", tt.doors, tt.start, got, tt.want)
 		}
 	}
 }
@@ -651,25 +545,13 @@ func TestLimits(t *testing.T) {
 		}
 	})
 
-	t.Run("events per page", func(t *testing.T) {
-		page := "<script type=application/ld+json>[" + strings.Repeat(event+",", maxEvents) + "\n" + event + "]</script>"
-		events, drops := Parse([]byte(page), "p")
-		if len(events) != maxEvents {
-			t.Errorf("got %d events, want %d", len(events), maxEvents)
-		}
-		want := []source.Drop{{Ref: "p", Line: 2, Reason: "more than 10000 events on the page: the rest are ignored"}}
-		if !reflect.DeepEqual(drops, want) {
-			t.Errorf("drops = %+v, want %+v", drops, want)
-		}
-	})
-
-	t.Run("long values", func(t *testing.T) {
-		long := strings.Repeat("x", 10*maxQuote)
-		page := `<script type=application/ld+json>[{"@type":"MusicEvent","@id":"` + long + `","name":"` + long + `","startDate":"` + long + `"}]</script>`
-		_, drops := Parse([]byte(page), "p")
-		if len(drops) != 1 || len(drops[0].Reason) > 4*maxQuote+100 {
-			t.Errorf("drops = %+v, want one with a short reason", drops)
-		}
+	schemaorgtest.CheckLimits(t, Parse, schemaorgtest.LimitPages{
+		Events: func(n int) string {
+			return "<script type=application/ld+json>[" + strings.Repeat(event+",", n-1) + "\n" + event + "]</script>"
+		},
+		Long: func(s string) string {
+			return `<script type=application/ld+json>[{"@type":"MusicEvent","@id":"` + s + `","name":"` + s + `","startDate":"` + s + `"}]</script>`
+		},
 	})
 }
 
@@ -683,20 +565,12 @@ func TestReferences(t *testing.T) {
 			{"@id":"#o","@type":"AggregateOffer","priceCurrency":"EUR","lowPrice":5,"offers":[{"@id":"#o"},{"price":"7"}]}
 		]}</script>`
 		events, drops := Parse([]byte(page), "p")
-		if len(events) != 2 || len(drops) > 0 {
-			t.Fatalf("got %d events, drops %+v; want 2 events", len(events), drops)
-		}
-		want := source.Event{
+		schemaorgtest.CheckShared(t, events, drops, source.Event{
 			Ref: "p#1", Line: 2, Title: "One", Start: iso("2026-01-01"),
 			Venue:      source.Place{Name: "Hall"},
 			Performers: []source.Performer{{Name: "Band", Genres: []string{"rock", "pop"}}},
 			Offers:     []source.Offer{{PriceMin: 7, PriceMax: 7, HasPrice: true, Currency: "EUR"}},
-		}
-		compareEvents(t, events[:1], []source.Event{want})
-		events[0].Performers[0].Genres[0] = "changed"
-		if g := events[1].Performers[0].Genres[0]; g != "rock" {
-			t.Errorf("events share a genre array: the second event's first genre is %q", g)
-		}
+		})
 	})
 
 	t.Run("many references", func(t *testing.T) {
@@ -715,30 +589,14 @@ func TestReferences(t *testing.T) {
 			t.Fatalf("got %d events, want 5000", len(events))
 		}
 		for _, e := range events {
-			if len(e.Offers) != maxOffers || len(e.Performers) != 1 || len(e.Performers[0].Genres) != maxGenres {
+			if len(e.Offers) != schemaorg.MaxOffers || len(e.Performers) != 1 || len(e.Performers[0].Genres) != schemaorg.MaxGenres {
 				t.Fatalf("got %d offers and performers %d, want %d offers and one performer with %d genres",
-					len(e.Offers), len(e.Performers), maxOffers, maxGenres)
+					len(e.Offers), len(e.Performers), schemaorg.MaxOffers, schemaorg.MaxGenres)
 			}
 		}
 	})
 }
 
 func BenchmarkParse(b *testing.B) {
-	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.html"))
-	if err != nil || len(files) == 0 {
-		b.Fatalf("no fixtures in %s: %v", fixtureDir, err)
-	}
-	var page []byte
-	for _, f := range files {
-		p, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		page = append(page, p...)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(page)))
-	for b.Loop() {
-		Parse(page, "https://venue.example/all.html")
-	}
+	schemaorgtest.Benchmark(b, fixtureDir, Parse)
 }
