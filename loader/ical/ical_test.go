@@ -1,0 +1,334 @@
+package ical
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// Fixtures are named by outcome: *.good.ics must yield events and no drops, *.bad.ics must
+// show their problems as drops.
+const fixtureDir = "testdata"
+
+// now is the moment the fixtures are read at.
+var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// wantDrop is an expected drop; every drop's Ref must be the document's.
+type wantDrop struct {
+	line   int
+	reason string
+}
+
+// fw formats a When compactly: "2026-03-05T20:00+01:00", "2026-03-05T20:00" (floating),
+// "2026-03-05" (date only), or "-" when zero.
+func fw(w source.When) string {
+	switch {
+	case w.IsZero():
+		return "-"
+	case w.DateOnly:
+		return w.Wall.Format(time.DateOnly)
+	case !w.HasOffset:
+		return w.Wall.Format("2006-01-02T15:04")
+	}
+	sign, off := '+', w.Offset
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	return fmt.Sprintf("%s%c%02d:%02d", w.Wall.Format("2006-01-02T15:04"), sign, off/3600, off%3600/60)
+}
+
+// brief sums up an event in one line: ref, line, start, end, status and title.
+func brief(e source.Event) string {
+	return fmt.Sprintf("%s L%d %s %s %s %q", e.Ref, e.Line, fw(e.Start), fw(e.End), e.Status, e.Title)
+}
+
+var fixtures = []struct {
+	file   string
+	events []string // brief of each event, in order
+	drops  []wantDrop
+}{
+	{
+		file: "basic.good.ics", // BOM, CRLF, a fold inside "ö", a VALARM, quoted parameters
+		events: []string{
+			`night-owls-2026@lantern.example L5 2026-12-05T19:00+00:00 2026-12-05T22:00+00:00 scheduled "Night Owls ; Friends, live"`,
+			`mitternacht@lantern.example L27 2026-12-06T20:30+00:00 2026-12-06T23:00+00:00 cancelled "Mitternachtsblues mit Jörg & Zoë"`,
+			`festival@lantern.example L36 2026-12-12 2026-12-14 scheduled "Winter Festival"`,
+		},
+	},
+	{
+		file: "lf-only.good.ics", // LF, lower-case names, a fold inside a value, a tab fold, Latin-1
+		events: []string{
+			`lf-1@club.example L3 2026-03-20T21:00 - scheduled "Caf` + "\uFFFD" + ` Session"`,
+			`lf-2@club.example L9 2026-03-21T21:00 - scheduled "Folded with a tab"`,
+		},
+	},
+	{
+		file: "zones.good.ics",
+		events: []string{
+			`utc L36 2026-03-10T19:00+00:00 - scheduled "UTC"`,
+			`kolkata L41 2026-03-10T20:00+05:30 - scheduled "Kolkata"`,
+			`kathmandu L46 2026-03-10T20:00+05:45 - scheduled "Kathmandu"`,
+			`st-johns-winter L51 2026-02-10T20:00-03:30 - scheduled "St. John's in winter"`,
+			`st-johns-summer L56 2026-07-10T20:00-02:30 - scheduled "St. John's in summer"`,
+			`win-berlin L61 2026-03-10T20:00+01:00 - scheduled "W. Europe"`,
+			`win-new-york L66 2026-03-10T20:00-04:00 - scheduled "Eastern"`,
+			`win-india L71 2026-03-10T20:00+05:30 - scheduled "India"`,
+			`win-nepal L76 2026-03-10T20:00+05:45 - scheduled "Nepal"`,
+			`win-newfoundland L81 2026-03-10T20:00-02:30 - scheduled "Newfoundland"`,
+			`win-london L86 2026-07-10T20:00+01:00 - scheduled "GMT"`,
+			`win-sydney L91 2026-03-10T20:00+11:00 - scheduled "AUS Eastern"`,
+			`win-tokyo L96 2026-03-10T20:00+09:00 - scheduled "Tokyo"`,
+			`quoted L101 2026-07-10T20:00+02:00 - scheduled "Quoted"`,
+			`mozilla L106 2026-03-10T20:00+01:00 - scheduled "Mozilla"`,
+			`lic-location L111 2026-03-10T20:00+01:00 - scheduled "X-LIC-LOCATION"`,
+			`unknown L116 2026-03-10T20:00 - scheduled "Unknown zone"`,
+			`outlook L121 2026-03-10T20:00 - scheduled "Outlook"`,
+			`floating L126 2026-03-10T20:00 - scheduled "Floating"`,
+			// 02:30 does not exist in Berlin that night; time.Date puts it at 01:30 UTC.
+			`gap L131 2026-03-29T02:30+01:00 - scheduled "In the gap"`,
+			`zoned-utc L136 2026-03-10T19:00+00:00 - scheduled "Z wins"`,
+			`date L141 2026-03-10 - scheduled "Date"`,
+		},
+	},
+	{
+		file: "residency.good.ics",
+		events: []string{
+			// Weekly in Berlin across the change to summer time, an EXDATE (03-19), a moved
+			// show, a cancelled one given in UTC, an RDATE matinee with the series' length.
+			`jazz-thursdays@kulturhaus.example/2026-03-05 L22 2026-03-05T20:00+01:00 2026-03-05T23:00+01:00 scheduled "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-03-12 L22 2026-03-12T20:00+01:00 2026-03-12T23:00+01:00 scheduled "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-03-26 L33 2026-03-26T21:00+01:00 2026-03-27T00:00+01:00 scheduled "Jazz Thursdays: Record Release"`,
+			`jazz-thursdays@kulturhaus.example/2026-04-02 L42 2026-04-02T20:00+02:00 - cancelled "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-04-09 L22 2026-04-09T20:00+02:00 2026-04-09T23:00+02:00 scheduled "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-04-11T15:00 L22 2026-04-11T15:00+02:00 2026-04-11T18:00+02:00 scheduled "Jazz Thursdays"`,
+			// Weekly in New York across its change; UNTIL is the last show's instant.
+			`open-mic@bowery.example/2026-03-01 L47 2026-03-01T20:00-05:00 - scheduled "Open Mic"`,
+			`open-mic@bowery.example/2026-03-08 L47 2026-03-08T20:00-04:00 - scheduled "Open Mic"`,
+			`open-mic@bowery.example/2026-03-15 L47 2026-03-15T20:00-04:00 - scheduled "Open Mic"`,
+			// COUNT=20 from January 2025: the 15th to the 20th lie in the window.
+			`first-fridays@cellar.example/2026-03-06 L54 2026-03-06T21:30 - scheduled "First Fridays"`,
+			`first-fridays@cellar.example/2026-04-03 L54 2026-04-03T21:30 - scheduled "First Fridays"`,
+			`first-fridays@cellar.example/2026-05-01 L54 2026-05-01T21:30 - scheduled "First Fridays"`,
+			`first-fridays@cellar.example/2026-06-05 L54 2026-06-05T21:30 - scheduled "First Fridays"`,
+			`first-fridays@cellar.example/2026-07-03 L54 2026-07-03T21:30 - scheduled "First Fridays"`,
+			`first-fridays@cellar.example/2026-08-07 L54 2026-08-07T21:30 - scheduled "First Fridays"`,
+			// Last Saturdays to a date UNTIL, 02-28 before the window, 04-25 an EXDATE.
+			`last-saturday@park.example/2026-03-28 L60 2026-03-28 - scheduled "Last Saturday Flea & Folk"`,
+			`last-saturday@park.example/2026-05-30 L60 2026-05-30 - scheduled "Last Saturday Flea & Folk"`,
+			`last-saturday@park.example/2026-06-27 L60 2026-06-27 - scheduled "Last Saturday Flea & Folk"`,
+			// DTSTART and RDATEs: an early and a late show on one day keep refs of their own.
+			`double-bill@roundhouse.example/2026-03-20 L67 2026-03-20T19:00+00:00 2026-03-20T21:00+00:00 scheduled "Double Bill"`,
+			`double-bill@roundhouse.example/2026-03-20T22:30 L67 2026-03-20T22:30+00:00 2026-03-21T00:30+00:00 scheduled "Double Bill"`,
+			`double-bill@roundhouse.example/2026-03-21 L67 2026-03-21T19:00+00:00 2026-03-21T21:00+00:00 scheduled "Double Bill"`,
+			// old@cellar.example ended in 2024. A yearly rule from 1999:
+			`fete@square.example/2026-06-21 L80 2026-06-21T20:00+00:00 - scheduled "Fête de la Musique"`,
+			// An override without its series: on its own, under the date it replaces.
+			`orphan@kulturhaus.example/2026-05-01 L86 2026-05-02T20:00+02:00 - scheduled "Moved Show"`,
+		},
+	},
+	{
+		file: "broken.bad.ics",
+		events: []string{
+			`good@bar.example L22 2026-03-11T20:00+00:00 - scheduled "Good One"`,
+			`after@bar.example L31 2026-03-13T20:00+00:00 - scheduled "After"`,
+		},
+		drops: []wantDrop{
+			{3, "end:vevent without begin:vevent"},
+			{4, `vevent "No Start": no dtstart`},
+			{10, `vevent "Bad Date": cannot read dtstart "20261345T200000": date or time out of range`},
+			{15, `vevent "Bad Quote": cannot read dtstart: unterminated quoted parameter value`},
+			{18, `vevent "no-summary@bar.example": no summary`},
+			{27, `vevent "Unclosed": begin:vevent without end:vevent`},
+		},
+	},
+	{
+		file:   "truncated.bad.ics",
+		events: []string{`first@bar.example L3 2026-03-10T20:00+00:00 - scheduled "First"`},
+		drops: []wantDrop{
+			{1, "begin:vcalendar without end:vcalendar: the document may be truncated"},
+			{8, `vevent "Cut Off Mid-Li": begin:vevent without end:vevent`},
+		},
+	},
+	{
+		file: "unsupported-rrule.bad.ics",
+		events: []string{
+			`bad-rdate@bar.example/2026-03-03 L47 2026-03-03T20:00+00:00 - scheduled "Bad Rdate"`,
+			`bad-rdate@bar.example/2026-03-17 L47 2026-03-17T20:00+00:00 - scheduled "Bad Rdate"`,
+			`ok@bar.example L53 2026-03-10T20:00+00:00 - scheduled "Still Here"`,
+		},
+		drops: []wantDrop{
+			{6, `vevent "Last Weekday Jam": rrule part BYSETPOS is not supported; the series is dropped`},
+			{12, `vevent "Hourly": rrule freq: hourly is not supported; the series is dropped`},
+			{18, `vevent "Two Sets": rrule part BYHOUR is not supported; the series is dropped`},
+			{25, `vevent "Weekly But Not First": exrule is not supported; the series is dropped`},
+			{31, `vevent "Never": rrule interval: want a number from 1 to 100000, not "0"; the series is dropped`},
+			{37, `vevent "First Friday Weekly": rrule byday with an ordinal needs freq=monthly or freq=yearly; the series is dropped`},
+			{44, `vevent "Bad Exdate": cannot read exdate "2026-03-17": want yyyymmdd or yyyymmddThhmmss with an optional Z; the series is dropped`},
+			{50, `vevent "Bad Rdate": cannot read rdate "tomorrow": not a number; the date is left out`},
+		},
+	},
+	{
+		file:  "not-ical.bad.ics",
+		drops: []wantDrop{{0, "no begin:vcalendar: not an icalendar document"}},
+	},
+}
+
+func TestFixtures(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.ics"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tested := map[string]bool{}
+	for _, fx := range fixtures {
+		tested[fx.file] = true
+		t.Run(fx.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(fixtureDir, fx.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := "https://venue.example/" + fx.file
+			events, drops := Parse(data, ref, Options{Now: now})
+			var got []string
+			for _, e := range events {
+				got = append(got, brief(e))
+			}
+			if !reflect.DeepEqual(got, fx.events) {
+				t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(fx.events, "\n"))
+			}
+			if strings.HasSuffix(fx.file, ".good.ics") && len(drops) > 0 {
+				t.Errorf("a good fixture has drops: %+v", drops)
+			}
+			var gotDrops []wantDrop
+			for _, d := range drops {
+				if d.Ref != ref {
+					t.Errorf("drop ref %q, want %q", d.Ref, ref)
+				}
+				gotDrops = append(gotDrops, wantDrop{d.Line, d.Reason})
+			}
+			if !reflect.DeepEqual(gotDrops, fx.drops) {
+				t.Errorf("drops:\n%+v\nwant:\n%+v", gotDrops, fx.drops)
+			}
+		})
+	}
+	for _, f := range files {
+		if !tested[filepath.Base(f)] {
+			t.Errorf("fixture %s has no test", f)
+		}
+	}
+}
+
+// TestFixtureBytes checks that the fixtures still hold what they exist to test, in case a
+// checkout rewrote their line endings.
+func TestFixtureBytes(t *testing.T) {
+	tests := []struct {
+		file      string
+		bom, crlf bool
+		bytes     string // a byte sequence the file must hold
+	}{
+		{"basic.good.ics", true, true, "J\xc3\r\n \xb6rg"},
+		{"lf-only.good.ics", false, false, "Caf\xe9"},
+	}
+	for _, tt := range tests {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.HasPrefix(data, bom) != tt.bom || bytes.Contains(data, []byte("\r\n")) != tt.crlf ||
+			!bytes.Contains(data, []byte(tt.bytes)) {
+			t.Errorf("%s has lost its byte order mark, line ends or bytes", tt.file)
+		}
+	}
+}
+
+// TestFields checks every field of the events of the basic fixture.
+func TestFields(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(fixtureDir, "basic.good.ics"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lantern := source.Place{Name: "The Lantern", Street: "Kastanienallee 12, Berlin", Lat: 52.5386, Lon: 13.41, HasGeo: true}
+	at := func(y int, m time.Month, d, hh, mm int) source.When {
+		return source.When{Wall: time.Date(y, m, d, hh, mm, 0, 0, time.UTC), HasOffset: true}
+	}
+	want := []source.Event{
+		{
+			Ref:    "night-owls-2026@lantern.example",
+			URL:    "https://lantern.example/events/night-owls",
+			Line:   5,
+			Title:  "Night Owls ; Friends, live",
+			Status: engine.StatusScheduled,
+			Start:  at(2026, 12, 5, 19, 0),
+			End:    at(2026, 12, 5, 22, 0),
+			Venue:  lantern,
+			Genres: []string{"Indie", "Shoegaze", "Live, loud"},
+		},
+		{
+			Ref:    "mitternacht@lantern.example",
+			Line:   27,
+			Title:  "Mitternachtsblues mit Jörg & Zoë",
+			Status: engine.StatusCancelled,
+			Start:  at(2026, 12, 6, 20, 30),
+			End:    at(2026, 12, 6, 23, 0),
+			Venue:  source.Place{Name: "The Lantern"},
+		},
+		{
+			Ref:    "festival@lantern.example",
+			Line:   36,
+			Title:  "Winter Festival",
+			Status: engine.StatusScheduled,
+			Start:  source.When{Wall: time.Date(2026, 12, 12, 0, 0, 0, 0, time.UTC), DateOnly: true},
+			End:    source.When{Wall: time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC), DateOnly: true},
+			Venue:  source.Place{Name: "Hof", Street: "Kastanienallee 12, Berlin"},
+		},
+	}
+	got, drops := Parse(data, "feed", Options{Now: now})
+	if len(drops) > 0 {
+		t.Errorf("drops: %+v", drops)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestOverrideInherits checks that an override that only cancels takes the series' facts.
+func TestOverrideInherits(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(fixtureDir, "residency.good.ics"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, _ := Parse(data, "feed", Options{Now: now})
+	for _, e := range events {
+		if e.Ref != "jazz-thursdays@kulturhaus.example/2026-04-02" {
+			continue
+		}
+		want := source.Place{Name: "Kulturhaus Mitte", Street: "Auguststraße 10, Berlin"}
+		if e.Venue != want || !reflect.DeepEqual(e.Genres, []string{"Jazz"}) || e.Status != engine.StatusCancelled {
+			t.Errorf("cancelled override: %+v", e)
+		}
+		return
+	}
+	t.Error("the cancelled override is missing")
+}
+
+// TestDoesNotShareSlices checks that the occurrences of a series do not share a genre
+// array, so that a caller may change one.
+func TestDoesNotShareSlices(t *testing.T) {
+	doc := "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:u\nDTSTART:20260302T200000Z\nRRULE:FREQ=DAILY;COUNT=2\n" +
+		"SUMMARY:S\nCATEGORIES:a,b\nEND:VEVENT\nEND:VCALENDAR\n"
+	events, _ := Parse([]byte(doc), "feed", Options{Now: now})
+	if len(events) != 2 {
+		t.Fatalf("%d events", len(events))
+	}
+	events[0].Genres[0] = "changed"
+	if events[1].Genres[0] != "a" {
+		t.Error("occurrences share their genres")
+	}
+}
