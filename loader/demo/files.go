@@ -123,12 +123,29 @@ func (c *corpus) oversize(v *venue, body []byte) []byte {
 	b.Grow(oversizeBytes + len(body) + 4096)
 	b.Write(body[:at])
 	b.WriteString("<section class=\"archive\">\n<h2>Archive</h2>\n<ul>\n")
+	names := make([]string, len(c.artists))
+	for i, a := range c.artists {
+		names[i] = htmlEscape(a.name)
+	}
 	day := c.today.AddDate(-40, 0, 0)
+	var line []byte
 	for b.Len() < oversizeBytes {
 		day = day.AddDate(0, 0, 1)
-		a := c.artists[r.IntN(len(c.artists))]
-		fmt.Fprintf(&b, "<li class=\"past\"><time datetime=\"%s\">%s</time> %s <span class=\"note\">#%d</span></li>\n",
-			day.Format(dateLayout), day.Format("Mon 2 Jan 2006"), htmlEscape(a.name), r.IntN(1_000_000))
+		line = append(line[:0], "<li class=\"past\"><time datetime=\""...)
+		line = day.AppendFormat(line, dateLayout)
+		line = append(line, "\">"...)
+		line = day.AppendFormat(line, "Mon 2 Jan 2006")
+		line = append(line, "</time> "...)
+		for k := range 1 + r.IntN(3) {
+			if k > 0 {
+				line = append(line, " + "...)
+			}
+			line = append(line, names[r.IntN(len(names))]...)
+		}
+		line = append(line, " <span class=\"note\">#"...)
+		line = strconv.AppendInt(line, int64(r.IntN(1_000_000)), 10)
+		line = append(line, "</span></li>\n"...)
+		b.Write(line)
 	}
 	b.WriteString("</ul>\n</section>\n")
 	b.Write(body[at:])

@@ -218,7 +218,7 @@ func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listin
 	case special == "cancelled" && p == tixhub:
 		l.Status = "cancelled"
 	}
-	c.setWhen(r, &l, g, start)
+	c.setWhen(r, p, &l, g, start)
 	c.setPrice(r, &l, g)
 	l.URL = listingURL(p, l)
 	li := &listing{p: p, l: l}
@@ -227,11 +227,12 @@ func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listin
 }
 
 // setWhen sets a listing's date and time from start: mostly the venue's time, sometimes the
-// doors time, no time, or an after-midnight show dated to the evening before.
-func (c *corpus) setWhen(r *rand.Rand, l *platform.Listing, g *gig, start time.Time) {
-	l.LocalDate, l.LocalTime = start.Format(dateLayout), start.Format("15:04:05")
+// doors time, no time, or an after-midnight show dated to the evening before. evently
+// always states a time (its feed cannot say "to be announced").
+func (c *corpus) setWhen(r *rand.Rand, p int, l *platform.Listing, g *gig, start time.Time) {
+	l.LocalDate, l.LocalTime, l.TimeTBA = start.Format(dateLayout), start.Format("15:04:05"), false
 	if g.dateOnly {
-		if r.IntN(10) < 3 { // the platform knows the time the venue has not announced
+		if r.IntN(10) < 3 || p == evently { // the platform knows the time the venue has not announced
 			t := c.at(g.venue, dayIndex(c.today, start), g.venue.style.usual)
 			l.LocalTime = t.Format("15:04:05")
 			return
@@ -254,7 +255,7 @@ func (c *corpus) setWhen(r *rand.Rand, l *platform.Listing, g *gig, start time.T
 		}
 		doors = doors.Add(start.Sub(g.start))
 		l.LocalDate, l.LocalTime = doors.Format(dateLayout), doors.Format("15:04:05")
-	case x < 18:
+	case x < 18 && p != evently:
 		l.LocalTime, l.TimeTBA = "", true
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/platform"
 	"github.com/gigs/gigs/loader/source"
 )
@@ -32,6 +33,12 @@ func TestPlatformListings(t *testing.T) {
 				t.Errorf("%s: empty or repeated id %q", p.Name, l.ID)
 			}
 			ids[l.ID] = true
+			if err := l.Check(); err != nil {
+				t.Errorf("%s: %v", p.Name, err)
+			}
+			if l.TimeTBA && p.Kind == "continuation" {
+				t.Errorf("%s %s: no time, which a continuation feed cannot state", p.Name, l.ID)
+			}
 			if _, err := time.LoadLocation(l.Zone); err != nil || l.Name == "" || l.VenueID == "" || l.VenueName == "" || l.City == "" || len(l.Country) != 2 || !strings.HasPrefix(l.URL, "http://") {
 				t.Errorf("%s: incomplete listing %+v", p.Name, l)
 			}
@@ -110,6 +117,18 @@ func TestPlatformVariation(t *testing.T) {
 			if len(l.Performers) < len(r.performers) {
 				seen["support acts missing"]++
 			}
+			if len(r.performers) > 0 {
+				head := r.performers[0]
+				switch {
+				case l.Name == "The "+head || "The "+l.Name == head:
+					seen["The X for X"]++
+				case strings.Contains(head, " & ") && strings.HasPrefix(l.Name, strings.Replace(head, " & ", " and ", 1)),
+					strings.Contains(head, " and ") && strings.HasPrefix(l.Name, strings.Replace(head, " and ", " & ", 1)):
+					seen["X & Y for X and Y"]++
+				case !isASCII(head) && isASCII(l.Name) && engine.Fold(l.Name) == engine.Fold(head):
+					seen["accents dropped"]++
+				}
+			}
 			if !offers && l.HasPrice {
 				seen["prices only on the platform"]++
 			}
@@ -145,7 +164,7 @@ func TestPlatformVariation(t *testing.T) {
 	for _, want := range []string{"venue name as the venue writes it", "venue name variant", "support acts missing",
 		"prices only on the platform", "cancelled on the venue only", "cancelled on the primary platform only",
 		"the platform keeps the old date", "the platform has a new date the venue lacks", "TBA on the platform only",
-		"doors time", "after midnight dated to the evening before"} {
+		"doors time", "after midnight dated to the evening before", "The X for X", "X & Y for X and Y", "accents dropped"} {
 		if seen[want] == 0 {
 			t.Errorf("no listing shows %s", want)
 		}
@@ -156,3 +175,12 @@ func TestPlatformVariation(t *testing.T) {
 }
 
 func stringOf(x any) string { s, _ := x.(string); return s }
+
+func isASCII(s string) bool {
+	for _, c := range s {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

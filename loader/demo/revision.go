@@ -72,8 +72,9 @@ func (c *corpus) revise(r *rand.Rand) {
 			}
 		}
 		if l := g.listingOn(changedPlatform); l != nil {
-			c.setWhen(r, &l.l, g, g.start)
+			c.setWhen(r, changedPlatform, &l.l, g, g.start)
 			l.l.Status = "rescheduled"
+			l.l.URL = listingURL(changedPlatform, l.l)
 		}
 	}
 	for _, g := range take(cancelCount, func(g *gig) bool { return g.status == scheduled && g.name == "" && !g.misdated }) {
