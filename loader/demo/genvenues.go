@@ -186,7 +186,7 @@ func generateVenueRows(r *rand.Rand, byKey map[string]*city, n int) []venueRow {
 	out := make([]venueRow, 0, n)
 	for _, c := range at {
 		row := venueRow{city: c.key, kind: pickWeighted(r, []venueKind{hall, bar, club, jazz}, []int{30, 40, 20, 10})}
-		row.size = pickWeighted(r, []venueSize{tiny, small, mid}, []int{57, 37, 6})
+		row.size = pickWeighted(r, []venueSize{tiny, small, mid}, []int{60, 36, 4})
 		words := wordsOf(c.country)
 		for {
 			row.name = venueName(r, words, row.kind)

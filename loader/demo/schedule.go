@@ -88,7 +88,7 @@ func showCount(r *rand.Rand, s venueSize) int {
 	case tiny:
 		return 5 + r.IntN(5)
 	case small:
-		return 10 + r.IntN(11)
+		return 8 + r.IntN(9)
 	case big:
 		return 86 + r.IntN(23)
 	default:

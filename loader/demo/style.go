@@ -236,7 +236,7 @@ func jsonLDStyles(r *rand.Rand, vs []*venue) {
 		s.geoText = geos[i] == 0
 		s.country = countryForm(countryForms[i])
 		s.escapeHTML = escapes[i] == 0 && !v.entities // entities show as written: &amp;
-		s.indent = r.IntN(2) == 0
+		s.indent = r.IntN(4) == 0
 		s.images = r.IntN(2) == 0
 		s.breadcrumbs = r.IntN(4) == 0
 		s.inHead = r.IntN(2) == 0

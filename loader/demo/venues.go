@@ -25,7 +25,7 @@ const (
 type venueSize int
 
 const (
-	small venueSize = iota // 10–20 shows
+	small venueSize = iota // 8–16 shows
 	mid                    // 26–40 shows
 	big                    // 86–108 shows
 	tiny                   // 5–9 shows
