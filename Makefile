@@ -1,14 +1,16 @@
 # The Makefile is the contract: CI runs `make test`, a new user runs `make run`.
 GO      ?= go
 DEMO    ?= var/demo
+FIXTURE ?= 127.0.0.1:8079
 TODAY   := $(shell date -u +%F)
 FUZZTIME ?= 30s
 
 .PHONY: run demo test test-race test-alloc bench bench-1m fuzz lint build clean
 
-## run: serve the API on :8080 (GIGS_ADDR or -addr changes it) from the demo corpus
-run: demo
-	$(GO) run ./cmd/gigsd -sources $(DEMO)/sources.json
+## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
+## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
+run: demo build
+	bin/gigsctl fixture -dir $(DEMO) -listen $(FIXTURE) -- bin/gigsd -sources $(DEMO)/sources.json
 
 ## demo: (re)generate the demo corpus when it is missing or not from today
 demo:
@@ -48,6 +50,7 @@ lint:
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
 
+## build: gigsd and gigsctl into bin/
 build:
 	$(GO) build -o bin/ ./cmd/...
 

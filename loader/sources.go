@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gigs/gigs/loader/ical"
 	"github.com/gigs/gigs/loader/jsonld"
+	"github.com/gigs/gigs/loader/microdata"
 	"github.com/gigs/gigs/loader/platform"
 	"github.com/gigs/gigs/loader/source"
 )
@@ -58,6 +60,12 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 var parsers = map[string]func(page []byte, ref string, now time.Time) ([]source.Event, []source.Drop){
 	"jsonld": func(page []byte, ref string, _ time.Time) ([]source.Event, []source.Drop) {
 		return jsonld.Parse(page, ref)
+	},
+	"microdata": func(page []byte, ref string, _ time.Time) ([]source.Event, []source.Drop) {
+		return microdata.Parse(page, ref)
+	},
+	"ical": func(feed []byte, ref string, now time.Time) ([]source.Event, []source.Drop) {
+		return ical.Parse(feed, ref, ical.Options{Now: now, Horizon: horizon})
 	},
 }
 

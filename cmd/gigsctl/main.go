@@ -1,7 +1,9 @@
 // Command gigsctl is the operator's tool for gigs.
 //
-//	gigsctl demo -out DIR [-seed N] [-today YYYY-MM-DD]
-//	    writes the demo corpus: venue pages with JSON-LD and a sources.json for gigsd.
+//	gigsctl demo -out DIR [-seed N] [-today YYYY-MM-DD] [-revision N]
+//	    writes the demo corpus: venue sites, platform listings and a sources.json for gigsd.
+//	gigsctl fixture -dir DIR [-listen HOST:PORT] [-- COMMAND...]
+//	    serves the demo corpus as hundreds of upstream hosts, for gigsd's -fetch-proxy.
 //	gigsctl keys create|list|show|revoke
 //	    issues and manages personal API keys in the store gigsd reads.
 //	gigsctl sources check -sources FILE [NAME...]
@@ -23,7 +25,8 @@ import (
 const usage = `usage: gigsctl <command> [flags]
 
 Commands:
-  demo    write the demo corpus (venue pages and sources.json) for gigsd -sources
+  demo    write the demo corpus (venue sites, platform listings, sources.json) for gigsd -sources
+  fixture serve the demo corpus as its hundreds of hosts, for gigsd -fetch-proxy
   keys    issue, list, show and revoke personal API keys
   sources check [NAME...]   fetch sources once and print what they yield and drop
 
@@ -47,6 +50,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	switch args[0] {
 	case "demo":
 		return demoCmd(args[1:], getenv, stdout, stderr)
+	case "fixture":
+		return fixtureCmd(args[1:], getenv, stdout, stderr)
 	case "keys":
 		return keysCmd(args[1:], getenv, stdout, stderr)
 	case "sources":
@@ -65,6 +70,7 @@ func demoCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	out := fs.String("out", "var/demo", "directory to write the corpus into")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed and day give the same files")
 	today := fs.String("today", "", "the day the corpus is for, YYYY-MM-DD (default: today in UTC)")
+	revision := fs.Int("revision", 0, "0: the corpus as first fetched; 1: the same sources an hour later (edits, reschedules, cancellations)")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsctl demo [flags]\n\nWrites a demo corpus of venue websites with dates relative to a day.")
 	if err := flagenv.Parse(fs, args, getenv); err != nil {
 		return err
@@ -76,7 +82,7 @@ func demoCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 			return fmt.Errorf("-today: want YYYY-MM-DD, got %q", *today)
 		}
 	}
-	sum, err := demo.Generate(*out, demo.Options{Today: day, Seed: *seed})
+	sum, err := demo.Generate(*out, demo.Options{Today: day, Seed: *seed, Revision: *revision})
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	_ "time/tzdata" // venue zones must resolve on machines without a zoneinfo database
@@ -70,19 +71,24 @@ type Main struct {
 	Logger *slog.Logger
 	Live   engine.Live
 
-	ln    net.Listener
-	ready chan struct{} // closed once the listener is open
+	getenv func(string) string // the environment ParseFlags read; platform credentials come from it
+	ln     net.Listener        // set before ready is closed, then immutable
+	ready  chan struct{}       // closed once Run has opened ln or failed before it could
+	opened func()              // closes ready, once
 }
 
 // NewMain returns a Main with default configuration.
 func NewMain() *Main {
-	return &Main{Logger: slog.Default(), ready: make(chan struct{})}
+	m := &Main{Logger: slog.Default(), getenv: os.Getenv, ready: make(chan struct{})}
+	m.opened = sync.OnceFunc(func() { close(m.ready) })
+	return m
 }
 
 // ParseFlags reads the configuration from args and the environment.
 func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writer) error {
 	fs := flag.NewFlagSet("gigsd", flag.ContinueOnError)
 	fs.SetOutput(out)
+	m.getenv = getenv
 	c := &m.Config
 	fs.StringVar(&c.Addr, "addr", ":8080", "public listen address, host:port")
 	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required")
@@ -143,15 +149,20 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	return nil
 }
 
-// Addr returns the listen address once Run has opened it.
+// Addr waits until Run has opened its listener and returns its address, or nil when Run
+// failed before it could listen.
 func (m *Main) Addr() net.Addr {
 	<-m.ready
+	if m.ln == nil {
+		return nil
+	}
 	return m.ln.Addr()
 }
 
 // Run loads the sources, serves the API and refreshes on schedule until ctx ends, then
 // shuts the server down gracefully.
 func (m *Main) Run(ctx context.Context) error {
+	defer m.opened()
 	cfg, err := loader.ReadConfig(m.Config.Sources)
 	if err != nil {
 		return err
@@ -161,7 +172,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("-fetch-proxy: %w", err)
 	}
 	fetcher := fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy})
-	srcs, err := loader.Sources(cfg, fetcher, os.Getenv, time.Now)
+	srcs, err := loader.Sources(cfg, fetcher, m.getenv, time.Now)
 	if err != nil {
 		return err
 	}
@@ -197,7 +208,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)
 	}
-	close(m.ready)
+	m.opened()
 	m.Logger.Info("gigsd listening", "addr", m.ln.Addr().String(), "sources", len(srcs))
 
 	ctx, cancel := context.WithCancel(ctx)

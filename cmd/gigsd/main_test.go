@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gigs/gigs/loader/demo"
+	"github.com/gigs/gigs/loader/fixture"
 	"github.com/gigs/gigs/server/keys"
 )
 
@@ -62,23 +64,30 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("error %v", err)
 	}
-	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES", "GIGS_EXPORT_LIMIT", "GIGS_DATA_DIR", "GIGS_KEY_SYNC"} {
+	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES", "GIGS_EXPORT_LIMIT", "GIGS_DATA_DIR", "GIGS_KEY_SYNC", "GIGS_FETCH_PROXY"} {
 		if !strings.Contains(out.String(), v) {
 			t.Errorf("-h does not mention %s:\n%s", v, out.String())
 		}
 	}
 }
 
-// TestRun starts the daemon on a free port with the demo corpus, as make run does, and
-// stops it like SIGTERM would.
+// TestRun starts the daemon on a free port with the demo corpus served by its fixture
+// server, as make run does, and stops it like SIGTERM would.
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := demo.Generate(dir, demo.Options{Today: time.Now().UTC(), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
+	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(fx)
+	defer upstream.Close()
+	env["GIGS_FETCH_PROXY"] = upstream.URL
 	m := NewMain()
 	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-log-level", "error",
-		"-data-dir", filepath.Join(dir, "data"), "-key-sync", "100ms"}, env(nil), io.Discard); err != nil {
+		"-data-dir", filepath.Join(dir, "data"), "-key-sync", "100ms"}, func(k string) string { return env[k] }, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -133,7 +142,7 @@ func TestRun(t *testing.T) {
 	}
 	err = json.NewDecoder(resp.Body).Decode(&page)
 	resp.Body.Close()
-	if err != nil || len(page.Data) != 20 || page.Meta.Total < 1500 {
+	if err != nil || len(page.Data) != 20 || page.Meta.Total < 4000 {
 		t.Fatalf("first page: %d gigs of %d, error %v", len(page.Data), page.Meta.Total, err)
 	}
 	cancel()
@@ -144,6 +153,26 @@ func TestRun(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("gigsd did not stop")
+	}
+}
+
+// TestRunFailsBeforeListening is a regression test: Addr used to wait forever when Run
+// failed before it opened its listener (here: a platform credential missing).
+func TestRunFailsBeforeListening(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := demo.Generate(dir, demo.Options{Today: time.Now().UTC(), Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain()
+	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-data-dir", filepath.Join(dir, "data")}, env(nil), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	err := m.Run(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "GIGS_TIXHUB_KEY") {
+		t.Errorf("Run: %v, want an error naming the missing credential", err)
+	}
+	if a := m.Addr(); a != nil {
+		t.Errorf("Addr after a failed Run: %v", a)
 	}
 }
 
