@@ -99,7 +99,7 @@ func BenchmarkMergeBuild(b *testing.B) {
 			}
 		}
 		run := store.begin()
-		ds := n.dataset(run)
+		ds := n.dataset(run, n.clusters())
 		snap, err := engine.Build(&ds, engine.Options{Now: noon})
 		if err != nil {
 			b.Fatal(err)

@@ -110,6 +110,34 @@ var ErrNotPublished = errors.New("snapshot not published")
 // checks. On error the previous snapshot stays published.
 func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	start := l.o.Now()
+	rep, norm, fresh := l.gather(ctx, start)
+	run := l.o.IDs.begin()
+	ds := norm.dataset(run, norm.clusters())
+	snap, err := engine.Build(&ds, engine.Options{Now: start})
+	if err == nil {
+		err = l.check(snap)
+	}
+	rep.Duration = l.o.Now().Sub(start)
+	if err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrNotPublished, err)
+	}
+	rep.Gigs = snap.Len()
+	l.o.Live.Publish(snap)
+	l.published, l.refused = snap.Len(), 0
+	maps.Copy(l.lkg, fresh)
+	rep.Published = true
+	run.commit(start)
+	if err := l.o.IDs.Save(); err != nil {
+		// The snapshot is out; ids stay in memory and are saved with the next refresh.
+		l.o.Logger.Error("cannot save gig ids", "err", err)
+	}
+	return rep, nil
+}
+
+// gather fetches every source and normalizes what they yield, with the last good events
+// of each source that failed or shrank. It returns the run's report so far, the records,
+// and the events that become each source's last good ones if the run publishes.
+func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normalizer, map[string]lastGood) {
 	rep := Report{Sources: make([]SourceReport, len(l.o.Sources))}
 	var before fetch.Stats
 	if l.o.Stats != nil {
@@ -121,7 +149,7 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	}
 
 	norm := newNormalizer(start, l.published*2) // a guess: most gigs have one or two records
-	fresh := map[string]lastGood{}              // becomes the last good of each source once published
+	fresh := map[string]lastGood{}
 	for i, src := range l.o.Sources {
 		sr := &rep.Sources[i]
 		events := batches[i].Events
@@ -144,27 +172,7 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 		norm.addAll(events, i, src.Role, sr)
 	}
 	rep.Records = len(norm.recs)
-	run := l.o.IDs.begin()
-	ds := norm.dataset(run)
-	snap, err := engine.Build(&ds, engine.Options{Now: start})
-	if err == nil {
-		err = l.check(snap)
-	}
-	rep.Duration = l.o.Now().Sub(start)
-	if err != nil {
-		return rep, fmt.Errorf("%w: %w", ErrNotPublished, err)
-	}
-	rep.Gigs = snap.Len()
-	l.o.Live.Publish(snap)
-	l.published, l.refused = snap.Len(), 0
-	maps.Copy(l.lkg, fresh)
-	rep.Published = true
-	run.commit(start)
-	if err := l.o.IDs.Save(); err != nil {
-		// The snapshot is out; ids stay in memory and are saved with the next refresh.
-		l.o.Logger.Error("cannot save gig ids", "err", err)
-	}
-	return rep, nil
+	return rep, norm, fresh
 }
 
 // addAll normalizes the events of source src, counting them in sr and reporting the

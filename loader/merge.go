@@ -29,13 +29,20 @@ import (
 // near-names, stay apart when the sources list both.
 //
 // Field precedence within a gig (records ordered venue site, primary platform, other
-// platforms, then by source order): the start comes from the record that states a
-// previous start (the newest news), else the first; a start without a time takes a time
-// another record states for that date. The title, end and doors come from the first record
-// that has them. The bill is the first record's, extended by acts only others list. Every
-// source, ticket link and price is kept, each ticket with its source, so platform prices
-// stand beside venue links. A cancellation from a venue site or a primary platform wins;
-// one from other platforms counts only when every record says so.
+// platforms, then by source order):
+//   - The start comes from the record that states a previous start (the newest news), else
+//     the first. A venue site's "time to be announced" stands; a platform's takes a time
+//     another record states for that date. A start after midnight that another record
+//     gives the same clock a day later takes the later date: the earlier one lists the show
+//     under the evening before, as club nights often are.
+//   - The title, end and doors come from the first record that has them. The bill is the
+//     first record's, extended by acts only others list.
+//   - Every source, ticket link and price is kept, each ticket with its source, so platform
+//     prices stand beside venue links.
+//   - A cancellation from a venue site or a primary platform wins; one from other
+//     platforms counts only when every record says so. Otherwise the first "postponed" or
+//     "rescheduled" wins over "scheduled", which feeds that cannot say otherwise state
+//     (iCalendar has no such status).
 
 const (
 	slack        = 90 * time.Minute // starts this close may be one show (doors versus show)
@@ -133,7 +140,7 @@ func bucket(venue, day int32) uint64 { return uint64(uint32(venue))<<32 | uint64
 // candidateDays appends the venue-local days whose records may list the same concert.
 func (r *record) candidateDays(days []int32) []int32 {
 	days = append(days, r.day)
-	local := r.start.Sub(time.Date(r.start.Year(), r.start.Month(), r.start.Day(), 0, 0, 0, 0, r.start.Location()))
+	local := sinceMidnight(r.start)
 	if r.tba || local < nearMidnight {
 		days = append(days, r.day-1)
 	}
@@ -178,6 +185,9 @@ func timeGap(a, b *record) (time.Duration, bool) {
 		if !b.prev.IsZero() {
 			gap = min(gap, absDur(b.prev.Sub(a.start)))
 		}
+		if datedToEveningBefore(a, b) || datedToEveningBefore(b, a) {
+			gap = min(gap, slack) // a match, but after those of times that agree
+		}
 		return gap, gap <= slack
 	}
 	// At least one has no time: compare dates, with a day's grace near midnight.
@@ -191,8 +201,22 @@ func timeGap(a, b *record) (time.Duration, bool) {
 	if a.tba {
 		known = b
 	}
-	local := known.start.Sub(time.Date(known.start.Year(), known.start.Month(), known.start.Day(), 0, 0, 0, 0, known.start.Location()))
+	local := sinceMidnight(known.start)
 	return 2 * slack, local < nearMidnight || local >= 24*time.Hour-nearMidnight
+}
+
+// datedToEveningBefore reports whether a may list the show b lists after midnight, dated to
+// the evening before as club nights often are: the same clock, a day earlier.
+func datedToEveningBefore(a, b *record) bool {
+	return !a.tba && !b.tba && a.day == b.day-1 && sinceMidnight(b.start) < nearMidnight &&
+		sinceMidnight(a.start) == sinceMidnight(b.start)
+}
+
+// sinceMidnight is the wall-clock time of t as a duration: 01:30 is 90 minutes, also on
+// a day the clocks change.
+func sinceMidnight(t time.Time) time.Duration {
+	h, m, sec := t.Clock()
+	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second
 }
 
 func absDur(d time.Duration) time.Duration {
@@ -258,9 +282,9 @@ func editDistance(a, b []rune, limit int) int {
 	return prev[len(b)]
 }
 
-// dataset assembles the gigs of the clusters with ids from run, plus the cities, venues,
-// artists and genres they use.
-func (n *normalizer) dataset(run *idRun) engine.Dataset {
+// dataset assembles one gig per cluster, in the order of clusters, with ids from run, plus
+// the cities, venues, artists and genres they use.
+func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
 	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{},
 		slugs: map[string]string{}, cities: map[string]bool{}, genres: map[string]bool{}}
 	order := make([]int32, len(n.recs))
@@ -274,7 +298,6 @@ func (n *normalizer) dataset(run *idRun) engine.Dataset {
 			a.artist(p.name, p.genres)
 		}
 	}
-	clusters := n.clusters()
 	a.ds.Gigs = make([]engine.Gig, 0, len(clusters))
 	for _, c := range clusters {
 		a.gig(c)
@@ -400,15 +423,16 @@ func (a *assembler) gig(members []int32) {
 		}
 	}
 	g := engine.Gig{Title: clean(first.ev.Title), Venue: a.venue(auth.venue), Start: auth.start, TimeTBA: auth.tba, PreviousStart: auth.prev}
-	if g.TimeTBA {
-		for _, i := range members {
-			if r := &recs[i]; !r.tba && r.day == auth.day {
-				g.Start, g.TimeTBA = r.start, false
-				break
-			}
+	for _, i := range members {
+		r := &recs[i]
+		switch {
+		case g.TimeTBA && auth.role != RoleVenue && !r.tba && r.day == auth.day:
+			g.Start, g.TimeTBA = r.start, false
+		case datedToEveningBefore(auth, r):
+			g.Start = r.start
 		}
 	}
-	g.Status = status(recs, members, auth)
+	g.Status = status(recs, members)
 	for _, i := range members {
 		r := &recs[i]
 		loc := r.city.Location
@@ -460,7 +484,7 @@ func (a *assembler) gig(members []int32) {
 }
 
 // status decides a gig's status: see the precedence above.
-func status(recs []record, members []int32, auth *record) engine.Status {
+func status(recs []record, members []int32) engine.Status {
 	all := true
 	for _, i := range members {
 		r := &recs[i]
@@ -473,8 +497,10 @@ func status(recs []record, members []int32, auth *record) engine.Status {
 	if all {
 		return engine.StatusCancelled
 	}
-	if s := auth.ev.Status; s != "" && s != engine.StatusCancelled {
-		return s
+	for _, i := range members {
+		if s := recs[i].ev.Status; s == engine.StatusPostponed || s == engine.StatusRescheduled {
+			return s
+		}
 	}
 	return engine.StatusScheduled
 }

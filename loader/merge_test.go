@@ -56,7 +56,7 @@ func merged(t *testing.T, ids *IDStore, ls ...listing) engine.Dataset {
 		}
 	}
 	run := ids.begin()
-	ds := n.dataset(run)
+	ds := n.dataset(run, n.clusters())
 	run.commit(noon)
 	if _, err := engine.Build(&ds, engine.Options{Now: noon}); err != nil {
 		t.Fatalf("build: %v", err)
@@ -117,10 +117,28 @@ func TestMerge(t *testing.T) {
 			{source: site, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points", performer: "Floating Points"},
 			{source: tix, venue: "The Garage", start: "2026-12-05T23:45", title: "Floating Points"},
 		}, 1, []int{2}, "00:30 2026-12-06", ""},
-		{"a time filled in from a platform", []listing{
+		{"the venue's time to be announced stands", []listing{
 			{source: site, venue: "The Garage", start: "2026-12-05", title: "Bicep", performer: "Bicep"},
 			{source: tix, venue: "The Garage", start: "2026-12-05T21:00", title: "Bicep"},
+		}, 1, []int{2}, "00:00 2026-12-05", ""},
+		{"a platform's time to be announced takes another's time", []listing{
+			{source: tix, role: RolePrimary, venue: "The Garage", start: "2026-12-05", title: "Bicep"},
+			{source: seek, venue: "The Garage", start: "2026-12-05T21:00", title: "Bicep"},
 		}, 1, []int{2}, "21:00 2026-12-05", ""},
+		{"a club night dated the evening before takes the later date", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points", performer: "Floating Points"},
+			{source: tix, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points"},
+		}, 1, []int{2}, "00:30 2026-12-06", ""},
+		{"the same act after midnight on consecutive nights stays apart", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points", performer: "Floating Points"},
+			{source: site, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points", performer: "Floating Points"},
+			{source: tix, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points"},
+			{source: tix, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points"},
+		}, 2, []int{2, 2}, "00:30 2026-12-05", ""},
+		{"a platform's postponement wins over a feed's scheduled", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive", status: engine.StatusScheduled},
+			{source: seek, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", status: engine.StatusPostponed},
+		}, 1, []int{2}, "20:00 2026-12-05", engine.StatusPostponed},
 		{"no time on a platform", []listing{
 			{source: site, venue: "The Garage", start: "2026-12-05T21:00", title: "Bicep", performer: "Bicep"},
 			{source: tix, venue: "The Garage", start: "2026-12-05", title: "Bicep"},

@@ -77,7 +77,7 @@ func TestVenueSlugsDoNotDependOnOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ds := n.dataset(NewIDStore().begin())
+		ds := n.dataset(NewIDStore().begin(), n.clusters())
 		for _, v := range ds.Venues {
 			if want := map[string]string{"london-gb": "the-garage-london-gb", "glasgow": "the-garage-glasgow"}[v.City]; v.Slug != want {
 				t.Errorf("venue in %s has slug %q, want %q", v.City, v.Slug, want)
@@ -112,7 +112,7 @@ func TestCityFromStatedZone(t *testing.T) {
 	if err := n.add(&ev, 0, RoleVenue); err != nil {
 		t.Fatal(err)
 	}
-	ds := n.dataset(NewIDStore().begin())
+	ds := n.dataset(NewIDStore().begin(), n.clusters())
 	if c := ds.Cities[0]; c.Slug != "ushuaia-ar" || c.Timezone != "America/Argentina/Ushuaia" {
 		t.Errorf("city %+v", c)
 	}

@@ -336,6 +336,17 @@ func TestExpectedMerges(t *testing.T) {
 			if len(k.Records) == 0 {
 				t.Errorf("concert %s has no records", k.ID)
 			}
+			if _, err := time.LoadLocation(k.Zone); err != nil || k.Zone == "" {
+				t.Errorf("concert %s: zone %q", k.ID, k.Zone)
+			}
+			_, errTime := time.Parse("2006-01-02T15:04", k.Start)
+			_, errDate := time.Parse(time.DateOnly, k.Start)
+			if errTime != nil && errDate != nil {
+				t.Errorf("concert %s: start %q is neither a local time nor a date", k.ID, k.Start)
+			}
+			if !slices.Contains([]string{"scheduled", "cancelled", "postponed", "rescheduled"}, k.Status) {
+				t.Errorf("concert %s: status %q", k.ID, k.Status)
+			}
 			sources := map[string]bool{}
 			for _, r := range k.Records {
 				if !inFiles[r] {

@@ -12,7 +12,8 @@
 //	dir/platforms/<name>.json        {"listings":[platform.Listing...]}, one listing a line,
 //	                                 for tixhub, gigseek and evently
 //	dir/sources.json                 the sources configuration (below)
-//	dir/expected-merges.json         {"concerts":[{"id":"c000123","records":[{"source":…,"ref":…}]}]}
+//	dir/expected-merges.json         {"concerts":[{"id":"c000123","start":"2026-12-05T20:00","zone":…,
+//	                                 "status":"scheduled","records":[{"source":…,"ref":…}]}]}
 //	dir/faults.json                  {"faults":[{"url":…,"kind":…,…}]}, for the fixture server
 //	dir/demo.env                     the platforms' fixture credentials, NAME=value lines
 //	dir/GENERATED                    the Today date, YYYY-MM-DD, one line

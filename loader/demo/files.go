@@ -210,11 +210,31 @@ type (
 		Source string `json:"source"`
 		Ref    string `json:"ref"`
 	}
+	// mergeConcert is one concert with every record of it and the facts its merged gig
+	// must state: Start is the venue-local start ("2006-01-02T15:04", or "2006-01-02" when
+	// the time is to be announced) in the venue's IANA Zone, Status its schema.org status
+	// in lower case ("scheduled", "cancelled", "postponed", "rescheduled").
 	mergeConcert struct {
 		ID      string        `json:"id"`
+		Start   string        `json:"start"`
+		Zone    string        `json:"zone"`
+		Status  string        `json:"status"`
 		Records []mergeRecord `json:"records"`
 	}
 )
+
+// statusNames are the statuses of expected-merges.json.
+var statusNames = [...]string{scheduled: "scheduled", cancelled: "cancelled", postponed: "postponed", rescheduled: "rescheduled"}
+
+// truthStatus is the status g's merged gig must have: its own, or cancelled when the
+// primary platform has cancelled it, since a primary platform's cancellation wins over a
+// venue's stale "scheduled".
+func (g *gig) truthStatus() string {
+	if l := g.listingOn(tixhub); l != nil && l.l.Status == "cancelled" {
+		return statusNames[cancelled]
+	}
+	return statusNames[g.status]
+}
 
 // concertID writes a concert number.
 func concertID(n int) string { return fmt.Sprintf("c%06d", n) }
@@ -241,7 +261,11 @@ func (c *corpus) merges() []mergeConcert {
 				}
 			}
 			if len(recs) > 0 {
-				out = append(out, mergeConcert{concertID(g.concert), recs})
+				start := g.start.Format("2006-01-02T15:04")
+				if g.dateOnly {
+					start = g.start.Format(dateLayout)
+				}
+				out = append(out, mergeConcert{ID: concertID(g.concert), Start: start, Zone: v.loc.String(), Status: g.truthStatus(), Records: recs})
 			}
 		}
 	}

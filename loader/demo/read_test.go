@@ -52,6 +52,9 @@ type mergeRecord struct {
 
 type concert struct {
 	ID      string        `json:"id"`
+	Start   string        `json:"start"`
+	Zone    string        `json:"zone"`
+	Status  string        `json:"status"`
 	Records []mergeRecord `json:"records"`
 }
 
