@@ -43,13 +43,15 @@ type servedCorpus struct {
 	live   *engine.Live
 	loader *Loader
 	srcs   []Source
+	cfg    *Config
+	stats  func() fetch.Stats
 }
 
 // serveCorpus generates revision rev of the demo corpus into a new directory and serves it.
 // Stalling sites stall longer than the fetcher waits for headers, so they fail quickly.
 func serveCorpus(t *testing.T, rev int) *servedCorpus {
 	t.Helper()
-	c := &servedCorpus{dir: t.TempDir(), clock: &clock{t: corpusNow}, live: &engine.Live{}}
+	c := &servedCorpus{dir: t.TempDir(), clock: &clock{t: corpusNow}}
 	c.generate(t, rev)
 	fx, env, err := fixture.OpenDemo(c.dir, fixture.Options{Stall: 5 * time.Second})
 	if err != nil {
@@ -62,23 +64,40 @@ func serveCorpus(t *testing.T, rev int) *servedCorpus {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Politeness and patience at test speed: refreshes here follow each other at once, so a
+	// site's Retry-After may hold its host off for 50ms, not the minute production allows.
 	fc := fetch.New(fetch.Options{Proxy: proxy, MinGap: time.Millisecond, HeaderTimeout: 300 * time.Millisecond,
-		Timeout: 5 * time.Second, RetryBase: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond})
+		Timeout: 5 * time.Second, RetryBase: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond,
+		MaxRetryAfter: 50 * time.Millisecond})
 	t.Cleanup(fc.CloseIdleConnections)
 	cfg, err := ReadConfig(filepath.Join(c.dir, "sources.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.cfg = cfg
 	if c.srcs, err = Sources(cfg, fc, func(k string) string { return env[k] }, c.clock.Now); err != nil {
 		t.Fatal(err)
 	}
-	ids, err := OpenIDStore(filepath.Join(c.dir, "gig-ids"))
+	c.stats = fc.Stats
+	c.restart(t)
+	return c
+}
+
+// restart replaces the loader with a new one that reads the id store and last good events
+// the old one saved, as gigsd does when it starts again, and a new, empty Live.
+func (c *servedCorpus) restart(t *testing.T) {
+	t.Helper()
+	ids, err := OpenIDStore(filepath.Join(c.dir, "data", "gig-ids"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.loader = New(Options{Sources: c.srcs, IDs: ids, Stats: fc.Stats, Live: c.live, Now: c.clock.Now,
+	lastGood, err := OpenLastGood(filepath.Join(c.dir, "data", "last-good"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.live = &engine.Live{}
+	c.loader = New(Options{Sources: c.srcs, IDs: ids, LastGood: lastGood, Stats: c.stats, Live: c.live, Now: c.clock.Now,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	return c
 }
 
 // generate writes revision rev of the corpus in place: files that do not change keep

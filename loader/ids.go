@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/base32"
@@ -9,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -137,39 +134,18 @@ func (s *IDStore) Save() error {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b idKey) int { return bytes.Compare(a[:], b[:]) })
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".ids-*")
-	if err != nil {
-		return fmt.Errorf("cannot save id store: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	crc := crc32.New(crcTable)
-	w := bufio.NewWriterSize(io.MultiWriter(tmp, crc), 1<<16)
-	w.WriteString(idMagic)
-	var buf [idEntrySize]byte
-	binary.LittleEndian.PutUint64(buf[:8], uint64(len(keys)))
-	w.Write(buf[:8])
+	data := make([]byte, 0, len(idMagic)+8+len(keys)*idEntrySize+4)
+	data = append(data, idMagic...)
+	data = binary.LittleEndian.AppendUint64(data, uint64(len(keys)))
 	for _, k := range keys {
 		e := s.entries[k]
-		copy(buf[:], k[:])
-		copy(buf[len(k):], e.id[:])
-		binary.LittleEndian.PutUint32(buf[len(k)+len(e.id):], uint32(e.seen))
-		w.Write(buf[:])
+		data = append(data, k[:]...)
+		data = append(data, e.id[:]...)
+		data = binary.LittleEndian.AppendUint32(data, uint32(e.seen))
 	}
-	err = w.Flush()
-	if err == nil {
-		err = binary.Write(tmp, binary.LittleEndian, crc.Sum32())
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path)
-	}
-	if err != nil {
-		return fmt.Errorf("cannot save id store %q: %w", s.path, err)
+	data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(data, crcTable))
+	if err := writeFileAtomic(s.path, data); err != nil {
+		return fmt.Errorf("cannot save id store: %w", err)
 	}
 	return nil
 }

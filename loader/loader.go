@@ -19,6 +19,7 @@ import (
 type Options struct {
 	Sources  []Source
 	IDs      *IDStore           // keeps gig ids across refreshes; nil keeps them in memory for the Loader's life
+	LastGood *LastGoodStore     // keeps sources' last good events across restarts; nil keeps them in memory
 	Stats    func() fetch.Stats // the fetcher's counters, for each run's report; may be nil
 	Live     *engine.Live
 	Logger   *slog.Logger
@@ -80,7 +81,19 @@ func New(o Options) *Loader {
 	if o.IDs == nil {
 		o.IDs = NewIDStore()
 	}
-	return &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+	l := &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+	if o.LastGood != nil {
+		names := make([]string, len(o.Sources))
+		for i, src := range o.Sources {
+			names[i] = src.Name()
+		}
+		var errs []error
+		l.lkg, errs = o.LastGood.load(names)
+		for _, err := range errs {
+			o.Logger.Error("source starts without its last good events", "err", err)
+		}
+	}
+	return l
 }
 
 // SourceReport says what one source gave in a run.
@@ -127,9 +140,15 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	maps.Copy(l.lkg, fresh)
 	rep.Published = true
 	run.commit(start)
+	// The snapshot is out; what cannot be saved stays in memory and is saved with the next
+	// refresh.
 	if err := l.o.IDs.Save(); err != nil {
-		// The snapshot is out; ids stay in memory and are saved with the next refresh.
 		l.o.Logger.Error("cannot save gig ids", "err", err)
+	}
+	if l.o.LastGood != nil {
+		if err := l.o.LastGood.save(fresh); err != nil {
+			l.o.Logger.Error("cannot save last good events", "err", err)
+		}
 	}
 	return rep, nil
 }

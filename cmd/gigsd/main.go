@@ -100,7 +100,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long in-flight requests may finish on shutdown")
 	fs.IntVar(&c.ReadLimit, "read-limit", 60, "requests per minute each client may make to /v1")
 	fs.IntVar(&c.ExportLimit, "export-limit", 10, "exports per minute each API key may make")
-	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys), the key secret and the gig id store")
+	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys), the key secret, the gig id store and the sources' last good events")
 	fs.DurationVar(&c.KeySync, "key-sync", 10*time.Second, "how often key uses are saved and key changes picked up")
 	fs.StringVar(&c.FetchProxy, "fetch-proxy", "", "send every upstream request through this HTTP proxy URL (default: the HTTP_PROXY environment)")
 	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
@@ -183,9 +183,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	lastGood, err := loader.OpenLastGood(filepath.Join(m.Config.DataDir, "last-good"))
+	if err != nil {
+		return err
+	}
 	ld := loader.New(loader.Options{
 		Sources:  srcs,
 		IDs:      ids,
+		LastGood: lastGood,
 		Stats:    fetcher.Stats,
 		Live:     &m.Live,
 		Logger:   m.Logger,
