@@ -3,7 +3,9 @@ package loader
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -59,8 +61,8 @@ type VenueHint struct {
 	Zone    string `json:"zone,omitempty"`    // IANA zone, for a city the gazetteer lacks
 }
 
-// Formats lists the venue page formats this build reads.
-var Formats = []string{"jsonld", "microdata", "ical"}
+// Formats lists the venue page formats this build reads, in order.
+var Formats = slices.Sorted(maps.Keys(parsers))
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
@@ -75,7 +77,7 @@ func ReadConfig(path string) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("cannot parse sources configuration %q: %w", path, err)
+		return nil, fmt.Errorf("cannot parse sources configuration %s: %w", where(path, data, err), err)
 	}
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
@@ -129,6 +131,27 @@ func ReadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: no sources", path)
 	}
 	return &cfg, nil
+}
+
+// where names the place in data that a JSON decoding error points at: "path:line:column",
+// or the path alone when the error has no offset.
+func where(path string, data []byte, err error) string {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	}
+	if off < 1 || off > int64(len(data)) {
+		return path
+	}
+	before := data[:off-1] // the offset counts the byte in error
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }
 
 var envRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -47,12 +47,13 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 		return err
 	}
 	names := fs.Args()
+	found := map[string]bool{}
 	failed := 0
 	for _, src := range srcs {
 		if len(names) > 0 && !slices.Contains(names, src.Name()) {
 			continue
 		}
-		names = slices.DeleteFunc(names, func(n string) bool { return n == src.Name() })
+		found[src.Name()] = true
 		start := time.Now()
 		rep, events := loader.Check(context.Background(), src, start)
 		fmt.Fprintf(stdout, "%s: ", rep.Name)
@@ -76,8 +77,8 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 			fmt.Fprintf(stdout, ": %s\n", d.Reason)
 		}
 	}
-	if len(names) > 0 {
-		return fmt.Errorf("no such source: %q", names)
+	if unknown := slices.DeleteFunc(names, func(n string) bool { return found[n] }); len(unknown) > 0 {
+		return fmt.Errorf("no such source: %q", unknown)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d source(s) failed", failed)

@@ -1,0 +1,63 @@
+package loader
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadConfig(t *testing.T) {
+	cfg, err := ReadConfig(filepath.Join("testdata", "sources", "all-kinds.good.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Platforms) != 3 || len(cfg.Venues) != 3 || !cfg.Platforms[0].Primary {
+		t.Fatalf("read %+v", cfg)
+	}
+	abs, _ := filepath.Abs(filepath.Join("testdata", "sources", "feeds", "lighthouse.ics"))
+	if got := cfg.Venues[2].URL; got != "file://"+filepath.ToSlash(abs) {
+		t.Errorf("relative url became %q, want a file url beside the configuration", got)
+	}
+	if h := cfg.Venues[2].Venue; h == nil || h.Zone != "America/Argentina/Ushuaia" || h.Country != "Argentina" {
+		t.Errorf("venue hint %+v", h)
+	}
+
+	bad := map[string]string{
+		"unknown-field.bad.json":      `unknown field "colour"`,
+		"duplicate-name.bad.json":     `venues[1] ("a"): duplicate name`,
+		"bad-name.bad.json":           `name must be 1-100 letters`,
+		"unknown-kind.bad.json":       `platforms[0] ("p"): unknown kind "graphql"`,
+		"relative-platform.bad.json":  `url "/events.json" is not an absolute http(s) url`,
+		"bad-credential-env.bad.json": `credential_env "MY KEY" is not an environment variable name`,
+		"unknown-format.bad.json":     `unknown format "rss" (known: [ical jsonld microdata])`,
+		"bad-scheme.bad.json":         `unsupported url scheme "ftp"`,
+		"unknown-country.bad.json":    `venue: unknown country "Atlantis"`,
+		"unknown-zone.bad.json":       `venue: unknown zone "Mars/Olympus"`,
+		"empty.bad.json":              `no sources`,
+		"syntax.bad.json":             `syntax.bad.json:2:16: invalid character '}'`,
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "sources", "*.bad.json"))
+	if len(files) != len(bad) {
+		t.Errorf("%d bad fixtures, %d expected errors", len(files), len(bad))
+	}
+	for _, f := range files {
+		want := bad[filepath.Base(f)]
+		if _, err := ReadConfig(f); err == nil || want == "" || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", filepath.Base(f), err, want)
+		}
+	}
+	if _, err := ReadConfig(filepath.Join(t.TempDir(), "missing.json")); err == nil || !os.IsNotExist(errUnwrapAll(err)) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func errUnwrapAll(err error) error {
+	for {
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return err
+		}
+		err = u.Unwrap()
+	}
+}
