@@ -43,7 +43,9 @@ func demoCorpus(t *testing.T) (string, func(string) string, map[string]string) {
 // source of format without a fault when url is empty.
 func sourceAt(t *testing.T, dir, url, format string, faulty map[string]string) string {
 	t.Helper()
-	var cfg struct{ Venues []struct{ Name, Format, URL string } }
+	var cfg struct {
+		Venues []struct{ Name, Format, URL string }
+	}
 	data, _ := os.ReadFile(filepath.Join(dir, "sources.json"))
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		t.Fatal(err)
