@@ -39,7 +39,7 @@ func artistKey(name string) string {
 func titleKey(title string) string { return key(titleHeadliner(title)) }
 
 // titleHeadliner returns the headliner an event title names, as written: "SOLD OUT: The
-// Xs + Support (DJ set)" → "The Xs".
+// Xs + Support (DJ set)" and "The Xs Live" → "The Xs".
 func titleHeadliner(title string) string {
 	t := bare(title)
 	// "Club X presents: Y" and "Club X presents Y" are Y's show.
@@ -48,7 +48,12 @@ func titleHeadliner(title string) string {
 			t = rest
 		}
 	}
-	return clean(cutAt(cutAt(t, guestSeps), billSeps))
+	h := clean(cutAt(cutAt(t, guestSeps), billSeps))
+	// "X Live" is X's show, as "X – Live" and "X (Live)" are; an act called Live stays.
+	if n := len(h) - len(" live"); n > 0 && strings.EqualFold(h[n:], " live") {
+		h = h[:n]
+	}
+	return h
 }
 
 // displayName returns an act's name for display: status words and bracketed remarks go,
