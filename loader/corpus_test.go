@@ -48,12 +48,13 @@ type servedCorpus struct {
 }
 
 // serveCorpus generates revision rev of the demo corpus into a new directory and serves it.
-// Stalling sites stall longer than the fetcher waits for headers, so they fail quickly.
+// Stalling sites answer after 300ms, well within the fetcher's patience, so that a slow
+// machine cannot make a healthy site fail.
 func serveCorpus(t *testing.T, rev int) *servedCorpus {
 	t.Helper()
 	c := &servedCorpus{dir: t.TempDir(), clock: &clock{t: corpusNow}}
 	c.generate(t, rev)
-	fx, env, err := fixture.OpenDemo(c.dir, fixture.Options{Stall: 5 * time.Second})
+	fx, env, err := fixture.OpenDemo(c.dir, fixture.Options{Stall: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func serveCorpus(t *testing.T, rev int) *servedCorpus {
 	}
 	// Politeness and patience at test speed: refreshes here follow each other at once, so a
 	// site's Retry-After may hold its host off for 50ms, not the minute production allows.
-	fc := fetch.New(fetch.Options{Proxy: proxy, MinGap: time.Millisecond, HeaderTimeout: 300 * time.Millisecond,
+	fc := fetch.New(fetch.Options{Proxy: proxy, MinGap: time.Millisecond, HeaderTimeout: 5 * time.Second,
 		Timeout: 5 * time.Second, RetryBase: 5 * time.Millisecond, RetryMax: 20 * time.Millisecond,
 		MaxRetryAfter: 50 * time.Millisecond})
 	t.Cleanup(fc.CloseIdleConnections)

@@ -13,91 +13,130 @@ import (
 	"github.com/gigs/gigs/loader/source"
 )
 
-// LastGoodStore keeps each source's last good events in a directory, one file per source
-// (<name>.json), so a restart while an upstream is down does not lose its gigs. A file is
-// written, atomically, only when its source's events changed. Files of sources no longer
-// configured are left alone. Not safe for concurrent use: the goroutine running refreshes
-// owns it.
+// LastGoodStore keeps each source's last good events in a directory, so a restart while an
+// upstream is down does not lose its gigs: the events of each source in <name>.events.json,
+// written only when they change, and when each source was last fetched good in
+// fetched.json, written on every save (the fetch time decides when stale events expire).
+// Every file is replaced atomically. Files of sources no longer configured are left alone.
+// Not safe for concurrent use: the goroutine running refreshes owns it.
 type LastGoodStore struct {
-	dir  string
-	sums map[string][sha256.Size]byte // per source, of the file last read or written
+	dir     string
+	sums    map[string][sha256.Size]byte // per source, of the events file last read or written
+	fetched map[string]time.Time         // per source, as last read or written
 }
 
 // lastGoodVersion is the format of the files; a file of another version is not read.
 const lastGoodVersion = 1
 
-type lastGoodFile struct {
-	Version   int            `json:"version"`
-	Source    string         `json:"source"`
-	FetchedAt time.Time      `json:"fetched_at"`
-	Events    []source.Event `json:"events"`
-}
+const fetchedFile = "fetched.json"
+
+type (
+	lastGoodEvents struct {
+		Version int            `json:"version"`
+		Source  string         `json:"source"`
+		Events  []source.Event `json:"events"`
+	}
+	lastGoodFetched struct {
+		Version int                  `json:"version"`
+		Fetched map[string]time.Time `json:"fetched"` // by source
+	}
+)
 
 // OpenLastGood returns the store in dir, making dir when it is missing.
 func OpenLastGood(dir string) (*LastGoodStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot make last-good directory: %w", err)
 	}
-	return &LastGoodStore{dir: dir, sums: map[string][sha256.Size]byte{}}, nil
+	return &LastGoodStore{dir: dir, sums: map[string][sha256.Size]byte{}, fetched: map[string]time.Time{}}, nil
 }
 
 // load reads the last good events of the named sources. A source without a file has none;
 // a file that cannot be read is reported in errs and skipped, so one damaged file costs
-// only its own source's fallback.
+// only its own source's fallback (fetched.json, all of them).
 func (s *LastGoodStore) load(names []string) (lkg map[string]lastGood, errs []error) {
 	lkg = map[string]lastGood{}
+	var f lastGoodFetched
+	switch err := s.read(fetchedFile, &f); {
+	case errors.Is(err, fs.ErrNotExist):
+		return lkg, nil
+	case err == nil && f.Version != lastGoodVersion:
+		err = fmt.Errorf("version %d, want %d", f.Version, lastGoodVersion)
+		fallthrough
+	case err != nil:
+		return lkg, []error{fmt.Errorf("cannot read when sources were last fetched, %q: %w", s.path(fetchedFile), err)}
+	}
 	for _, name := range names {
-		path := s.path(name)
-		data, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
+		at, ok := f.Fetched[name]
+		if !ok {
 			continue
 		}
-		var f lastGoodFile
-		if err == nil {
-			err = json.Unmarshal(data, &f)
-		}
-		if err == nil && (f.Version != lastGoodVersion || f.Source != name) {
-			err = fmt.Errorf("version %d of source %q, want version %d of %q", f.Version, f.Source, lastGoodVersion, name)
+		var ev lastGoodEvents
+		err := s.read(eventsFile(name), &ev)
+		if err == nil && (ev.Version != lastGoodVersion || ev.Source != name) {
+			err = fmt.Errorf("version %d of source %q, want version %d of %q", ev.Version, ev.Source, lastGoodVersion, name)
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("cannot read last good events %q: %w", path, err))
+			errs = append(errs, fmt.Errorf("cannot read last good events %q: %w", s.path(eventsFile(name)), err))
 			continue
 		}
-		lkg[name] = lastGood{events: f.Events, at: f.FetchedAt}
-		s.sums[name] = sha256.Sum256(data)
+		lkg[name] = lastGood{events: ev.Events, at: at}
+		s.fetched[name] = at
 	}
 	return lkg, errs
 }
 
-// save writes the files of the sources in lkg whose events changed since they were last
-// read or written.
+// read decodes the file name of the store into v, noting the checksum of an events file.
+func (s *LastGoodStore) read(name string, v any) error {
+	data, err := os.ReadFile(s.path(name))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	if ev, ok := v.(*lastGoodEvents); ok {
+		s.sums[ev.Source] = sha256.Sum256(data)
+	}
+	return nil
+}
+
+// save writes the events of the sources in lkg that changed since they were last read or
+// written, then the fetch times of all sources the store knows.
 func (s *LastGoodStore) save(lkg map[string]lastGood) error {
 	var errs []error
 	for name, lg := range lkg {
-		data, err := json.Marshal(lastGoodFile{Version: lastGoodVersion, Source: name, FetchedAt: lg.at, Events: lg.events})
+		data, err := json.Marshal(lastGoodEvents{Version: lastGoodVersion, Source: name, Events: lg.events})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("cannot encode last good events of %q: %w", name, err))
 			continue
 		}
-		sum := sha256.Sum256(data)
-		if old, ok := s.sums[name]; ok && old == sum {
-			continue
+		if sum := sha256.Sum256(data); s.sums[name] != sum {
+			if err := writeFileAtomic(s.path(eventsFile(name)), data); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			s.sums[name] = sum
 		}
-		if err := writeFileAtomic(s.path(name), data); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		s.sums[name] = sum
+		s.fetched[name] = lg.at
 	}
-	return errors.Join(errs...)
+	data, err := json.Marshal(lastGoodFetched{Version: lastGoodVersion, Fetched: s.fetched})
+	if err == nil {
+		err = writeFileAtomic(s.path(fetchedFile), data)
+	}
+	return errors.Join(append(errs, err)...)
 }
 
-// path is a source's file; source names are checked to be safe file names (ReadConfig).
-func (s *LastGoodStore) path(name string) string { return filepath.Join(s.dir, name+".json") }
+// path is a file of the store.
+func (s *LastGoodStore) path(file string) string { return filepath.Join(s.dir, file) }
 
-// writeFileAtomic replaces the file at path with data: a synced temporary file renamed over it.
+// eventsFile names the file of a source's events; source names are safe file names
+// (ReadConfig), and none gives fetchedFile.
+func eventsFile(source string) string { return source + ".events.json" }
+
+// writeFileAtomic replaces the file at path with data: a synced temporary file beside it,
+// renamed over it.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("cannot write %q: %w", path, err)
 	}

@@ -46,8 +46,10 @@ func TestRunSchedulesRefreshes(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			done := make(chan struct{})
 			go func() { defer close(done); l.Run(ctx) }()
-			for live.NextRefresh().IsZero() {
-				time.Sleep(time.Millisecond)
+			for deadline := time.Now().Add(10 * time.Second); live.NextRefresh().IsZero(); time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("Run announced no next refresh")
+				}
 			}
 			cancel()
 			<-done

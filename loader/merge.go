@@ -22,7 +22,11 @@ import (
 //     the same digits and neither is the other with letters added (Daughter, Daughters),
 //     and both starts are known and within 15 minutes;
 //   - their starts are within 90 minutes (a platform may list the doors), or one was
-//     rescheduled from the other's start, or one has no time and the dates agree as above.
+//     rescheduled from the other's start, or one has no time and the dates agree as above,
+//     or both start at one clock time after midnight a day apart (one lists the show under
+//     the evening before). That last rule cannot tell a club night so misdated from the
+//     same act on two nights when each source lists only one of them; best-first matching
+//     keeps the nights apart whenever a source lists both.
 //
 // Matches are taken best first (exact names before typos, then the closest times) and
 // join clusters that never hold two records of one source, so early and late shows, and
@@ -40,9 +44,10 @@ import (
 //   - Every source, ticket link and price is kept, each ticket with its source, so platform
 //     prices stand beside venue links.
 //   - A cancellation from a venue site or a primary platform wins; one from other
-//     platforms counts only when every record says so. Otherwise the first "postponed" or
-//     "rescheduled" wins over "scheduled", which feeds that cannot say otherwise state
-//     (iCalendar has no such status).
+//     platforms counts only when every record says so. Otherwise a status a venue site
+//     states wins (an iCalendar feed cannot say "postponed" and states none; a page may
+//     leave eventStatus out); then a platform's "postponed" or "rescheduled", since
+//     platforms say "scheduled" of every listing they have not updated; else "scheduled".
 
 const (
 	slack        = 90 * time.Minute // starts this close may be one show (doors versus show)
@@ -428,8 +433,8 @@ func (a *assembler) gig(members []int32) {
 		switch {
 		case g.TimeTBA && auth.role != RoleVenue && !r.tba && r.day == auth.day:
 			g.Start, g.TimeTBA = r.start, false
-		case datedToEveningBefore(auth, r):
-			g.Start = r.start
+		case auth.prev.IsZero() && datedToEveningBefore(auth, r):
+			g.Start = r.start // a record that moved the show knows its date
 		}
 	}
 	g.Status = status(recs, members)
@@ -497,8 +502,9 @@ func status(recs []record, members []int32) engine.Status {
 	if all {
 		return engine.StatusCancelled
 	}
-	for _, i := range members {
-		if s := recs[i].ev.Status; s == engine.StatusPostponed || s == engine.StatusRescheduled {
+	for _, i := range members { // venue sites first
+		r := &recs[i]
+		if s := r.ev.Status; s != "" && s != engine.StatusCancelled && (r.role == RoleVenue || s != engine.StatusScheduled) {
 			return s
 		}
 	}

@@ -129,16 +129,28 @@ func TestMerge(t *testing.T) {
 			{source: site, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points", performer: "Floating Points"},
 			{source: tix, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points"},
 		}, 1, []int{2}, "00:30 2026-12-06", ""},
+		{"a club night moved a day earlier keeps its new date", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points", performer: "Floating Points", prev: "2026-12-06T00:30", status: engine.StatusRescheduled},
+			{source: tix, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points"},
+		}, 1, []int{2}, "00:30 2026-12-05", engine.StatusRescheduled},
 		{"the same act after midnight on consecutive nights stays apart", []listing{
 			{source: site, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points", performer: "Floating Points"},
 			{source: site, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points", performer: "Floating Points"},
 			{source: tix, venue: "The Garage", start: "2026-12-05T00:30", title: "Floating Points"},
 			{source: tix, venue: "The Garage", start: "2026-12-06T00:30", title: "Floating Points"},
 		}, 2, []int{2, 2}, "00:30 2026-12-05", ""},
-		{"a platform's postponement wins over a feed's scheduled", []listing{
-			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive", status: engine.StatusScheduled},
+		{"a platform's postponement counts where the venue states no status", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive"},
 			{source: seek, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", status: engine.StatusPostponed},
 		}, 1, []int{2}, "20:00 2026-12-05", engine.StatusPostponed},
+		{"a platform's postponement wins over the primary's scheduled", []listing{
+			{source: tix, role: RolePrimary, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", status: engine.StatusScheduled},
+			{source: seek, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", status: engine.StatusPostponed},
+		}, 1, []int{2}, "20:00 2026-12-05", engine.StatusPostponed},
+		{"the venue's stated schedule wins over a platform's postponement", []listing{
+			{source: site, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive", status: engine.StatusScheduled},
+			{source: seek, venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", status: engine.StatusPostponed},
+		}, 1, []int{2}, "20:00 2026-12-05", engine.StatusScheduled},
 		{"no time on a platform", []listing{
 			{source: site, venue: "The Garage", start: "2026-12-05T21:00", title: "Bicep", performer: "Bicep"},
 			{source: tix, venue: "The Garage", start: "2026-12-05", title: "Bicep"},

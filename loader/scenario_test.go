@@ -135,8 +135,8 @@ func TestRestartWhileSourcesAreDown(t *testing.T) {
 }
 
 // TestStaleEventsExpire checks that a failing source's last good events serve for at most
-// MaxStale, and that a build losing too many gigs at once is refused: the last good snapshot
-// keeps serving.
+// MaxStale, and that a build losing more than half the gigs is refused twice, the last good
+// snapshot serving meanwhile, before it is published.
 func TestStaleEventsExpire(t *testing.T) {
 	c := serveCorpus(t, 0)
 	rep := c.refresh(t)
@@ -151,23 +151,29 @@ func TestStaleEventsExpire(t *testing.T) {
 		t.Fatalf("%s past MaxStale: stale %v, %d events, error %v; want its events gone", site, sr.Stale, sr.Events, sr.Err)
 	}
 
-	// Every host down past MaxStale: no gigs but the unchanged ones of the hosts still up
-	// would remain, far fewer than published. The build is refused and the snapshot stays.
-	published := c.live.Load()
-	for _, v := range c.cfg.Venues {
-		c.fx.SetDown(c.host(t, v.Name), true)
+	// Most sources down past MaxStale: the build would lose more than half the gigs. It is
+	// refused twice while the last snapshot serves, and published the third time, since a
+	// drop seen that long is taken for real.
+	for i, v := range c.cfg.Venues {
+		if i%10 < 8 {
+			c.fx.SetDown(c.host(t, v.Name), true)
+		}
 	}
 	for _, p := range c.cfg.Platforms {
 		c.fx.SetDown(c.host(t, p.Name), true)
 	}
 	c.clock.Add(c.loader.o.MaxStale + time.Hour)
+	published := c.live.Load()
 	for range maxRefusals - 1 {
-		if _, err := c.loader.RunOnce(t.Context()); !errors.Is(err, ErrNotPublished) {
-			t.Fatalf("refresh with every source down: %v, want it refused", err)
+		if _, err := c.loader.RunOnce(t.Context()); !errors.Is(err, ErrNotPublished) || !strings.Contains(err.Error(), "gigs fell from") {
+			t.Fatalf("refresh with most sources down: %v, want it refused for the drop", err)
 		}
 		if c.live.Load() != published {
 			t.Fatal("a refused build replaced the snapshot")
 		}
+	}
+	if rep := c.refresh(t); rep.Gigs*2 > published.Len() {
+		t.Errorf("the third build has %d gigs of %d: not the sharp drop this test needs", rep.Gigs, published.Len())
 	}
 }
 
@@ -186,16 +192,28 @@ func (c *servedCorpus) refresh(t *testing.T) Report {
 // concertIDs returns the id of the gig of each concert, by concert id: the id the store
 // keeps for the concert's first record with a kept ref (records named by their position in
 // a page have none). A concert the merge split (TestMergePrecisionRecall counts those)
-// has the id of the gig of that record.
+// has the id of the gig of that record. Every concert whose venue-local day has not ended
+// must have its gig in the published snapshot under that id.
 func (c *servedCorpus) concertIDs(t *testing.T, truth map[recordRef]*concert) map[string]string {
 	t.Helper()
+	snap := c.live.Load()
 	out := map[string]string{}
 	for _, k := range byID(truth) {
 		for _, r := range k.Records {
-			if e, ok := c.loader.o.IDs.entries[refKey(r.Source, r.Ref)]; ok {
-				out[k.ID] = e.id.String()
-				break
+			e, ok := c.loader.o.IDs.entries[refKey(r.Source, r.Ref)]
+			if !ok {
+				continue
 			}
+			id := e.id.String()
+			out[k.ID] = id
+			loc, err := time.LoadLocation(k.Zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, served := snap.GigByID(id); !served && k.Start[:10] >= c.clock.Now().In(loc).Format(time.DateOnly) {
+				t.Errorf("concert %s (%s) has id %s, which the snapshot does not serve", k.ID, k.Start, id)
+			}
+			break
 		}
 	}
 	if len(out) < len(truth)/3 {

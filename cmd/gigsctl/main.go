@@ -2,7 +2,7 @@
 //
 //	gigsctl demo -out DIR [-seed N] [-today YYYY-MM-DD] [-revision N]
 //	    writes the demo corpus: venue sites, platform listings and a sources.json for gigsd.
-//	gigsctl fixture -dir DIR [-listen HOST:PORT] [-- COMMAND...]
+//	gigsctl fixture -dir DIR [-listen HOST:PORT] [-stall D] [-- COMMAND...]
 //	    serves the demo corpus as hundreds of upstream hosts, for gigsd's -fetch-proxy.
 //	gigsctl keys create|list|show|revoke
 //	    issues and manages personal API keys in the store gigsd reads.
@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"syscall"
 	"time"
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
@@ -33,13 +35,29 @@ Commands:
 Run 'gigsctl <command> -h' for a command's flags.`
 
 func main() {
-	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
+	err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	code := exitCode(err)
+	if code == 2 {
 		fmt.Fprintln(os.Stderr, "gigsctl:", err)
-		os.Exit(2)
 	}
+	os.Exit(code)
+}
+
+// exitCode is the status gigsctl exits with after err: 0 for none (or -h), the command's
+// own status when the command gigsctl fixture ran failed (128 plus the signal that killed
+// it), and 2 for any other error.
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &exit):
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return exit.ExitCode()
+	}
+	return 2
 }
 
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -111,24 +111,38 @@ func TestSourcesCheck(t *testing.T) {
 					t.Errorf("no line matches %s in:\n%s", re, stdout.String())
 				}
 			}
+			if n := len(regexp.MustCompile(`(?m)^\S+: `).FindAllString(stdout.String(), -1)); len(tt.out) > 0 && n != 1 {
+				t.Errorf("%d sources reported, want the one named:\n%s", n, stdout.String())
+			}
 		})
 	}
 }
 
-// TestFixtureRunsCommand starts a command under gigsctl fixture and checks what it is given:
-// the corpus's credentials and the server as its fetch proxy, with its exit status passed on.
+// TestFixtureRunsCommand starts commands under gigsctl fixture and checks what they are
+// given, the corpus's credentials and the server as their fetch proxy, and that gigsctl
+// exits with their status.
 func TestFixtureRunsCommand(t *testing.T) {
 	dir, getenv, _ := demoCorpus(t)
 	var stdout, stderr bytes.Buffer
 	err := run([]string{"fixture", "-dir", dir, "-listen", "127.0.0.1:0", "--", "sh", "-c",
 		`echo "$GIGS_FETCH_PROXY $GIGS_TIXHUB_KEY"; exit 3`}, getenv, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "exit status 3") {
-		t.Errorf("error %v, want the command's exit status", err)
+	if code := exitCode(err); code != 3 {
+		t.Errorf("exit code %d (error %v), want the command's 3", code, err)
 	}
 	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+ ` + getenv("GIGS_TIXHUB_KEY") + "\n$").MatchString(stdout.String()) {
 		t.Errorf("the command saw %q", stdout.String())
 	}
 	if !strings.Contains(stderr.String(), "serving "+dir) {
 		t.Errorf("stderr %q", stderr.String())
+	}
+	err = run([]string{"fixture", "-dir", dir, "-listen", "127.0.0.1:0", "--", "sh", "-c", "kill -TERM $$"}, getenv, &stdout, &stderr)
+	if code := exitCode(err); code != 128+15 {
+		t.Errorf("exit code %d (error %v) for a command killed by SIGTERM, want 143", code, err)
+	}
+	if code := exitCode(run([]string{"fixture", "-dir", dir, "-listen", "127.0.0.1:0", "--", "true"}, getenv, &stdout, &stderr)); code != 0 {
+		t.Errorf("exit code %d for a command that succeeded", code)
+	}
+	if code := exitCode(run([]string{"fixture", "-dir", t.TempDir()}, getenv, &stdout, &stderr)); code != 2 {
+		t.Errorf("exit code %d for a directory without a corpus, want 2", code)
 	}
 }

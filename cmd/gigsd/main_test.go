@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -93,7 +94,11 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	base := "http://" + m.Addr().String()
+	a := m.Addr()
+	if a == nil {
+		t.Fatalf("gigsd did not listen: %v", <-done)
+	}
+	base := "http://" + a.String()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		resp, err := http.Get(base + "/readyz")
@@ -171,8 +176,15 @@ func TestRunFailsBeforeListening(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "GIGS_TIXHUB_KEY") {
 		t.Errorf("Run: %v, want an error naming the missing credential", err)
 	}
-	if a := m.Addr(); a != nil {
-		t.Errorf("Addr after a failed Run: %v", a)
+	addr := make(chan net.Addr, 1)
+	go func() { addr <- m.Addr() }()
+	select {
+	case a := <-addr:
+		if a != nil {
+			t.Errorf("Addr after a failed Run: %v", a)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Addr still waits after Run failed")
 	}
 }
 

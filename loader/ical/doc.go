@@ -22,8 +22,9 @@
 //     occurrence it replaces. Lone events whose UID other VEVENTs without a RECURRENCE-ID
 //     share take the date form too, so that each keeps a ref of its own.
 //   - Line is the 1-based physical line of BEGIN:VEVENT (of the first line of a folded one).
-//   - Title is SUMMARY; Status is engine.StatusCancelled for STATUS:CANCELLED and
-//     engine.StatusScheduled otherwise (CONFIRMED, TENTATIVE or none); URL is URL when it
+//   - Title is SUMMARY; Status is engine.StatusCancelled for STATUS:CANCELLED and empty
+//     otherwise (CONFIRMED, TENTATIVE or none): iCalendar cannot say that an event was
+//     postponed or rescheduled, so no event is stated to be on schedule. URL is URL when it
 //     is an absolute http or https URL; Genres are the CATEGORIES, comma lists and repeated
 //     properties alike, up to 20. In text, HTML entities are decoded (CMS exports put them
 //     in), control characters dropped and white space collapsed; it is cut to 500 bytes.

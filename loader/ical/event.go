@@ -90,7 +90,7 @@ func (p *parser) build() {
 
 // entry reads a VEVENT, or drops it and returns nil when it cannot be used.
 func (p *parser) entry(v *vevent) *entry {
-	e := &entry{v: v, ev: source.Event{Line: v.line, Status: engine.StatusScheduled}}
+	e := &entry{v: v, ev: source.Event{Line: v.line}}
 	if v.uid != nil && v.uid.err == nil {
 		if e.uid = token(v.uid.value); len(e.uid) > maxLink {
 			e.uid = ""

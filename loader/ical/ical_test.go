@@ -2,6 +2,7 @@ package ical
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func fw(w source.When) string {
 
 // brief sums up an event in one line: ref, line, start, end, status and title.
 func brief(e source.Event) string {
-	return fmt.Sprintf("%s L%d %s %s %s %q", e.Ref, e.Line, fw(e.Start), fw(e.End), e.Status, e.Title)
+	return fmt.Sprintf("%s L%d %s %s %s %q", e.Ref, e.Line, fw(e.Start), fw(e.End), cmp.Or(string(e.Status), "unstated"), e.Title)
 }
 
 var fixtures = []struct {
@@ -58,44 +59,44 @@ var fixtures = []struct {
 	{
 		file: "basic.good.ics", // BOM, CRLF, a fold inside "ö", a VALARM, quoted parameters
 		events: []string{
-			`night-owls-2026@lantern.example L5 2026-12-05T19:00+00:00 2026-12-05T22:00+00:00 scheduled "Night Owls ; Friends, live"`,
+			`night-owls-2026@lantern.example L5 2026-12-05T19:00+00:00 2026-12-05T22:00+00:00 unstated "Night Owls ; Friends, live"`,
 			`mitternacht@lantern.example L27 2026-12-06T20:30+00:00 2026-12-06T23:00+00:00 cancelled "Mitternachtsblues mit Jörg & Zoë"`,
-			`festival@lantern.example L36 2026-12-12 2026-12-14 scheduled "Winter Festival"`,
+			`festival@lantern.example L36 2026-12-12 2026-12-14 unstated "Winter Festival"`,
 		},
 	},
 	{
 		file: "lf-only.good.ics", // LF, lower-case names, a fold inside a value, a tab fold, Latin-1
 		events: []string{
-			`lf-1@club.example L3 2026-03-20T21:00 - scheduled "Caf` + "\uFFFD" + ` Session"`,
-			`lf-2@club.example L9 2026-03-21T21:00 - scheduled "Folded with a tab"`,
+			`lf-1@club.example L3 2026-03-20T21:00 - unstated "Caf` + "\uFFFD" + ` Session"`,
+			`lf-2@club.example L9 2026-03-21T21:00 - unstated "Folded with a tab"`,
 		},
 	},
 	{
 		file: "zones.good.ics",
 		events: []string{
-			`utc L36 2026-03-10T19:00+00:00 - scheduled "UTC"`,
-			`kolkata L41 2026-03-10T20:00+05:30 - scheduled "Kolkata"`,
-			`kathmandu L46 2026-03-10T20:00+05:45 - scheduled "Kathmandu"`,
-			`st-johns-winter L51 2026-02-10T20:00-03:30 - scheduled "St. John's in winter"`,
-			`st-johns-summer L56 2026-07-10T20:00-02:30 - scheduled "St. John's in summer"`,
-			`win-berlin L61 2026-03-10T20:00+01:00 - scheduled "W. Europe"`,
-			`win-new-york L66 2026-03-10T20:00-04:00 - scheduled "Eastern"`,
-			`win-india L71 2026-03-10T20:00+05:30 - scheduled "India"`,
-			`win-nepal L76 2026-03-10T20:00+05:45 - scheduled "Nepal"`,
-			`win-newfoundland L81 2026-03-10T20:00-02:30 - scheduled "Newfoundland"`,
-			`win-london L86 2026-07-10T20:00+01:00 - scheduled "GMT"`,
-			`win-sydney L91 2026-03-10T20:00+11:00 - scheduled "AUS Eastern"`,
-			`win-tokyo L96 2026-03-10T20:00+09:00 - scheduled "Tokyo"`,
-			`quoted L101 2026-07-10T20:00+02:00 - scheduled "Quoted"`,
-			`mozilla L106 2026-03-10T20:00+01:00 - scheduled "Mozilla"`,
-			`lic-location L111 2026-03-10T20:00+01:00 - scheduled "X-LIC-LOCATION"`,
-			`unknown L116 2026-03-10T20:00 - scheduled "Unknown zone"`,
-			`outlook L121 2026-03-10T20:00 - scheduled "Outlook"`,
-			`floating L126 2026-03-10T20:00 - scheduled "Floating"`,
+			`utc L36 2026-03-10T19:00+00:00 - unstated "UTC"`,
+			`kolkata L41 2026-03-10T20:00+05:30 - unstated "Kolkata"`,
+			`kathmandu L46 2026-03-10T20:00+05:45 - unstated "Kathmandu"`,
+			`st-johns-winter L51 2026-02-10T20:00-03:30 - unstated "St. John's in winter"`,
+			`st-johns-summer L56 2026-07-10T20:00-02:30 - unstated "St. John's in summer"`,
+			`win-berlin L61 2026-03-10T20:00+01:00 - unstated "W. Europe"`,
+			`win-new-york L66 2026-03-10T20:00-04:00 - unstated "Eastern"`,
+			`win-india L71 2026-03-10T20:00+05:30 - unstated "India"`,
+			`win-nepal L76 2026-03-10T20:00+05:45 - unstated "Nepal"`,
+			`win-newfoundland L81 2026-03-10T20:00-02:30 - unstated "Newfoundland"`,
+			`win-london L86 2026-07-10T20:00+01:00 - unstated "GMT"`,
+			`win-sydney L91 2026-03-10T20:00+11:00 - unstated "AUS Eastern"`,
+			`win-tokyo L96 2026-03-10T20:00+09:00 - unstated "Tokyo"`,
+			`quoted L101 2026-07-10T20:00+02:00 - unstated "Quoted"`,
+			`mozilla L106 2026-03-10T20:00+01:00 - unstated "Mozilla"`,
+			`lic-location L111 2026-03-10T20:00+01:00 - unstated "X-LIC-LOCATION"`,
+			`unknown L116 2026-03-10T20:00 - unstated "Unknown zone"`,
+			`outlook L121 2026-03-10T20:00 - unstated "Outlook"`,
+			`floating L126 2026-03-10T20:00 - unstated "Floating"`,
 			// 02:30 does not exist in Berlin that night; time.Date puts it at 01:30 UTC.
-			`gap L131 2026-03-29T02:30+01:00 - scheduled "In the gap"`,
-			`zoned-utc L136 2026-03-10T19:00+00:00 - scheduled "Z wins"`,
-			`date L141 2026-03-10 - scheduled "Date"`,
+			`gap L131 2026-03-29T02:30+01:00 - unstated "In the gap"`,
+			`zoned-utc L136 2026-03-10T19:00+00:00 - unstated "Z wins"`,
+			`date L141 2026-03-10 - unstated "Date"`,
 		},
 	},
 	{
@@ -103,42 +104,42 @@ var fixtures = []struct {
 		events: []string{
 			// Weekly in Berlin across the change to summer time, an EXDATE (03-19), a moved
 			// show, a cancelled one given in UTC, an RDATE matinee with the series' length.
-			`jazz-thursdays@kulturhaus.example/2026-03-05 L22 2026-03-05T20:00+01:00 2026-03-05T23:00+01:00 scheduled "Jazz Thursdays"`,
-			`jazz-thursdays@kulturhaus.example/2026-03-12 L22 2026-03-12T20:00+01:00 2026-03-12T23:00+01:00 scheduled "Jazz Thursdays"`,
-			`jazz-thursdays@kulturhaus.example/2026-03-26 L33 2026-03-26T21:00+01:00 2026-03-27T00:00+01:00 scheduled "Jazz Thursdays: Record Release"`,
+			`jazz-thursdays@kulturhaus.example/2026-03-05 L22 2026-03-05T20:00+01:00 2026-03-05T23:00+01:00 unstated "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-03-12 L22 2026-03-12T20:00+01:00 2026-03-12T23:00+01:00 unstated "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-03-26 L33 2026-03-26T21:00+01:00 2026-03-27T00:00+01:00 unstated "Jazz Thursdays: Record Release"`,
 			`jazz-thursdays@kulturhaus.example/2026-04-02 L42 2026-04-02T20:00+02:00 - cancelled "Jazz Thursdays"`,
-			`jazz-thursdays@kulturhaus.example/2026-04-09 L22 2026-04-09T20:00+02:00 2026-04-09T23:00+02:00 scheduled "Jazz Thursdays"`,
-			`jazz-thursdays@kulturhaus.example/2026-04-11T15:00 L22 2026-04-11T15:00+02:00 2026-04-11T18:00+02:00 scheduled "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-04-09 L22 2026-04-09T20:00+02:00 2026-04-09T23:00+02:00 unstated "Jazz Thursdays"`,
+			`jazz-thursdays@kulturhaus.example/2026-04-11T15:00 L22 2026-04-11T15:00+02:00 2026-04-11T18:00+02:00 unstated "Jazz Thursdays"`,
 			// Weekly in New York across its change; UNTIL is the last show's instant.
-			`open-mic@bowery.example/2026-03-01 L47 2026-03-01T20:00-05:00 - scheduled "Open Mic"`,
-			`open-mic@bowery.example/2026-03-08 L47 2026-03-08T20:00-04:00 - scheduled "Open Mic"`,
-			`open-mic@bowery.example/2026-03-15 L47 2026-03-15T20:00-04:00 - scheduled "Open Mic"`,
+			`open-mic@bowery.example/2026-03-01 L47 2026-03-01T20:00-05:00 - unstated "Open Mic"`,
+			`open-mic@bowery.example/2026-03-08 L47 2026-03-08T20:00-04:00 - unstated "Open Mic"`,
+			`open-mic@bowery.example/2026-03-15 L47 2026-03-15T20:00-04:00 - unstated "Open Mic"`,
 			// COUNT=20 from January 2025: the 15th to the 20th lie in the window.
-			`first-fridays@cellar.example/2026-03-06 L54 2026-03-06T21:30 - scheduled "First Fridays"`,
-			`first-fridays@cellar.example/2026-04-03 L54 2026-04-03T21:30 - scheduled "First Fridays"`,
-			`first-fridays@cellar.example/2026-05-01 L54 2026-05-01T21:30 - scheduled "First Fridays"`,
-			`first-fridays@cellar.example/2026-06-05 L54 2026-06-05T21:30 - scheduled "First Fridays"`,
-			`first-fridays@cellar.example/2026-07-03 L54 2026-07-03T21:30 - scheduled "First Fridays"`,
-			`first-fridays@cellar.example/2026-08-07 L54 2026-08-07T21:30 - scheduled "First Fridays"`,
+			`first-fridays@cellar.example/2026-03-06 L54 2026-03-06T21:30 - unstated "First Fridays"`,
+			`first-fridays@cellar.example/2026-04-03 L54 2026-04-03T21:30 - unstated "First Fridays"`,
+			`first-fridays@cellar.example/2026-05-01 L54 2026-05-01T21:30 - unstated "First Fridays"`,
+			`first-fridays@cellar.example/2026-06-05 L54 2026-06-05T21:30 - unstated "First Fridays"`,
+			`first-fridays@cellar.example/2026-07-03 L54 2026-07-03T21:30 - unstated "First Fridays"`,
+			`first-fridays@cellar.example/2026-08-07 L54 2026-08-07T21:30 - unstated "First Fridays"`,
 			// Last Saturdays to a date UNTIL, 02-28 before the window, 04-25 an EXDATE.
-			`last-saturday@park.example/2026-03-28 L60 2026-03-28 - scheduled "Last Saturday Flea & Folk"`,
-			`last-saturday@park.example/2026-05-30 L60 2026-05-30 - scheduled "Last Saturday Flea & Folk"`,
-			`last-saturday@park.example/2026-06-27 L60 2026-06-27 - scheduled "Last Saturday Flea & Folk"`,
+			`last-saturday@park.example/2026-03-28 L60 2026-03-28 - unstated "Last Saturday Flea & Folk"`,
+			`last-saturday@park.example/2026-05-30 L60 2026-05-30 - unstated "Last Saturday Flea & Folk"`,
+			`last-saturday@park.example/2026-06-27 L60 2026-06-27 - unstated "Last Saturday Flea & Folk"`,
 			// DTSTART and RDATEs: an early and a late show on one day keep refs of their own.
-			`double-bill@roundhouse.example/2026-03-20 L67 2026-03-20T19:00+00:00 2026-03-20T21:00+00:00 scheduled "Double Bill"`,
-			`double-bill@roundhouse.example/2026-03-20T22:30 L67 2026-03-20T22:30+00:00 2026-03-21T00:30+00:00 scheduled "Double Bill"`,
-			`double-bill@roundhouse.example/2026-03-21 L67 2026-03-21T19:00+00:00 2026-03-21T21:00+00:00 scheduled "Double Bill"`,
+			`double-bill@roundhouse.example/2026-03-20 L67 2026-03-20T19:00+00:00 2026-03-20T21:00+00:00 unstated "Double Bill"`,
+			`double-bill@roundhouse.example/2026-03-20T22:30 L67 2026-03-20T22:30+00:00 2026-03-21T00:30+00:00 unstated "Double Bill"`,
+			`double-bill@roundhouse.example/2026-03-21 L67 2026-03-21T19:00+00:00 2026-03-21T21:00+00:00 unstated "Double Bill"`,
 			// old@cellar.example ended in 2024. A yearly rule from 1999:
-			`fete@square.example/2026-06-21 L80 2026-06-21T20:00+00:00 - scheduled "Fête de la Musique"`,
+			`fete@square.example/2026-06-21 L80 2026-06-21T20:00+00:00 - unstated "Fête de la Musique"`,
 			// An override without its series: on its own, under the date it replaces.
-			`orphan@kulturhaus.example/2026-05-01 L86 2026-05-02T20:00+02:00 - scheduled "Moved Show"`,
+			`orphan@kulturhaus.example/2026-05-01 L86 2026-05-02T20:00+02:00 - unstated "Moved Show"`,
 		},
 	},
 	{
 		file: "broken.bad.ics",
 		events: []string{
-			`good@bar.example L22 2026-03-11T20:00+00:00 - scheduled "Good One"`,
-			`after@bar.example L31 2026-03-13T20:00+00:00 - scheduled "After"`,
+			`good@bar.example L22 2026-03-11T20:00+00:00 - unstated "Good One"`,
+			`after@bar.example L31 2026-03-13T20:00+00:00 - unstated "After"`,
 		},
 		drops: []wantDrop{
 			{3, "end:vevent without begin:vevent"},
@@ -151,7 +152,7 @@ var fixtures = []struct {
 	},
 	{
 		file:   "truncated.bad.ics",
-		events: []string{`first@bar.example L3 2026-03-10T20:00+00:00 - scheduled "First"`},
+		events: []string{`first@bar.example L3 2026-03-10T20:00+00:00 - unstated "First"`},
 		drops: []wantDrop{
 			{1, "begin:vcalendar without end:vcalendar: the document may be truncated"},
 			{8, `vevent "Cut Off Mid-Li": begin:vevent without end:vevent`},
@@ -160,9 +161,9 @@ var fixtures = []struct {
 	{
 		file: "unsupported-rrule.bad.ics",
 		events: []string{
-			`bad-rdate@bar.example/2026-03-03 L47 2026-03-03T20:00+00:00 - scheduled "Bad Rdate"`,
-			`bad-rdate@bar.example/2026-03-17 L47 2026-03-17T20:00+00:00 - scheduled "Bad Rdate"`,
-			`ok@bar.example L53 2026-03-10T20:00+00:00 - scheduled "Still Here"`,
+			`bad-rdate@bar.example/2026-03-03 L47 2026-03-03T20:00+00:00 - unstated "Bad Rdate"`,
+			`bad-rdate@bar.example/2026-03-17 L47 2026-03-17T20:00+00:00 - unstated "Bad Rdate"`,
+			`ok@bar.example L53 2026-03-10T20:00+00:00 - unstated "Still Here"`,
 		},
 		drops: []wantDrop{
 			{6, `vevent "Last Weekday Jam": rrule part BYSETPOS is not supported; the series is dropped`},
@@ -264,7 +265,6 @@ func TestFields(t *testing.T) {
 			URL:    "https://lantern.example/events/night-owls",
 			Line:   5,
 			Title:  "Night Owls ; Friends, live",
-			Status: engine.StatusScheduled,
 			Start:  at(2026, 12, 5, 19, 0),
 			End:    at(2026, 12, 5, 22, 0),
 			Venue:  lantern,
@@ -280,13 +280,12 @@ func TestFields(t *testing.T) {
 			Venue:  source.Place{Name: "The Lantern"},
 		},
 		{
-			Ref:    "festival@lantern.example",
-			Line:   36,
-			Title:  "Winter Festival",
-			Status: engine.StatusScheduled,
-			Start:  source.When{Wall: time.Date(2026, 12, 12, 0, 0, 0, 0, time.UTC), DateOnly: true},
-			End:    source.When{Wall: time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC), DateOnly: true},
-			Venue:  source.Place{Name: "Hof", Street: "Kastanienallee 12, Berlin"},
+			Ref:   "festival@lantern.example",
+			Line:  36,
+			Title: "Winter Festival",
+			Start: source.When{Wall: time.Date(2026, 12, 12, 0, 0, 0, 0, time.UTC), DateOnly: true},
+			End:   source.When{Wall: time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC), DateOnly: true},
+			Venue: source.Place{Name: "Hof", Street: "Kastanienallee 12, Berlin"},
 		},
 	}
 	got, drops := Parse(data, "feed", Options{Now: now})
