@@ -148,7 +148,7 @@ func where(path string, data []byte, err error) string {
 	if off < 1 || off > int64(len(data)) {
 		return path
 	}
-	before := data[:off-1] // the offset counts the byte in error
+	before := data[:off-1] // a syntax error's offset counts the byte in error; a type error's ends its value
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
 	return fmt.Sprintf("%s:%d:%d", path, line, col)
