@@ -75,10 +75,7 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 // TestRun starts the daemon on a free port with the demo corpus served by its fixture
 // server, as make run does, and stops it like SIGTERM would.
 func TestRun(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := demo.Generate(dir, demo.Options{Today: time.Now().UTC(), Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
+	dir := demoCorpus(t)
 	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -86,11 +83,7 @@ func TestRun(t *testing.T) {
 	upstream := httptest.NewServer(fx)
 	defer upstream.Close()
 	env["GIGS_FETCH_PROXY"] = upstream.URL
-	m := NewMain()
-	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-log-level", "error",
-		"-data-dir", filepath.Join(dir, "data"), "-key-sync", "100ms"}, func(k string) string { return env[k] }, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	m := demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error", "-key-sync", "100ms")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -164,14 +157,7 @@ func TestRun(t *testing.T) {
 // TestRunFailsBeforeListening is a regression test: Addr used to wait forever when Run
 // failed before it opened its listener (here: a platform credential missing).
 func TestRunFailsBeforeListening(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := demo.Generate(dir, demo.Options{Today: time.Now().UTC(), Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	m := NewMain()
-	if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-data-dir", filepath.Join(dir, "data")}, env(nil), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	m := demoMain(t, demoCorpus(t), env(nil))
 	err := m.Run(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "GIGS_TIXHUB_KEY") {
 		t.Errorf("Run: %v, want an error naming the missing credential", err)
@@ -186,6 +172,28 @@ func TestRunFailsBeforeListening(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Addr still waits after Run failed")
 	}
+}
+
+// demoCorpus writes a demo corpus for today into a new directory.
+func demoCorpus(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := demo.Generate(dir, demo.Options{Today: time.Now().UTC(), Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// demoMain returns a Main configured for the corpus in dir, on a free loopback port, with
+// its data in dir/data, the environment getenv, and more flags.
+func demoMain(t *testing.T, dir string, getenv func(string) string, flags ...string) *Main {
+	t.Helper()
+	m := NewMain()
+	args := append([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-data-dir", filepath.Join(dir, "data")}, flags...)
+	if err := m.ParseFlags(args, getenv, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func TestTrustedProxiesParsed(t *testing.T) {
