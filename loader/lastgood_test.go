@@ -52,7 +52,9 @@ func TestLastGoodStore(t *testing.T) {
 	os.WriteFile(file("venue-a"), []byte(`{"version":1,"source":"venue-a","events":[`), 0o600)
 	data, _ := os.ReadFile(file("venue-b"))
 	os.WriteFile(file("venue-c"), data, 0o600)
-	s3.save(map[string]lastGood{"venue-c": {at: at}}) // venue-c's fetch time, with venue-b's events
+	// venue-c gets a fetch time in fetched.json, then its events file is replaced by a
+	// copy of venue-b's, which names the wrong source.
+	s3.save(map[string]lastGood{"venue-c": {at: at}})
 	os.WriteFile(file("venue-c"), data, 0o600)
 	got, errs = s3.load([]string{"venue-a", "venue-b", "venue-c"})
 	if len(got) != 1 || len(errs) != 2 || !strings.Contains(errs[0].Error(), "venue-a.events.json") || !strings.Contains(errs[1].Error(), `want version 1 of "venue-c"`) {
