@@ -61,6 +61,7 @@ type Snapshot struct {
 	venueItems                      [][]byte                   // each venue's directory entry, by slug
 	venueIndex                      map[string]*roaring.Bitmap // folded city or country key → venue items
 	export                          *Export
+	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.
@@ -511,6 +512,9 @@ func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[stri
 		*d.dst = b
 	}
 	if err := s.renderExport(); err != nil {
+		return err
+	}
+	if err := s.renderMeta(ds.Sources); err != nil {
 		return err
 	}
 	return s.renderVenueDetails(venueItems, byVenue)

@@ -10,6 +10,18 @@ type Dataset struct {
 	Artists []Artist
 	Genres  []Genre
 	Gigs    []Gig
+	// Sources say how each source fared in the refresh that made the dataset; /v1/meta
+	// shows them so users can judge freshness.
+	Sources []SourceHealth
+}
+
+// SourceHealth is how one source fared in the refresh that made a dataset.
+type SourceHealth struct {
+	Name        string
+	OK          bool      // the source answered with usable events
+	Events      int       // events it contributed (its last good ones when Stale)
+	Stale       bool      // it failed, and its last good events were used
+	LastSuccess time.Time // its last good answer; zero when it never had one
 }
 
 // City is a place with venues. Names may repeat across countries; slugs may not.

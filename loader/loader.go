@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,6 +32,11 @@ type Options struct {
 	MaxDrop  float64          // 0.5: a build with fewer than half the gigs of the last one is refused
 	Parallel int              // 64 sources fetched at once (per-host politeness is the fetcher's)
 	Deadline time.Duration    // 10m: a refresh's fetching stops here; sources not done by then fail
+	// LogEvery is how often a source's unchanged failure, notes or dropped records are
+	// logged again while they last (6h); a change is logged at once.
+	LogEvery time.Duration
+	// OnRun, when set, is called by Run after each refresh with its report and error.
+	OnRun func(Report, error)
 }
 
 // Loader runs refreshes. RunOnce and Run must not be called concurrently.
@@ -42,6 +48,9 @@ type Loader struct {
 	published int                 // gigs in the last published snapshot
 	refused   int                 // consecutive builds refused for a sharp drop
 	rng       *rand.Rand
+	logs      logThrottle
+
+	reload chan []Source // sources to use from the next refresh on, sent by Reload
 }
 
 type lastGood struct {
@@ -78,22 +87,49 @@ func New(o Options) *Loader {
 	if o.Deadline == 0 {
 		o.Deadline = 10 * time.Minute
 	}
+	if o.LogEvery == 0 {
+		o.LogEvery = 6 * time.Hour
+	}
 	if o.IDs == nil {
 		o.IDs = NewIDStore()
 	}
-	l := &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
-	if o.LastGood != nil {
-		names := make([]string, len(o.Sources))
-		for i, src := range o.Sources {
-			names[i] = src.Name()
-		}
-		var errs []error
-		l.lkg, errs = o.LastGood.load(names)
-		for _, err := range errs {
-			o.Logger.Error("source starts without its last good events", "err", err)
+	l := &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		logs: logThrottle{every: o.LogEvery, last: map[logKey]trouble{}}, reload: make(chan []Source, 1)}
+	l.loadLastGood(o.Sources)
+	return l
+}
+
+// loadLastGood reads from the store the last good events of the sources that have none
+// in memory.
+func (l *Loader) loadLastGood(srcs []Source) {
+	if l.o.LastGood == nil {
+		return
+	}
+	var names []string
+	for _, src := range srcs {
+		if _, ok := l.lkg[src.Name()]; !ok {
+			names = append(names, src.Name())
 		}
 	}
-	return l
+	found, errs := l.o.LastGood.load(names)
+	maps.Copy(l.lkg, found)
+	for _, err := range errs {
+		l.o.Logger.Error("source starts without its last good events", "err", err)
+	}
+}
+
+// Reload replaces the sources from the next refresh on, which Run starts at once. The
+// last good events of sources kept are kept; a new source's are read from the store.
+// Safe to call from any goroutine; when called again before Run has taken the sources,
+// the newer ones win.
+func (l *Loader) Reload(srcs []Source) {
+	for {
+		select {
+		case l.reload <- srcs:
+			return
+		case <-l.reload: // drop the older set not taken yet
+		}
+	}
 }
 
 // SourceReport says what one source gave in a run.
@@ -104,6 +140,9 @@ type SourceReport struct {
 	Notes   []string      // what the fetch noticed, such as a charset guessed
 	Err     error         // the fetch error, when the source failed
 	Stale   bool          // the source failed and its last good events were used
+	// LastSuccess is when the source last answered with events that were used: this run's
+	// start when it did now; zero when it never did.
+	LastSuccess time.Time
 }
 
 // Report says what a run did.
@@ -126,6 +165,7 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	rep, norm, fresh := l.gather(ctx, start)
 	run := l.o.IDs.begin()
 	ds := norm.dataset(run, norm.clusters())
+	ds.Sources = sourceHealth(rep.Sources)
 	snap, err := engine.Build(&ds, engine.Options{Now: start})
 	if err == nil {
 		err = l.check(snap)
@@ -185,8 +225,12 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		switch {
 		case sr.Err == nil:
 			fresh[src.Name()] = lastGood{events: events, at: start}
+			sr.LastSuccess = start
 		case hasLG:
 			events, sr.Stale = lg.events, true
+		}
+		if sr.Err != nil {
+			sr.LastSuccess = lg.at // zero when there is none
 		}
 		norm.addAll(events, i, src.Role, sr)
 	}
@@ -225,6 +269,15 @@ func Check(ctx context.Context, src Source, now time.Time) (SourceReport, []sour
 }
 
 var errSourceShrank = errors.New("source shrank")
+
+// sourceHealth is what /v1/meta tells of each source.
+func sourceHealth(reports []SourceReport) []engine.SourceHealth {
+	h := make([]engine.SourceHealth, len(reports))
+	for i, r := range reports {
+		h[i] = engine.SourceHealth{Name: r.Name, OK: r.Err == nil, Events: r.Events, Stale: r.Stale, LastSuccess: r.LastSuccess}
+	}
+	return h
+}
 
 // upcomingEvents counts the events that start from yesterday on (a day of slack for zones).
 func upcomingEvents(events []source.Event, now time.Time) int {
@@ -277,11 +330,14 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 
 // Run refreshes at once and then on schedule until ctx is done, telling the Live when the
 // next refresh is due. A failed refresh is retried sooner; the last good snapshot keeps
-// serving meanwhile.
+// serving meanwhile. Sources given to Reload are used from a refresh started at once.
 func (l *Loader) Run(ctx context.Context) {
 	for {
 		rep, err := l.RunOnce(ctx)
 		l.logRun(rep, err)
+		if l.o.OnRun != nil {
+			l.o.OnRun(rep, err)
+		}
 		wait := l.jittered(l.o.Interval)
 		if err != nil {
 			wait = l.jittered(l.o.Retry)
@@ -292,9 +348,26 @@ func (l *Loader) Run(ctx context.Context) {
 		case <-ctx.Done():
 			t.Stop()
 			return
+		case srcs := <-l.reload:
+			t.Stop()
+			l.useSources(srcs)
 		case <-t.C:
 		}
 	}
+}
+
+// useSources makes srcs the sources of the next refreshes, forgetting the last good events
+// of the sources dropped.
+func (l *Loader) useSources(srcs []Source) {
+	kept := make(map[string]bool, len(srcs))
+	for _, src := range srcs {
+		kept[src.Name()] = true
+	}
+	maps.DeleteFunc(l.lkg, func(name string, _ lastGood) bool { return !kept[name] })
+	l.logs.forget(kept)
+	l.loadLastGood(srcs)
+	l.o.Sources = srcs
+	l.o.Logger.Info("sources reloaded", "sources", len(srcs))
 }
 
 func (l *Loader) jittered(d time.Duration) time.Duration {
@@ -304,26 +377,40 @@ func (l *Loader) jittered(d time.Duration) time.Duration {
 // maxDropLogs caps the dropped-record lines logged per source and run.
 const maxDropLogs = 5
 
+// logRun logs one line for the run, and each source's failure, notes and dropped records
+// when they are new or changed, or have lasted LogEvery since they were last logged. A
+// source that recovers is logged once.
 func (l *Loader) logRun(rep Report, err error) {
-	log := l.o.Logger
+	log, now := l.o.Logger, l.o.Now()
 	failed, stale := 0, 0
 	for _, s := range rep.Sources {
-		if s.Err != nil {
-			failed++
-			log.Warn("source failed", "source", s.Name, "err", s.Err, "stale", s.Stale)
-		}
 		if s.Stale {
 			stale++
 		}
-		for _, n := range s.Notes {
-			log.Warn("source note", "source", s.Name, "note", n)
-		}
-		for i, d := range s.Dropped {
-			if i == maxDropLogs {
-				log.Warn("more records dropped", "source", s.Name, "count", len(s.Dropped)-maxDropLogs)
-				break
+		if s.Err != nil {
+			failed++
+			if ok, t := l.logs.note(logKey{s.Name, "failed"}, s.Err.Error(), now); ok {
+				log.Warn("source failed", "source", s.Name, "err", s.Err, "stale", s.Stale,
+					"failing_since", t.since, "repeats", t.repeats)
 			}
-			log.Warn("record dropped", "source", s.Name, "ref", d.Ref, "line", d.Line, "reason", d.Reason)
+		} else if t, ok := l.logs.clear(logKey{s.Name, "failed"}); ok {
+			log.Info("source recovered", "source", s.Name, "failing_since", t.since)
+		}
+		if ok, t := l.logs.note(logKey{s.Name, "notes"}, strings.Join(s.Notes, "\n"), now); ok {
+			log.Warn("source notes", "source", s.Name, "notes", s.Notes, "repeats", t.repeats)
+		}
+		var sig strings.Builder
+		for _, d := range s.Dropped {
+			fmt.Fprintf(&sig, "%s:%d:%s\n", d.Ref, d.Line, d.Reason)
+		}
+		if ok, t := l.logs.note(logKey{s.Name, "dropped"}, sig.String(), now); ok {
+			for i, d := range s.Dropped {
+				if i == maxDropLogs {
+					log.Warn("more records dropped", "source", s.Name, "count", len(s.Dropped)-maxDropLogs)
+					break
+				}
+				log.Warn("record dropped", "source", s.Name, "ref", d.Ref, "line", d.Line, "reason", d.Reason, "repeats", t.repeats)
+			}
 		}
 	}
 	attrs := []any{"sources", len(rep.Sources), "failed", failed, "stale", stale, "records", rep.Records, "gigs", rep.Gigs,
@@ -334,4 +421,55 @@ func (l *Loader) logRun(rep Report, err error) {
 		return
 	}
 	log.Info("refresh published", attrs...)
+}
+
+// logThrottle remembers each source's trouble as last logged, so that trouble that lasts
+// is logged once every period rather than on every refresh.
+type logThrottle struct {
+	every time.Duration
+	last  map[logKey]trouble
+}
+
+// logKey names one kind of trouble of one source: "failed", "notes" or "dropped".
+type logKey struct{ source, what string }
+
+type trouble struct {
+	sig     string    // what was last logged: the error, the notes, the drops
+	logged  time.Time // when
+	since   time.Time // when the trouble began
+	repeats int       // refreshes it recurred in since it was last logged
+}
+
+// note records trouble k with signature sig (none when empty) and reports whether to log
+// it now: it is new or changed, or unchanged for the period.
+func (t *logThrottle) note(k logKey, sig string, now time.Time) (bool, trouble) {
+	if sig == "" {
+		delete(t.last, k)
+		return false, trouble{}
+	}
+	tr, seen := t.last[k]
+	if !seen {
+		tr.since = now
+	}
+	if seen && tr.sig == sig && now.Sub(tr.logged) < t.every {
+		tr.repeats++
+		t.last[k] = tr
+		return false, tr
+	}
+	was := tr
+	tr.sig, tr.logged, tr.repeats = sig, now, 0
+	t.last[k] = tr
+	return true, was
+}
+
+// clear forgets trouble k, returning it if there was any.
+func (t *logThrottle) clear(k logKey) (trouble, bool) {
+	tr, ok := t.last[k]
+	delete(t.last, k)
+	return tr, ok
+}
+
+// forget drops the trouble of sources not kept.
+func (t *logThrottle) forget(kept map[string]bool) {
+	maps.DeleteFunc(t.last, func(k logKey, _ trouble) bool { return !kept[k.source] })
 }

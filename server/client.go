@@ -73,6 +73,7 @@ func (s *Server) trusted(a netip.Addr) bool {
 func (s *Server) limited(ctx *fasthttp.RequestCtx) (limit.Key, limit.Decision, bool) {
 	k := limit.KeyOf(s.clientAddr(ctx))
 	d := s.reads.Take(k, s.o.Now())
+	s.m.limitDecision(limitRead, d.Allowed)
 	setRateHeaders(ctx, s.reads, "read", d)
 	if d.Allowed {
 		return k, d, true

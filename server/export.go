@@ -55,6 +55,7 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		return nil // costs no export: checked before the quota is touched
 	}
 	d := s.exports.Take(k, s.o.Now())
+	s.m.limitDecision(limitExport, d.Allowed)
 	setRateHeaders(ctx, s.exports, "export", d)
 	if !d.Allowed {
 		return s.tooMany(ctx, d, s.exportPolicy+" per key")
@@ -63,34 +64,43 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
 		h.Set("Content-Encoding", "gzip")
 		ctx.Response.SetBodyRaw(e.Gzip)
+		s.m.export[1].Add(float64(len(e.Gzip)))
 		return nil
 	}
 	ctx.Response.SetBodyStream(e.Reader(snap), e.Size)
+	s.m.export[0].Add(float64(e.Size))
 	return nil
 }
 
 // checkKey checks an X-API-Key value, in order: present, well-formed, checksum, known,
 // not revoked. Its problems never repeat the key.
 func (s *Server) checkKey(key []byte) (keys.Record, error) {
+	rec, res, err := s.checkKeyResult(key)
+	s.m.keyChecks[res].Inc()
+	return rec, err
+}
+
+// checkKeyResult is checkKey, naming the result for the metrics too.
+func (s *Server) checkKeyResult(key []byte) (keys.Record, keyResult, error) {
 	if len(key) == 0 {
-		return keys.Record{}, &Problem{kind: kindMissingKey, Detail: "send your personal key in the X-API-Key header; " + s.askFor("a key")}
+		return keys.Record{}, keyMissing, &Problem{kind: kindMissingKey, Detail: "send your personal key in the X-API-Key header; " + s.askFor("a key")}
 	}
 	rec, err := s.o.Keys.Check(key)
 	var revoked *keys.RevokedError
 	switch {
 	case err == nil:
-		return rec, nil
+		return rec, keyValid, nil
 	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrChecksum):
-		return rec, &Problem{kind: kindMalformedKey, Detail: "the X-API-Key value is not a gigs key (gigs_ and 58 letters and digits); check for a copying mistake"}
+		return rec, keyMalformed, &Problem{kind: kindMalformedKey, Detail: "the X-API-Key value is not a gigs key (gigs_ and 58 letters and digits); check for a copying mistake"}
 	case errors.Is(err, keys.ErrUnknown):
-		return rec, &Problem{kind: kindUnknownKey, Detail: "this key is not known; " + s.askFor("a key")}
+		return rec, keyUnknown, &Problem{kind: kindUnknownKey, Detail: "this key is not known; " + s.askFor("a key")}
 	case errors.Is(err, keys.ErrUnavailable):
-		return rec, &Problem{kind: kindKeysUnavailable, Detail: "keys cannot be checked right now; retry in a minute"}
+		return rec, keyUnavailable, &Problem{kind: kindKeysUnavailable, Detail: "keys cannot be checked right now; retry in a minute"}
 	case errors.As(err, &revoked):
-		return rec, &Problem{kind: kindRevokedKey, Detail: "this key was revoked on " + revoked.When.UTC().Format(time.DateOnly) +
+		return rec, keyRevoked, &Problem{kind: kindRevokedKey, Detail: "this key was revoked on " + revoked.When.UTC().Format(time.DateOnly) +
 			" (" + revoked.Reason + ") and stays revoked; " + s.askFor("a new key")}
 	}
-	return rec, err
+	return rec, keyUnavailable, err // the store failed in a way it does not name
 }
 
 // tooMany writes a 429 problem with Retry-After for a spent quota.

@@ -162,6 +162,18 @@ func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	return s.send(ctx, snap, b.Raw, b, true)
 }
 
+// meta answers /v1/meta: the snapshot's identity, counts and sources' health, and when
+// the next refresh is due.
+func (s *Server) meta(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	if err := noParams(ctx); err != nil {
+		return err
+	}
+	p := s.acquire()
+	defer s.release(p)
+	p.buf = snap.AppendMeta(p.buf[:0], s.o.Live.NextRefresh())
+	return s.send(ctx, snap, p.buf, nil, false)
+}
+
 // noParams rejects any query parameter on routes that take none.
 func noParams(ctx *fasthttp.RequestCtx) error {
 	var list []InvalidParam
@@ -196,9 +208,7 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byt
 	} else {
 		etag = engine.AppendETag(etag, raw)
 	}
-	maxAge := int64(s.o.Live.NextRefresh().Sub(s.o.Now()) / time.Second)
-	var cc [48]byte
-	h.SetBytesV("Cache-Control", strconv.AppendInt(append(cc[:0], "public, max-age="...), max(maxAge, 0), 10))
+	s.setMaxAge(h)
 	h.SetBytesV("ETag", etag)
 	var lm [32]byte
 	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -10,9 +11,11 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fasthttp/router"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
@@ -38,6 +41,12 @@ type Options struct {
 	ExportLimit int
 	// Contact is where users ask for a key, named in key problems.
 	Contact string
+	// Metrics records requests, limits and key checks; NewMetrics on a private registry
+	// when nil.
+	Metrics *Metrics
+	// AccessLog logs one line per request at info level: request id, method, route,
+	// path, status, duration, bytes and client; never a query string or a header.
+	AccessLog bool
 }
 
 // Server serves the public API. Safe for concurrent use.
@@ -49,6 +58,8 @@ type Server struct {
 	readPolicy   string // the read limit in words, for problem details
 	exports      *limit.Limiter
 	exportPolicy string
+	m            *Metrics
+	draining     atomic.Bool
 }
 
 // New returns a Server.
@@ -70,12 +81,19 @@ func New(o Options) *Server {
 	if o.ExportLimit == 0 {
 		o.ExportLimit = 10
 	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics(prometheus.NewRegistry(), o.Live)
+	}
 	s := &Server{o: o, bootID: hex.EncodeToString(b[:]),
 		reads: limit.New(o.ReadLimit, time.Minute, o.MaxClients), readPolicy: fmt.Sprintf("%d requests per minute", o.ReadLimit),
-		exports: limit.New(o.ExportLimit, time.Minute, o.MaxClients), exportPolicy: fmt.Sprintf("%d exports per minute", o.ExportLimit)}
+		exports: limit.New(o.ExportLimit, time.Minute, o.MaxClients), exportPolicy: fmt.Sprintf("%d exports per minute", o.ExportLimit), m: o.Metrics}
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
 }
+
+// Drain makes /readyz answer 503 from now on, so that load balancers stop sending new
+// requests while the server finishes the ones it has. It does not stop the server.
+func (s *Server) Drain() { s.draining.Store(true) }
 
 // Header names and values used on every response.
 const (
@@ -84,7 +102,39 @@ const (
 	allowMethods   = "GET, HEAD"
 )
 
-// Handler returns the request handler with every route.
+// route is a route template, the route label of metrics and access logs.
+type route uint8
+
+// The routes. routeOther is every request no route answers: an unknown path, a refused
+// method, a CORS preflight or a request that could not be parsed.
+const (
+	routeGigs route = iota
+	routeGig
+	routeDownload
+	routeCities
+	routeVenues
+	routeVenue
+	routeArtists
+	routeGenres
+	routeMeta
+	routeOpenAPI
+	routeLivez
+	routeReadyz
+	routeDocs
+	routeDocsAsset
+	routeOther
+	numRoutes
+)
+
+var routeTemplates = [numRoutes]string{
+	"/v1/gigs", "/v1/gigs/{id}", "/v1/gigs/download", "/v1/cities", "/v1/venues", "/v1/venues/{slug}",
+	"/v1/artists", "/v1/genres", "/v1/meta", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}", "other"}
+
+// routeKey is the user value under which a handler records its route.
+const routeKey = "gigs.route"
+
+// Handler returns the request handler with every route, recording each request's metrics
+// and, when enabled, its access log line.
 func (s *Server) Handler() fasthttp.RequestHandler {
 	r := router.New()
 	r.RedirectTrailingSlash = false
@@ -92,44 +142,37 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	r.HandleMethodNotAllowed = true
 	r.HandleOPTIONS = true
 	r.SaveMatchedRoutePath = false
-	routes := []struct {
-		path string
-		h    handler
-	}{
-		{"/v1/gigs", s.gigs},
-		{"/v1/gigs/{id}", s.gig},
-		{"/v1/cities", s.directory((*engine.Snapshot).Cities)},
-		{"/v1/venues", s.venues},
-		{"/v1/venues/{slug}", s.venue},
-		{"/v1/artists", s.directory((*engine.Snapshot).Artists)},
-		{"/v1/genres", s.directory((*engine.Snapshot).Genres)},
+	handlers := map[route]fasthttp.RequestHandler{
+		routeGigs:      s.v1(s.gigs),
+		routeGig:       s.v1(s.gig),
+		routeCities:    s.v1(s.directory((*engine.Snapshot).Cities)),
+		routeVenues:    s.v1(s.venues),
+		routeVenue:     s.v1(s.venue),
+		routeArtists:   s.v1(s.directory((*engine.Snapshot).Artists)),
+		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
+		routeMeta:      s.v1(s.meta),
+		routeOpenAPI:   s.v1(s.openAPI),
+		routeLivez:     s.livez,
+		routeReadyz:    s.readyz,
+		routeDocs:      s.docs,
+		routeDocsAsset: s.docsAsset,
 	}
 	if s.o.Keys != nil {
-		routes = append(routes, struct {
-			path string
-			h    handler
-		}{"/v1/gigs/download", s.download})
+		handlers[routeDownload] = s.v1(s.download)
 	}
-	for _, rt := range routes {
-		h := s.v1(rt.h)
-		r.GET(rt.path, h)
-		r.HEAD(rt.path, h)
-	}
-	for path, h := range map[string]fasthttp.RequestHandler{"/livez": s.livez, "/readyz": s.readyz} {
-		r.GET(path, h)
-		r.HEAD(path, h)
+	for rt, h := range handlers {
+		h := tagged(rt, h)
+		r.GET(routeTemplates[rt], h)
+		r.HEAD(routeTemplates[rt], h)
 	}
 	r.NotFound = func(ctx *fasthttp.RequestCtx) {
-		s.begin(ctx)
 		writeProblem(ctx, notFound("no resource at %s", ctx.URI().PathOriginal()))
 	}
 	r.MethodNotAllowed = func(ctx *fasthttp.RequestCtx) {
-		s.begin(ctx)
 		ctx.Response.Header.Set("Allow", allowMethods)
 		writeProblem(ctx, &Problem{kind: kindMethodNotAllowed, Detail: "the API is read-only: use GET or HEAD"})
 	}
 	r.GlobalOPTIONS = func(ctx *fasthttp.RequestCtx) {
-		s.begin(ctx)
 		h := &ctx.Response.Header
 		h.Set("Allow", allowMethods)
 		h.Set("Access-Control-Allow-Methods", allowMethods)
@@ -138,7 +181,52 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
 	}
 	r.PanicHandler = s.recoverPanic
-	return r.Handler
+	return func(ctx *fasthttp.RequestCtx) {
+		start := time.Now()
+		s.begin(ctx)
+		r.Handler(ctx)
+		s.observe(ctx, start)
+	}
+}
+
+// tagged records the route of a request before h answers it.
+func tagged(rt route, h fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		ctx.SetUserValue(routeKey, rt)
+		h(ctx)
+	}
+}
+
+// observe records an answered request in the metrics and the access log.
+func (s *Server) observe(ctx *fasthttp.RequestCtx, start time.Time) {
+	d := time.Since(start)
+	rt, ok := ctx.UserValue(routeKey).(route)
+	if !ok {
+		rt = routeOther
+	}
+	s.m.request(rt, ctx.Method(), ctx.Response.StatusCode(), d)
+	if s.o.AccessLog {
+		s.logAccess(ctx, rt, d)
+	}
+}
+
+// logAccess writes the access log line of a request. It names the path but not the query
+// or any header: nothing a client sends in them (a key by mistake) reaches the log.
+func (s *Server) logAccess(ctx *fasthttp.RequestCtx, rt route, d time.Duration) {
+	size := ctx.Response.Header.ContentLength()
+	if !ctx.Response.IsBodyStream() {
+		size = len(ctx.Response.Body())
+	}
+	s.o.Logger.LogAttrs(context.Background(), slog.LevelInfo, "request",
+		slog.String("request_id", string(ctx.Response.Header.Peek(hdrRequestID))),
+		slog.String("method", string(ctx.Method())),
+		slog.String("route", routeTemplates[rt]),
+		slog.String("path", string(ctx.Path())),
+		slog.Int("status", ctx.Response.StatusCode()),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1e3),
+		slog.Int("bytes", size),
+		slog.String("client", s.clientAddr(ctx).String()),
+	)
 }
 
 // recoverPanic answers a request whose handler panicked with a 500 problem and logs it.
@@ -190,7 +278,9 @@ func (p slogPrinter) Printf(format string, args ...any) {
 
 // malformed answers requests fasthttp could not parse.
 func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
+	start := time.Now()
 	s.begin(ctx)
+	defer s.observe(ctx, start)
 	var small *fasthttp.ErrSmallBuffer
 	switch {
 	case errors.As(err, &small):
@@ -205,12 +295,11 @@ func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 // handler answers one /v1 route from one snapshot.
 type handler func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 
-// v1 wraps a handler: request id and CORS headers, the per-client read limit (a 304
+// v1 wraps a handler: the per-client read limit (a 304
 // gives its request back), 503 before the first snapshot, and the single place where
 // errors become problem bodies.
 func (s *Server) v1(h handler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
-		s.begin(ctx)
 		k, d, ok := s.limited(ctx)
 		if !ok {
 			return
@@ -263,6 +352,11 @@ func (s *Server) livez(ctx *fasthttp.RequestCtx) {
 func (s *Server) readyz(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("Cache-Control", "no-store")
 	ctx.SetContentType("text/plain; charset=utf-8")
+	if s.draining.Load() {
+		ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
+		ctx.SetBodyString("not ready: shutting down\n")
+		return
+	}
 	if s.o.Live.Load() == nil {
 		ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
 		ctx.SetBodyString("not ready: no dataset loaded yet\n")

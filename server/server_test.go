@@ -517,6 +517,7 @@ func TestInternalErrors(t *testing.T) {
 		logs.Reset()
 		var ctx fasthttp.RequestCtx
 		ctx.Request.SetRequestURI("/v1/boom")
+		s.begin(&ctx) // as Handler does before routing
 		h(&ctx)
 		var p problemJSON
 		if err := json.Unmarshal(ctx.Response.Body(), &p); err != nil || ctx.Response.StatusCode() != 500 || p.Type != "/problems/internal" {

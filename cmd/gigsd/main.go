@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"os/signal"
@@ -20,6 +21,8 @@ import (
 	"time"
 	_ "time/tzdata" // venue zones must resolve on machines without a zoneinfo database
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
@@ -41,6 +44,22 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if m.Config.Check {
+		if err := m.Check(ctx, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "gigsd -check:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		for range hup {
+			if err := m.Reload(); err != nil {
+				m.Logger.Error("sources not reloaded, keeping the current ones", "err", err)
+			}
+		}
+	}()
 	if err := m.Run(ctx); err != nil {
 		m.Logger.Error("gigsd stopped", "err", err)
 		os.Exit(1)
@@ -63,6 +82,10 @@ type Config struct {
 	DataDir         string
 	KeySync         time.Duration
 	FetchProxy      string
+	AdminAddr       string
+	AccessLog       bool
+	DrainDelay      time.Duration
+	Check           bool
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -71,10 +94,15 @@ type Main struct {
 	Logger *slog.Logger
 	Live   engine.Live
 
-	getenv func(string) string // the environment ParseFlags read; platform credentials come from it
-	ln     net.Listener        // set before ready is closed, then immutable
-	ready  chan struct{}       // closed once Run has opened ln or failed before it could
-	opened func()              // closes ready, once
+	// Registry holds the metrics served on the admin listener; Run makes a new one when nil.
+	Registry *prometheus.Registry
+
+	getenv  func(string) string // the environment ParseFlags read; platform credentials come from it
+	ln      net.Listener        // set before ready is closed, then immutable
+	adminLn net.Listener        // likewise; nil when the admin listener is off
+	ld      *loader.Loader      // likewise
+	ready   chan struct{}       // closed once Run has opened ln or failed before it could
+	opened  func()              // closes ready, once
 }
 
 // NewMain returns a Main with default configuration.
@@ -103,6 +131,10 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys), the key secret, the gig id store and the sources' last good events")
 	fs.DurationVar(&c.KeySync, "key-sync", 10*time.Second, "how often key uses are saved and key changes picked up")
 	fs.StringVar(&c.FetchProxy, "fetch-proxy", "", "send every upstream request through this HTTP proxy URL (default: the HTTP_PROXY environment)")
+	fs.StringVar(&c.AdminAddr, "admin-addr", "127.0.0.1:8081", "admin listen address for /metrics (Prometheus) and /debug/pprof; keep it private; empty turns it off")
+	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
+	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
+	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
 	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
 		c.TrustedProxies = c.TrustedProxies[:0]
 		for _, f := range strings.Split(v, ",") {
@@ -136,6 +168,17 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 			return fmt.Errorf("-%s must be positive, not %s", name, d)
 		}
 	}
+	if c.DrainDelay < 0 {
+		return fmt.Errorf("-drain-delay must not be negative, not %s", c.DrainDelay)
+	}
+	for name, a := range map[string]string{"addr": c.Addr, "admin-addr": c.AdminAddr} {
+		if _, _, err := net.SplitHostPort(a); a != "" && err != nil {
+			return fmt.Errorf("-%s %q is not host:port: %w", name, a, err)
+		}
+	}
+	if c.Addr == "" {
+		return errors.New("-addr must not be empty")
+	}
 	for name, n := range map[string]int{"read-limit": c.ReadLimit, "export-limit": c.ExportLimit} {
 		if n < 1 {
 			return fmt.Errorf("-%s must be at least 1, not %d", name, n)
@@ -159,20 +202,57 @@ func (m *Main) Addr() net.Addr {
 	return m.ln.Addr()
 }
 
-// Run loads the sources, serves the API and refreshes on schedule until ctx ends, then
-// shuts the server down gracefully.
-func (m *Main) Run(ctx context.Context) error {
-	defer m.opened()
+// AdminAddr is Addr for the admin listener; nil also when it is off.
+func (m *Main) AdminAddr() net.Addr {
+	<-m.ready
+	if m.adminLn == nil {
+		return nil
+	}
+	return m.adminLn.Addr()
+}
+
+// sources reads the sources configuration and makes its sources with a new fetcher.
+func (m *Main) sources() ([]loader.Source, *fetch.Client, error) {
 	cfg, err := loader.ReadConfig(m.Config.Sources)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	proxy, err := loader.ProxyFunc(m.Config.FetchProxy)
 	if err != nil {
-		return fmt.Errorf("-fetch-proxy: %w", err)
+		return nil, nil, fmt.Errorf("-fetch-proxy: %w", err)
 	}
 	fetcher := fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy})
 	srcs, err := loader.Sources(cfg, fetcher, m.getenv, time.Now)
+	if err != nil {
+		return nil, nil, err
+	}
+	return srcs, fetcher, nil
+}
+
+// Reload reads the sources configuration again and has the running loader use it from a
+// refresh started at once. A configuration that does not load changes nothing. Politeness
+// state (robots.txt, validators, per-host pacing) starts afresh with the new fetcher.
+func (m *Main) Reload() error {
+	<-m.ready
+	if m.ld == nil {
+		return errors.New("gigsd is not running")
+	}
+	srcs, _, err := m.sources()
+	if err != nil {
+		return err
+	}
+	m.ld.Reload(srcs)
+	m.Logger.Info("sources configuration read", "file", m.Config.Sources, "sources", len(srcs))
+	return nil
+}
+
+// Run loads the sources, serves the API (and the metrics on the admin listener) and
+// refreshes on schedule until ctx ends. Then /readyz answers 503; after the drain delay the
+// listeners close, in-flight requests have until the shutdown timeout to finish, and idle
+// connections are closed.
+func (m *Main) Run(ctx context.Context) error {
+	defer m.opened()
+	srcs, fetcher, err := m.sources()
 	if err != nil {
 		return err
 	}
@@ -187,6 +267,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if m.Registry == nil {
+		m.Registry = prometheus.NewRegistry()
+	}
+	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
+	refreshes := newRefreshMetrics(m.Registry)
 	ld := loader.New(loader.Options{
 		Sources:  srcs,
 		IDs:      ids,
@@ -197,6 +282,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Interval: m.Config.Refresh,
 		Retry:    m.Config.Retry,
 		MaxStale: m.Config.MaxStale,
+		OnRun:    refreshes.observe,
 	})
 	store, err := keys.Open(m.Config.DataDir)
 	if err != nil {
@@ -206,15 +292,27 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cannot load the key store: %w", err)
 	}
-	srv := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
+	api := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
 		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
-		Contact: m.Config.Contact}).HTTPServer()
-	m.ln, err = net.Listen("tcp", m.Config.Addr)
+		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live)})
+	srv := api.HTTPServer()
+	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)
 	}
+	var admin *http.Server
+	if m.Config.AdminAddr != "" {
+		if m.adminLn, err = net.Listen("tcp", m.Config.AdminAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("cannot listen on -admin-addr %q: %w", m.Config.AdminAddr, err)
+		}
+		admin = adminServer(m.Registry, m.Logger)
+		go func() { _ = admin.Serve(m.adminLn) }()
+		defer admin.Close()
+	}
+	m.ln, m.ld = ln, ld
 	m.opened()
-	m.Logger.Info("gigsd listening", "addr", m.ln.Addr().String(), "sources", len(srcs))
+	m.Logger.Info("gigsd listening", "addr", ln.Addr().String(), "admin_addr", addrString(m.adminLn), "sources", len(srcs))
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -230,12 +328,14 @@ func (m *Main) Run(ctx context.Context) error {
 		checker.Run(keysCtx, m.Config.KeySync) // saves key uses once more when stopped
 	}()
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(m.ln) }()
+	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err = <-served:
 		cancel()
 	case <-ctx.Done():
-		m.Logger.Info("shutting down", "timeout", m.Config.ShutdownTimeout)
+		api.Drain()
+		m.Logger.Info("shutting down", "drain_delay", m.Config.DrainDelay.String(), "timeout", m.Config.ShutdownTimeout.String())
+		time.Sleep(m.Config.DrainDelay)
 		err = shutdown(srv, m.Config.ShutdownTimeout)
 	}
 	<-loaded
@@ -244,8 +344,20 @@ func (m *Main) Run(ctx context.Context) error {
 	return err
 }
 
+// shutdown closes the listener, lets in-flight requests finish and closes idle
+// connections; requests still running after timeout are cut off.
 func shutdown(srv *fasthttp.Server, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	return srv.ShutdownWithContext(ctx)
+	if err := srv.ShutdownWithContext(ctx); err != nil {
+		return fmt.Errorf("requests still running after -shutdown-timeout %s were cut off: %w", timeout, err)
+	}
+	return nil
+}
+
+func addrString(ln net.Listener) string {
+	if ln == nil {
+		return ""
+	}
+	return ln.Addr().String()
 }

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Metrics are the server's Prometheus metrics. Every label value comes from a closed set:
+// route templates, three method words, the status codes the server writes, and fixed
+// words. Recording a request allocates nothing once its series exists.
+type Metrics struct {
+	requests  *prometheus.CounterVec
+	series    [numRoutes][numMethods][len(knownCodes)]atomic.Pointer[prometheus.Counter]
+	durations [numRoutes]prometheus.Observer
+	limits    [2][2]prometheus.Counter // [read, export][allowed, limited]
+	keyChecks [numKeyResults]prometheus.Counter
+	export    [2]prometheus.Counter // bytes, [identity, gzip]
+}
+
+// The method label's values: anything but GET and HEAD is a preflight or refused.
+const (
+	methodGET = iota
+	methodHEAD
+	methodOther
+	numMethods
+)
+
+var methodNames = [numMethods]string{"GET", "HEAD", "other"}
+
+// knownCodes are the statuses the server writes; the last entry stands for any other.
+var knownCodes = [...]int{200, 204, 304, 400, 401, 404, 405, 413, 429, 431, 500, 503, 0}
+
+// keyResult is the outcome of checking an X-API-Key.
+type keyResult uint8
+
+const (
+	keyValid keyResult = iota
+	keyMissing
+	keyMalformed
+	keyUnknown
+	keyRevoked
+	keyUnavailable
+	numKeyResults
+)
+
+var keyResultNames = [numKeyResults]string{"valid", "missing", "malformed", "unknown", "revoked", "unavailable"}
+
+// Limit indexes into Metrics.limits.
+const (
+	limitRead = iota
+	limitExport
+)
+
+// NewMetrics registers the server's metrics with reg and returns them. Besides the request
+// metrics it registers gauges read from live at scrape time: the served snapshot's gigs,
+// time and export size, and the next scheduled refresh.
+func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
+	m := &Metrics{requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_http_requests_total",
+		Help: "HTTP requests answered, by route template, method and status code.",
+	}, []string{"route", "method", "code"})}
+	durations := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "gigs_http_request_duration_seconds",
+		Help: "Time from a request's arrival at the router until its response is ready to send (not the time to send it), by route template.",
+		// Pages take tens of microseconds; the last buckets catch a stalled machine.
+		Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
+	}, []string{"route"})
+	for r := range numRoutes {
+		m.durations[r] = durations.WithLabelValues(routeTemplates[r])
+	}
+	limits := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_rate_limit_decisions_total",
+		Help: "Rate-limit decisions, by limit (read: per client on /v1; export: per key) and decision.",
+	}, []string{"limit", "decision"})
+	for i, l := range []string{"read", "export"} {
+		for j, d := range []string{"allowed", "limited"} {
+			m.limits[i][j] = limits.WithLabelValues(l, d)
+		}
+	}
+	keyChecks := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_key_checks_total",
+		Help: "X-API-Key checks on the export, by result.",
+	}, []string{"result"})
+	for r := range numKeyResults {
+		m.keyChecks[r] = keyChecks.WithLabelValues(keyResultNames[r])
+	}
+	export := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_export_bytes_total",
+		Help: "Bytes of export bodies handed to connections, by content encoding.",
+	}, []string{"encoding"})
+	m.export = [2]prometheus.Counter{export.WithLabelValues("identity"), export.WithLabelValues("gzip")}
+	reg.MustRegister(m.requests, durations, limits, keyChecks, export, snapshotCollector{live})
+	return m
+}
+
+// request records one answered request.
+func (m *Metrics) request(rt route, method []byte, code int, d time.Duration) {
+	mi := methodOther
+	switch string(method) {
+	case "GET":
+		mi = methodGET
+	case "HEAD":
+		mi = methodHEAD
+	}
+	ci := len(knownCodes) - 1
+	for i, c := range knownCodes[:ci] {
+		if c == code {
+			ci = i
+			break
+		}
+	}
+	slot := &m.series[rt][mi][ci]
+	c := slot.Load()
+	if c == nil {
+		label := "other"
+		if ci < len(knownCodes)-1 {
+			label = strconv.Itoa(code)
+		}
+		counter := m.requests.WithLabelValues(routeTemplates[rt], methodNames[mi], label)
+		slot.CompareAndSwap(nil, &counter)
+		c = slot.Load()
+	}
+	(*c).Inc()
+	m.durations[rt].Observe(d.Seconds())
+}
+
+// limitDecision records one rate-limit decision.
+func (m *Metrics) limitDecision(limit int, allowed bool) {
+	if allowed {
+		m.limits[limit][0].Inc()
+	} else {
+		m.limits[limit][1].Inc()
+	}
+}
+
+// snapshotCollector reads the served snapshot when scraped, so its figures are always
+// those of the data being served.
+type snapshotCollector struct{ live *engine.Live }
+
+var (
+	descGigs = prometheus.NewDesc("gigs_snapshot_gigs",
+		"Upcoming gigs in the served snapshot.", nil, nil)
+	descGenerated = prometheus.NewDesc("gigs_snapshot_last_success_timestamp_seconds",
+		"When the refresh that built the served snapshot started (its generated_at), in Unix seconds.", nil, nil)
+	descExportBytes = prometheus.NewDesc("gigs_snapshot_export_bytes",
+		"Size of the served snapshot's export body, by content encoding.", []string{"encoding"}, nil)
+	descNextRefresh = prometheus.NewDesc("gigs_next_refresh_timestamp_seconds",
+		"When the next refresh is due, in Unix seconds.", nil, nil)
+)
+
+func (c snapshotCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- descGigs
+	ch <- descGenerated
+	ch <- descExportBytes
+	ch <- descNextRefresh
+}
+
+// Collect sends nothing about a snapshot before the first one is published, so that an
+// alert on its age sees an absent series rather than a zero time.
+func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
+	if next := c.live.NextRefresh(); !next.IsZero() {
+		ch <- prometheus.MustNewConstMetric(descNextRefresh, prometheus.GaugeValue, float64(next.UnixMilli())/1e3)
+	}
+	s := c.live.Load()
+	if s == nil {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(descGigs, prometheus.GaugeValue, float64(s.Len()))
+	ch <- prometheus.MustNewConstMetric(descGenerated, prometheus.GaugeValue, float64(s.Built().Unix()))
+	e := s.Export()
+	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(e.Size), "identity")
+	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(len(e.Gzip)), "gzip")
+}
