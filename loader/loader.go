@@ -357,7 +357,8 @@ func (l *Loader) Run(ctx context.Context) {
 }
 
 // useSources makes srcs the sources of the next refreshes, forgetting the last good events
-// of the sources dropped.
+// of the sources dropped. The sharp-drop check starts afresh, as after a restart: sources
+// removed on purpose take their gigs with them.
 func (l *Loader) useSources(srcs []Source) {
 	kept := make(map[string]bool, len(srcs))
 	for _, src := range srcs {
@@ -367,6 +368,7 @@ func (l *Loader) useSources(srcs []Source) {
 	l.logs.forget(kept)
 	l.loadLastGood(srcs)
 	l.o.Sources = srcs
+	l.published, l.refused = 0, 0
 	l.o.Logger.Info("sources reloaded", "sources", len(srcs))
 }
 

@@ -10,12 +10,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/openapi"
 )
-
-// The OpenAPI document, served at /v1/openapi.json.
-//
-//go:embed openapi/openapi.json
-var openAPIJSON []byte
 
 // The docs page's renderer: Redoc's standalone bundle (MIT, see docs/redoc.LICENSE), pinned
 // and checked by REDOC_VERSION and REDOC_SHA256 in the Makefile (make redoc fetches it).
@@ -52,7 +48,7 @@ type static struct {
 }
 
 var (
-	openAPIBody = newStatic(openAPIJSON, "application/json")
+	openAPIBody = newStatic(openapi.Document, "application/json")
 	docsBody    = newStatic([]byte(docsHTML), "text/html; charset=utf-8")
 	redocBody   = newStatic(redocJS, "text/javascript; charset=utf-8")
 )
@@ -65,21 +61,21 @@ func newStatic(raw []byte, contentType string) *static {
 	return &static{body: engine.Body{Raw: raw, Gzip: buf.Bytes(), ETag: engine.ETag(raw)}, contentType: contentType}
 }
 
-// openAPI answers /v1/openapi.json.
-func (s *Server) openAPI(ctx *fasthttp.RequestCtx, _ *engine.Snapshot) error {
-	if err := noParams(ctx); err != nil {
-		return err
+// openAPI answers /v1/openapi.json. Like every /v1 route it is rate limited, but it needs
+// no snapshot: the document is there before the data.
+func (s *Server) openAPI(ctx *fasthttp.RequestCtx) {
+	if _, _, ok := s.limited(ctx); !ok {
+		return
 	}
-	s.sendStatic(ctx, openAPIBody)
-	return nil
-}
-
-// docs answers /docs, the API reference page.
-func (s *Server) docs(ctx *fasthttp.RequestCtx) {
 	if err := noParams(ctx); err != nil {
 		writeProblem(ctx, err.(*Problem))
 		return
 	}
+	s.sendStatic(ctx, openAPIBody)
+}
+
+// docs answers /docs, the API reference page.
+func (s *Server) docs(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("Content-Security-Policy", docsCSP)
 	s.sendStatic(ctx, docsBody)
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/keys"
@@ -24,6 +26,7 @@ type exportFixture struct {
 	checker    *keys.Checker
 	a, b, gone string // two good keys and a revoked one
 	logs       *bytes.Buffer
+	metrics    *Metrics
 }
 
 func newExportFixture(t *testing.T, readLimit int) *exportFixture {
@@ -49,7 +52,8 @@ func newExportFixture(t *testing.T, readLimit int) *exportFixture {
 	f.snap = testSnapshot(t)
 	live.Publish(f.snap)
 	live.SetNextRefresh(nextLoad)
-	f.base = listen(t, New(Options{Live: &live, Now: now, Logger: logger, ReadLimit: readLimit, Keys: f.checker, Contact: "keys@example.org"}))
+	f.metrics = NewMetrics(prometheus.NewRegistry(), &live)
+	f.base = listen(t, New(Options{Live: &live, Now: now, Logger: logger, ReadLimit: readLimit, Keys: f.checker, Contact: "keys@example.org", Metrics: f.metrics}))
 	return f
 }
 
@@ -87,6 +91,11 @@ func TestExportKeyProblems(t *testing.T) {
 	if r := do(t, "GET", f.base+"/v1/gigs/download?api_key="+f.a, nil); r.status != 400 {
 		t.Errorf("key as a query parameter: %d", r.status)
 	}
+	for res, want := range map[keyResult]float64{keyMissing: 1, keyMalformed: 2, keyUnknown: 1, keyRevoked: 1, keyValid: 0} {
+		if got := testutil.ToFloat64(f.metrics.keyChecks[res]); got != want {
+			t.Errorf("gigs_key_checks_total{result=%q} = %v, want %v", keyResultNames[res], got, want)
+		}
+	}
 	if strings.Contains(f.logs.String(), f.a) || strings.Contains(f.logs.String(), f.gone) {
 		t.Error("a key appears in the logs")
 	}
@@ -118,6 +127,9 @@ func TestExport(t *testing.T) {
 	unzipped, _ := io.ReadAll(zr)
 	if !bytes.Equal(unzipped, plain.body) {
 		t.Fatal("the decompressed export differs from the plain one")
+	}
+	if id, gz := testutil.ToFloat64(f.metrics.export[0]), testutil.ToFloat64(f.metrics.export[1]); id != float64(len(plain.body)) || gz != float64(len(zipped.body)) {
+		t.Errorf("gigs_export_bytes_total: identity %v, gzip %v; want %d and %d", id, gz, len(plain.body), len(zipped.body))
 	}
 	r := do(t, "GET", f.base+"/v1/gigs/download", map[string]string{"X-API-Key": f.a, "If-None-Match": plain.header.Get("ETag")})
 	if r.status != 304 || len(r.body) != 0 || r.header.Get("X-RateLimit-Remaining") != "8" {

@@ -151,7 +151,7 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		routeArtists:   s.v1(s.directory((*engine.Snapshot).Artists)),
 		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
 		routeMeta:      s.v1(s.meta),
-		routeOpenAPI:   s.v1(s.openAPI),
+		routeOpenAPI:   s.openAPI,
 		routeLivez:     s.livez,
 		routeReadyz:    s.readyz,
 		routeDocs:      s.docs,

@@ -25,6 +25,7 @@ import (
 
 	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/openapi/openapitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -36,7 +37,13 @@ var (
 
 func testSnapshot(t testing.TB) *engine.Snapshot {
 	t.Helper()
-	s, err := engine.Build(scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60}), engine.Options{Now: testNow})
+	ds := scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60})
+	ds.Sources = []engine.SourceHealth{
+		{Name: "tixhub", OK: true, Events: 380, LastSuccess: testNow},
+		{Name: "venue-the-lantern", Events: 20, Stale: true, LastSuccess: testNow.Add(-26 * time.Hour)},
+		{Name: "venue-never-answered"},
+	}
+	s, err := engine.Build(ds, engine.Options{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +95,14 @@ func do(t testing.TB, method, url string, header map[string]string) response {
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every response the HTTP tests see is checked against the OpenAPI document.
+	v, err := openapitest.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Check(method, req.URL.EscapedPath(), resp.StatusCode, resp.Header, body); err != nil {
+		t.Error(err)
 	}
 	return response{resp.StatusCode, resp.Header, body}
 }
@@ -472,6 +487,7 @@ func TestHandlerAllocations(t *testing.T) {
 		{"/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10&page_size=100", 8},
 		{"/v1/gigs/" + id, 4},
 		{"/v1/cities", 0},
+		{"/v1/meta", 0},
 	} {
 		run := handlerCtx(h, tt.uri)
 		run()

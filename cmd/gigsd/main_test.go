@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,6 +44,11 @@ func TestParseFlags(t *testing.T) {
 		{"bad proxy", []string{"-sources", "s"}, map[string]string{"GIGS_TRUSTED_PROXIES": "10.0.0.0/33"}, "", `neither a network`},
 		{"zero limit", []string{"-sources", "s", "-read-limit", "0"}, nil, "", "-read-limit must be at least 1"},
 		{"zero export limit", []string{"-sources", "s"}, map[string]string{"GIGS_EXPORT_LIMIT": "0"}, "", "-export-limit must be at least 1"},
+		{"bad admin addr", []string{"-sources", "s", "-admin-addr", "localhost"}, nil, "", `-admin-addr "localhost" is not host:port`},
+		{"admin off", []string{"-sources", "s"}, map[string]string{"GIGS_ADMIN_ADDR": ""}, ":8080", ""},
+		{"bad addr", []string{"-sources", "s", "-addr", "8080"}, nil, "", `-addr "8080" is not host:port`},
+		{"negative drain", []string{"-sources", "s", "-drain-delay", "-1s"}, nil, "", "-drain-delay must not be negative"},
+		{"access log env", []string{"-sources", "s"}, map[string]string{"GIGS_ACCESS_LOG": "yes"}, "", `invalid value "yes" for GIGS_ACCESS_LOG`},
 	}
 	for _, tt := range tests {
 		m := NewMain()
@@ -65,7 +71,8 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("error %v", err)
 	}
-	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES", "GIGS_EXPORT_LIMIT", "GIGS_DATA_DIR", "GIGS_KEY_SYNC", "GIGS_FETCH_PROXY"} {
+	for _, v := range []string{"GIGS_ADDR", "GIGS_SOURCES", "GIGS_REFRESH", "GIGS_RETRY", "GIGS_MAX_STALE", "GIGS_CONTACT", "GIGS_LOG_LEVEL", "GIGS_SHUTDOWN_TIMEOUT", "GIGS_READ_LIMIT", "GIGS_TRUSTED_PROXIES", "GIGS_EXPORT_LIMIT", "GIGS_DATA_DIR", "GIGS_KEY_SYNC", "GIGS_FETCH_PROXY",
+		"GIGS_ADMIN_ADDR", "GIGS_ACCESS_LOG", "GIGS_DRAIN_DELAY", "GIGS_CHECK"} {
 		if !strings.Contains(out.String(), v) {
 			t.Errorf("-h does not mention %s:\n%s", v, out.String())
 		}
@@ -203,5 +210,57 @@ func TestTrustedProxiesParsed(t *testing.T) {
 	}
 	if got := fmt.Sprint(m.Config.TrustedProxies); got != "[10.0.0.0/8 192.0.2.7/32 2001:db8::1/128]" {
 		t.Errorf("trusted proxies %s", got)
+	}
+}
+
+// TestHelpDocumentsEveryFlag keeps the -h text and the flag set in step: every flag has
+// an explanation and its variable.
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	var out bytes.Buffer
+	m := NewMain()
+	_ = m.ParseFlags([]string{"-h"}, env(nil), &out)
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := strings.Count(out.String(), "\n  -")
+	if n < 18 {
+		t.Errorf("-h lists %d flags:\n%s", n, out.String())
+	}
+	for _, line := range strings.Split(out.String(), "\n  -")[1:] {
+		if !strings.Contains(line, "(env GIGS_") || len(strings.TrimSpace(line)) < 40 {
+			t.Errorf("flag documented poorly: -%s", line)
+		}
+	}
+}
+
+// TestCheck runs gigsd -check against the demo corpus: it builds, says so, and leaves the
+// data directory alone; with every upstream down it fails.
+func TestCheck(t *testing.T) {
+	dir := demoCorpus(t)
+	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(fx)
+	env["GIGS_FETCH_PROXY"] = upstream.URL
+	m := demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error")
+	var out bytes.Buffer
+	if err := m.Check(t.Context(), &out); err != nil {
+		t.Fatalf("check: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"sources: 323, ", "snapshot: ", " gigs, ", "failed  venue-", "records: "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+		t.Errorf("check touched the data directory: %v", err)
+	}
+
+	upstream.Close() // every source fails: no snapshot
+	m = demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error")
+	out.Reset()
+	err = m.Check(t.Context(), &out)
+	if err == nil || !strings.Contains(out.String(), "snapshot: not built") {
+		t.Errorf("check with every source down: %v\n%s", err, out.String())
 	}
 }

@@ -1,0 +1,148 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// namedSource yields its events, or fails with err when it is set; safe to change between
+// refreshes.
+type namedSource struct {
+	name   string
+	mu     sync.Mutex
+	events []source.Event
+	err    error
+}
+
+func (s *namedSource) Name() string { return s.name }
+
+func (s *namedSource) Fetch(context.Context) (source.Batch, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return source.Batch{Events: s.events}, s.err
+}
+
+func (s *namedSource) fail(err error) {
+	s.mu.Lock()
+	s.err = err
+	s.mu.Unlock()
+}
+
+// TestSourceLogsThrottled runs refreshes an hour apart and checks which lines are logged:
+// a failure when it starts, when its error changes, and again once LogEvery has passed; a
+// recovery once.
+func TestSourceLogsThrottled(t *testing.T) {
+	ev := event("Wet Leg", "The Garage", "London", "GB", "2026-12-05T20:00")
+	ev.Ref = "wet-leg"
+	src := &namedSource{name: "venue-garage", events: []source.Event{ev}}
+	other := &namedSource{name: "venue-other", events: []source.Event{ev}}
+	now := noon
+	var logs bytes.Buffer
+	l := New(Options{Sources: []Source{{Source: src, Role: RoleVenue}, {Source: other, Role: RoleVenue}}, Live: &engine.Live{},
+		Now: func() time.Time { return now }, Logger: slog.New(slog.NewJSONHandler(&logs, nil)), LogEvery: 6 * time.Hour})
+	steps := []struct {
+		err  error
+		want []string // source lines logged for venue-garage, by msg and repeats
+	}{
+		{nil, nil},
+		{errors.New("503 Service Unavailable"), []string{"source failed 0"}},
+		{errors.New("503 Service Unavailable"), nil},
+		{errors.New("503 Service Unavailable"), nil},
+		{errors.New("connection refused"), []string{"source failed 2"}}, // changed: at once
+		{errors.New("connection refused"), nil},
+		{errors.New("connection refused"), nil},
+		{errors.New("connection refused"), nil},
+		{errors.New("connection refused"), nil},
+		{errors.New("connection refused"), nil},
+		{errors.New("connection refused"), []string{"source failed 5"}}, // 6 h after it was logged
+		{nil, []string{"source recovered 0"}},
+		{nil, nil},
+	}
+	for i, st := range steps {
+		src.fail(st.err)
+		logs.Reset()
+		rep, err := l.RunOnce(t.Context())
+		l.logRun(rep, err)
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+			var e struct {
+				Msg, Source string
+				Repeats     int
+			}
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatal(err)
+			}
+			if e.Source == "venue-garage" {
+				got = append(got, e.Msg+" "+string(rune('0'+e.Repeats)))
+			}
+		}
+		if strings.Join(got, ";") != strings.Join(st.want, ";") {
+			t.Errorf("refresh %d: logged %q, want %q\n%s", i, got, st.want, logs.String())
+		}
+		now = now.Add(time.Hour)
+	}
+}
+
+// TestReload checks that Run refreshes at once with reloaded sources, keeps the last good
+// events of the sources it keeps, and reports each source's last success.
+func TestReload(t *testing.T) {
+	ev := event("Wet Leg", "The Garage", "London", "GB", "2026-12-05T20:00")
+	ev.Ref = "wet-leg"
+	ev2 := event("Fontaines D.C.", "Roundhouse", "London", "GB", "2026-12-06T20:00")
+	ev2.Ref = "fdc"
+	a := &namedSource{name: "a", events: []source.Event{ev}}
+	b := &namedSource{name: "b", events: []source.Event{ev2}}
+	now := noon
+	var mu sync.Mutex
+	reports := make(chan Report, 4)
+	live := &engine.Live{}
+	l := New(Options{Sources: []Source{{Source: a, Role: RoleVenue}}, Live: live,
+		Now:    func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
+		Logger: slog.New(slog.DiscardHandler), OnRun: func(r Report, _ error) { reports <- r }})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go l.Run(ctx)
+	next := func() Report {
+		select {
+		case r := <-reports:
+			return r
+		case <-time.After(10 * time.Second):
+			t.Fatal("no refresh")
+		}
+		return Report{}
+	}
+	first := next()
+	if len(first.Sources) != 1 || !first.Sources[0].LastSuccess.Equal(noon) {
+		t.Fatalf("first refresh: %+v", first.Sources)
+	}
+	mu.Lock()
+	now = noon.Add(time.Hour)
+	mu.Unlock()
+	a.fail(errors.New("down"))
+	l.Reload([]Source{{Source: a, Role: RoleVenue}, {Source: b, Role: RoleVenue}}) // long before the hourly refresh
+	rep := next()
+	if len(rep.Sources) != 2 || rep.Gigs != 2 {
+		t.Fatalf("after reload: %d sources, %d gigs", len(rep.Sources), rep.Gigs)
+	}
+	if sa := rep.Sources[0]; !sa.Stale || !sa.LastSuccess.Equal(noon) || sa.Events != 1 {
+		t.Errorf("failing source kept: %+v, want stale with its last success at noon", sa)
+	}
+	if sb := rep.Sources[1]; sb.Err != nil || !sb.LastSuccess.Equal(noon.Add(time.Hour)) {
+		t.Errorf("new source: %+v", sb)
+	}
+	meta := string(live.Load().AppendMeta(nil, time.Time{}))
+	if !strings.Contains(meta, `{"name":"a","ok":false,"events":1,"stale":true,"last_success_at":"2026-`) ||
+		!strings.Contains(meta, `{"name":"b","ok":true,"events":1,"stale":false,"last_success_at":"2026-`) {
+		t.Errorf("meta: %s", meta)
+	}
+}
