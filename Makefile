@@ -4,8 +4,11 @@ DEMO    ?= var/demo
 FIXTURE ?= 127.0.0.1:8079
 TODAY   := $(shell date -u +%F)
 FUZZTIME ?= 30s
+TOOLS   ?= var/tools
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+REDOC_VERSION := 2.5.4
 
-.PHONY: run demo test test-race test-alloc bench bench-1m fuzz lint build clean
+.PHONY: run demo test test-race test-alloc tools openapi-lint redoc bench bench-1m fuzz lint build clean
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -18,16 +21,52 @@ demo:
 		$(GO) run ./cmd/gigsctl demo -out $(DEMO) -today $(TODAY); \
 	fi
 
-## test: the allocation gates without -race, then vet and every test with -race
-test: test-alloc test-race
+## test: installs the tools the tests drive, lints the OpenAPI document, runs the allocation
+## gates without -race, then vet and every test with -race (tests needing a tool fail, not skip)
+test: tools openapi-lint test-alloc test-race
 
 test-race:
 	$(GO) vet ./...
-	$(GO) test -race -shuffle=on -timeout 15m ./...
+	GIGS_REQUIRE_TOOLS=1 GIGS_ARTIFACTS=$(CURDIR)/var/artifacts $(GO) test -race -shuffle=on -timeout 15m ./...
 
 # sync.Pool drops items on purpose under -race, so allocation gates run in a plain pass.
 test-alloc:
 	$(GO) test -run 'Allocations' -count=1 ./...
+
+## tools: Debian's prometheus (with promtool) and chromium when missing, and the OpenAPI
+## linter pinned by server/openapi/package-lock.json into $(TOOLS)
+tools: $(TOOLS)/node_modules/.bin/redocly
+	@missing=""; \
+	for p in prometheus:prometheus promtool:prometheus chromium:chromium; do \
+		command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+$(TOOLS)/node_modules/.bin/redocly: server/openapi/package.json server/openapi/package-lock.json
+	mkdir -p $(TOOLS)
+	cp $^ $(TOOLS)/
+	cd $(TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+## openapi-lint: the OpenAPI document under @redocly/cli's recommended rules, warnings included
+openapi-lint: $(TOOLS)/node_modules/.bin/redocly
+	@out=$$(REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+		$(TOOLS)/node_modules/.bin/redocly lint --max-problems 50 server/openapi/openapi.json 2>&1); rc=$$?; \
+	echo "$$out"; \
+	if [ $$rc -ne 0 ] || echo "$$out" | grep -q 'You have [0-9]* warning'; then echo "openapi-lint: fix the problems above"; exit 1; fi
+
+## redoc: fetch Redoc $(REDOC_VERSION)'s standalone bundle, which /docs embeds, and check it
+## against server/docs/redoc.standalone.js.sha256 (to upgrade, change both)
+redoc:
+	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent redoc@$(REDOC_VERSION) >/dev/null && \
+		tar xzf redoc-$(REDOC_VERSION).tgz && \
+		cp package/bundles/redoc.standalone.js package/bundles/redoc.standalone.js.LICENSE.txt $(CURDIR)/server/docs/ && \
+		cp package/LICENSE $(CURDIR)/server/docs/redoc.LICENSE && rm -rf $$tmp
+	cd server/docs && sha256sum -c redoc.standalone.js.sha256
 
 ## bench: engine benchmarks at 10k gigs (bench-1m adds 1M: a few minutes, several GB)
 bench:

@@ -56,7 +56,7 @@ var (
 func newStatic(raw []byte, contentType string) *static {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
-	_, _ = zw.Write(raw)                                    // writes to a bytes.Buffer do not fail
+	_, _ = zw.Write(raw)                                     // writes to a bytes.Buffer do not fail
 	_ = zw.Close()
 	return &static{body: engine.Body{Raw: raw, Gzip: buf.Bytes(), ETag: engine.ETag(raw)}, contentType: contentType}
 }

@@ -35,6 +35,8 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	rec, err := s.checkKey(ctx.Request.Header.Peek("X-API-Key"))
 	if p, ok := err.(*Problem); ok && p.kind.status == fasthttp.StatusUnauthorized {
 		ctx.Response.Header.Set("WWW-Authenticate", `APIKey header="X-API-Key"`) // RFC 9110 §15.5.2
+	} else if ok && p.kind == kindKeysUnavailable {
+		ctx.Response.Header.Set("Retry-After", "60")
 	}
 	if err != nil {
 		return err
