@@ -153,7 +153,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 		}
 		return nil
 	})
-	fs.Usage = flagenv.Usage(fs, "usage: gigsd [flags]\n\nServes the gigs read API from sources refreshed every hour.")
+	fs.Usage = flagenv.Usage(fs, "usage: gigsd -sources FILE [flags]\n\n"+
+		"Serves the gigs read API from sources refreshed every hour, and Prometheus metrics on\n"+
+		"-admin-addr. SIGHUP reloads the sources file; SIGTERM or SIGINT drains and stops.")
 	if err := flagenv.Parse(fs, args, getenv); err != nil {
 		return err
 	}
