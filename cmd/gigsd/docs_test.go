@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"image/png"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/loader/fixture"
 	"github.com/gigs/gigs/server/openapi"
 )
 
@@ -22,23 +20,8 @@ import (
 // document. It saves a screenshot to $GIGS_ARTIFACTS/docs.png (var/artifacts by default).
 func TestDocsPageRenders(t *testing.T) {
 	chromium := tool(t, "chromium")
-	dir := demoCorpus(t)
-	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(fx)
-	defer upstream.Close()
-	env["GIGS_FETCH_PROXY"] = upstream.URL
-	m := demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error", "-admin-addr", "")
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	m := runDemo(t, "-admin-addr", "")
 	a := m.Addr()
-	if a == nil {
-		t.Fatalf("gigsd did not listen: %v", <-done)
-	}
 	url := "http://" + a.String() + "/docs"
 
 	browse := func(mode ...string) []byte {

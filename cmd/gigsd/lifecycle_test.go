@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,9 +17,6 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/gigs/gigs/loader/fixture"
-	"github.com/gigs/gigs/server/keys"
 )
 
 // daemon is a gigsd binary running under a test, on the demo corpus.
@@ -46,12 +42,13 @@ func buildGigsd(t *testing.T) string {
 	return bin
 }
 
-// startDaemon starts bin with args and the environment env, and waits until it listens.
-func startDaemon(t *testing.T, bin string, env map[string]string, args ...string) *daemon {
+// startDaemon starts bin with args and the variables vars added to the environment, and
+// waits until it listens.
+func startDaemon(t *testing.T, bin string, vars map[string]string, args ...string) *daemon {
 	t.Helper()
 	d := &daemon{cmd: exec.Command(bin, args...), exited: make(chan error, 1)}
 	d.cmd.Env = os.Environ()
-	for k, v := range env {
+	for k, v := range vars {
 		d.cmd.Env = append(d.cmd.Env, k+"="+v)
 	}
 	stderr, err := d.cmd.StderrPipe()
@@ -121,16 +118,10 @@ func getStatus(url string) int {
 // the daemon and the corpus directory.
 func demoDaemon(t *testing.T, args ...string) (*daemon, string) {
 	dir := demoCorpus(t)
-	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(fx)
-	t.Cleanup(upstream.Close)
-	env["GIGS_FETCH_PROXY"] = upstream.URL
+	vars, _ := demoUpstream(t, dir)
 	args = append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"),
 		"-data-dir", filepath.Join(dir, "data")}, args...)
-	d := startDaemon(t, buildGigsd(t), env, args...)
+	d := startDaemon(t, buildGigsd(t), vars, args...)
 	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus(d.addr+"/readyz") == 200 })
 	return d, dir
 }
@@ -181,14 +172,7 @@ func TestSignals(t *testing.T) {
 	})
 
 	// An idle keep-alive connection, and an export being read slowly.
-	store, err := keys.Open(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, _, err := store.Create("ops@example.org", "test", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := issueKey(t, filepath.Join(dir, "data"))
 	host := strings.TrimPrefix(d.addr, "http://")
 	idle, idleR := dialHTTP(t, host)
 	if s := roundTrip(t, idle, idleR, "/readyz", ""); s != 200 {

@@ -83,14 +83,8 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 // server, as make run does, and stops it like SIGTERM would.
 func TestRun(t *testing.T) {
 	dir := demoCorpus(t)
-	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(fx)
-	defer upstream.Close()
-	env["GIGS_FETCH_PROXY"] = upstream.URL
-	m := demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error", "-key-sync", "100ms")
+	vars, _ := demoUpstream(t, dir)
+	m := demoMain(t, dir, env(vars), "-log-level", "error", "-key-sync", "100ms")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -113,15 +107,8 @@ func TestRun(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	// A key issued into the running daemon's store (as gigsctl keys create does) downloads the export.
-	store, err := keys.Open(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, _, err := store.Create("ops@example.org", "test", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A key issued into the running daemon's store downloads the export.
+	key := issueKey(t, filepath.Join(dir, "data"))
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		req, _ := http.NewRequest("GET", base+"/v1/gigs/download", nil)
 		req.Header.Set("X-API-Key", key)
@@ -191,6 +178,52 @@ func demoCorpus(t *testing.T) string {
 	return dir
 }
 
+// demoUpstream serves the corpus in dir with its fixture server until the test ends. It
+// returns the environment gigsd needs to read it (credentials and GIGS_FETCH_PROXY), and
+// the server.
+func demoUpstream(t *testing.T, dir string) (map[string]string, *httptest.Server) {
+	t.Helper()
+	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(fx)
+	t.Cleanup(upstream.Close)
+	env["GIGS_FETCH_PROXY"] = upstream.URL
+	return env, upstream
+}
+
+// runDemo runs gigsd in-process on a new demo corpus, with more flags, until the test
+// ends, and returns it once it listens.
+func runDemo(t *testing.T, flags ...string) *Main {
+	t.Helper()
+	dir := demoCorpus(t)
+	vars, _ := demoUpstream(t, dir)
+	m := demoMain(t, dir, env(vars), append([]string{"-log-level", "error"}, flags...)...)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	if m.Addr() == nil {
+		t.Fatalf("gigsd did not listen: %v", <-done)
+	}
+	return m
+}
+
+// issueKey issues a key into the store in dataDir, as gigsctl keys create does.
+func issueKey(t *testing.T, dataDir string) string {
+	t.Helper()
+	store, err := keys.Open(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := store.Create("ops@example.org", "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 // demoMain returns a Main configured for the corpus in dir, on a free loopback port, with
 // its data in dir/data, the environment getenv, and more flags.
 func demoMain(t *testing.T, dir string, getenv func(string) string, flags ...string) *Main {
@@ -236,13 +269,8 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 // data directory alone; with every upstream down it fails.
 func TestCheck(t *testing.T) {
 	dir := demoCorpus(t)
-	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(fx)
-	env["GIGS_FETCH_PROXY"] = upstream.URL
-	m := demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error")
+	vars, upstream := demoUpstream(t, dir)
+	m := demoMain(t, dir, env(vars), "-log-level", "error")
 	var out bytes.Buffer
 	if err := m.Check(t.Context(), &out); err != nil {
 		t.Fatalf("check: %v\n%s", err, out.String())
@@ -257,9 +285,9 @@ func TestCheck(t *testing.T) {
 	}
 
 	upstream.Close() // every source fails: no snapshot
-	m = demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error")
+	m = demoMain(t, dir, env(vars), "-log-level", "error")
 	out.Reset()
-	err = m.Check(t.Context(), &out)
+	err := m.Check(t.Context(), &out)
 	if err == nil || !strings.Contains(out.String(), "snapshot: not built") {
 		t.Errorf("check with every source down: %v\n%s", err, out.String())
 	}

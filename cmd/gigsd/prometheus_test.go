@@ -2,21 +2,17 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/gigs/gigs/loader/fixture"
 )
 
 // tool finds a program a test needs. When it is missing the test is skipped, unless
@@ -37,23 +33,8 @@ func tool(t *testing.T, name string) string {
 // answer a query about the served snapshot, and promtool lint what it scraped.
 func TestPrometheusScrapes(t *testing.T) {
 	prom, promtool := tool(t, "prometheus"), tool(t, "promtool")
-	dir := demoCorpus(t)
-	fx, env, err := fixture.OpenDemo(dir, fixture.Options{Stall: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream := httptest.NewServer(fx)
-	defer upstream.Close()
-	env["GIGS_FETCH_PROXY"] = upstream.URL
-	m := demoMain(t, dir, func(k string) string { return env[k] }, "-log-level", "error", "-admin-addr", "127.0.0.1:0")
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	m := runDemo(t, "-admin-addr", "127.0.0.1:0")
 	admin := m.AdminAddr()
-	if admin == nil {
-		t.Fatalf("no admin listener: %v", <-done)
-	}
 
 	// promtool's lint of the exposition, once a snapshot is served.
 	var body []byte
