@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -159,10 +160,14 @@ type Report struct {
 var ErrNotPublished = errors.New("snapshot not published")
 
 // RunOnce fetches every source, builds a snapshot and publishes it if it passes the sanity
-// checks. On error the previous snapshot stays published.
+// checks. On error the previous snapshot stays published; when ctx ends during the
+// fetches nothing is built.
 func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	start := l.o.Now()
 	rep, norm, fresh := l.gather(ctx, start)
+	if err := ctx.Err(); err != nil { // stopped: what was fetched is incomplete
+		return rep, fmt.Errorf("%w: %w", ErrNotPublished, err)
+	}
 	run := l.o.IDs.begin()
 	ds := norm.dataset(run, norm.clusters())
 	ds.Sources = sourceHealth(rep.Sources)
@@ -334,6 +339,9 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 func (l *Loader) Run(ctx context.Context) {
 	for {
 		rep, err := l.RunOnce(ctx)
+		if ctx.Err() != nil {
+			return // a refresh cut short by the stop is not worth a report
+		}
 		l.logRun(rep, err)
 		if l.o.OnRun != nil {
 			l.o.OnRun(rep, err)
@@ -391,21 +399,21 @@ func (l *Loader) logRun(rep Report, err error) {
 		}
 		if s.Err != nil {
 			failed++
-			if ok, t := l.logs.note(logKey{s.Name, "failed"}, s.Err.Error(), now); ok {
+			if ok, t := l.logs.note(logKey{s.Name, "failed"}, troubleSig(s.Err.Error()), now); ok {
 				log.Warn("source failed", "source", s.Name, "err", s.Err, "stale", s.Stale,
 					"failing_since", t.since, "repeats", t.repeats)
 			}
 		} else if t, ok := l.logs.clear(logKey{s.Name, "failed"}); ok {
 			log.Info("source recovered", "source", s.Name, "failing_since", t.since)
 		}
-		if ok, t := l.logs.note(logKey{s.Name, "notes"}, strings.Join(s.Notes, "\n"), now); ok {
+		if ok, t := l.logs.note(logKey{s.Name, "notes"}, troubleSig(strings.Join(s.Notes, "\n")), now); ok {
 			log.Warn("source notes", "source", s.Name, "notes", s.Notes, "repeats", t.repeats)
 		}
 		var sig strings.Builder
 		for _, d := range s.Dropped {
 			fmt.Fprintf(&sig, "%s:%d:%s\n", d.Ref, d.Line, d.Reason)
 		}
-		if ok, t := l.logs.note(logKey{s.Name, "dropped"}, sig.String(), now); ok {
+		if ok, t := l.logs.note(logKey{s.Name, "dropped"}, troubleSig(sig.String()), now); ok {
 			for i, d := range s.Dropped {
 				if i == maxDropLogs {
 					log.Warn("more records dropped", "source", s.Name, "count", len(s.Dropped)-maxDropLogs)
@@ -424,6 +432,13 @@ func (l *Loader) logRun(rep Report, err error) {
 	}
 	log.Info("refresh published", attrs...)
 }
+
+// volatile matches what changes in a message from one refresh to the next while the
+// trouble stays the same: numbers (ports, counts, sizes, lines) and URL queries (cursors).
+var volatile = regexp.MustCompile(`\?[^\s"]*|[0-9]+`)
+
+// troubleSig is what a message says the trouble is, without its volatile parts.
+func troubleSig(msg string) string { return volatile.ReplaceAllString(msg, "#") }
 
 // logThrottle remembers each source's trouble as last logged, so that trouble that lasts
 // is logged once every period rather than on every refresh.

@@ -61,6 +61,11 @@ func TestSourceLogsThrottled(t *testing.T) {
 		{errors.New("connection refused"), []string{"source failed 2"}}, // changed: at once
 		{errors.New("connection refused"), nil},
 		{errors.New("connection refused"), nil},
+		{errors.New("read tcp 10.0.0.5:51234: connection reset"), []string{"source failed 2"}},
+		{errors.New("read tcp 10.0.0.5:51999: connection reset"), nil}, // the same but for the port
+		{errors.New("connection refused"), []string{"source failed 1"}},
+		{errors.New("connection refused"), nil},
+		{errors.New("connection refused"), nil},
 		{errors.New("connection refused"), nil},
 		{errors.New("connection refused"), nil},
 		{errors.New("connection refused"), nil},
@@ -144,5 +149,38 @@ func TestReload(t *testing.T) {
 	if !strings.Contains(meta, `{"name":"a","ok":false,"events":1,"stale":true,"last_success_at":"2026-`) ||
 		!strings.Contains(meta, `{"name":"b","ok":true,"events":1,"stale":false,"last_success_at":"2026-`) {
 		t.Errorf("meta: %s", meta)
+	}
+}
+
+// TestReloadNewestWins reloads twice before Run takes the sources: the newer set is used,
+// in a refresh right after the first.
+func TestReloadNewestWins(t *testing.T) {
+	ev := event("Wet Leg", "The Garage", "London", "GB", "2026-12-05T20:00")
+	ev.Ref = "wet-leg"
+	a := &namedSource{name: "a", events: []source.Event{ev}}
+	b := &namedSource{name: "b", events: []source.Event{ev}}
+	reports := make(chan Report, 4)
+	l := New(Options{Sources: []Source{{Source: a, Role: RoleVenue}}, Live: &engine.Live{}, Now: func() time.Time { return noon },
+		Logger: slog.New(slog.DiscardHandler), OnRun: func(r Report, _ error) { reports <- r }})
+	l.Reload([]Source{{Source: b, Role: RoleVenue}})
+	l.Reload([]Source{{Source: a, Role: RoleVenue}, {Source: b, Role: RoleVenue}})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go l.Run(ctx)
+	var names []string
+	for range 2 {
+		select {
+		case r := <-reports:
+			var n []string
+			for _, s := range r.Sources {
+				n = append(n, s.Name)
+			}
+			names = append(names, strings.Join(n, "+"))
+		case <-time.After(10 * time.Second):
+			t.Fatalf("refreshes: %v", names)
+		}
+	}
+	if strings.Join(names, " ") != "a a+b" {
+		t.Errorf("refreshes used %v, want [a a+b]", names)
 	}
 }

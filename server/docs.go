@@ -13,8 +13,9 @@ import (
 	"github.com/gigs/gigs/server/openapi"
 )
 
-// The docs page's renderer: Redoc's standalone bundle (MIT, see docs/redoc.LICENSE), pinned
-// and checked by REDOC_VERSION and REDOC_SHA256 in the Makefile (make redoc fetches it).
+// The docs page's renderer: Redoc's standalone bundle (MIT, see docs/redoc.LICENSE), the
+// release REDOC_VERSION in the Makefile names, checked against
+// docs/redoc.standalone.js.sha256 (make redoc fetches it; a test checks it).
 //
 //go:embed docs/redoc.standalone.js
 var redocJS []byte

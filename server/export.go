@@ -66,11 +66,15 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
 		h.Set("Content-Encoding", "gzip")
 		ctx.Response.SetBodyRaw(e.Gzip)
-		s.m.export[1].Add(float64(len(e.Gzip)))
+		if !ctx.IsHead() {
+			s.m.export[1].Add(float64(len(e.Gzip)))
+		}
 		return nil
 	}
 	ctx.Response.SetBodyStream(e.Reader(snap), e.Size)
-	s.m.export[0].Add(float64(e.Size))
+	if !ctx.IsHead() {
+		s.m.export[0].Add(float64(e.Size))
+	}
 	return nil
 }
 
@@ -102,7 +106,7 @@ func (s *Server) checkKeyResult(key []byte) (keys.Record, keyResult, error) {
 		return rec, keyRevoked, &Problem{kind: kindRevokedKey, Detail: "this key was revoked on " + revoked.When.UTC().Format(time.DateOnly) +
 			" (" + revoked.Reason + ") and stays revoked; " + s.askFor("a new key")}
 	}
-	return rec, keyUnavailable, err // the store failed in a way it does not name
+	return rec, keyError, err // the store failed in a way it does not name: a 500
 }
 
 // tooMany writes a 429 problem with Retry-After for a spent quota.

@@ -45,10 +45,11 @@ const (
 	keyUnknown
 	keyRevoked
 	keyUnavailable
+	keyError
 	numKeyResults
 )
 
-var keyResultNames = [numKeyResults]string{"valid", "missing", "malformed", "unknown", "revoked", "unavailable"}
+var keyResultNames = [numKeyResults]string{"valid", "missing", "malformed", "unknown", "revoked", "unavailable", "error"}
 
 // Limit indexes into Metrics.limits.
 const (

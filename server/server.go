@@ -214,7 +214,10 @@ func (s *Server) observe(ctx *fasthttp.RequestCtx, start time.Time) {
 // or any header: nothing a client sends in them (a key by mistake) reaches the log.
 func (s *Server) logAccess(ctx *fasthttp.RequestCtx, rt route, d time.Duration) {
 	size := ctx.Response.Header.ContentLength()
-	if !ctx.Response.IsBodyStream() {
+	switch {
+	case ctx.IsHead():
+		size = 0
+	case !ctx.Response.IsBodyStream():
 		size = len(ctx.Response.Body())
 	}
 	s.o.Logger.LogAttrs(context.Background(), slog.LevelInfo, "request",

@@ -17,7 +17,6 @@ func adminServer(reg *prometheus.Registry, log *slog.Logger) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError),
-		Registry:          reg, // promhttp_metric_handler_* of its own
 		EnableOpenMetrics: true,
 	}))
 	mux.HandleFunc("GET /debug/pprof/", pprof.Index)

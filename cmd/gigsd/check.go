@@ -15,7 +15,11 @@ import (
 // afresh, and failing sources have no last good events to fall back on. It fails when the
 // configuration does not load or no snapshot can be built.
 func (m *Main) Check(ctx context.Context, out io.Writer) error {
-	srcs, fetcher, err := m.sources()
+	fetcher, err := m.newFetcher()
+	if err != nil {
+		return err
+	}
+	srcs, err := m.sources(fetcher)
 	if err != nil {
 		return err
 	}

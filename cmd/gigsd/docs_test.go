@@ -51,8 +51,8 @@ func TestDocsPageRenders(t *testing.T) {
 	if err := json.Unmarshal(openapi.Document, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(dom, doc.Info.Title) {
-		t.Errorf("the page does not show the title %q", doc.Info.Title)
+	if !strings.Contains(dom, "Download OpenAPI specification") { // Redoc's words, not the page's
+		t.Errorf("Redoc did not render the document:\n%.2000s", dom)
 	}
 	operations := 0
 	for path, item := range doc.Paths {

@@ -45,6 +45,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if m.Config.Check {
+		signal.Ignore(syscall.SIGHUP) // there is nothing to reload
 		if err := m.Check(ctx, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "gigsd -check:", err)
 			os.Exit(1)
@@ -101,6 +102,7 @@ type Main struct {
 	ln      net.Listener        // set before ready is closed, then immutable
 	adminLn net.Listener        // likewise; nil when the admin listener is off
 	ld      *loader.Loader      // likewise
+	fetcher *fetch.Client       // likewise
 	ready   chan struct{}       // closed once Run has opened ln or failed before it could
 	opened  func()              // closes ready, once
 }
@@ -113,11 +115,12 @@ func NewMain() *Main {
 }
 
 // ParseFlags reads the configuration from args and the environment.
-func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writer) error {
+// flagSet defines gigsd's flags on m.Config, with -h writing to out.
+func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("gigsd", flag.ContinueOnError)
 	fs.SetOutput(out)
-	m.getenv = getenv
 	c := &m.Config
+
 	fs.StringVar(&c.Addr, "addr", ":8080", "public listen address, host:port")
 	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required")
 	fs.DurationVar(&c.Refresh, "refresh", time.Hour, "time between refreshes, varied by ±10%")
@@ -156,6 +159,13 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	fs.Usage = flagenv.Usage(fs, "usage: gigsd -sources FILE [flags]\n\n"+
 		"Serves the gigs read API from sources refreshed every hour, and Prometheus metrics on\n"+
 		"-admin-addr. SIGHUP reloads the sources file; SIGTERM or SIGINT drains and stops.")
+	return fs
+}
+
+func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writer) error {
+	m.getenv = getenv
+	fs := m.flagSet(out)
+	c := &m.Config
 	if err := flagenv.Parse(fs, args, getenv); err != nil {
 		return err
 	}
@@ -213,33 +223,34 @@ func (m *Main) AdminAddr() net.Addr {
 	return m.adminLn.Addr()
 }
 
-// sources reads the sources configuration and makes its sources with a new fetcher.
-func (m *Main) sources() ([]loader.Source, *fetch.Client, error) {
-	cfg, err := loader.ReadConfig(m.Config.Sources)
-	if err != nil {
-		return nil, nil, err
-	}
+// newFetcher makes the fetcher all sources share: its politeness state (robots.txt,
+// validators for conditional requests, per-host pacing) lives as long as gigsd.
+func (m *Main) newFetcher() (*fetch.Client, error) {
 	proxy, err := loader.ProxyFunc(m.Config.FetchProxy)
 	if err != nil {
-		return nil, nil, fmt.Errorf("-fetch-proxy: %w", err)
+		return nil, fmt.Errorf("-fetch-proxy: %w", err)
 	}
-	fetcher := fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy})
-	srcs, err := loader.Sources(cfg, fetcher, m.getenv, time.Now)
-	if err != nil {
-		return nil, nil, err
-	}
-	return srcs, fetcher, nil
+	return fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy}), nil
 }
 
-// Reload reads the sources configuration again and has the running loader use it from a
-// refresh started at once. A configuration that does not load changes nothing. Politeness
-// state (robots.txt, validators, per-host pacing) starts afresh with the new fetcher.
+// sources reads the sources configuration and makes its sources on fetcher.
+func (m *Main) sources(fetcher *fetch.Client) ([]loader.Source, error) {
+	cfg, err := loader.ReadConfig(m.Config.Sources)
+	if err != nil {
+		return nil, err
+	}
+	return loader.Sources(cfg, fetcher, m.getenv, time.Now)
+}
+
+// Reload reads the sources configuration again and has the running loader use it from the
+// next refresh, started at once (after the running one, if any). A configuration that does
+// not load changes nothing.
 func (m *Main) Reload() error {
 	<-m.ready
 	if m.ld == nil {
 		return errors.New("gigsd is not running")
 	}
-	srcs, _, err := m.sources()
+	srcs, err := m.sources(m.fetcher)
 	if err != nil {
 		return err
 	}
@@ -254,7 +265,11 @@ func (m *Main) Reload() error {
 // connections are closed.
 func (m *Main) Run(ctx context.Context) error {
 	defer m.opened()
-	srcs, fetcher, err := m.sources()
+	fetcher, err := m.newFetcher()
+	if err != nil {
+		return err
+	}
+	srcs, err := m.sources(fetcher)
 	if err != nil {
 		return err
 	}
@@ -312,7 +327,7 @@ func (m *Main) Run(ctx context.Context) error {
 		go func() { _ = admin.Serve(m.adminLn) }()
 		defer admin.Close()
 	}
-	m.ln, m.ld = ln, ld
+	m.ln, m.ld, m.fetcher = ln, ld, fetcher
 	m.opened()
 	m.Logger.Info("gigsd listening", "addr", ln.Addr().String(), "admin_addr", addrString(m.adminLn), "sources", len(srcs))
 
@@ -340,9 +355,21 @@ func (m *Main) Run(ctx context.Context) error {
 		time.Sleep(m.Config.DrainDelay)
 		err = shutdown(srv, m.Config.ShutdownTimeout)
 	}
-	<-loaded
-	stopKeys() // after the server has drained, so the last requests' key uses are saved
-	<-synced
+	// A refresh in progress stops at once; key uses are saved after the server has
+	// drained, so the last requests' uses are kept. Neither may hold up the exit for long.
+	stopKeys()
+	wait := time.NewTimer(m.Config.ShutdownTimeout)
+	defer wait.Stop()
+	for _, c := range []struct {
+		name string
+		done <-chan struct{}
+	}{{"refresh", loaded}, {"saving key uses", synced}} {
+		select {
+		case <-c.done:
+		case <-wait.C:
+			return errors.Join(err, fmt.Errorf("%s did not stop within -shutdown-timeout %s", c.name, m.Config.ShutdownTimeout))
+		}
+	}
 	return err
 }
 

@@ -13,10 +13,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/loader/demo"
 	"github.com/gigs/gigs/loader/fixture"
 	"github.com/gigs/gigs/server/keys"
@@ -246,22 +248,33 @@ func TestTrustedProxiesParsed(t *testing.T) {
 	}
 }
 
-// TestHelpDocumentsEveryFlag keeps the -h text and the flag set in step: every flag has
-// an explanation and its variable.
-func TestHelpDocumentsEveryFlag(t *testing.T) {
-	var out bytes.Buffer
+// TestEveryFlagDocumented keeps the flag set, gigsd -h and the README's configuration
+// table in step: every flag is explained in -h with its variable and default, and has its
+// row in the README.
+func TestEveryFlagDocumented(t *testing.T) {
+	var help bytes.Buffer
 	m := NewMain()
-	_ = m.ParseFlags([]string{"-h"}, env(nil), &out)
-	fs := flag.NewFlagSet("", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	n := strings.Count(out.String(), "\n  -")
-	if n < 18 {
-		t.Errorf("-h lists %d flags:\n%s", n, out.String())
+	if err := m.ParseFlags([]string{"-h"}, env(nil), &help); !errors.Is(err, flag.ErrHelp) {
+		t.Fatal(err)
 	}
-	for _, line := range strings.Split(out.String(), "\n  -")[1:] {
-		if !strings.Contains(line, "(env GIGS_") || len(strings.TrimSpace(line)) < 40 {
-			t.Errorf("flag documented poorly: -%s", line)
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	NewMain().flagSet(io.Discard).VisitAll(func(f *flag.Flag) {
+		n++
+		entry := regexp.MustCompile(`(?m)^  -` + f.Name + ` .*\n\s+(.*)$`).FindStringSubmatch(help.String())
+		if entry == nil || len(entry[1]) < 30 || !strings.Contains(entry[1], "(env "+flagenv.Name(f.Name)) {
+			t.Errorf("-h does not explain -%s with its variable: %q", f.Name, entry)
 		}
+		row := fmt.Sprintf("| `-%s` | `%s` | ", f.Name, flagenv.Name(f.Name))
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("the README's configuration table has no row %q", row)
+		}
+	})
+	if n < 18 {
+		t.Errorf("only %d flags", n)
 	}
 }
 

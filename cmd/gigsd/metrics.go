@@ -40,7 +40,7 @@ func newRefreshMetrics(reg prometheus.Registerer) *refreshMetrics {
 		}, []string{"source", "result"}),
 		srcSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gigs_source_last_success_timestamp_seconds",
-			Help: "When each source last answered with events that were used, in Unix seconds.",
+			Help: "When each source last answered with events that were used, in Unix seconds; 0 when it never has.",
 		}, []string{"source"}),
 		srcEvents: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "gigs_source_events",
@@ -99,9 +99,11 @@ func (m *refreshMetrics) observe(rep loader.Report, err error) {
 			stale = 1
 		}
 		m.fetches.WithLabelValues(s.Name, result).Inc()
+		last := 0.0 // never: an alert on the time since sees it at once
 		if !s.LastSuccess.IsZero() {
-			m.srcSuccess.WithLabelValues(s.Name).Set(float64(s.LastSuccess.Unix()))
+			last = float64(s.LastSuccess.Unix())
 		}
+		m.srcSuccess.WithLabelValues(s.Name).Set(last)
 		m.srcEvents.WithLabelValues(s.Name).Set(float64(s.Events))
 		m.srcStale.WithLabelValues(s.Name).Set(stale)
 		m.srcDropped.WithLabelValues(s.Name).Add(float64(len(s.Dropped)))
