@@ -43,7 +43,7 @@ tools: $(TOOLS)/node_modules/.bin/redocly
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 $(TOOLS)/node_modules/.bin/redocly: server/openapi/package.json server/openapi/package-lock.json

@@ -22,6 +22,7 @@ import (
 	"github.com/gigs/gigs/loader/demo"
 	"github.com/gigs/gigs/loader/fixture"
 	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/server/openapi/openapitest"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -95,49 +96,25 @@ func TestRun(t *testing.T) {
 		t.Fatalf("gigsd did not listen: %v", <-done)
 	}
 	base := "http://" + a.String()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("gigsd did not become ready")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus(base+"/readyz") == 200 })
 	// A key issued into the running daemon's store downloads the export.
 	key := issueKey(t, filepath.Join(dir, "data"))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		req, _ := http.NewRequest("GET", base+"/v1/gigs/download", nil)
-		req.Header.Set("X-API-Key", key)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the export with a new key: %d", resp.StatusCode)
-		}
-	}
-	resp, err := http.Get(base + "/v1/gigs")
-	if err != nil {
-		t.Fatal(err)
-	}
+	waitFor(t, "the export with a new key", 30*time.Second, func() bool {
+		status, _ := fetchChecked(t, base+"/v1/gigs/download", map[string]string{"X-API-Key": key})
+		return status == 200
+	})
+	status, body := fetchChecked(t, base+"/v1/gigs", nil)
 	var page struct {
 		Data []json.RawMessage
 		Meta struct{ Total int }
 	}
-	err = json.NewDecoder(resp.Body).Decode(&page)
-	resp.Body.Close()
-	if err != nil || len(page.Data) != 20 || page.Meta.Total < 4000 {
-		t.Fatalf("first page: %d gigs of %d, error %v", len(page.Data), page.Meta.Total, err)
+	if err := json.Unmarshal(body, &page); err != nil || status != 200 || len(page.Data) != 20 || page.Meta.Total < 4000 {
+		t.Fatalf("first page: %d, %d gigs of %d, error %v", status, len(page.Data), page.Meta.Total, err)
+	}
+	for _, path := range []string{"/v1/meta", "/v1/cities", "/v1/openapi.json", "/docs", "/livez", "/v1/gigs?city=nowhere&page=2"} {
+		if status, _ := fetchChecked(t, base+path, nil); status != 200 {
+			t.Errorf("%s: %d", path, status)
+		}
 	}
 	cancel()
 	select {
@@ -148,6 +125,36 @@ func TestRun(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("gigsd did not stop")
 	}
+}
+
+// fetchChecked GETs url with header, checks the response against the OpenAPI document,
+// and returns its status and (decompressed) body.
+func fetchChecked(t *testing.T, url string, header map[string]string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := openapitest.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Check(req.Method, req.URL.EscapedPath(), resp.StatusCode, resp.Header, body); err != nil {
+		t.Error(err)
+	}
+	return resp.StatusCode, body
 }
 
 // TestRunFailsBeforeListening is a regression test: Addr used to wait forever when Run
