@@ -238,7 +238,7 @@ func issueKey(t *testing.T, dataDir string) string {
 func demoMain(t *testing.T, dir string, getenv func(string) string, flags ...string) *Main {
 	t.Helper()
 	m := NewMain()
-	args := append([]string{"-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-data-dir", filepath.Join(dir, "data")}, flags...)
+	args := append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"), "-data-dir", filepath.Join(dir, "data")}, flags...)
 	if err := m.ParseFlags(args, getenv, io.Discard); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func tool(t *testing.T, name string) string {
 // answer a query about the served snapshot, and promtool lint what it scraped.
 func TestPrometheusScrapes(t *testing.T) {
 	prom, promtool := tool(t, "prometheus"), tool(t, "promtool")
-	m := runDemo(t, "-admin-addr", "127.0.0.1:0")
+	m := runDemo(t)
 	admin := m.AdminAddr()
 
 	// promtool's lint of the exposition, once a snapshot is served.
