@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -25,6 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/valyala/fasthttp"
 
+	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader"
@@ -87,6 +89,7 @@ type Config struct {
 	AccessLog       bool
 	DrainDelay      time.Duration
 	Check           bool
+	Synthetic       int
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -137,6 +140,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.AdminAddr, "admin-addr", "127.0.0.1:8081", "admin listen address for /metrics (Prometheus) and /debug/pprof; keep it private; empty turns it off")
 	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
 	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
+	fs.IntVar(&c.Synthetic, "synthetic", 0, "serve this many synthetic gigs (bench/scale), rebuilt every -refresh, instead of the sources: for benchmarks")
 	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
 	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
 		c.TrustedProxies = c.TrustedProxies[:0]
@@ -172,8 +176,11 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if c.Sources == "" {
+	if c.Sources == "" && c.Synthetic == 0 {
 		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
+	}
+	if c.Synthetic < 0 {
+		return fmt.Errorf("-synthetic must not be negative, not %d", c.Synthetic)
 	}
 	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout, "key-sync": c.KeySync} {
 		if d <= 0 {
@@ -265,42 +272,22 @@ func (m *Main) Reload() error {
 // connections are closed.
 func (m *Main) Run(ctx context.Context) error {
 	defer m.opened()
-	fetcher, err := m.newFetcher()
-	if err != nil {
-		return err
-	}
-	srcs, err := m.sources(fetcher)
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(m.Config.DataDir, 0o700); err != nil {
 		return fmt.Errorf("cannot make the data directory: %w", err)
-	}
-	ids, err := loader.OpenIDStore(filepath.Join(m.Config.DataDir, "gig-ids"))
-	if err != nil {
-		return err
-	}
-	lastGood, err := loader.OpenLastGood(filepath.Join(m.Config.DataDir, "last-good"))
-	if err != nil {
-		return err
 	}
 	if m.Registry == nil {
 		m.Registry = prometheus.NewRegistry()
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
 	refreshes := newRefreshMetrics(m.Registry)
-	ld := loader.New(loader.Options{
-		Sources:  srcs,
-		IDs:      ids,
-		LastGood: lastGood,
-		Stats:    fetcher.Stats,
-		Live:     &m.Live,
-		Logger:   m.Logger,
-		Interval: m.Config.Refresh,
-		Retry:    m.Config.Retry,
-		MaxStale: m.Config.MaxStale,
-		OnRun:    refreshes.observe,
-	})
+	refresh := m.synthetic(refreshes)
+	if m.Config.Synthetic == 0 {
+		ld, fetcher, err := m.newLoader(refreshes)
+		if err != nil {
+			return err
+		}
+		m.ld, m.fetcher, refresh = ld, fetcher, ld.Run
+	}
 	store, err := keys.Open(m.Config.DataDir)
 	if err != nil {
 		return err
@@ -327,16 +314,16 @@ func (m *Main) Run(ctx context.Context) error {
 		go func() { _ = admin.Serve(m.adminLn) }()
 		defer admin.Close()
 	}
-	m.ln, m.ld, m.fetcher = ln, ld, fetcher
+	m.ln = ln
 	m.opened()
-	m.Logger.Info("gigsd listening", "addr", ln.Addr().String(), "admin_addr", addrString(m.adminLn), "sources", len(srcs))
+	m.Logger.Info("gigsd listening", "addr", ln.Addr().String(), "admin_addr", addrString(m.adminLn))
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	loaded, synced := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(loaded)
-		ld.Run(ctx)
+		refresh(ctx)
 	}()
 	keysCtx, stopKeys := context.WithCancel(context.Background())
 	defer stopKeys()
@@ -372,6 +359,82 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	return err
 }
+
+// newLoader makes the loader of the configured sources, with its stores in the data
+// directory.
+func (m *Main) newLoader(refreshes *refreshMetrics) (*loader.Loader, *fetch.Client, error) {
+	fetcher, err := m.newFetcher()
+	if err != nil {
+		return nil, nil, err
+	}
+	srcs, err := m.sources(fetcher)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, err := loader.OpenIDStore(filepath.Join(m.Config.DataDir, "gig-ids"))
+	if err != nil {
+		return nil, nil, err
+	}
+	lastGood, err := loader.OpenLastGood(filepath.Join(m.Config.DataDir, "last-good"))
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Logger.Info("sources configuration read", "file", m.Config.Sources, "sources", len(srcs))
+	return loader.New(loader.Options{
+		Sources:  srcs,
+		IDs:      ids,
+		LastGood: lastGood,
+		Stats:    fetcher.Stats,
+		Live:     &m.Live,
+		Logger:   m.Logger,
+		Interval: m.Config.Refresh,
+		Retry:    m.Config.Retry,
+		MaxStale: m.Config.MaxStale,
+		OnRun: func(rep loader.Report, err error) {
+			refreshes.observe(rep, err)
+			if rep.Published {
+				released()
+			}
+		},
+	}), fetcher, nil
+}
+
+// synthetic returns the refresh loop of -synthetic: it builds and publishes a dataset of
+// that many gigs from bench/scale (the same one each time, as of the build's day) at once
+// and then every -refresh, until ctx ends. Each build counts as a refresh in the metrics.
+func (m *Main) synthetic(refreshes *refreshMetrics) func(context.Context) {
+	return func(ctx context.Context) {
+		for {
+			start := time.Now()
+			ds := scale.Generate(scale.Config{Gigs: m.Config.Synthetic, Seed: 1, Now: start})
+			built := time.Now()
+			snap, err := engine.Build(ds, engine.Options{Now: start})
+			rep := loader.Report{Duration: time.Since(start)}
+			if err == nil {
+				m.Live.Publish(snap)
+				released()
+				rep.Gigs, rep.Published = snap.Len(), true
+				m.Logger.Info("synthetic snapshot published", "gigs", snap.Len(), "generate", built.Sub(start).String(),
+					"build", time.Since(built).String())
+			} else {
+				m.Logger.Error("synthetic snapshot not built", "err", err)
+			}
+			refreshes.observe(rep, err)
+			m.Live.SetNextRefresh(time.Now().Add(m.Config.Refresh))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(m.Config.Refresh):
+			}
+		}
+	}
+}
+
+// released hands the memory of the refresh just done (its dataset, the previous
+// snapshot once no request holds it) back to the operating system at once, rather than
+// over the minutes the runtime's scavenger takes: resident memory then stays near the
+// served snapshot's size. It costs one garbage collection per refresh.
+func released() { debug.FreeOSMemory() }
 
 // shutdown closes the listener, lets in-flight requests finish and closes idle
 // connections; requests still running after timeout are cut off.

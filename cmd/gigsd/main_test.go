@@ -52,6 +52,8 @@ func TestParseFlags(t *testing.T) {
 		{"bad addr", []string{"-sources", "s", "-addr", "8080"}, nil, "", `-addr "8080" is not host:port`},
 		{"negative drain", []string{"-sources", "s", "-drain-delay", "-1s"}, nil, "", "-drain-delay must not be negative"},
 		{"access log env", []string{"-sources", "s"}, map[string]string{"GIGS_ACCESS_LOG": "yes"}, "", `invalid value "yes" for GIGS_ACCESS_LOG`},
+		{"synthetic needs no sources", []string{"-synthetic", "1000"}, nil, ":8080", ""},
+		{"negative synthetic", []string{"-synthetic", "-5"}, nil, "", "-synthetic must not be negative"},
 	}
 	for _, tt := range tests {
 		m := NewMain()

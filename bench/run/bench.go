@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gigs/gigs/server/keys"
+)
+
+// The CPUs: the server measured on one, the load tool on the other.
+const (
+	serverCPU = 0
+	loadCPU   = 1
+	conns     = 64 // wrk's connections at full load
+)
+
+type benchConfig struct {
+	Gigsd string    // the gigsd binary
+	Out   string    // work and report directory
+	Self  string    // this program, re-run as the ceiling server
+	Log   io.Writer // progress
+}
+
+// sizeResult is every figure measured on one dataset size.
+type sizeResult struct {
+	Gigs                  int
+	Generate, Build       time.Duration // gigsd's own log of its first snapshot
+	ExportRaw, ExportGzip int64
+	RSS, PeakRSS          int64
+	Mix, Page, Ceiling    []wrkResult // full load
+	Half                  []wrkResult // the page at about half the page's peak rate
+	HalfConns             int
+	Export                []wrkResult
+	FirstByte             []time.Duration
+	PagePath              string
+	PageIDs               []string // the page's gig ids, and its total, for the peer's check
+	PageTotal             int
+}
+
+// bench measures every size of m and the swaps and peer, and returns the report.
+func bench(ctx context.Context, m mode, cfg benchConfig) (*report, error) {
+	rep := &report{Mode: m, Started: time.Now(), Machine: machine(cfg.Gigsd)}
+	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, "bench: "+format+"\n", args...) }
+	for _, n := range m.Sizes {
+		logf("%d gigs", n)
+		r, err := measureSize(ctx, m, cfg, n, rep, logf)
+		if err != nil {
+			return nil, fmt.Errorf("%d gigs: %w", n, err)
+		}
+		rep.Sizes = append(rep.Sizes, r)
+	}
+	logf("%d swaps under load at %d gigs", m.Swaps, m.SwapSize)
+	sw, err := measureSwaps(ctx, m, cfg, rep)
+	if err != nil {
+		return nil, fmt.Errorf("swaps: %w", err)
+	}
+	rep.Swap = sw
+	if m.PeerSize > 0 {
+		logf("PostgreSQL at %d gigs", m.PeerSize)
+		if err := measurePeer(ctx, m, cfg, rep); err != nil {
+			rep.PeerErr = err.Error() // reported as it is, not hidden
+		}
+	}
+	rep.Took = time.Since(rep.Started)
+	return rep, nil
+}
+
+// startGigsd starts gigsd on n synthetic gigs in work, rebuilt every refresh, with limits
+// that never throttle the load, and a key for the export. It returns the process, its
+// base URL and admin address, and the key.
+func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refresh time.Duration) (*process, string, string, string, error) {
+	if err := os.RemoveAll(work); err != nil {
+		return nil, "", "", "", err
+	}
+	data := filepath.Join(work, "data")
+	store, err := keys.Open(data)
+	if err != nil {
+		return nil, "", "", "", err
+	}
+	key, _, err := store.Create("bench@example.org", "bench", time.Now())
+	if err != nil {
+		return nil, "", "", "", err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, "", "", "", err
+	}
+	admin, err := freeAddr()
+	if err != nil {
+		return nil, "", "", "", err
+	}
+	base := "http://" + addr
+	p, err := start(ctx, serverCPU, base+"/readyz", 10*time.Minute, cfg.Gigsd, "-synthetic", strconv.Itoa(n), "-addr", addr,
+		"-admin-addr", admin, "-data-dir", data, "-read-limit", "1000000000", "-export-limit", "1000000000",
+		"-refresh", refresh.String(), "-log-level", "info")
+	return p, base, admin, key, err
+}
+
+func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *report, logf func(string, ...any)) (sizeResult, error) {
+	r := sizeResult{Gigs: n}
+	work, err := filepath.Abs(filepath.Join(cfg.Out, "work", strconv.Itoa(n)))
+	if err != nil {
+		return r, err
+	}
+	p, base, _, key, err := startGigsd(ctx, cfg, work, n, 24*time.Hour)
+	if err != nil {
+		return r, err
+	}
+	defer p.stop()
+	if l := p.logged("synthetic snapshot published"); len(l) > 0 {
+		r.Generate, _ = time.ParseDuration(fmt.Sprint(l[0]["generate"]))
+		r.Build, _ = time.ParseDuration(fmt.Sprint(l[0]["build"]))
+	}
+	paths, err := mixPaths(base, n)
+	if err != nil {
+		return r, err
+	}
+	pathsFile := filepath.Join(work, "paths.txt")
+	if err := writeLines(pathsFile, paths.all); err != nil {
+		return r, err
+	}
+	r.PagePath = paths.page
+	status, body, header := get(base+paths.page, nil)
+	if status != 200 {
+		return r, fmt.Errorf("%s: %d", paths.page, status)
+	}
+	var page struct {
+		Data []struct{ ID string }
+		Meta struct{ Total int }
+	}
+	if err := json.Unmarshal(body, &page); err != nil {
+		return r, err
+	}
+	for _, g := range page.Data {
+		r.PageIDs = append(r.PageIDs, g.ID)
+	}
+	r.PageTotal = page.Meta.Total
+	ceilingFile := filepath.Join(work, "ceiling.json")
+	if err := writeCeiling(ceilingFile, header, body); err != nil {
+		return r, err
+	}
+
+	page1 := wrkRun{URL: base + paths.page, Conns: conns, Dur: m.Dur, CPU: loadCPU}
+	mix := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}
+	for range m.Runs {
+		// Side by side: the ceiling, then gigsd, each run.
+		caddr, err := freeAddr()
+		if err != nil {
+			return r, err
+		}
+		c, err := start(ctx, serverCPU, "http://"+caddr+"/", time.Minute, cfg.Self, "-ceiling", ceilingFile, "-ceiling-addr", caddr)
+		if err != nil {
+			return r, err
+		}
+		cr, cmd, err := wrkRun{URL: "http://" + caddr + paths.page, Conns: conns, Dur: m.Dur, CPU: loadCPU}.run(ctx, work)
+		c.stop()
+		if err != nil {
+			return r, err
+		}
+		rep.command("ceiling", cmd)
+		r.Ceiling = append(r.Ceiling, cr)
+		pr, cmd, err := page1.run(ctx, work)
+		if err != nil {
+			return r, err
+		}
+		rep.command("page", cmd)
+		r.Page = append(r.Page, pr)
+		mr, cmd, err := mix.run(ctx, work)
+		if err != nil {
+			return r, err
+		}
+		rep.command("mix", cmd)
+		r.Mix = append(r.Mix, mr)
+	}
+	logf("  page %.0f req/s, ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.Ceiling)), median(rates(r.Mix)))
+
+	// Half the page's peak rate: wrk waits 1 ms between a connection's requests, so the
+	// rate is set by the number of connections; one calibration run finds it.
+	target := median(rates(r.Page)) / 2
+	half := wrkRun{URL: base + paths.page, Conns: max(1, int(target*0.00105)), Dur: m.Dur, Delay: time.Millisecond, CPU: loadCPU}
+	if cal, _, err := half.run(ctx, work); err == nil && cal.ReqPerSec > 0 {
+		half.Conns = max(1, int(float64(half.Conns)*target/cal.ReqPerSec+0.5))
+	}
+	r.HalfConns = half.Conns
+	for range m.Runs {
+		hr, cmd, err := half.run(ctx, work)
+		if err != nil {
+			return r, err
+		}
+		rep.command("half", cmd)
+		r.Half = append(r.Half, hr)
+	}
+
+	// The export, compressed as clients ask for it.
+	export := wrkRun{URL: base + "/v1/gigs/download", Headers: []string{"X-API-Key: " + key, "Accept-Encoding: gzip"}, Conns: 4, Dur: m.Dur, CPU: loadCPU}
+	for range m.Runs {
+		er, cmd, err := export.run(ctx, work)
+		if err != nil {
+			return r, err
+		}
+		rep.command("export", strings.Replace(cmd, key, "<key>", 1))
+		r.Export = append(r.Export, er)
+	}
+	if r.ExportRaw, r.ExportGzip, r.FirstByte, err = exportFacts(base, key); err != nil {
+		return r, err
+	}
+	r.RSS, r.PeakRSS, err = p.rss()
+	return r, err
+}
+
+// exportFacts measures the export's sizes, and the time to its first byte over 20
+// downloads (each stopped at its first byte).
+func exportFacts(base, key string) (raw, gz int64, firstByte []time.Duration, err error) {
+	for i := range 21 {
+		req, _ := http.NewRequest("GET", base+"/v1/gigs/download", nil)
+		req.Header.Set("X-API-Key", key)
+		if i > 0 {
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
+		var start, first time.Time
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+			GotFirstResponseByte: func() { first = time.Now() },
+		}))
+		start = time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, 0, nil, err
+		}
+		if i == 0 { // the identity body: its length is the raw JSON's
+			raw = resp.ContentLength
+		} else {
+			gz = resp.ContentLength
+			firstByte = append(firstByte, first.Sub(start))
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			return 0, 0, nil, fmt.Errorf("export: %d", resp.StatusCode)
+		}
+	}
+	return raw, gz, firstByte, nil
+}
+
+// mixSet is the request mix of a dataset: every path in its proportion, and the filtered
+// page the ceiling and the peer answer.
+type mixSet struct {
+	all  []string
+	page string
+}
+
+// mixPaths makes 1,000 requests in realistic proportions from what the server lists:
+// mostly filtered pages of gigs weighted by the size of their city, some deep pages and
+// gig details, few directories.
+func mixPaths(base string, n int) (mixSet, error) {
+	var cities, genres struct {
+		Data []struct {
+			Slug, Country string
+			Upcoming      int `json:"upcoming_gigs"`
+		}
+	}
+	var gigs struct{ Data []struct{ ID, Date string } }
+	var venues struct{ Data []struct{ Slug string } }
+	for _, l := range []struct {
+		path string
+		dst  any
+	}{{"/v1/cities", &cities}, {"/v1/genres", &genres}, {"/v1/gigs?page_size=100", &gigs}, {"/v1/venues", &venues}} {
+		status, body, _ := get(base+l.path, nil)
+		if status != 200 {
+			return mixSet{}, fmt.Errorf("%s: %d", l.path, status)
+		}
+		if err := json.Unmarshal(body, l.dst); err != nil {
+			return mixSet{}, fmt.Errorf("%s: %w", l.path, err)
+		}
+	}
+	if len(cities.Data) == 0 || len(gigs.Data) == 0 {
+		return mixSet{}, fmt.Errorf("no data to build the mix from")
+	}
+	r := rand.New(rand.NewPCG(uint64(n), 1))
+	weighted := func() (slug, country string) { // a city by its upcoming gigs
+		total := 0
+		for _, c := range cities.Data {
+			total += c.Upcoming
+		}
+		k := r.IntN(max(total, 1))
+		for _, c := range cities.Data {
+			if k -= c.Upcoming; k < 0 {
+				return c.Slug, c.Country
+			}
+		}
+		return cities.Data[0].Slug, cities.Data[0].Country
+	}
+	day := func(offset int) string { return time.Now().UTC().AddDate(0, 0, offset).Format(time.DateOnly) }
+	genre := func() string { return genres.Data[r.IntN(len(genres.Data))].Slug }
+	q := func(kv ...string) string {
+		v := url.Values{}
+		for i := 0; i < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return "/v1/gigs?" + v.Encode()
+	}
+	biggest := slices.MaxFunc(cities.Data, func(a, b struct {
+		Slug, Country string
+		Upcoming      int `json:"upcoming_gigs"`
+	}) int {
+		return a.Upcoming - b.Upcoming
+	})
+	set := mixSet{page: q("city", biggest.Slug, "from", day(7), "to", day(37))}
+	kinds := []struct {
+		share int
+		path  func() string
+	}{
+		{25, func() string { c, _ := weighted(); return q("city", c) }},
+		{15, func() string {
+			c, _ := weighted()
+			from := 1 + r.IntN(60)
+			return q("city", c, "from", day(from), "to", day(from+14))
+		}},
+		{10, func() string { _, cc := weighted(); return q("country", cc, "genre", genre()) }},
+		{5, func() string {
+			_, cc := weighted()
+			_, cc2 := weighted()
+			return q("country", cc+","+cc2, "genre", genre()+","+genre(), "from", day(3), "to", day(90), "page_size", "50")
+		}},
+		{10, func() string { return q("genre", genre(), "page", strconv.Itoa(1+r.IntN(20))) }},
+		{5, func() string { return q("page", strconv.Itoa(1+r.IntN(100))) }},
+		{5, func() string { return "/v1/gigs" }},
+		{17, func() string { return "/v1/gigs/" + gigs.Data[r.IntN(len(gigs.Data))].ID }},
+		{5, func() string { return "/v1/venues/" + venues.Data[r.IntN(len(venues.Data))].Slug }},
+		{2, func() string { return "/v1/cities" }},
+		{1, func() string { return "/v1/genres" }},
+	}
+	for _, k := range kinds {
+		for range k.share * 10 {
+			set.all = append(set.all, k.path())
+		}
+	}
+	r.Shuffle(len(set.all), func(i, j int) { set.all[i], set.all[j] = set.all[j], set.all[i] })
+	return set, nil
+}
+
+func writeLines(path string, lines []string) error {
+	return os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+}
+
+func rates(rs []wrkResult) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = r.ReqPerSec
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,75 @@
+// Command run is the maintainers' bench suite (make bench, make bench-full). It starts a
+// real gigsd on loopback, pinned to one CPU, serving synthetic datasets of several sizes,
+// and loads it with wrk pinned to the other CPU: a realistic mix of reads, one filtered
+// page, the same page at half the peak rate, and the export. Side by side in the same run
+// it measures a ceiling (a minimal fasthttp server answering the same bytes) and a peer
+// (PostgreSQL 15 building the same page as JSON, driven by pgbench), counts failed
+// requests across snapshot swaps under load, and writes a Markdown report with a chart.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+)
+
+// mode sizes a bench run.
+type mode struct {
+	Name      string
+	Sizes     []int         // datasets, gigs
+	Runs      int           // runs of each measurement; figures are min/median/max
+	Dur       time.Duration // each wrk run
+	SwapSize  int           // the dataset rebuilt under load
+	Swaps     int           // swaps to see under load
+	PeerSize  int           // the dataset PostgreSQL is loaded with; 0: no peer
+	GoalsSize int           // the dataset the goals are judged on
+}
+
+var modes = map[string]mode{
+	// smoke: make test's check that the suite runs end to end; its figures mean little.
+	"smoke": {Name: "smoke", Sizes: []int{2_000}, Runs: 1, Dur: time.Second, SwapSize: 2_000, Swaps: 3, GoalsSize: 2_000},
+	"quick": {Name: "quick", Sizes: []int{10_000, 100_000}, Runs: 3, Dur: 5 * time.Second, SwapSize: 10_000, Swaps: 20,
+		PeerSize: 100_000, GoalsSize: 100_000},
+	"full": {Name: "full", Sizes: []int{10_000, 100_000, 1_000_000}, Runs: 3, Dur: 10 * time.Second, SwapSize: 1_000_000, Swaps: 20,
+		PeerSize: 1_000_000, GoalsSize: 1_000_000},
+}
+
+func main() {
+	modeName := flag.String("mode", "quick", "smoke, quick (10k and 100k gigs) or full (adds 1M)")
+	out := flag.String("out", "var/bench", "directory for the report (report.md, chart.svg) and the work files")
+	gigsd := flag.String("gigsd", "bin/gigsd", "the gigsd binary to measure")
+	ceilingBody := flag.String("ceiling", "", "internal: serve this response file as the ceiling server")
+	ceilingAddr := flag.String("ceiling-addr", "", "internal: the ceiling server's listen address")
+	flag.Parse()
+	if *ceilingBody != "" {
+		if err := serveCeiling(*ceilingBody, *ceilingAddr); err != nil {
+			fmt.Fprintln(os.Stderr, "ceiling:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	m, ok := modes[*modeName]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "unknown -mode %q: smoke, quick or full\n", *modeName)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	self, err := os.Executable()
+	if err == nil {
+		var rep *report
+		rep, err = bench(ctx, m, benchConfig{Gigsd: *gigsd, Out: *out, Self: self, Log: os.Stderr})
+		if err == nil {
+			err = rep.write(*out)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	fmt.Println("report:", filepath.Join(*out, "report.md"))
+}

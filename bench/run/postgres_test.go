@@ -1,0 +1,127 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/engine"
+)
+
+// TestPostgresPeer loads a real snapshot's gigs (as pgRowsOf reads them), plus one doc full
+// of what COPY must escape, into the peer and measures a city page for two seconds. The
+// expected page is computed in Go and held to the engine's own answer first, so the rows'
+// sort instants (times to be announced included) are the API's.
+func TestPostgresPeer(t *testing.T) {
+	if _, err := pgBinDir(); err != nil {
+		if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: 2000, Seed: 1, Now: now}), engine.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pgRowsOf(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perCity := map[string]int{}
+	for _, r := range rows {
+		perCity[r.City]++
+	}
+	q := pgQuery{From: "2025-03-10", To: "2025-05-10", PageSize: 20}
+	for c, n := range perCity { // the busiest city
+		if n > perCity[q.City] || n == perCity[q.City] && c < q.City {
+			q.City = c
+		}
+	}
+
+	want, total := pgPageOf(rows, q)
+	eq := engine.AcquireQuery()
+	defer engine.ReleaseQuery(eq)
+	eq.Match(engine.DimCity, []byte(q.City))
+	from, _ := time.Parse(time.DateOnly, q.From)
+	to, _ := time.Parse(time.DateOnly, q.To)
+	eq.From, eq.To, eq.Limit = engine.OnDate(from), engine.OnDate(to), q.PageSize
+	snap.Run(eq)
+	var api []string
+	for _, p := range eq.Page {
+		api = append(api, rows[p].ID)
+	}
+	if !slices.Equal(want, api) || total != eq.Total || total <= q.PageSize {
+		t.Fatalf("Go's page %v of %d, the engine's %v of %d; want the same, of more than a page", want, total, api, eq.Total)
+	}
+
+	// Ties with the page's first gig and sorts before it by id.
+	first := rows[slices.IndexFunc(rows, func(r pgRow) bool { return r.ID == want[0] })]
+	tricky := first
+	tricky.ID = "g-tricky"
+	tricky.Doc = []byte("{\"id\":\"g-tricky\",\r\n\t\"title\":\"a \\\"quoted\\\" back\\\\slash, \\u2028, it's ünïcødé 🎸\"}")
+	rows = append(rows, tricky)
+	want, total = pgPageOf(rows, q)
+	if want[0] != tricky.ID {
+		t.Fatalf("page %v does not start with %s", want, tricky.ID)
+	}
+
+	dir, err := os.MkdirTemp("", "gigs-pg-") // not t.TempDir: the postgres user must reach it
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	res, err := runPostgres(ctx, dir, rows, q, want, total, 1, 2*time.Second, 4, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Version, "PostgreSQL 15.") || len(res.TPS) != 1 || res.TPS[0] <= 0 ||
+		len(res.LatencyMS) != 1 || res.LatencyMS[0] <= 0 || res.LoadTime <= 0 ||
+		!strings.Contains(res.Command, "pgbench") || !strings.Contains(res.SQL, ":city") || len(res.Indexes) == 0 {
+		t.Fatalf("result %+v", res)
+	}
+	t.Logf("%s: %.0f tps, %.3f ms average latency, loaded %d rows in %s\n%s", res.Version, res.TPS[0], res.LatencyMS[0], len(rows), res.LoadTime, res.Command)
+}
+
+// TestPostgresCheck: the peer's output is refused unless it is the API's page.
+func TestPostgresCheck(t *testing.T) {
+	rows := []pgRow{{ID: "a", Doc: []byte(`{"id":"a"}`)}, {ID: "b", Doc: []byte(`{"id":"b", "x":1}`)}}
+	for _, c := range []struct {
+		out string
+		ok  bool
+	}{
+		{`{"data" : [{"id":"a"}, {"id":"b", "x":1}], "total" : 7}`, true},
+		{`{"data" : [{"id":"b", "x":1}, {"id":"a"}], "total" : 7}`, false}, // order
+		{`{"data" : [{"id":"a"}, {"id":"b", "x":1}], "total" : 6}`, false}, // total
+		{`{"data" : [{"id":"a"}, {"id":"b","x":1}], "total" : 7}`, false},  // bytes of a doc
+		{`{"data" : [{"id":"a"}], "total" : 7}`, false},                    // short page
+		{`not json`, false},
+	} {
+		if err := pgCheck(c.out, rows, []string{"a", "b"}, 7); (err == nil) != c.ok {
+			t.Errorf("pgCheck(%s): %v, want ok %v", c.out, err, c.ok)
+		}
+	}
+}
+
+// pgPageOf returns the ids of q's page and the number of rows matching q.
+func pgPageOf(rows []pgRow, q pgQuery) ([]string, int) {
+	var match []pgRow
+	for _, r := range rows {
+		if r.City == q.City && q.From <= r.Date && r.Date <= q.To {
+			match = append(match, r)
+		}
+	}
+	slices.SortFunc(match, func(a, b pgRow) int { return cmp.Or(a.StartsAt.Compare(b.StartsAt), strings.Compare(a.ID, b.ID)) })
+	var ids []string
+	for _, r := range match[:min(q.PageSize, len(match))] {
+		ids = append(ids, r.ID)
+	}
+	return ids, len(match)
+}

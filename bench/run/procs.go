@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// process is a server the bench started, pinned to one CPU.
+type process struct {
+	cmd    *exec.Cmd
+	addr   string // host:port of its public listener
+	mu     sync.Mutex
+	logs   []map[string]any // its JSON log lines
+	exited chan error
+}
+
+// freeAddr returns a loopback address with a port free right now.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// start runs name with args pinned to cpu, collecting its JSON log lines from stderr, and
+// waits until url answers 200 (within wait).
+func start(ctx context.Context, cpu int, url string, wait time.Duration, name string, args ...string) (*process, error) {
+	p := &process{cmd: exec.CommandContext(ctx, "taskset", append([]string{"-c", strconv.Itoa(cpu), name}, args...)...), exited: make(chan error, 1)}
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var line map[string]any
+			if json.Unmarshal(sc.Bytes(), &line) == nil {
+				p.mu.Lock()
+				p.logs = append(p.logs, line)
+				p.mu.Unlock()
+			}
+		}
+		p.exited <- p.cmd.Wait()
+	}()
+	for deadline := time.Now().Add(wait); ; time.Sleep(100 * time.Millisecond) {
+		if status, _, _ := get(url, nil); status == 200 {
+			return p, nil
+		}
+		select {
+		case err := <-p.exited:
+			return nil, fmt.Errorf("%s exited before it was ready: %v", name, err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			p.stop()
+			return nil, fmt.Errorf("%s not ready at %s after %s", name, url, wait)
+		}
+	}
+}
+
+// logged returns the log lines whose msg is msg.
+func (p *process) logged(msg string) []map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []map[string]any
+	for _, l := range p.logs {
+		if l["msg"] == msg {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// rss returns the process's resident and peak resident memory, in bytes.
+func (p *process) rss() (cur, peak int64, err error) {
+	// taskset execs the server: the pid is the server's.
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			cur = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		}
+	}
+	return cur, peak, nil
+}
+
+// stop ends the process and waits for it.
+func (p *process) stop() {
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-p.exited:
+	case <-time.After(30 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
+}
+
+// get fetches url with headers, returning the status, body and headers.
+func get(url string, header map[string]string) (int, []byte, http.Header) {
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		return 0, nil, nil
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, nil
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, resp.Header
+}
+
+// client asks for nothing it does not say: no gzip unless a header asks for it.
+var client = &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 5 * time.Minute}

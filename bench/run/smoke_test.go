@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestSmoke runs the bench suite's smoke mode end to end, as make test does: gigsd and
+// this runner built, a small dataset, one short run of each measurement. It checks that the
+// report has every goal and figures that are not zero, not that the goals are met.
+func TestSmoke(t *testing.T) {
+	if _, err := exec.LookPath("wrk"); err != nil {
+		if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
+			t.Fatal("wrk is not installed (make tools installs it)")
+		}
+		t.Skip("wrk is not installed; make tools installs it")
+	}
+	dir := t.TempDir()
+	for _, b := range [][2]string{{"gigsd", "../../cmd/gigsd"}, {"run", "."}} {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, b[0]), b[1]).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(filepath.Join(dir, "run"), "-mode", "smoke", "-out", out, "-gigsd", filepath.Join(dir, "gigsd"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("bench -mode smoke: %v\n%s", err, b)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Goals", "of the ceiling", "p99 at half of peak load", "first byte", "failed requests across 3 swaps", "## Commands", "taskset -c 1 wrk"} {
+		if !strings.Contains(string(report), want) && !strings.Contains(string(report), strings.ReplaceAll(want, "of the ceiling", "vs the ceiling")) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	// The size row: every rate is a positive number.
+	row := regexp.MustCompile(`(?m)^\| 2k \| ([\d.]+) s \| ([\d.]+) \| .* \| ([\d.]+) \| ([\d.]+) \| (\d+)% \|`).FindStringSubmatch(string(report))
+	if row == nil {
+		t.Fatalf("no 2k row in the report:\n%s", report)
+	}
+	for _, v := range row[2:] {
+		if strings.Trim(v, "0.") == "" {
+			t.Errorf("a zero figure in %q", row[0])
+		}
+	}
+	if chart, err := os.ReadFile(filepath.Join(out, "chart.svg")); err != nil || !strings.Contains(string(chart), "<polyline") {
+		t.Errorf("chart.svg: %v", err)
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// swapResult is the load run across snapshot swaps.
+type swapResult struct {
+	Gigs    int
+	Refresh time.Duration
+	Swaps   int // snapshots published during the load
+	Load    wrkResult
+	Command string
+}
+
+// measureSwaps serves m.SwapSize gigs rebuilt back to back and runs the request mix for
+// long enough to see m.Swaps swaps, counting the published snapshots from gigsd's metrics.
+func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (swapResult, error) {
+	sw := swapResult{Gigs: m.SwapSize}
+	work, err := filepath.Abs(filepath.Join(cfg.Out, "work", "swaps"))
+	if err != nil {
+		return sw, err
+	}
+	// A first gigsd measures how long a build takes, for the refresh interval and the
+	// length of the load run.
+	sw.Refresh = 200 * time.Millisecond
+	p, base, admin, _, err := startGigsd(ctx, cfg, work, m.SwapSize, sw.Refresh)
+	if err != nil {
+		return sw, err
+	}
+	defer p.stop()
+	cycle := sw.Refresh
+	if l := p.logged("synthetic snapshot published"); len(l) > 0 {
+		g, _ := time.ParseDuration(fmt.Sprint(l[0]["generate"]))
+		b, _ := time.ParseDuration(fmt.Sprint(l[0]["build"]))
+		cycle += g + b
+	}
+	paths, err := mixPaths(base, m.SwapSize)
+	if err != nil {
+		return sw, err
+	}
+	pathsFile := filepath.Join(work, "paths.txt")
+	if err := writeLines(pathsFile, paths.all); err != nil {
+		return sw, err
+	}
+	before, err := published(admin)
+	if err != nil {
+		return sw, err
+	}
+	// Builds share the server's CPU with the load: allow for them to take twice as long.
+	dur := time.Duration(float64(m.Swaps)*2.5*float64(cycle)) + 2*time.Second
+	run := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: dur.Round(time.Second) + time.Second, CPU: loadCPU}
+	sw.Load, sw.Command, err = run.run(ctx, work)
+	if err != nil {
+		return sw, err
+	}
+	after, err := published(admin)
+	if err != nil {
+		return sw, err
+	}
+	sw.Swaps = after - before
+	rep.command("swaps", sw.Command)
+	return sw, nil
+}
+
+var publishedRE = regexp.MustCompile(`(?m)^gigs_snapshot_builds_total\{result="published"\} (\d+)`)
+
+// published reads how many snapshots gigsd has published from its metrics.
+func published(admin string) (int, error) {
+	status, body, _ := get("http://"+admin+"/metrics", nil)
+	m := publishedRE.FindSubmatch(body)
+	if status != 200 || m == nil {
+		return 0, fmt.Errorf("no gigs_snapshot_builds_total in %s/metrics (%d)", admin, status)
+	}
+	return strconv.Atoi(string(m[1]))
+}
