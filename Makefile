@@ -85,7 +85,7 @@ bench: build bench-tools
 bench-full: build bench-tools
 	$(GO) run ./bench/run -mode full -out var/bench-full -gigsd bin/gigsd
 
-## bench-go: the engine and handler Go benchmarks at 10k gigs (bench-go-1m adds 1M)
+## bench-go: the engine and handler Go benchmarks at 10k gigs (bench-go-1m adds 100k and 1M)
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./engine/ ./server/
 

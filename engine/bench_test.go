@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,10 +12,11 @@ import (
 	"github.com/gigs/gigs/engine"
 )
 
-// benchSizes are the dataset sizes benchmarked; 1M only with GIGS_BENCH_1M=1 (make bench-1m).
+// benchSizes are the dataset sizes benchmarked; 100k and 1M only with GIGS_BENCH_1M=1
+// (make bench-go-1m).
 func benchSizes() []int {
 	if os.Getenv("GIGS_BENCH_1M") != "" {
-		return []int{10_000, 1_000_000}
+		return []int{10_000, 100_000, 1_000_000}
 	}
 	return []int{10_000}
 }
@@ -62,6 +64,9 @@ func BenchmarkQuery(b *testing.B) {
 			q.Match(engine.DimArtist, []byte("artist-3"))
 			q.Match(engine.DimArtist, []byte("artist-1"))
 		}},
+		{"dates only", func(q *engine.Query) {
+			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 7)), engine.OnDate(now.AddDate(0, 0, 37))
+		}},
 		{"deep page", func(q *engine.Query) {
 			q.Match(engine.DimGenre, []byte("rock"))
 			q.Offset = 1000
@@ -85,6 +90,31 @@ func BenchmarkQuery(b *testing.B) {
 				b.ReportMetric(float64(total), "matches")
 			})
 		}
+	}
+}
+
+// BenchmarkDetail measures gig lookups by id, over ids spread through the snapshot.
+func BenchmarkDetail(b *testing.B) {
+	for _, n := range benchSizes() {
+		s := snapshotOf(b, n)
+		ids := make([]string, 0, 1024)
+		for i := 0; i < s.Len() && len(ids) < cap(ids); i += max(1, s.Len()/cap(ids)) {
+			var g struct{ ID string }
+			if err := json.Unmarshal(s.GigJSON(i), &g); err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, g.ID)
+		}
+		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, ok := s.GigByID(ids[i%len(ids)]); !ok {
+					b.Fatal("id not found")
+				}
+				i++
+			}
+		})
 	}
 }
 

@@ -38,7 +38,8 @@ type sizeResult struct {
 	Gigs                  int
 	Generate, Build       time.Duration // gigsd's own log of its first snapshot
 	ExportRaw, ExportGzip int64
-	RSS, PeakRSS          int64
+	StartRSS              int64       // resident memory once the first snapshot is served
+	RSS, PeakRSS          int64       // after the runs, and the peak
 	Mix, Page, Ceiling    []wrkResult // full load
 	Half                  []wrkResult // the page at about half the page's peak rate
 	HalfConns             int
@@ -119,9 +120,14 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		return r, err
 	}
 	defer p.stop()
-	if l := p.logged("synthetic snapshot published"); len(l) > 0 {
-		r.Generate, _ = time.ParseDuration(fmt.Sprint(l[0]["generate"]))
-		r.Build, _ = time.ParseDuration(fmt.Sprint(l[0]["build"]))
+	l := p.logged("synthetic snapshot published", time.Minute) // logged just after readiness
+	if l == nil {
+		return r, fmt.Errorf("gigsd did not log its build")
+	}
+	r.Generate, _ = time.ParseDuration(fmt.Sprint(l["generate"]))
+	r.Build, _ = time.ParseDuration(fmt.Sprint(l["build"]))
+	if r.StartRSS, _, err = p.rss(); err != nil {
+		return r, err
 	}
 	paths, err := mixPaths(base, n)
 	if err != nil {

@@ -75,17 +75,22 @@ func start(ctx context.Context, cpu int, url string, wait time.Duration, name st
 	}
 }
 
-// logged returns the log lines whose msg is msg.
-func (p *process) logged(msg string) []map[string]any {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []map[string]any
-	for _, l := range p.logs {
-		if l["msg"] == msg {
-			out = append(out, l)
+// logged waits up to wait for a log line whose msg is msg and returns the first one; nil
+// when none came.
+func (p *process) logged(msg string, wait time.Duration) map[string]any {
+	for deadline := time.Now().Add(wait); ; time.Sleep(50 * time.Millisecond) {
+		p.mu.Lock()
+		for _, l := range p.logs {
+			if l["msg"] == msg {
+				p.mu.Unlock()
+				return l
+			}
+		}
+		p.mu.Unlock()
+		if time.Now().After(deadline) {
+			return nil
 		}
 	}
-	return out
 }
 
 // rss returns the process's resident and peak resident memory, in bytes.

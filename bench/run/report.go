@@ -149,9 +149,9 @@ func (r *report) goals() []goal {
 		out = append(out, goal{"vs PostgreSQL 15, same page as JSON", "≥ 10×", "not measured: " + orNone(r.PeerErr, "no peer in this mode"), false})
 	}
 	out = append(out, goal{"build" + at, "≤ 15 s", fmt.Sprintf("%.2f s (and %.2f s to generate the dataset)", g.Build.Seconds(), g.Generate.Seconds()), g.Build <= 15*time.Second})
-	out = append(out, goal{"resident memory vs the export's raw JSON" + at, "≤ 2.5×",
-		fmt.Sprintf("%.2f× (%.0f MB resident, %.0f MB peak, export %.0f MB)", float64(g.RSS)/float64(g.ExportRaw), float64(g.RSS)/1e6,
-			float64(g.PeakRSS)/1e6, float64(g.ExportRaw)/1e6), float64(g.RSS) <= 2.5*float64(g.ExportRaw)})
+	out = append(out, goal{"resident memory vs the export's raw JSON, after the runs" + at, "≤ 2.5×",
+		fmt.Sprintf("%.2f× (%.0f MB resident; %.0f MB once built, %.0f MB peak; export %.0f MB)", float64(g.RSS)/float64(g.ExportRaw), float64(g.RSS)/1e6,
+			float64(g.StartRSS)/1e6, float64(g.PeakRSS)/1e6, float64(g.ExportRaw)/1e6), float64(g.RSS) <= 2.5*float64(g.ExportRaw)})
 	failed := r.Swap.Load.Non2xx + r.Swap.Load.SocketErrs
 	out = append(out, goal{fmt.Sprintf("failed requests across %d swaps under load (%s gigs)", r.Mode.Swaps, count(r.Swap.Gigs)), "0",
 		fmt.Sprintf("%d failed of %d, %d swaps seen", failed, r.Swap.Load.Requests, r.Swap.Swaps), failed == 0 && r.Swap.Swaps >= r.Mode.Swaps})
@@ -243,7 +243,7 @@ func (r *report) markdown() string {
 	}
 	w("- **half load**: the page at about half of its peak rate (wrk waits 1 ms between a connection's requests; the connection count is calibrated by one run).")
 	w("- **export**: `/v1/gigs/download` with `Accept-Encoding: gzip`, 4 connections; JSON delivered = downloads/s × the raw JSON's size. First byte: 20 downloads from the bench process.")
-	w("- **RSS**: gigsd's resident memory after the runs (`VmRSS`).")
+	w("- **RSS**: gigsd's resident memory after the runs (`VmRSS`); the goals line also gives it once the first snapshot is served.")
 	w("")
 	w("## Swaps under load")
 	w("")

@@ -34,12 +34,13 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 		return sw, err
 	}
 	defer p.stop()
-	cycle := sw.Refresh
-	if l := p.logged("synthetic snapshot published"); len(l) > 0 {
-		g, _ := time.ParseDuration(fmt.Sprint(l[0]["generate"]))
-		b, _ := time.ParseDuration(fmt.Sprint(l[0]["build"]))
-		cycle += g + b
+	l := p.logged("synthetic snapshot published", time.Minute)
+	if l == nil {
+		return sw, fmt.Errorf("gigsd did not log its build")
 	}
+	g, _ := time.ParseDuration(fmt.Sprint(l["generate"]))
+	b, _ := time.ParseDuration(fmt.Sprint(l["build"]))
+	cycle := sw.Refresh + g + b
 	paths, err := mixPaths(base, m.SwapSize)
 	if err != nil {
 		return sw, err
