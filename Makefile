@@ -8,7 +8,7 @@ TOOLS   ?= var/tools
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
 
-.PHONY: run demo test test-race test-alloc tools bench-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz lint build clean
+.PHONY: run demo test test-race test-alloc tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz lint build clean
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -33,11 +33,12 @@ test-race:
 test-alloc:
 	$(GO) test -run 'Allocations' -count=1 ./...
 
-## tools: Debian's prometheus (with promtool), chromium and wrk when missing, and the OpenAPI
-## linter pinned by server/openapi/package-lock.json into $(TOOLS)
+## tools: Debian's prometheus (with promtool), chromium, wrk and PostgreSQL 15 when missing,
+## and the OpenAPI linter pinned by server/openapi/package-lock.json into $(TOOLS)
 tools: $(TOOLS)/node_modules/.bin/redocly
 	@missing=""; \
-	for p in prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk; do \
+	for p in prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk \
+		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15; do \
 		command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -68,21 +69,13 @@ redoc:
 		cp package/LICENSE $(CURDIR)/server/docs/redoc.LICENSE && rm -rf $$tmp
 	cd server/docs && sha256sum -c redoc.standalone.js.sha256
 
-## bench-tools: what make bench adds to make tools: Debian's PostgreSQL 15 server (pgbench
-## comes with it)
-bench-tools: tools
-	@if [ ! -x /usr/lib/postgresql/15/bin/postgres ]; then \
-		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends postgresql-15; \
-	fi
-
 ## bench: the bench suite, quick mode (10k and 100k gigs, about 10 minutes): real gigsd and
 ## wrk on separate cores, the ceiling and PostgreSQL side by side; var/bench/report.md, chart.svg
-bench: build bench-tools
+bench: build tools
 	$(GO) run ./bench/run -mode quick -out var/bench -gigsd bin/gigsd
 
 ## bench-full: the same with 1M gigs too (about 40 minutes, several GB of memory)
-bench-full: build bench-tools
+bench-full: build tools
 	$(GO) run ./bench/run -mode full -out var/bench-full -gigsd bin/gigsd
 
 ## bench-go: the engine and handler Go benchmarks at 10k gigs (bench-go-1m adds 100k and 1M)

@@ -100,7 +100,7 @@ func pgPageSQL(pageSize int, param func(name string) string) string {
 }
 
 // pgInstall is what to do when the server is missing.
-const pgInstall = "`make bench-tools` installs it (Debian package postgresql-15)"
+const pgInstall = "`make tools` installs it (Debian package postgresql-15)"
 
 // pgBinDir returns the directory of the PostgreSQL 15 programs (initdb, pg_ctl, postgres,
 // psql, pgbench): pg_config's when it is version 15, else Debian's.
