@@ -19,10 +19,7 @@ import (
 // sort instants (times to be announced included) are the API's.
 func TestPostgresPeer(t *testing.T) {
 	if _, err := pgBinDir(); err != nil {
-		if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		missingTool(t, err)
 	}
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: 2000, Seed: 1, Now: now}), engine.Options{Now: now})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,15 +10,22 @@ import (
 	"testing"
 )
 
+// missingTool skips the test for a missing tool, or fails it when GIGS_REQUIRE_TOOLS is set
+// (make test sets it, having installed the tools).
+func missingTool(t *testing.T, err error) {
+	t.Helper()
+	if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
+		t.Fatal(err)
+	}
+	t.Skip(err)
+}
+
 // TestSmoke runs the bench suite's smoke mode end to end, as make test does: gigsd and
 // this runner built, a small dataset, one short run of each measurement. It checks that the
 // report has every goal and figures that are not zero, not that the goals are met.
 func TestSmoke(t *testing.T) {
 	if _, err := exec.LookPath("wrk"); err != nil {
-		if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
-			t.Fatal("wrk is not installed (make tools installs it)")
-		}
-		t.Skip("wrk is not installed; make tools installs it")
+		missingTool(t, fmt.Errorf("wrk is not installed; make tools installs it: %w", err))
 	}
 	dir := t.TempDir()
 	for _, b := range [][2]string{{"gigsd", "../../cmd/gigsd"}, {"run", "."}} {
