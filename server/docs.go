@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -48,10 +49,12 @@ type static struct {
 	contentType string
 }
 
+// The static bodies are compressed on first use, not at start: the renderer alone takes
+// tens of milliseconds, which every program importing this package would pay.
 var (
-	openAPIBody = newStatic(openapi.Document, "application/json")
-	docsBody    = newStatic([]byte(docsHTML), "text/html; charset=utf-8")
-	redocBody   = newStatic(redocJS, "text/javascript; charset=utf-8")
+	openAPIBody = sync.OnceValue(func() *static { return newStatic(openapi.Document, "application/json") })
+	docsBody    = sync.OnceValue(func() *static { return newStatic([]byte(docsHTML), "text/html; charset=utf-8") })
+	redocBody   = sync.OnceValue(func() *static { return newStatic(redocJS, "text/javascript; charset=utf-8") })
 )
 
 func newStatic(raw []byte, contentType string) *static {
@@ -72,13 +75,13 @@ func (s *Server) openAPI(ctx *fasthttp.RequestCtx) {
 		writeProblem(ctx, err.(*Problem))
 		return
 	}
-	s.sendStatic(ctx, openAPIBody)
+	s.sendStatic(ctx, openAPIBody())
 }
 
 // docs answers /docs, the API reference page.
 func (s *Server) docs(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("Content-Security-Policy", docsCSP)
-	s.sendStatic(ctx, docsBody)
+	s.sendStatic(ctx, docsBody())
 }
 
 // docsAsset answers /docs/{file}: the renderer.
@@ -87,7 +90,7 @@ func (s *Server) docsAsset(ctx *fasthttp.RequestCtx) {
 		writeProblem(ctx, notFound("no resource at %s", ctx.URI().PathOriginal()))
 		return
 	}
-	s.sendStatic(ctx, redocBody)
+	s.sendStatic(ctx, redocBody())
 }
 
 // sendStatic writes a static body, or 304, with the same caching headers as the data.

@@ -134,9 +134,9 @@ func (r *report) goals() []goal {
 	p50big, p50small := median(p50s(g.Half)), median(p50s(small.Half))
 	out = append(out, goal{fmt.Sprintf("p50 at %s vs at %s gigs (half load)", count(g.Gigs), count(small.Gigs)), "≤ 1.5×",
 		fmt.Sprintf("%.2f× (%.3f vs %.3f ms)", p50big/p50small, p50big, p50small), p50big <= 1.5*p50small})
-	gbs := median(downloads(g.Export)) * float64(g.ExportRaw) / 1e9
+	gbs := median(rates(g.Export)) * float64(g.ExportRaw) / 1e9
 	out = append(out, goal{"export, JSON delivered" + at, "≥ 2 GB/s",
-		fmt.Sprintf("%.1f GB/s (%.1f downloads/s of %.0f MB, %.0f MB/s gzip on the wire)", gbs, median(downloads(g.Export)),
+		fmt.Sprintf("%.1f GB/s (%.1f downloads/s of %.0f MB, %.0f MB/s gzip on the wire)", gbs, median(rates(g.Export)),
 			float64(g.ExportRaw)/1e6, median(wireRates(g.Export))/1e6), gbs >= 2})
 	fb := median(durationsMS(g.FirstByte))
 	out = append(out, goal{"export, first byte" + at, "< 1 ms", fmt.Sprintf("%.2f ms (median of %d)", fb, len(g.FirstByte)), fb < 1})
@@ -164,8 +164,6 @@ func orNone(s, none string) string {
 	}
 	return s
 }
-
-func downloads(rs []wrkResult) []float64 { return rates(rs) }
 
 func wireRates(rs []wrkResult) []float64 {
 	out := make([]float64, len(rs))
@@ -234,7 +232,7 @@ func (r *report) markdown() string {
 			fmtRange(rates(s.Mix), "", 1, 0), fmtRange(p50s(s.Mix), "", 1, 2), fmtRange(p99s(s.Mix), "", 1, 2),
 			fmtRange(rates(s.Page), "", 1, 0), fmtRange(rates(s.Ceiling), "", 1, 0), 100*median(rates(s.Page))/median(rates(s.Ceiling)),
 			fmtRange(rates(s.Half), "", 1, 0), fmtRange(p50s(s.Half), "", 1, 3), fmtRange(p99s(s.Half), "", 1, 3),
-			fmtRange(downloads(s.Export), "", 1, 1), fmtRange(durationsMS(s.FirstByte), "", 1, 2), float64(s.RSS)/1e6, float64(s.ExportRaw)/1e6)
+			fmtRange(rates(s.Export), "", 1, 1), fmtRange(durationsMS(s.FirstByte), "", 1, 2), float64(s.RSS)/1e6, float64(s.ExportRaw)/1e6)
 	}
 	w("")
 	w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%).")
