@@ -68,20 +68,22 @@ func (s *Server) trusted(a netip.Addr) bool {
 	return false
 }
 
-// limited spends one request of the client's read quota and sets the rate-limit headers.
-// It reports false, having written a 429 problem, when the quota is spent.
-func (s *Server) limited(ctx *fasthttp.RequestCtx) (limit.Key, limit.Decision, bool) {
-	k := limit.KeyOf(s.clientAddr(ctx))
-	d := s.reads.Take(k, s.o.Now())
+// charge spends one request of the client's read quota, whatever the request and its
+// answer (a 304, an error, the docs), and sets the rate-limit headers. It reports false,
+// having written a 429 problem and marked the connection to close, when the quota is spent.
+func (s *Server) charge(ctx *fasthttp.RequestCtx) bool {
+	d := s.reads.Take(limit.KeyOf(s.clientAddr(ctx)), s.o.Now())
 	s.m.limitDecision(limitRead, d.Allowed)
 	setRateHeaders(ctx, s.reads, "read", d)
 	if d.Allowed {
-		return k, d, true
+		return true
 	}
 	var p *Problem
 	errors.As(s.tooMany(ctx, d, s.readPolicy+" per client"), &p)
+	ctx.Response.Header.Del("Allow") // the router's, for a preflight it will not answer
 	writeProblem(ctx, p)
-	return k, d, false
+	ctx.SetConnectionClose() // a client over its quota gives its connection back
+	return false
 }
 
 // setRateHeaders writes the IETF draft headers (RateLimit-Policy, RateLimit) and the

@@ -54,8 +54,8 @@ func TestReadRateLimit(t *testing.T) {
 	}
 	checkProblem(t, r, "/v1/gigs")
 	for _, path := range []string{"/livez", "/readyz"} {
-		if r := do(t, "GET", base+path, nil); r.status != 200 || r.header.Get("RateLimit") != "" {
-			t.Errorf("%s is limited: %d %v", path, r.status, r.header)
+		if r := do(t, "GET", base+path, nil); r.status != 429 {
+			t.Errorf("%s is not limited: %d %v", path, r.status, r.header)
 		}
 	}
 	clock.Add(time.Second)
@@ -71,17 +71,44 @@ func TestReadRateLimit(t *testing.T) {
 	}
 }
 
-func TestNotModifiedIsFree(t *testing.T) {
-	base, _ := limitedServer(t)
-	etag := do(t, "GET", base+"/v1/cities", nil).header.Get("ETag")
-	for i := range 100 {
-		r := do(t, "GET", base+"/v1/cities", map[string]string{"If-None-Match": etag})
-		if r.status != 304 || r.header.Get("X-RateLimit-Remaining") != "59" {
-			t.Fatalf("conditional request %d: %d, remaining %q", i+1, r.status, r.header.Get("X-RateLimit-Remaining"))
-		}
+// TestEveryRequestIsCharged spends a client's quota with each kind of request the public
+// listener answers: conditional ones answered 304 (If-None-Match: * included), the docs,
+// the OpenAPI document, errors, preflights and health checks. The 61st request of each
+// kind, whatever it is, is a 429 that closes its connection.
+func TestEveryRequestIsCharged(t *testing.T) {
+	tests := []struct {
+		name, method, path string
+		header             map[string]string
+		status             int
+	}{
+		{"not modified, any tag", "GET", "/v1/cities", map[string]string{"If-None-Match": "*"}, 304},
+		{"not modified, static", "GET", "/v1/openapi.json", map[string]string{"If-None-Match": "*"}, 304},
+		{"openapi", "GET", "/v1/openapi.json", nil, 200},
+		{"docs", "GET", "/docs", nil, 200},
+		{"docs asset", "HEAD", "/docs/redoc.standalone.js", nil, 200},
+		{"not found", "GET", "/nowhere", nil, 404},
+		{"bad parameter", "GET", "/v1/gigs?page=0", nil, 400},
+		{"method not allowed", "DELETE", "/v1/gigs", nil, 405},
+		{"preflight", "OPTIONS", "/v1/gigs", nil, 204},
+		{"liveness", "GET", "/livez", nil, 200},
+		{"readiness", "GET", "/readyz", nil, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, _ := limitedServer(t)
+			for i := range 60 {
+				r := do(t, tt.method, base+tt.path, tt.header)
+				if r.status != tt.status || r.header.Get("X-RateLimit-Remaining") != fmt.Sprint(59-i) {
+					t.Fatalf("request %d: %d, remaining %q; want %d, %d", i+1, r.status, r.header.Get("X-RateLimit-Remaining"), tt.status, 59-i)
+				}
+			}
+			r := do(t, tt.method, base+tt.path, tt.header)
+			if r.status != 429 || r.header.Get("Retry-After") == "" || !r.closed {
+				t.Fatalf("request 61: %d, headers %v; want a 429 closing the connection", r.status, r.header)
+			}
+		})
 	}
 }
-
 func TestForwardedFor(t *testing.T) {
 	t.Run("untrusted peer: forged headers are ignored", func(t *testing.T) {
 		base, _ := limitedServer(t)

@@ -65,12 +65,9 @@ func newStatic(raw []byte, contentType string) *static {
 	return &static{body: engine.Body{Raw: raw, Gzip: buf.Bytes(), ETag: engine.ETag(raw)}, contentType: contentType}
 }
 
-// openAPI answers /v1/openapi.json. Like every /v1 route it is rate limited, but it needs
-// no snapshot: the document is there before the data.
+// openAPI answers /v1/openapi.json. It needs no snapshot: the document is there before
+// the data.
 func (s *Server) openAPI(ctx *fasthttp.RequestCtx) {
-	if _, _, ok := s.limited(ctx); !ok {
-		return
-	}
 	if err := noParams(ctx); err != nil {
 		writeProblem(ctx, err.(*Problem))
 		return

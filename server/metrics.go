@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/conns"
 )
 
 // Metrics are the server's Prometheus metrics. Every label value comes from a closed set:
@@ -20,6 +21,10 @@ type Metrics struct {
 	limits    [2][2]prometheus.Counter // [read, export][allowed, limited]
 	keyChecks [numKeyResults]prometheus.Counter
 	export    [2]prometheus.Counter // bytes, [identity, gzip]
+
+	acceptErrors prometheus.Counter
+	conns        atomic.Pointer[conns.Listener] // the guarded listener, for the open gauge
+	rejected     [2]prometheus.Counter          // connections refused, [total cap, per-client cap]
 }
 
 // The method label's values: anything but GET and HEAD is a preflight or refused.
@@ -95,8 +100,35 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		Help: "Bytes of export bodies handed to connections, by content encoding.",
 	}, []string{"encoding"})
 	m.export = [2]prometheus.Counter{export.WithLabelValues("identity"), export.WithLabelValues("gzip")}
-	reg.MustRegister(m.requests, durations, limits, keyChecks, export, snapshotCollector{live})
+	m.acceptErrors = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "gigs_accept_errors_total",
+		Help: "Failed accepts on the public listener (out of file descriptors or buffers); each is retried after a backoff.",
+	})
+	rejected := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_connections_rejected_total",
+		Help: "Connections to the public listener refused at once, by the cap they were over: total or per_client.",
+	}, []string{"cap"})
+	m.rejected = [2]prometheus.Counter{rejected.WithLabelValues("total"), rejected.WithLabelValues("per_client")}
+	open := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gigs_connections_open",
+		Help: "Open connections on the public listener.",
+	}, func() float64 {
+		if l := m.conns.Load(); l != nil {
+			return float64(l.Open())
+		}
+		return 0
+	})
+	reg.MustRegister(m.requests, durations, limits, keyChecks, export, m.acceptErrors, rejected, open, snapshotCollector{live})
 	return m
+}
+
+// connRejected records a connection refused over a cap.
+func (m *Metrics) connRejected(perClient bool) {
+	if perClient {
+		m.rejected[1].Inc()
+	} else {
+		m.rejected[0].Inc()
+	}
 }
 
 // request records one answered request.

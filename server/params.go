@@ -205,26 +205,82 @@ func parseInt(v []byte, max int) (int, bool) {
 // parseBound reads YYYY-MM-DD as a venue-local date, or an RFC 3339 instant.
 func parseBound(v []byte) (engine.Bound, bool) {
 	if len(v) == 10 {
-		y, ok1 := digits(v[0:4])
-		m, ok2 := digits(v[5:7])
-		d, ok3 := digits(v[8:10])
-		if !ok1 || !ok2 || !ok3 || v[4] != '-' || v[7] != '-' {
-			return engine.Unbounded, false
-		}
-		t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-		if t.Year() != y || int(t.Month()) != m || t.Day() != d {
-			return engine.Unbounded, false
-		}
-		return engine.OnDate(t), true
+		t, ok := parseDate(v)
+		return engine.OnDate(t), ok
 	}
-	t, err := time.Parse(time.RFC3339, string(v))
-	if err != nil {
-		return engine.Unbounded, false
+	t, ok := parseInstant(v)
+	return engine.AtInstant(t), ok
+}
+
+// parseDate reads the YYYY-MM-DD at the start of v: a real day of the years 1 to 9999.
+func parseDate(v []byte) (time.Time, bool) {
+	if len(v) < 10 || v[4] != '-' || v[7] != '-' {
+		return time.Time{}, false
 	}
-	return engine.AtInstant(t), true
+	y, ok1 := digits(v[0:4])
+	m, ok2 := digits(v[5:7])
+	d, ok3 := digits(v[8:10])
+	if !ok1 || !ok2 || !ok3 || y < 1 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	return t, int(t.Month()) == m && t.Day() == d
+}
+
+// parseInstant reads an RFC 3339 date-time strictly: hours 00-23, minutes and seconds
+// 00-59 (no leap second: no instant the data holds needs one), at most nine fraction
+// digits, and a Z or an offset within ±18:00 (hour 24, +24:00 and the like are refused,
+// where time.Parse lets some through). T and Z may be lower case, as RFC 3339 allows.
+func parseInstant(v []byte) (time.Time, bool) {
+	date, ok := parseDate(v)
+	if !ok || len(v) < 20 || v[10]|0x20 != 't' || v[13] != ':' || v[16] != ':' {
+		return time.Time{}, false
+	}
+	hh, ok1 := digits(v[11:13])
+	mm, ok2 := digits(v[14:16])
+	ss, ok3 := digits(v[17:19])
+	if !ok1 || !ok2 || !ok3 || hh > 23 || mm > 59 || ss > 59 {
+		return time.Time{}, false
+	}
+	rest, nanos := v[19:], 0
+	if rest[0] == '.' {
+		n := 1
+		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+			n++
+		}
+		if n == 1 || n > 10 {
+			return time.Time{}, false
+		}
+		frac, _ := digits(rest[1:n])
+		for range 10 - n {
+			frac *= 10
+		}
+		rest, nanos = rest[n:], frac
+	}
+	offset := 0
+	switch {
+	case len(rest) == 1 && rest[0]|0x20 == 'z':
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, ok1 := digits(rest[1:3])
+		om, ok2 := digits(rest[4:6])
+		if !ok1 || !ok2 || om > 59 || oh*60+om > 18*60 {
+			return time.Time{}, false
+		}
+		offset = (oh*60 + om) * 60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return time.Time{}, false
+	}
+	y, m, d := date.Date()
+	return time.Date(y, m, d, hh, mm, ss, nanos, time.UTC).Add(-time.Duration(offset) * time.Second), true
 }
 
 func digits(b []byte) (int, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
 	n := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {

@@ -36,8 +36,13 @@ type InvalidParam struct {
 type Problem struct {
 	kind    kind
 	Detail  string
-	Invalid []InvalidParam
+	Invalid []InvalidParam // at most maxInvalid
+	More    int            // bad parameters beyond Invalid
 }
+
+// maxInvalid caps the bad parameters a problem lists: a request with thousands of them
+// gets the first ones and their count, not a body the size of its query.
+const maxInvalid = 20
 
 func (p *Problem) Error() string { return p.kind.title + ": " + p.Detail }
 
@@ -45,16 +50,23 @@ func notFound(format string, args ...any) *Problem {
 	return &Problem{kind: kindNotFound, Detail: fmt.Sprintf(format, args...)}
 }
 
-// invalidParams is the problem for bad query parameters; nil when there are none.
+// invalidParams is the problem for bad query parameters, naming the first maxInvalid of
+// them; nil when there are none.
 func invalidParams(list []InvalidParam) error {
 	if len(list) == 0 {
 		return nil
 	}
+	more := max(len(list)-maxInvalid, 0)
+	list = list[:len(list)-more]
 	names := make([]string, len(list))
 	for i, p := range list {
 		names[i] = p.Name
 	}
-	return &Problem{kind: kindInvalidParam, Detail: "invalid query parameters: " + strings.Join(names, ", "), Invalid: list}
+	detail := "invalid query parameters: " + strings.Join(names, ", ")
+	if more > 0 {
+		detail += fmt.Sprintf(" and %d more", more)
+	}
+	return &Problem{kind: kindInvalidParam, Detail: detail, Invalid: list, More: more}
 }
 
 type problemJSON struct {
@@ -65,6 +77,7 @@ type problemJSON struct {
 	Instance      string         `json:"instance"`
 	RequestID     string         `json:"request_id"`
 	InvalidParams []InvalidParam `json:"invalid_params,omitempty"`
+	More          int            `json:"more_invalid_params,omitempty"`
 }
 
 // writeProblem replaces the response with a problem body. Caching headers are removed:
@@ -83,6 +96,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 		Instance:      string(ctx.URI().PathOriginal()), // as sent: routes match the raw path
 		RequestID:     string(h.Peek(hdrRequestID)),
 		InvalidParams: p.Invalid,
+		More:          p.More,
 	}, json.DisableHTMLEscape())
 	if err != nil { // cannot happen for these types; never leave the client without an answer
 		body = []byte(`{"type":"/problems/internal","title":"Internal error","status":500}`)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"strconv"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/server/conns"
 	"github.com/gigs/gigs/server/keys"
 	"github.com/gigs/gigs/server/limit"
 )
@@ -47,6 +49,20 @@ type Options struct {
 	// AccessLog logs one line per request at info level: request id, method, route,
 	// path, status, duration, bytes and client; never a query string or a header.
 	AccessLog bool
+
+	// MaxConns caps the open connections of a listener from Listen (10000 when zero);
+	// while three quarters of them are open, every response closes its connection.
+	MaxConns int
+	// MaxConnsPerClient caps the open connections of one client address (an IPv4
+	// address or an IPv6 /64) as the direct peer, not X-Forwarded-For; trusted proxies
+	// are exempt (64 when zero; negative: no cap).
+	MaxConnsPerClient int
+	// IdleTimeout closes a keep-alive connection that sends no new request in time
+	// (30s when zero).
+	IdleTimeout time.Duration
+	// HeaderTimeout bounds the reading of a request from its first byte (or from the
+	// connection's opening) to the end of its headers (10s when zero).
+	HeaderTimeout time.Duration
 }
 
 // Server serves the public API. Safe for concurrent use.
@@ -60,6 +76,7 @@ type Server struct {
 	exportPolicy string
 	m            *Metrics
 	draining     atomic.Bool
+	requests     atomic.Uint64 // numbers request ids
 }
 
 // New returns a Server.
@@ -81,6 +98,18 @@ func New(o Options) *Server {
 	if o.ExportLimit == 0 {
 		o.ExportLimit = 10
 	}
+	if o.MaxConns == 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.MaxConnsPerClient == 0 {
+		o.MaxConnsPerClient = DefaultMaxConnsPerClient
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.HeaderTimeout == 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
+	}
 	if o.Metrics == nil {
 		o.Metrics = NewMetrics(prometheus.NewRegistry(), o.Live)
 	}
@@ -89,6 +118,32 @@ func New(o Options) *Server {
 		exports: limit.New(o.ExportLimit, time.Minute, o.MaxClients), exportPolicy: fmt.Sprintf("%d exports per minute", o.ExportLimit), m: o.Metrics}
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
+}
+
+// Defaults of the connection options.
+const (
+	DefaultMaxConns          = 10000
+	DefaultMaxConnsPerClient = 64
+	DefaultIdleTimeout       = 30 * time.Second
+	DefaultHeaderTimeout     = 10 * time.Second
+)
+
+// Listen guards ln for serving: the connection caps of the options, and accept errors
+// (out of file descriptors, buffers) waited out rather than returned; see package conns.
+// Serve the returned listener; call Listen once per Server.
+func (s *Server) Listen(ln net.Listener) net.Listener {
+	l := conns.New(ln, conns.Options{
+		MaxConns:     s.o.MaxConns,
+		MaxPerClient: s.o.MaxConnsPerClient,
+		Exempt:       s.trusted,
+		OnAcceptError: func(err error, failed int) {
+			s.m.acceptErrors.Add(float64(failed))
+			s.o.Logger.Error("cannot accept connections, retrying", "err", err, "failed", failed)
+		},
+		OnReject: s.m.connRejected,
+	})
+	s.m.conns.Store(l)
+	return l
 }
 
 // Drain makes /readyz answer 503 from now on, so that load balancers stop sending new
@@ -161,25 +216,25 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		handlers[routeDownload] = s.v1(s.download)
 	}
 	for rt, h := range handlers {
-		h := tagged(rt, h)
+		h := s.charged(rt, h)
 		r.GET(routeTemplates[rt], h)
 		r.HEAD(routeTemplates[rt], h)
 	}
-	r.NotFound = func(ctx *fasthttp.RequestCtx) {
+	r.NotFound = s.charged(routeOther, func(ctx *fasthttp.RequestCtx) {
 		writeProblem(ctx, notFound("no resource at %s", ctx.URI().PathOriginal()))
-	}
-	r.MethodNotAllowed = func(ctx *fasthttp.RequestCtx) {
+	})
+	r.MethodNotAllowed = s.charged(routeOther, func(ctx *fasthttp.RequestCtx) {
 		ctx.Response.Header.Set("Allow", allowMethods)
 		writeProblem(ctx, &Problem{kind: kindMethodNotAllowed, Detail: "the API is read-only: use GET or HEAD"})
-	}
-	r.GlobalOPTIONS = func(ctx *fasthttp.RequestCtx) {
+	})
+	r.GlobalOPTIONS = s.charged(routeOther, func(ctx *fasthttp.RequestCtx) {
 		h := &ctx.Response.Header
 		h.Set("Allow", allowMethods)
 		h.Set("Access-Control-Allow-Methods", allowMethods)
 		h.Set("Access-Control-Allow-Headers", "X-API-Key, If-None-Match, If-Modified-Since")
 		h.Set("Access-Control-Max-Age", "86400")
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
-	}
+	})
 	r.PanicHandler = s.recoverPanic
 	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
@@ -189,11 +244,22 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	}
 }
 
-// tagged records the route of a request before h answers it.
-func tagged(rt route, h fasthttp.RequestHandler) fasthttp.RequestHandler {
+// charged wraps the handler of route rt, and of every request the routes do not answer:
+// it records the route, spends one request of the client's read quota whatever the
+// answer will be, and refuses requests whose framing is ambiguous, before h runs.
+func (s *Server) charged(rt route, h fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		ctx.SetUserValue(routeKey, rt)
-		h(ctx)
+		switch {
+		case !s.charge(ctx):
+		case ambiguousLength(ctx.Request.Header.RawHeaders()):
+			// A proxy in front may have framed this request by the other header: what
+			// follows on the connection cannot be trusted to be a request boundary.
+			ctx.SetConnectionClose()
+			writeProblem(ctx, &Problem{kind: kindBadRequest, Detail: "Content-Length and Transfer-Encoding together are refused"})
+		default:
+			h(ctx)
+		}
 	}
 }
 
@@ -245,13 +311,13 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		Handler:                      s.Handler(),
 		HeaderReceived:               exportTimeouts,
 		ErrorHandler:                 s.malformed,
-		ReadTimeout:                  10 * time.Second, // whole request, headers included
-		WriteTimeout:                 60 * time.Second, // the largest directory on a slow link
-		IdleTimeout:                  75 * time.Second,
-		ReadBufferSize:               8 << 10,  // also the cap on request headers
-		WriteBufferSize:              16 << 10, // a page of 20 gigs in one write
-		MaxRequestBodySize:           4 << 10,  // reads carry no body
-		Concurrency:                  64 << 10,
+		ReadTimeout:                  s.o.HeaderTimeout, // the whole request: it has no body
+		WriteTimeout:                 60 * time.Second,  // the largest directory on a slow link
+		IdleTimeout:                  s.o.IdleTimeout,
+		ReadBufferSize:               8 << 10,                   // also the cap on request headers
+		WriteBufferSize:              16 << 10,                  // a page of 20 gigs in one write
+		MaxRequestBodySize:           4 << 10,                   // reads carry no body
+		Concurrency:                  max(64<<10, s.o.MaxConns), // the listener caps connections
 		DisablePreParseMultipartForm: true,
 		NoDefaultServerHeader:        true,
 		NoDefaultContentType:         true,
@@ -279,11 +345,14 @@ func (p slogPrinter) Printf(format string, args ...any) {
 	p.l.Debug("fasthttp", "msg", format, "args", args)
 }
 
-// malformed answers requests fasthttp could not parse.
+// malformed answers requests fasthttp could not parse; they are charged like any other.
 func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
 	s.begin(ctx)
 	defer s.observe(ctx, start)
+	if !s.charge(ctx) {
+		return
+	}
 	var small *fasthttp.ErrSmallBuffer
 	switch {
 	case errors.As(err, &small):
@@ -298,24 +367,10 @@ func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 // handler answers one /v1 route from one snapshot.
 type handler func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 
-// v1 wraps a handler: the per-client read limit (a 304
-// gives its request back), 503 before the first snapshot, and the single place where
-// errors become problem bodies.
+// v1 wraps a handler: 503 before the first snapshot, and the single place where errors
+// become problem bodies.
 func (s *Server) v1(h handler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
-		k, d, ok := s.limited(ctx)
-		if !ok {
-			return
-		}
-		defer func() {
-			if ctx.Response.StatusCode() == fasthttp.StatusNotModified {
-				d := s.reads.Refund(k, s.o.Now(), d)
-				// The export reports its own, per-key, limit instead.
-				if bytes.HasPrefix(ctx.Response.Header.Peek("RateLimit-Policy"), []byte(`"read"`)) {
-					setRateHeaders(ctx, s.reads, "read", d)
-				}
-			}
-		}()
 		snap := s.o.Live.Load()
 		if snap == nil {
 			ctx.Response.Header.Set("Retry-After", "5")
@@ -333,17 +388,45 @@ func (s *Server) v1(h handler) fasthttp.RequestHandler {
 	}
 }
 
-// begin sets the headers every response carries: a request id and CORS.
+// begin sets the headers every response carries: a request id unique in the process
+// (malformed requests included), nosniff and CORS. Under a crowd of connections the
+// response closes its own.
 func (s *Server) begin(ctx *fasthttp.RequestCtx) {
 	var b [32]byte
 	id := append(b[:0], s.bootID...)
 	id = append(id, '-')
-	id = strconv.AppendUint(id, ctx.ID(), 36)
+	id = strconv.AppendUint(id, s.requests.Add(1), 36)
 	h := &ctx.Response.Header
 	h.DisableNormalizing() // keep "ETag" as written; every name below is canonical already
 	h.SetBytesV(hdrRequestID, id)
+	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", exposedHeaders)
+	if l := s.m.conns.Load(); l != nil && l.Crowded() {
+		ctx.SetConnectionClose()
+	}
+}
+
+// ambiguousLength reports whether raw request headers carry both Content-Length and
+// Transfer-Encoding (RFC 9112 §6.1: a request smuggling attempt, or a broken client).
+func ambiguousLength(raw []byte) bool {
+	var cl, te bool
+	for len(raw) > 0 {
+		line := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		name, _, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			continue
+		}
+		name = bytes.TrimSpace(name)
+		cl = cl || bytes.EqualFold(name, []byte("Content-Length"))
+		te = te || bytes.EqualFold(name, []byte("Transfer-Encoding"))
+	}
+	return cl && te
 }
 
 func (s *Server) livez(ctx *fasthttp.RequestCtx) {
@@ -355,15 +438,22 @@ func (s *Server) livez(ctx *fasthttp.RequestCtx) {
 func (s *Server) readyz(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("Cache-Control", "no-store")
 	ctx.SetContentType("text/plain; charset=utf-8")
-	if s.draining.Load() {
+	ready, why := s.Readiness()
+	if !ready {
 		ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
-		ctx.SetBodyString("not ready: shutting down\n")
-		return
 	}
-	if s.o.Live.Load() == nil {
-		ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
-		ctx.SetBodyString("not ready: no dataset loaded yet\n")
-		return
+	ctx.SetBodyString(why + "\n")
+}
+
+// Readiness says whether the server should be sent requests: not before the first
+// snapshot and not once it drains. why is "ready" or "not ready: <reason>". /readyz
+// answers it; gigsd's admin listener answers it too, unlimited, for probes.
+func (s *Server) Readiness() (ready bool, why string) {
+	switch {
+	case s.draining.Load():
+		return false, "not ready: shutting down"
+	case s.o.Live.Load() == nil:
+		return false, "not ready: no dataset loaded yet"
 	}
-	ctx.SetBodyString("ready\n")
+	return true, "ready"
 }

@@ -65,7 +65,7 @@ func listen(t testing.TB, s *Server) string {
 		t.Fatal(err)
 	}
 	srv := s.HTTPServer()
-	go func() { _ = srv.Serve(ln) }()
+	go func() { _ = srv.Serve(s.Listen(ln)) }()
 	t.Cleanup(func() { _ = srv.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
@@ -74,6 +74,7 @@ type response struct {
 	status int
 	header http.Header
 	body   []byte
+	closed bool // the server closed the connection after the response
 }
 
 func do(t testing.TB, method, url string, header map[string]string) response {
@@ -104,7 +105,7 @@ func do(t testing.TB, method, url string, header map[string]string) response {
 	if err := v.Check(method, req.URL.EscapedPath(), resp.StatusCode, resp.Header, body); err != nil {
 		t.Error(err)
 	}
-	return response{resp.StatusCode, resp.Header, body}
+	return response{resp.StatusCode, resp.Header, body, resp.Close}
 }
 
 var requestIDRE = regexp.MustCompile(`"request_id":"[^"]*"`)

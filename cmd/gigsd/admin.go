@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
@@ -9,12 +10,28 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gigs/gigs/server"
 )
 
-// adminServer serves the admin listener: /metrics for Prometheus and the runtime profiles
-// under /debug/pprof/. It is for operators only: keep it on loopback or a private network.
-func adminServer(reg *prometheus.Registry, log *slog.Logger) *http.Server {
+// adminServer serves the admin listener: /metrics for Prometheus, the runtime profiles
+// under /debug/pprof/, and /livez and /readyz as the public listener answers them but
+// without a rate limit, for probes. It is for operators only: keep it on loopback or a
+// private network.
+func adminServer(reg *prometheus.Registry, log *slog.Logger, api *server.Server) *http.Server {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		ready, why := api.Readiness()
+		if !ready {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		_, _ = io.WriteString(w, why+"\n")
+	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError),
 		EnableOpenMetrics: true,

@@ -113,15 +113,16 @@ func getStatus(url string) int {
 	return resp.StatusCode
 }
 
-// demoDaemon serves the demo corpus through a fixture and starts gigsd on it; it returns
-// the daemon and the corpus directory.
+// demoDaemon serves the demo corpus through a fixture and starts gigsd on it, with a read
+// limit its tests' polling never reaches; it returns the daemon and the corpus directory.
 func demoDaemon(t *testing.T, args ...string) (*daemon, string) {
 	dir := demoCorpus(t)
 	vars, _ := demoUpstream(t, dir)
 	args = append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-sources", filepath.Join(dir, "sources.json"),
-		"-data-dir", filepath.Join(dir, "data")}, args...)
+		"-data-dir", filepath.Join(dir, "data"), "-read-limit", "1000000"}, args...)
 	d := startDaemon(t, buildGigsd(t), vars, args...)
-	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus(d.addr+"/readyz") == 200 })
+	// Probes poll the admin listener's /readyz, which no rate limit counts.
+	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus("http://"+d.admin+"/readyz") == 200 })
 	return d, dir
 }
 

@@ -90,6 +90,11 @@ type Config struct {
 	DrainDelay      time.Duration
 	Check           bool
 	Synthetic       int
+
+	MaxConns          int
+	MaxConnsPerClient int
+	IdleTimeout       time.Duration
+	HeaderTimeout     time.Duration
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -141,6 +146,10 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
 	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
 	fs.IntVar(&c.Synthetic, "synthetic", 0, "serve this many synthetic gigs (bench/scale), rebuilt every -refresh, instead of the sources: for benchmarks")
+	fs.IntVar(&c.MaxConns, "max-conns", 0, "cap on open connections to -addr; 0: 10000, or three quarters of the open-file limit when that is lower")
+	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", server.DefaultMaxConnsPerClient, "cap on one client address's open connections to -addr (the direct peer; -trusted-proxies are exempt); -1: no cap")
+	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
+	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
 	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
 	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
 		c.TrustedProxies = c.TrustedProxies[:0]
@@ -182,7 +191,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	if c.Synthetic < 0 {
 		return fmt.Errorf("-synthetic must not be negative, not %d", c.Synthetic)
 	}
-	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout, "key-sync": c.KeySync} {
+	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout,
+		"key-sync": c.KeySync, "idle-timeout": c.IdleTimeout, "header-timeout": c.HeaderTimeout} {
 		if d <= 0 {
 			return fmt.Errorf("-%s must be positive, not %s", name, d)
 		}
@@ -202,6 +212,15 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 		if n < 1 {
 			return fmt.Errorf("-%s must be at least 1, not %d", name, n)
 		}
+	}
+	if c.MaxConns < 0 {
+		return fmt.Errorf("-max-conns must not be negative, not %d", c.MaxConns)
+	}
+	if c.MaxConns == 0 {
+		c.MaxConns = defaultMaxConns()
+	}
+	if c.MaxConnsPerClient == 0 || c.MaxConnsPerClient < -1 {
+		return fmt.Errorf("-max-conns-per-client must be at least 1, or -1 for no cap, not %d", c.MaxConnsPerClient)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -298,7 +317,9 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	api := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
 		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
-		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live)})
+		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live),
+		MaxConns: m.Config.MaxConns, MaxConnsPerClient: m.Config.MaxConnsPerClient,
+		IdleTimeout: m.Config.IdleTimeout, HeaderTimeout: m.Config.HeaderTimeout})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
@@ -310,7 +331,7 @@ func (m *Main) Run(ctx context.Context) error {
 			ln.Close()
 			return fmt.Errorf("cannot listen on -admin-addr %q: %w", m.Config.AdminAddr, err)
 		}
-		admin = adminServer(m.Registry, m.Logger)
+		admin = adminServer(m.Registry, m.Logger, api)
 		go func() { _ = admin.Serve(m.adminLn) }()
 		defer admin.Close()
 	}
@@ -332,7 +353,7 @@ func (m *Main) Run(ctx context.Context) error {
 		checker.Run(keysCtx, m.Config.KeySync) // saves key uses once more when stopped
 	}()
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(api.Listen(ln)) }()
 	select {
 	case err = <-served:
 		cancel()
@@ -445,6 +466,17 @@ func shutdown(srv *fasthttp.Server, timeout time.Duration) error {
 		return fmt.Errorf("requests still running after -shutdown-timeout %s were cut off: %w", timeout, err)
 	}
 	return nil
+}
+
+// defaultMaxConns is -max-conns when it is not set: server.DefaultMaxConns, or three
+// quarters of the open-file limit when that is lower, so that the fetcher and the stores
+// keep descriptors when the public listener is full.
+func defaultMaxConns() int {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur > 1<<30 {
+		return server.DefaultMaxConns
+	}
+	return max(min(server.DefaultMaxConns, int(rl.Cur)*3/4), 16)
 }
 
 func addrString(ln net.Listener) string {

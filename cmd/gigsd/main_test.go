@@ -98,7 +98,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("gigsd did not listen: %v", <-done)
 	}
 	base := "http://" + a.String()
-	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus(base+"/readyz") == 200 })
+	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus("http://"+m.AdminAddr().String()+"/readyz") == 200 })
 	// A key issued into the running daemon's store downloads the export.
 	key := issueKey(t, filepath.Join(dir, "data"))
 	waitFor(t, "the export with a new key", 30*time.Second, func() bool {

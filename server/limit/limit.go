@@ -109,25 +109,6 @@ func (l *Limiter) Take(k Key, now time.Time) Decision {
 	return d
 }
 
-// Refund gives back one request taken from k's quota (for answers that cost nothing, such
-// as a 304) and returns the decision as it stands after the refund.
-func (l *Limiter) Refund(k Key, now time.Time, d Decision) Decision {
-	t := int64(now.Sub(l.epoch))
-	s := l.shard(k)
-	s.mu.Lock()
-	if tat, ok := s.tat[k]; ok {
-		if tat -= l.interval; tat <= t {
-			delete(s.tat, k)
-		} else {
-			s.tat[k] = tat
-		}
-	}
-	s.mu.Unlock()
-	d.Remaining = min(d.Remaining+1, l.limit)
-	d.Reset = max(d.Reset-time.Duration(l.interval), 0)
-	return d
-}
-
 // grow makes room for one more entry: expired entries (full buckets, which carry no
 // information) are swept once the map has doubled since the last sweep, and when the shard
 // is at its cap, arbitrary entries are evicted: those clients start afresh.

@@ -44,24 +44,6 @@ func TestSixtyPerMinute(t *testing.T) {
 	}
 }
 
-func TestRefund(t *testing.T) {
-	l := New(10, time.Minute, 1000)
-	k := key(1)
-	for range 9 {
-		l.Take(k, t0)
-	}
-	d := l.Refund(k, t0, l.Take(k, t0))
-	if d.Remaining != 1 {
-		t.Fatalf("after a refund: %+v", d)
-	}
-	if d := l.Take(k, t0); !d.Allowed || d.Remaining != 0 {
-		t.Fatalf("the refunded request is not available again: %+v", d)
-	}
-	if d := l.Take(k, t0); d.Allowed {
-		t.Fatalf("quota exceeded after refunds: %+v", d)
-	}
-}
-
 func TestKeyOf(t *testing.T) {
 	tests := []struct {
 		a, b string

@@ -1,0 +1,256 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Requests an attacker sends, against a real listener: each must be answered cheaply and
+// clearly, or the connection closed, and never hold the server's connections.
+
+// hostileServer serves the test snapshot with o's connection options and returns its
+// address (host:port).
+func hostileServer(t *testing.T, o Options) string {
+	t.Helper()
+	var live engine.Live
+	live.Publish(testSnapshot(t))
+	live.SetNextRefresh(nextLoad)
+	o.Live, o.Now = &live, func() time.Time { return testNow }
+	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if o.ReadLimit == 0 {
+		o.ReadLimit = 1 << 30
+	}
+	return strings.TrimPrefix(listen(t, New(o)), "http://")
+}
+
+// raw sends request bytes on a new connection and returns every response read until the
+// server closes it or stops answering for wait, and whether it closed it.
+func raw(t *testing.T, addr, request string, wait time.Duration) (resps []*http.Response, bodies []string, closed bool) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, request); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(wait))
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			var ne net.Error
+			timeout := err != io.EOF && (errorAs(err, &ne) && ne.Timeout())
+			return resps, bodies, !timeout
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resps, bodies = append(resps, resp), append(bodies, string(b))
+	}
+}
+
+func errorAs(err error, ne *net.Error) bool {
+	e, ok := err.(net.Error)
+	if ok {
+		*ne = e
+	}
+	return ok
+}
+
+func TestNoSniffOnEveryAnswer(t *testing.T) {
+	addr := hostileServer(t, Options{})
+	requests := []string{
+		"GET /v1/gigs HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /v1/cities HTTP/1.1\r\nHost: x\r\nIf-None-Match: *\r\n\r\n",
+		"GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /v1/gigs?page=x HTTP/1.1\r\nHost: x\r\n\r\n",
+		"POST /v1/gigs HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+		"OPTIONS /v1/gigs HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /docs HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GARBAGE\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: x\r\nX: " + strings.Repeat("a", 9000) + "\r\n\r\n",
+	}
+	for _, req := range requests {
+		resps, _, _ := raw(t, addr, req, 300*time.Millisecond)
+		if len(resps) != 1 || resps[0].Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%.40q: %d responses, first %+v", req, len(resps), resps)
+		}
+	}
+}
+
+func TestInvalidParamsCapped(t *testing.T) {
+	base := "http://" + hostileServer(t, Options{})
+	var q []string
+	for i := range 500 {
+		q = append(q, fmt.Sprintf("x%d=1", i))
+	}
+	for _, path := range []string{"/v1/gigs?", "/v1/cities?", "/v1/venues?"} {
+		r := do(t, "GET", base+path+strings.Join(q, "&"), nil)
+		var p struct {
+			Detail        string
+			InvalidParams []InvalidParam `json:"invalid_params"`
+			More          int            `json:"more_invalid_params"`
+		}
+		if err := json.Unmarshal(r.body, &p); err != nil || r.status != 400 {
+			t.Fatalf("%s: %d %v", path, r.status, err)
+		}
+		if len(p.InvalidParams) != 20 || p.More != 480 || p.InvalidParams[0].Name != "x0" || !strings.HasSuffix(p.Detail, "x19 and 480 more") {
+			t.Errorf("%s: %d listed, %d more, detail %q", path, len(p.InvalidParams), p.More, p.Detail)
+		}
+		if len(r.body) > 4096 {
+			t.Errorf("%s: a %d-byte problem", path, len(r.body))
+		}
+	}
+}
+
+// TestAmbiguousLength refuses Content-Length with Transfer-Encoding, whichever comes
+// first and however spelled, and closes the connection: what follows it is not to be
+// read as a request.
+func TestAmbiguousLength(t *testing.T) {
+	addr := hostileServer(t, Options{})
+	smuggled := "GET /v1/genres HTTP/1.1\r\nHost: x\r\n\r\n"
+	for _, head := range []string{
+		"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n",
+		"transfer-encoding: chunked\r\ncontent-length: 5\r\n",
+		"CONTENT-LENGTH: 5\r\nTransfer-Encoding:chunked\r\n",
+	} {
+		req := "GET /livez HTTP/1.1\r\nHost: x\r\n" + head + "\r\n0\r\n\r\n" + smuggled
+		resps, bodies, closed := raw(t, addr, req, 2*time.Second)
+		if len(resps) == 0 {
+			t.Errorf("%q: no answer", head)
+			continue
+		}
+		if len(resps) != 1 || resps[0].StatusCode != 400 || !closed || !strings.Contains(bodies[0], "Content-Length and Transfer-Encoding") {
+			t.Errorf("%q: %d responses, first %d %q, closed %v", head, len(resps), resps[0].StatusCode, bodies[0], closed)
+		}
+	}
+	// Either one alone is fine.
+	resps, _, _ := raw(t, addr, "GET /livez HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", time.Second)
+	if len(resps) != 1 || resps[0].StatusCode != 200 {
+		t.Errorf("Content-Length alone: %+v", resps)
+	}
+}
+
+// TestRequestIDsUnique gives every request its own id, malformed ones included (whose
+// fasthttp context id is 0 each time).
+func TestRequestIDsUnique(t *testing.T) {
+	addr := hostileServer(t, Options{})
+	seen := map[string]string{}
+	for i := range 20 {
+		req := "GARBAGE\r\n\r\n"
+		if i%2 == 1 {
+			req = "GET /livez HTTP/1.1\r\nHost: x\r\n\r\nGET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
+		}
+		resps, _, _ := raw(t, addr, req, 150*time.Millisecond)
+		for _, r := range resps {
+			id := r.Header.Get("X-Request-Id")
+			if prev, dup := seen[id]; dup || id == "" {
+				t.Fatalf("request id %q of %.20q was given to %.20q", id, req, prev)
+			}
+			seen[id] = req
+		}
+	}
+}
+
+func TestTimesOutOfRange(t *testing.T) {
+	base := "http://" + hostileServer(t, Options{})
+	for _, v := range []string{"2026-12-01T24:00:00Z", "2026-12-01T10:00:00%2B24:00", "2026-12-01T23:59:60Z", "2026-13-01", "2026-02-29", "0000-01-01"} {
+		r := do(t, "GET", base+"/v1/gigs?from="+v, nil)
+		if r.status != 400 || !bytes.Contains(r.body, []byte(`"name":"from"`)) {
+			t.Errorf("from=%s: %d %s", v, r.status, r.body)
+		}
+	}
+}
+
+// TestSlowAndIdleClients closes connections that dribble their headers (slowloris) or park
+// between requests, on the timeouts given.
+func TestSlowAndIdleClients(t *testing.T) {
+	addr := hostileServer(t, Options{HeaderTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond})
+	tests := []struct {
+		name string
+		send func(c net.Conn)
+	}{
+		{"silent", func(net.Conn) {}},
+		{"slowloris", func(c net.Conn) {
+			for _, part := range []string{"GET /livez HTTP/1.1\r\n", "Host: x\r\n", "X-A: 1\r\n", "X-B: 2\r\n", "X-C: 3\r\n"} {
+				if _, err := io.WriteString(c, part); err != nil {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}},
+		{"parked after a request", func(c net.Conn) { _, _ = io.WriteString(c, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			start := time.Now()
+			tt.send(c)
+			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			_, err = io.Copy(io.Discard, c)
+			if took := time.Since(start); err != nil || took > 2*time.Second {
+				t.Fatalf("connection held %s (read error %v)", took, err)
+			}
+		})
+	}
+}
+
+// TestConnectionCaps refuses a client's connections over its cap, and closes every
+// connection after its response while the server is crowded (three quarters of its cap
+// open), so parked keep-alive connections give their places back.
+func TestConnectionCaps(t *testing.T) {
+	hold := func(addr string, n int) func() {
+		var held []net.Conn
+		for range n {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held = append(held, c)
+		}
+		time.Sleep(100 * time.Millisecond) // the server has counted them
+		return func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}
+	}
+	const livez = "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n"
+
+	addr := hostileServer(t, Options{MaxConns: 100, MaxConnsPerClient: 4})
+	release := hold(addr, 4)
+	resps, bodies, closed := raw(t, addr, livez, time.Second)
+	if len(resps) != 1 || resps[0].StatusCode != 429 || !closed || !strings.Contains(bodies[0], "too-many-connections") {
+		t.Fatalf("fifth connection of one client: %+v %q, closed %v", resps, bodies, closed)
+	}
+	release()
+
+	addr = hostileServer(t, Options{MaxConns: 4, MaxConnsPerClient: -1})
+	for _, tt := range []struct {
+		held    int
+		closing bool
+	}{{1, false}, {2, true}} {
+		release := hold(addr, tt.held)
+		resps, _, closed := raw(t, addr, livez+livez, 300*time.Millisecond)
+		release()
+		want := map[bool]int{true: 1, false: 2}[tt.closing]
+		if len(resps) != want || resps[0].StatusCode != 200 || resps[0].Close != tt.closing || closed != tt.closing {
+			t.Errorf("%d of 4 held: %d responses, closing %v; want %d", tt.held, len(resps), closed, want)
+		}
+	}
+}
