@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gigs/gigs/loader/fetch"
 	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/platform"
 )
@@ -28,9 +30,17 @@ import (
 //
 // Names are unique across both lists. Credentials never appear in the file: a platform
 // names the environment variable that holds its key.
+//
+// Fetches never reach loopback, private, link-local, multicast, CGNAT or other internal
+// addresses (see fetch.Forbidden) unless "allow_networks" names their network: a list
+// of networks or addresses, such as ["127.0.0.1/32"] for a fixture server on this machine.
 type Config struct {
-	Platforms []PlatformConfig `json:"platforms"`
-	Venues    []VenueConfig    `json:"venues"`
+	AllowNetworks []string         `json:"allow_networks,omitempty"`
+	Platforms     []PlatformConfig `json:"platforms"`
+	Venues        []VenueConfig    `json:"venues"`
+
+	// Allow is AllowNetworks as read.
+	Allow []netip.Prefix `json:"-"`
 }
 
 // PlatformConfig is one ticketing platform.
@@ -82,6 +92,13 @@ func ReadConfig(path string) (*Config, error) {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return nil, err
+	}
+	for i, n := range cfg.AllowNetworks {
+		p, err := fetch.ParseNetwork(n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: allow_networks[%d]: %w", path, i, err)
+		}
+		cfg.Allow = append(cfg.Allow, p)
 	}
 	seen := map[string]bool{}
 	name := func(list string, i int, n string) (string, error) {

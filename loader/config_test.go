@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,9 @@ func TestReadConfig(t *testing.T) {
 	if got := cfg.Venues[2].URL; got != "file://"+filepath.ToSlash(abs) {
 		t.Errorf("relative url became %q, want a file url beside the configuration", got)
 	}
+	if fmt.Sprint(cfg.Allow) != "[192.0.2.0/24 fd12::7/128]" {
+		t.Errorf("allowed networks %v", cfg.Allow)
+	}
 	if h := cfg.Venues[2].Venue; h == nil || h.Zone != "America/Argentina/Ushuaia" || h.Country != "Argentina" {
 		t.Errorf("venue hint %+v", h)
 	}
@@ -36,6 +40,7 @@ func TestReadConfig(t *testing.T) {
 		"unknown-zone.bad.json":       `venue: unknown zone "Mars/Olympus"`,
 		"empty.bad.json":              `no sources`,
 		"syntax.bad.json":             `syntax.bad.json:2:16: invalid character '}'`,
+		"bad-network.bad.json":        `allow_networks[0]: "10.0.0.0/33" is neither a network`,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "sources", "*.bad.json"))
 	if len(files) != len(bad) {

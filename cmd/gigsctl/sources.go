@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -26,6 +27,8 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 	path := fs.String("sources", "", "sources configuration file, as gigsd's -sources")
 	contact := fs.String("contact", "", "operator contact sent in the User-Agent, as gigsd's -contact")
 	proxy := fs.String("fetch-proxy", "", "send every upstream request through this HTTP proxy, as gigsd's -fetch-proxy")
+	var allow []netip.Prefix
+	flagenv.Networks(fs, &allow, "fetch-allow", "comma-separated networks or addresses that fetches may reach although internal, as gigsd's -fetch-allow")
 	show := fs.Int("show", 5, "events to print per source")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.")
 	if err := flagenv.Parse(fs, args[1:], getenv); err != nil {
@@ -38,7 +41,7 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	opts := fetch.Options{Contact: *contact}
+	opts := fetch.Options{Contact: *contact, Allow: append(allow, cfg.Allow...)}
 	if opts.Proxy, err = loader.ProxyFunc(*proxy); err != nil {
 		return fmt.Errorf("-fetch-proxy: %w", err)
 	}

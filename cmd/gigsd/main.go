@@ -16,7 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -82,6 +82,7 @@ type Config struct {
 	ReadLimit       int
 	ExportLimit     int
 	TrustedProxies  []netip.Prefix
+	FetchAllow      []netip.Prefix
 	DataDir         string
 	KeySync         time.Duration
 	FetchProxy      string
@@ -151,24 +152,8 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
 	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
 	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
-	fs.Func("trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed", func(v string) error {
-		c.TrustedProxies = c.TrustedProxies[:0]
-		for _, f := range strings.Split(v, ",") {
-			if f = strings.TrimSpace(f); f == "" {
-				continue
-			}
-			p, err := netip.ParsePrefix(f)
-			if err != nil {
-				a, aerr := netip.ParseAddr(f)
-				if aerr != nil {
-					return fmt.Errorf("%q is neither a network (10.0.0.0/8) nor an address", f)
-				}
-				p = netip.PrefixFrom(a, a.BitLen())
-			}
-			c.TrustedProxies = append(c.TrustedProxies, p.Masked())
-		}
-		return nil
-	})
+	flagenv.Networks(fs, &c.TrustedProxies, "trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed")
+	flagenv.Networks(fs, &c.FetchAllow, "fetch-allow", "comma-separated networks or addresses that source fetches may reach although they are loopback, private, link-local or otherwise internal (added to the sources file's allow_networks)")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsd -sources FILE [flags]\n\n"+
 		"Serves the gigs read API from sources refreshed every hour, and Prometheus metrics on\n"+
 		"-admin-addr. SIGHUP reloads the sources file; SIGTERM or SIGINT drains and stops.")
@@ -256,16 +241,22 @@ func (m *Main) newFetcher() (*fetch.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-fetch-proxy: %w", err)
 	}
-	return fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy}), nil
+	return fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy, Allow: m.Config.FetchAllow}), nil
 }
 
-// sources reads the sources configuration and makes its sources on fetcher.
+// sources reads the sources configuration and makes its sources on fetcher, which may
+// from now on reach the networks -fetch-allow and the file allow.
 func (m *Main) sources(fetcher *fetch.Client) ([]loader.Source, error) {
 	cfg, err := loader.ReadConfig(m.Config.Sources)
 	if err != nil {
 		return nil, err
 	}
-	return loader.Sources(cfg, fetcher, m.getenv, time.Now)
+	srcs, err := loader.Sources(cfg, fetcher, m.getenv, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	fetcher.Allow(append(slices.Clone(m.Config.FetchAllow), cfg.Allow...))
+	return srcs, nil
 }
 
 // Reload reads the sources configuration again and has the running loader use it from the

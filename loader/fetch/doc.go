@@ -30,6 +30,14 @@
 //  5. follows up to 5 redirects (301, 302, 303, 307, 308), dropping credentials and cookies
 //     when the host changes; more fail with ErrTooManyRedirects.
 //
+// Every connection (robots.txt, redirects and retries included) is checked after DNS
+// resolution, address by address, as it is dialed: an address Forbidden names (loopback,
+// private, link-local, multicast, unspecified, CGNAT, reserved, and IPv6 forms carrying
+// them) fails the Get with ErrForbiddenAddress, without a retry, unless Options.Allow
+// (or Client.Allow) holds its network. A request sent through a proxy is not dialed here:
+// its host is refused when it is such an address literal (in any spelling inet_aton
+// reads), and a name is left to the proxy; the proxy's own address is always dialed.
+//
 // The answer is a Response for a 200 or a 304 and a *StatusError for any other status. A 200
 // body over Options.MaxBytes (after gzip decompression) fails with ErrTooLarge; reading stops
 // at the cap. A text body (text/*, XML; not JSON) is converted to UTF-8: from its byte order

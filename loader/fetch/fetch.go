@@ -9,8 +9,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"mime"
-	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -28,6 +28,9 @@ type Options struct {
 	// Proxy chooses a proxy per request, as http.Transport.Proxy; nil uses the
 	// HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment.
 	Proxy func(*http.Request) (*url.URL, error)
+	// Allow lists the networks that fetches may reach although Forbidden refuses them
+	// (loopback, private, link-local, ...); empty: none. Client.Allow replaces it.
+	Allow []netip.Prefix
 
 	// Agent is the product token looked up in robots.txt User-agent lines, case-insensitively;
 	// "gigs".
@@ -135,6 +138,7 @@ type Client struct {
 	retryMax      time.Duration
 	maxRetryAfter time.Duration
 
+	guard  *guard
 	hosts  *limiter
 	robots *robotsCache
 	cache  *condCache // nil when conditional GET is off
@@ -192,9 +196,10 @@ func New(o Options) *Client {
 		o.CacheBytes = 128 << 20
 	}
 
+	g := newGuard(o.Allow)
 	tr := &http.Transport{
-		Proxy:                 o.Proxy,
-		DialContext:           (&net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		Proxy:                 g.proxy(o.Proxy),
+		DialContext:           g.dialer(o.ConnectTimeout),
 		TLSHandshakeTimeout:   o.TLSTimeout,
 		ResponseHeaderTimeout: o.HeaderTimeout,
 		ExpectContinueTimeout: time.Second,
@@ -212,6 +217,7 @@ func New(o Options) *Client {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		transport:     tr,
+		guard:         g,
 		userAgent:     o.UserAgent,
 		agent:         o.Agent,
 		maxBytes:      o.MaxBytes,
@@ -234,6 +240,9 @@ func New(o Options) *Client {
 	}
 	return c
 }
+
+// Allow replaces Options.Allow for the requests that start from now on.
+func (c *Client) Allow(networks []netip.Prefix) { c.guard.setAllow(networks) }
 
 // CloseIdleConnections closes the connections the Client keeps open for reuse.
 func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
@@ -431,7 +440,7 @@ func (c *Client) attempt(ctx context.Context, u *url.URL, key string, hdr http.H
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, ErrForbiddenAddress) {
 			return nil, false, fmt.Errorf("cannot fetch %q: %w", u, err)
 		}
 		if actx.Err() != nil {

@@ -357,8 +357,8 @@ func (c *Client) fetchRobots(ctx context.Context, u *url.URL) (*robots, time.Dur
 	for hop := 0; ; hop++ {
 		rep, err := c.exchange(ctx, cur, hdr, c.minGap, &retries, maxRobotsBytes, true)
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, errStartAfterDeadline) {
-				return nil, 0, err // our ctx, not the host: ask again next time
+			if ctx.Err() != nil || errors.Is(err, errStartAfterDeadline) || errors.Is(err, ErrForbiddenAddress) {
+				return nil, 0, err // our ctx or our rules, not the host: ask again next time
 			}
 			return unreachable(err.Error())
 		}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"reflect"
 	"slices"
@@ -217,12 +218,15 @@ func serve(t testing.TB, kind Kind, listings []Listing, o EmulatorOptions, wrap 
 	if edit != nil {
 		edit(&cfg)
 	}
-	src, err := New(cfg, fetch.New(fetch.Options{}))
+	src, err := New(cfg, fetch.New(fetch.Options{Allow: loopback}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return src
 }
+
+// loopback is where the test servers listen: fetches may reach it.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
@@ -745,7 +749,7 @@ func TestCredentialRefused(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	get := fetch.New(fetch.Options{})
+	get := fetch.New(fetch.Options{Allow: loopback})
 	ok := Config{Name: "tix", Kind: KindHAL, URL: "https://api.tix.example/discovery/v2/events.json", Credential: "k"}
 	if _, err := New(ok, get); err != nil {
 		t.Fatal(err)

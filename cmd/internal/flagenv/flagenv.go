@@ -5,7 +5,10 @@ package flagenv
 import (
 	"flag"
 	"fmt"
+	"net/netip"
 	"strings"
+
+	"github.com/gigs/gigs/loader/fetch"
 )
 
 // Prefix is put before every environment variable name.
@@ -53,4 +56,23 @@ func Usage(fs *flag.FlagSet, synopsis string) func() {
 			fmt.Fprintln(w, ")")
 		})
 	}
+}
+
+// Networks defines a flag holding comma-separated networks or addresses (10.0.0.0/8,
+// 192.0.2.7, fd00::/8) in *list; each setting replaces the list.
+func Networks(fs *flag.FlagSet, list *[]netip.Prefix, name, usage string) {
+	fs.Func(name, usage, func(v string) error {
+		*list = (*list)[:0]
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f == "" {
+				continue
+			}
+			p, err := fetch.ParseNetwork(f)
+			if err != nil {
+				return err
+			}
+			*list = append(*list, p)
+		}
+		return nil
+	})
 }
