@@ -237,17 +237,26 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		if sr.Err != nil {
 			sr.LastSuccess = lg.at // zero when there is none
 		}
-		norm.addAll(events, i, src.Role, sr)
+		norm.addAll(events, i, src, sr)
 	}
 	rep.Records = len(norm.recs)
 	return rep, norm, fresh
 }
 
-// addAll normalizes the events of source src, counting them in sr and reporting the
-// ones it cannot use as drops.
-func (n *normalizer) addAll(events []source.Event, src int, role Role, sr *SourceReport) {
+// addAll normalizes the events of source src (the i-th of the run), counting them in sr
+// and reporting the ones it cannot use as drops. A venue site's events away from its home
+// venue are guests: see RoleGuest.
+func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *SourceReport) {
+	atHome := func(*source.Event) bool { return true }
+	if src.Role == RoleVenue {
+		atHome = n.home(events, src.Home)
+	}
 	for j := range events {
-		if err := n.add(&events[j], src, role); err != nil {
+		role := src.Role
+		if !atHome(&events[j]) {
+			role = RoleGuest
+		}
+		if err := n.add(&events[j], i, role); err != nil {
 			sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line, Reason: err.Error()})
 			continue
 		}
@@ -265,7 +274,7 @@ func Check(ctx context.Context, src Source, now time.Time) (SourceReport, []sour
 		return sr, nil
 	}
 	n := newNormalizer(now, len(b.Events))
-	n.addAll(b.Events, 0, src.Role, &sr)
+	n.addAll(b.Events, 0, src, &sr)
 	used := make([]source.Event, len(n.recs))
 	for i := range n.recs {
 		used[i] = *n.recs[i].ev

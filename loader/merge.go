@@ -44,7 +44,10 @@ import (
 //   - Every source, ticket link and price is kept, each ticket with its source, so platform
 //     prices stand beside venue links.
 //   - A cancellation from a venue site or a primary platform wins; one from other
-//     platforms counts only when every record says so. Otherwise a status a venue site
+//     platforms counts only when every record says so.
+//   - A venue site's record at another venue than its own (RoleGuest) is left out of a
+//     gig that has any other record: it cannot cancel, move, rename or add tickets to
+//     another venue's gig. Alone it makes a gig, as a platform's record would. Otherwise a status a venue site
 //     states wins (an iCalendar feed cannot say "postponed" and states none; a page may
 //     leave eventStatus out); then a platform's "postponed" or "rescheduled", since
 //     platforms say "scheduled" of every listing they have not updated; else "scheduled".
@@ -292,12 +295,19 @@ func editDistance(a, b []rune, limit int) int {
 func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
 	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{},
 		slugs: map[string]string{}, cities: map[string]bool{}, genres: map[string]bool{}}
-	order := make([]int32, len(n.recs))
-	for i := range order {
-		order[i] = int32(i)
+	// A guest record in a gig that has a record of another role says nothing there: the
+	// gig is made of the others.
+	for k, c := range clusters {
+		if slices.ContainsFunc(c, func(i int32) bool { return n.recs[i].role != RoleGuest }) {
+			clusters[k] = slices.DeleteFunc(slices.Clone(c), func(i int32) bool { return n.recs[i].role == RoleGuest })
+		}
+	}
+	var order []int32
+	for _, c := range clusters {
+		order = append(order, c...)
 	}
 	// Artists are named by the most authoritative source that lists them.
-	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(n.recs[x].role, n.recs[y].role) })
+	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Or(cmp.Compare(n.recs[x].role, n.recs[y].role), cmp.Compare(x, y)) })
 	for _, i := range order {
 		for _, p := range a.performers(&n.recs[i]) {
 			a.artist(p.name, p.genres)

@@ -22,6 +22,11 @@ const (
 	RoleVenue    Role = iota // a venue's own website or feed: times and the bill come from here
 	RolePrimary              // a primary ticketing platform: its cancellations count
 	RolePlatform             // any other ticketing platform
+	// RoleGuest is a venue site's record of an event at another venue than its own: it
+	// speaks for nobody there. It never names that venue, and a gig with a record of
+	// any other role ignores it (no status, start, bill, tickets or attribution from it);
+	// alone, it lists a gig as a platform's record would.
+	RoleGuest
 )
 
 // record is one source event, normalized: placed at a venue of a city, in venue-local
@@ -109,6 +114,44 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	r.venue = n.venue(ev.Venue, city, role)
 	n.recs = append(n.recs, r)
 	return nil
+}
+
+// home returns the test of whether an event of a venue site is at the site's own venue:
+// the operator's hint when it names one, else the venue most of the events name (the
+// first of those named most often). Venues are told apart by city and name key.
+func (n *normalizer) home(events []source.Event, hint *VenueHint) func(*source.Event) bool {
+	if hint != nil && hint.Name != "" {
+		hc, herr := n.lookupCity(source.Place{Name: hint.Name, Locality: hint.City, Country: hint.Country, Zone: hint.Zone})
+		return func(ev *source.Event) bool {
+			if herr != nil { // the hint names no city it can place: the name decides
+				return venueKey(ev.Venue.Name, "") == venueKey(hint.Name, "")
+			}
+			c, err := n.lookupCity(ev.Venue)
+			return err == nil && c.Slug == hc.Slug && venueKey(ev.Venue.Name, c.Name) == venueKey(hint.Name, c.Name)
+		}
+	}
+	counts := map[string]int{}
+	best, most := "", 0
+	for i := range events {
+		k := n.venueIdentity(events[i].Venue)
+		if k == "" {
+			continue
+		}
+		if counts[k]++; counts[k] > most {
+			best, most = k, counts[k]
+		}
+	}
+	return func(ev *source.Event) bool { return n.venueIdentity(ev.Venue) == best }
+}
+
+// venueIdentity is what tells a venue from another for home: its city's slug and its
+// name key; "" when its city is unknown (such an event is dropped anyway).
+func (n *normalizer) venueIdentity(p source.Place) string {
+	c, err := n.lookupCity(p)
+	if err != nil {
+		return ""
+	}
+	return c.Slug + "\x00" + venueKey(p.Name, c.Name)
 }
 
 // localDay numbers the venue-local date of t.

@@ -21,6 +21,10 @@ import (
 type Source struct {
 	source.Source
 	Role Role
+	// Home is a venue site's own venue as the operator names it (the venue hint); nil
+	// for platforms, and for venue sites whose home is the venue most of their events
+	// name. A venue site speaks with authority only for events at its home.
+	Home *VenueHint
 }
 
 // Sources makes the configured sources, venue sites first, fetching with get. A
@@ -33,7 +37,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 		if parse == nil {
 			return nil, fmt.Errorf("source %q: unknown format %q", v.Name, v.Format)
 		}
-		out = append(out, Source{Role: RoleVenue, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
+		out = append(out, Source{Role: RoleVenue, Home: v.Venue, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
 			parse: func(page []byte, ref string) ([]source.Event, []source.Drop) { return parse(page, ref, now()) }}})
 	}
 	for _, p := range cfg.Platforms {

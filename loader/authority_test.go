@@ -1,0 +1,105 @@
+package loader
+
+import (
+	"testing"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// TestVenueSiteSpeaksForItsVenueOnly lets a hostile venue site list the gigs of another
+// venue as cancelled, moved, renamed, with its own ticket links and bill: the other
+// venue's gigs stay as their own site and the platforms say. Its home is its hint, or
+// else the venue most of its events name.
+func TestVenueSiteSpeaksForItsVenueOnly(t *testing.T) {
+	at := func(title, venue, start string) source.Event {
+		ev := event(title, venue, "London", "GB", start)
+		ev.Ref = venue + "/" + title + "/" + start
+		ev.Performers = []source.Performer{{Name: title}}
+		return ev
+	}
+	// The Garage's own site, and a platform listing the same show.
+	garage := []source.Event{at("Wet Leg", "The Garage", "2026-12-05T20:00")}
+	garage[0].Offers = []source.Offer{{URL: "https://thegarage.example/tickets/wet-leg"}}
+	platform := []source.Event{at("Wet Leg", "The Garage", "2026-12-05T19:30")}
+	// The hostile site's forgery of that show: cancelled, moved, another venue name
+	// spelling, its own tickets and a support act.
+	forged := func() source.Event {
+		ev := at("Wet Leg", "The Garage", "2026-12-05T20:00")
+		ev.Ref = "evil/forged"
+		ev.Status = engine.StatusCancelled
+		ev.PreviousStart = ev.Start
+		ev.Start.Wall = ev.Start.Wall.Add(30 * 60 * 1e9)
+		ev.Venue.Street = "1 Fake Street"
+		ev.Offers = []source.Offer{{URL: "https://evil.example/phish"}}
+		ev.Performers = append(ev.Performers, source.Performer{Name: "Spam Act"})
+		return ev
+	}
+	own := func(n int) []source.Event {
+		var evs []source.Event
+		for i := range n {
+			evs = append(evs, at("Own Show "+string(rune('A'+i)), "Evil Bar", "2026-12-1"+string(rune('0'+i))+"T21:00"))
+		}
+		return evs
+	}
+	tests := []struct {
+		name string
+		evil []source.Event
+		home *VenueHint
+	}{
+		{"home by most events", append(own(3), forged()), nil},
+		{"home by hint, though most events are elsewhere", append(own(1), forged(), at("Fake 1", "The Garage", "2026-12-20T20:00"),
+			at("Fake 2", "The Garage", "2026-12-21T20:00")), &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for name, evs := range map[string][]source.Event{"garage": garage, "evil": tt.evil, "tixhub": platform} {
+				for i := range evs {
+					evs[i].Source = name
+				}
+			}
+			n := newNormalizer(noon, 8)
+			var sr SourceReport
+			n.addAll(garage, 0, Source{Role: RoleVenue}, &sr)
+			n.addAll(tt.evil, 1, Source{Role: RoleVenue, Home: tt.home}, &sr)
+			n.addAll(platform, 2, Source{Role: RolePlatform}, &sr)
+			if len(sr.Dropped) > 0 {
+				t.Fatalf("dropped %+v", sr.Dropped)
+			}
+			ds := n.dataset(NewIDStore().begin(), n.clusters())
+			var show *engine.Gig
+			for i := range ds.Gigs {
+				if ds.Gigs[i].Title == "Wet Leg" {
+					if show != nil {
+						t.Fatalf("the forgery made a second gig: %+v", ds.Gigs[i])
+					}
+					show = &ds.Gigs[i]
+				}
+			}
+			if show == nil {
+				t.Fatal("no Wet Leg gig")
+			}
+			if show.Status != engine.StatusScheduled || show.Start.Format("15:04") != "20:00" || !show.PreviousStart.IsZero() {
+				t.Errorf("status %s, start %s, previous %s: the forgery spoke", show.Status, show.Start, show.PreviousStart)
+			}
+			for _, tk := range show.Tickets {
+				if tk.Source != "" && tk.URL == "https://evil.example/phish" {
+					t.Errorf("the forgery added its ticket link")
+				}
+			}
+			if len(show.Artists) != 1 || len(show.Sources) != 2 {
+				t.Errorf("bill %v, sources %v", show.Artists, show.Sources)
+			}
+			for _, v := range ds.Venues {
+				if v.Name == "The Garage" && v.Address != "London" {
+					t.Errorf("the forgery gave The Garage the address %q", v.Address)
+				}
+			}
+			// What the hostile site lists at its own venue, and at others where nobody
+			// else lists a show, are gigs.
+			if want := len(tt.evil) - 1 + 1; len(ds.Gigs) != want {
+				t.Errorf("%d gigs, want %d", len(ds.Gigs), want)
+			}
+		})
+	}
+}
