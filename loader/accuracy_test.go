@@ -26,7 +26,10 @@ func TestMergePrecisionRecall(t *testing.T) {
 		t.Run(fmt.Sprint("revision ", rev), func(t *testing.T) {
 			c := serveCorpus(t, rev)
 			truth := c.concerts(t)
-			_, norm, _ := c.loader.gather(t.Context(), c.clock.Now())
+			_, norm, _, err := c.loader.gather(t.Context(), c.clock.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i := range norm.recs {
 				if truth[norm.recs[i].ref()] == nil {
 					t.Errorf("record %v is in no concert of expected-merges.json", norm.recs[i].ref())
@@ -126,7 +129,10 @@ func TestMergedGigsStateTheTruth(t *testing.T) {
 	const minPlatformOnly = 0.9
 	c := serveCorpus(t, 1)
 	truth := c.concerts(t)
-	_, norm, _ := c.loader.gather(t.Context(), c.clock.Now())
+	_, norm, _, err := c.loader.gather(t.Context(), c.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	clusters := norm.clusters()
 	ds := norm.dataset(NewIDStore().begin(), clusters)
 	snap, err := engine.Build(&ds, engine.Options{Now: c.clock.Now()})

@@ -51,6 +51,9 @@ type PlatformConfig struct {
 	CredentialEnv string        `json:"credential_env,omitempty"`
 	// Primary marks a platform that sells the venue's own tickets: its cancellations win.
 	Primary bool `json:"primary,omitempty"`
+	// MaxEvents caps the events one fetch of the platform yields (platform.DefaultMaxEvents
+	// when zero): a feed with more fails as a whole and keeps its last good events.
+	MaxEvents int `json:"max_events,omitempty"`
 }
 
 // VenueConfig is one venue website or feed.
@@ -59,7 +62,15 @@ type VenueConfig struct {
 	Format string     `json:"format"` // "jsonld", "microdata" or "ical"
 	URL    string     `json:"url"`    // http(s) or file URL, or a path relative to the file
 	Venue  *VenueHint `json:"venue,omitempty"`
+	// MaxEvents caps the events one fetch of the page or feed yields, recurring events'
+	// occurrences included (DefaultVenueMaxEvents when zero): a document with more fails
+	// as a whole and keeps its last good events.
+	MaxEvents int `json:"max_events,omitempty"`
 }
+
+// DefaultVenueMaxEvents is a venue site's cap on events when its configuration sets none:
+// years of nightly shows, far below what a hostile document could make.
+const DefaultVenueMaxEvents = 2000
 
 // VenueHint says where a venue site's events happen, for pages and feeds that do not say
 // it themselves (an iCalendar LOCATION is one line of text). A hint fills what an event
@@ -127,6 +138,9 @@ func ReadConfig(path string) (*Config, error) {
 		if p.CredentialEnv != "" && !envRE.MatchString(p.CredentialEnv) {
 			return nil, fmt.Errorf("%s: credential_env %q is not an environment variable name", where, p.CredentialEnv)
 		}
+		if p.MaxEvents < 0 {
+			return nil, fmt.Errorf("%s: max_events must not be negative", where)
+		}
 	}
 	for i := range cfg.Venues {
 		v := &cfg.Venues[i]
@@ -142,6 +156,9 @@ func ReadConfig(path string) (*Config, error) {
 		}
 		if err := v.Venue.check(); err != nil {
 			return nil, fmt.Errorf("%s: venue: %w", where, err)
+		}
+		if v.MaxEvents < 0 {
+			return nil, fmt.Errorf("%s: max_events must not be negative", where)
 		}
 	}
 	if len(cfg.Platforms)+len(cfg.Venues) == 0 {

@@ -33,12 +33,18 @@ type Options struct {
 	MaxDrop  float64          // 0.5: a build with fewer than half the gigs of the last one is refused
 	Parallel int              // 64 sources fetched at once (per-host politeness is the fetcher's)
 	Deadline time.Duration    // 10m: a refresh's fetching stops here; sources not done by then fail
+	// MaxRecords caps the events of one refresh, all sources together (DefaultMaxRecords
+	// when zero): a refresh with more is not built, and the last snapshot keeps serving.
+	MaxRecords int
 	// LogEvery is how often a source's unchanged failure, notes or dropped records are
 	// logged again while they last (6h); a change is logged at once.
 	LogEvery time.Duration
 	// OnRun, when set, is called by Run after each refresh with its report and error.
 	OnRun func(Report, error)
 }
+
+// DefaultMaxRecords is Options.MaxRecords when zero: a million gigs listed about twice.
+const DefaultMaxRecords = 2_000_000
 
 // Loader runs refreshes. RunOnce and Run must not be called concurrently.
 type Loader struct {
@@ -90,6 +96,9 @@ func New(o Options) *Loader {
 	}
 	if o.LogEvery == 0 {
 		o.LogEvery = 6 * time.Hour
+	}
+	if o.MaxRecords == 0 {
+		o.MaxRecords = DefaultMaxRecords
 	}
 	if o.IDs == nil {
 		o.IDs = NewIDStore()
@@ -164,8 +173,12 @@ var ErrNotPublished = errors.New("snapshot not published")
 // fetches nothing is built.
 func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	start := l.o.Now()
-	rep, norm, fresh := l.gather(ctx, start)
-	if err := ctx.Err(); err != nil { // stopped: what was fetched is incomplete
+	rep, norm, fresh, err := l.gather(ctx, start)
+	if err == nil {
+		err = ctx.Err() // stopped: what was fetched is incomplete
+	}
+	if err != nil {
+		rep.Duration = l.o.Now().Sub(start)
 		return rep, fmt.Errorf("%w: %w", ErrNotPublished, err)
 	}
 	run := l.o.IDs.begin()
@@ -200,8 +213,9 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 
 // gather fetches every source and normalizes what they yield, with the last good events
 // of each source that failed or shrank. It returns the run's report so far, the records,
-// and the events that become each source's last good ones if the run publishes.
-func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normalizer, map[string]lastGood) {
+// and the events that become each source's last good ones if the run publishes; or an
+// error, normalizing nothing, when the events pass Options.MaxRecords.
+func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normalizer, map[string]lastGood, error) {
 	rep := Report{Sources: make([]SourceReport, len(l.o.Sources))}
 	var before fetch.Stats
 	if l.o.Stats != nil {
@@ -212,8 +226,9 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		rep.Fetch = l.o.Stats().Sub(before)
 	}
 
-	norm := newNormalizer(start, l.published*2) // a guess: most gigs have one or two records
 	fresh := map[string]lastGood{}
+	use := make([][]source.Event, len(l.o.Sources))
+	total := 0
 	for i, src := range l.o.Sources {
 		sr := &rep.Sources[i]
 		events := batches[i].Events
@@ -237,10 +252,18 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		if sr.Err != nil {
 			sr.LastSuccess = lg.at // zero when there is none
 		}
-		norm.addAll(events, i, src, sr)
+		use[i] = events
+		total += len(events)
+	}
+	if total > l.o.MaxRecords {
+		return rep, nil, nil, fmt.Errorf("the sources gave %d events, over the cap of %d a refresh (-max-records)", total, l.o.MaxRecords)
+	}
+	norm := newNormalizer(start, total)
+	for i, src := range l.o.Sources {
+		norm.addAll(use[i], i, src, &rep.Sources[i])
 	}
 	rep.Records = len(norm.recs)
-	return rep, norm, fresh
+	return rep, norm, fresh, nil
 }
 
 // addAll normalizes the events of source src (the i-th of the run), counting them in sr

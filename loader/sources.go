@@ -37,8 +37,15 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 		if parse == nil {
 			return nil, fmt.Errorf("source %q: unknown format %q", v.Name, v.Format)
 		}
+		limit := v.MaxEvents
+		if limit == 0 {
+			limit = DefaultVenueMaxEvents
+		}
 		out = append(out, Source{Role: RoleVenue, Home: v.Venue, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
-			parse: func(page []byte, ref string) ([]source.Event, []source.Drop) { return parse(page, ref, now()) }}})
+			maxEvents: limit,
+			parse: func(page []byte, ref string) ([]source.Event, []source.Drop) {
+				return parse(page, ref, parseOptions{now: now(), maxEvents: limit + 1})
+			}}})
 	}
 	for _, p := range cfg.Platforms {
 		var cred string
@@ -47,7 +54,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 				return nil, fmt.Errorf("source %q: environment variable %s (its credential) is not set", p.Name, p.CredentialEnv)
 			}
 		}
-		src, err := platform.New(platform.Config{Name: p.Name, Kind: p.Kind, URL: p.URL, Credential: cred, Now: now}, get)
+		src, err := platform.New(platform.Config{Name: p.Name, Kind: p.Kind, URL: p.URL, Credential: cred, Now: now, MaxEvents: p.MaxEvents}, get)
 		if err != nil {
 			return nil, fmt.Errorf("source %q: %w", p.Name, err)
 		}
@@ -60,16 +67,24 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 	return out, nil
 }
 
+// parseOptions bound a parse: now places recurring events, and a parser that can stop
+// early stops after maxEvents (pages hold as many events as their bytes allow; a feed's
+// recurrences could hold far more).
+type parseOptions struct {
+	now       time.Time
+	maxEvents int
+}
+
 // parsers read one venue page or feed by format.
-var parsers = map[string]func(page []byte, ref string, now time.Time) ([]source.Event, []source.Drop){
-	"jsonld": func(page []byte, ref string, _ time.Time) ([]source.Event, []source.Drop) {
+var parsers = map[string]func(page []byte, ref string, o parseOptions) ([]source.Event, []source.Drop){
+	"jsonld": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop) {
 		return jsonld.Parse(page, ref)
 	},
-	"microdata": func(page []byte, ref string, _ time.Time) ([]source.Event, []source.Drop) {
+	"microdata": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop) {
 		return microdata.Parse(page, ref)
 	},
-	"ical": func(feed []byte, ref string, now time.Time) ([]source.Event, []source.Drop) {
-		return ical.Parse(feed, ref, ical.Options{Now: now, Horizon: horizon})
+	"ical": func(feed []byte, ref string, o parseOptions) ([]source.Event, []source.Drop) {
+		return ical.Parse(feed, ref, ical.Options{Now: o.now, Horizon: horizon, MaxEvents: o.maxEvents})
 	},
 }
 
@@ -80,6 +95,7 @@ type pageSource struct {
 	get       platform.Getter
 	parse     func(page []byte, ref string) ([]source.Event, []source.Drop)
 	hint      *VenueHint
+	maxEvents int           // a page with more events fails
 	last      *source.Batch // the parse of the last page read, reused when it is unchanged
 }
 
@@ -95,6 +111,10 @@ func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
 		return *p.last, nil
 	}
 	events, dropped := p.parse(resp.Body, p.url)
+	if len(events) > p.maxEvents {
+		p.last = nil
+		return source.Batch{}, fmt.Errorf("%q: %w: more than %d (max_events)", p.url, source.ErrTooManyEvents, p.maxEvents)
+	}
 	for i := range events {
 		ev := &events[i]
 		ev.Source = p.name

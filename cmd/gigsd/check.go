@@ -24,7 +24,8 @@ func (m *Main) Check(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	var live engine.Live
-	ld := loader.New(loader.Options{Sources: srcs, Stats: fetcher.Stats, Live: &live, Logger: m.Logger, MaxStale: m.Config.MaxStale})
+	ld := loader.New(loader.Options{Sources: srcs, Stats: fetcher.Stats, Live: &live, Logger: m.Logger, MaxStale: m.Config.MaxStale,
+		MaxRecords: m.Config.MaxRecords})
 	rep, err := ld.RunOnce(ctx)
 	writeSummary(out, rep, live.Load())
 	return err

@@ -92,6 +92,9 @@ type Config struct {
 	Check           bool
 	Synthetic       int
 
+	MaxRecords  int
+	MemoryLimit int64 // bytes; 0 until ParseFlags settles the default
+
 	MaxConns          int
 	MaxConnsPerClient int
 	IdleTimeout       time.Duration
@@ -147,6 +150,12 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
 	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
 	fs.IntVar(&c.Synthetic, "synthetic", 0, "serve this many synthetic gigs (bench/scale), rebuilt every -refresh, instead of the sources: for benchmarks")
+	fs.IntVar(&c.MaxRecords, "max-records", loader.DefaultMaxRecords, "cap on the events one refresh takes from all sources together; a refresh with more is not built")
+	fs.Func("memory-limit", "soft memory limit of the Go runtime, in bytes or with a unit (512MiB, 4GiB); 0: GOMEMLIMIT when set, else 80% of the cgroup's or the machine's memory", func(v string) error {
+		n, err := parseBytes(v)
+		c.MemoryLimit = n
+		return err
+	})
 	fs.IntVar(&c.MaxConns, "max-conns", 0, "cap on open connections to -addr; 0: 10000, or three quarters of the open-file limit when that is lower")
 	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", server.DefaultMaxConnsPerClient, "cap on one client address's open connections to -addr (the direct peer; -trusted-proxies are exempt); -1: no cap")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
@@ -198,6 +207,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 			return fmt.Errorf("-%s must be at least 1, not %d", name, n)
 		}
 	}
+	if c.MaxRecords < 1 {
+		return fmt.Errorf("-max-records must be at least 1, not %d", c.MaxRecords)
+	}
 	if c.MaxConns < 0 {
 		return fmt.Errorf("-max-conns must not be negative, not %d", c.MaxConns)
 	}
@@ -213,6 +225,26 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	}
 	m.Logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	return nil
+}
+
+// setMemoryLimit applies -memory-limit, or its default, to the Go runtime: the garbage
+// collector then works harder as the heap nears it, rather than let the process be killed
+// for memory while a hostile or huge refresh is read.
+func (m *Main) setMemoryLimit() {
+	limit, from := m.Config.MemoryLimit, "-memory-limit"
+	switch {
+	case limit > 0:
+	case m.getenv("GOMEMLIMIT") != "":
+		limit, from = debug.SetMemoryLimit(-1), "GOMEMLIMIT" // the runtime read it at start
+	default:
+		if total := machineMemory(); total > 0 {
+			limit, from = total/10*8, "80% of the available memory"
+		}
+	}
+	if limit > 0 {
+		debug.SetMemoryLimit(limit)
+		m.Logger.Info("memory limit set", "bytes", limit, "from", from)
+	}
 }
 
 // Addr waits until Run has opened its listener and returns its address, or nil when Run
@@ -282,6 +314,7 @@ func (m *Main) Reload() error {
 // connections are closed.
 func (m *Main) Run(ctx context.Context) error {
 	defer m.opened()
+	m.setMemoryLimit()
 	if err := os.MkdirAll(m.Config.DataDir, 0o700); err != nil {
 		return fmt.Errorf("cannot make the data directory: %w", err)
 	}
@@ -393,15 +426,16 @@ func (m *Main) newLoader(refreshes *refreshMetrics) (*loader.Loader, *fetch.Clie
 	}
 	m.Logger.Info("sources configuration read", "file", m.Config.Sources, "sources", len(srcs))
 	return loader.New(loader.Options{
-		Sources:  srcs,
-		IDs:      ids,
-		LastGood: lastGood,
-		Stats:    fetcher.Stats,
-		Live:     &m.Live,
-		Logger:   m.Logger,
-		Interval: m.Config.Refresh,
-		Retry:    m.Config.Retry,
-		MaxStale: m.Config.MaxStale,
+		Sources:    srcs,
+		IDs:        ids,
+		LastGood:   lastGood,
+		Stats:      fetcher.Stats,
+		Live:       &m.Live,
+		Logger:     m.Logger,
+		Interval:   m.Config.Refresh,
+		Retry:      m.Config.Retry,
+		MaxStale:   m.Config.MaxStale,
+		MaxRecords: m.Config.MaxRecords,
 		OnRun: func(rep loader.Report, err error) {
 			refreshes.observe(rep, err)
 			if rep.Published {

@@ -314,3 +314,27 @@ func TestCheck(t *testing.T) {
 		t.Errorf("check with every source down: %v\n%s", err, out.String())
 	}
 }
+
+func TestParseBytes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true}, {"1024", 1024, true}, {"512MiB", 512 << 20, true}, {"4GiB", 4 << 30, true},
+		{"2 GB", 2e9, true}, {"10KB", 10e3, true}, {"7B", 7, true},
+		{"", 0, false}, {"4G", 0, false}, {"-1", 0, false}, {"GiB", 0, false}, {"99999999999TiB", 0, false}, {"1.5GiB", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := parseBytes(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("%q: %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestMachineMemory(t *testing.T) {
+	if n := machineMemory(); n < 64<<20 {
+		t.Errorf("machine memory %d bytes", n)
+	}
+}

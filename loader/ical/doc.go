@@ -73,9 +73,9 @@
 //
 // Only occurrences that start within [Options.Now-24h, Options.Now+Options.Horizon] are
 // returned; floating and date-only starts are placed in the window as if they were UTC.
-// Lone events are returned whatever their date. An
-// RRULE yields at most Options.MaxOccurrences of them; more is a drop, and the first ones
-// are kept. A VEVENT with a RECURRENCE-ID and the UID of a series in the document replaces
+// Lone events are returned whatever their date. A
+// recurring event yields at most Options.MaxOccurrences of them, its RRULEs and RDATEs
+// together; more is a drop, and the first ones are kept. A VEVENT with a RECURRENCE-ID and the UID of a series in the document replaces
 // that occurrence: it is returned when it or the occurrence it replaces lies in the window,
 // takes the title, venue, URL and genres of the series when it states none, starts at its
 // RECURRENCE-ID (in the series' zone) when it has no DTSTART, and with STATUS:CANCELLED

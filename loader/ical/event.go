@@ -343,6 +343,7 @@ func (p *parser) occurrences(e *entry) (walls []time.Time, ok bool) {
 		}
 	}
 	excluded := func(w time.Time) bool { return ex[w.Unix()] || exDay[day(w).Unix()] }
+	capped := false // a rule had more occurrences than the limit
 	if len(e.rules) == 0 && p.win.pos(e.start) == 0 {
 		walls = append(walls, e.start.wall) // DTSTART is the first occurrence of an RDATE series too
 	}
@@ -353,9 +354,7 @@ func (p *parser) occurrences(e *entry) (walls []time.Time, ok bool) {
 			p.drop(line, fmt.Sprintf("vevent %s: recurrence not expanded: the document needs more than %d expansion steps", e.who, maxSteps))
 			return nil, false
 		}
-		if x.capped {
-			p.drop(line, fmt.Sprintf("vevent %s: rrule gives more than %d occurrences in the window; the later ones are left out", e.who, p.limit))
-		}
+		capped = capped || x.capped
 		walls = append(walls, x.walls...)
 	}
 	for _, s := range e.rdates {
@@ -365,7 +364,12 @@ func (p *parser) occurrences(e *entry) (walls []time.Time, ok bool) {
 	}
 	walls = slices.DeleteFunc(walls, excluded)
 	slices.SortFunc(walls, time.Time.Compare)
-	return slices.CompactFunc(walls, time.Time.Equal), true
+	walls = slices.CompactFunc(walls, time.Time.Equal)
+	if capped || len(walls) > p.limit {
+		p.drop(e.v.line, fmt.Sprintf("vevent %s: recurs more than %d times in the window; the later occurrences are left out", e.who, p.limit))
+		walls = walls[:min(len(walls), p.limit)]
+	}
+	return walls, true
 }
 
 // occRef returns the ref of e's occurrence at wall: e's base alone for a lone event, else

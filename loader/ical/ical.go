@@ -15,7 +15,7 @@ import (
 const (
 	maxLine     = 256 << 10  // bytes of an unfolded content line; longer lines are ignored
 	maxDepth    = 8          // nesting of components; deeper ones are ignored
-	maxEvents   = 100_000    // VEVENTs read from one document, and events returned
+	maxEvents   = 100_000    // VEVENTs read from one document, and events returned, by default
 	maxRules    = 8          // RRULEs of one VEVENT
 	maxDates    = 2000       // RDATE and EXDATE values of one VEVENT
 	maxGenres   = 20         // categories kept per event
@@ -36,10 +36,16 @@ type Options struct {
 	Now time.Time
 	// Horizon is how far after Now occurrences are expanded; zero or less means 365 days.
 	Horizon time.Duration
-	// MaxOccurrences caps the occurrences one RRULE yields in the window; zero or less
-	// means 500.
+	// MaxOccurrences caps the occurrences one recurring event yields in the window, its
+	// RRULEs and RDATEs together; zero or less means DefaultMaxOccurrences.
 	MaxOccurrences int
+	// MaxEvents caps the VEVENTs read and the events returned; zero or less means
+	// 100000. A caller with a cap of its own passes one more, to tell a document over it.
+	MaxEvents int
 }
+
+// DefaultMaxOccurrences is Options.MaxOccurrences when zero: a show every day for a year.
+const DefaultMaxOccurrences = 366
 
 // window is the span in which occurrences of recurring events are kept, both ends included.
 type window struct{ from, to time.Time }
@@ -73,7 +79,10 @@ func newParser(ref string, o Options) *parser {
 		o.Horizon = 365 * 24 * time.Hour
 	}
 	if o.MaxOccurrences <= 0 {
-		o.MaxOccurrences = 500
+		o.MaxOccurrences = DefaultMaxOccurrences
+	}
+	if o.MaxEvents <= 0 {
+		o.MaxEvents = maxEvents
 	}
 	return &parser{
 		ref:       ref,
@@ -81,7 +90,7 @@ func newParser(ref string, o Options) *parser {
 		win:       window{from: o.Now.Add(-24 * time.Hour), to: o.Now.Add(o.Horizon)},
 		zones:     zones{lic: map[string]string{}, cache: map[string]*time.Location{}},
 		budget:    maxSteps,
-		maxEvents: maxEvents,
+		maxEvents: o.MaxEvents,
 	}
 }
 
@@ -96,12 +105,12 @@ func (p *parser) parse(data []byte) ([]source.Event, []source.Drop) {
 // parser holds the state of one Parse call.
 type parser struct {
 	ref    string
-	limit  int // occurrences per RRULE
+	limit  int // occurrences per recurring event
 	win    window
 	zones  zones
 	budget int // expansion steps left
 
-	maxEvents int // VEVENTs read, and events returned: maxEvents, less in tests
+	maxEvents int // VEVENTs read, and events returned
 
 	vevents   []*vevent
 	vtzs      []*vtimezone

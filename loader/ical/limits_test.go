@@ -142,8 +142,8 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-// TestDefaults checks the defaults of Options: from now, a year ahead, 500 occurrences per
-// RRULE.
+// TestDefaults checks the defaults of Options: from now, a year ahead, 366 occurrences per
+// recurring event.
 func TestDefaults(t *testing.T) {
 	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format("20060102T150405Z")
 	doc := []byte("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nSUMMARY:A\nDTSTART:" + tomorrow +
@@ -153,8 +153,8 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("a year of days: %d occurrences, drops %+v", len(events), drops)
 	}
 	events, drops = Parse(doc, "feed", Options{Horizon: 3 * 365 * 24 * time.Hour})
-	want := []source.Drop{wantDropOf(6, `vevent "A": rrule gives more than 500 occurrences in the window; the later ones are left out`)}
-	if len(events) != 500 || !reflect.DeepEqual(drops, want) {
+	want := []source.Drop{wantDropOf(2, `vevent "A": recurs more than 366 times in the window; the later occurrences are left out`)}
+	if len(events) != 366 || !reflect.DeepEqual(drops, want) {
 		t.Errorf("three years of days: %d occurrences, drops %+v", len(events), drops)
 	}
 }

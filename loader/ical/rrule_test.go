@@ -467,12 +467,24 @@ func TestRecurrence(t *testing.T) {
 			name:  "the cap on occurrences",
 			props: "DTSTART:20260305T200000Z\nRRULE:FREQ=DAILY",
 			want:  "u/2026-03-05 2026-03-05T20:00+00:00; u/2026-03-06 2026-03-06T20:00+00:00; u/2026-03-07 2026-03-07T20:00+00:00",
-			drops: []string{`vevent "S": rrule gives more than 3 occurrences in the window; the later ones are left out`},
+			drops: []string{`vevent "S": recurs more than 3 times in the window; the later occurrences are left out`},
 		},
 		{
 			name:  "two rrules",
 			props: "DTSTART:20260302T200000Z\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2\nRRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=2",
 			want:  "u/2026-03-02 2026-03-02T20:00+00:00; u/2026-03-05 2026-03-05T20:00+00:00; u/2026-03-09 2026-03-09T20:00+00:00",
+		},
+		{
+			name:  "the cap holds for rules together",
+			props: "DTSTART:20260302T200000Z\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\nRRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=3",
+			want:  "u/2026-03-02 2026-03-02T20:00+00:00; u/2026-03-05 2026-03-05T20:00+00:00; u/2026-03-09 2026-03-09T20:00+00:00",
+			drops: []string{`vevent "S": recurs more than 3 times in the window; the later occurrences are left out`},
+		},
+		{
+			name:  "the cap holds for rdates",
+			props: "DTSTART:20260302T200000Z\nRDATE:20260303T200000Z,20260304T200000Z,20260305T200000Z",
+			want:  "u/2026-03-02 2026-03-02T20:00+00:00; u/2026-03-03 2026-03-03T20:00+00:00; u/2026-03-04 2026-03-04T20:00+00:00",
+			drops: []string{`vevent "S": recurs more than 3 times in the window; the later occurrences are left out`},
 		},
 		{
 			name:  "more than 2000 dates",

@@ -237,6 +237,9 @@ func (r *run) pageContinuation(from, to time.Time) error {
 			return p.fail("%d events delivered, more than object_count %d", delivered, first.ObjectCount)
 		}
 		events, drops = append(events, evs...), append(drops, drs...)
+		if err := r.within(len(events)); err != nil {
+			return err
+		}
 		if !info.HasMore {
 			if first.HasObjectCount && delivered != first.ObjectCount {
 				return p.fail("feed ended after %d events, object_count promised %d", delivered, first.ObjectCount)

@@ -279,6 +279,9 @@ func (r *run) pageHAL(from, to time.Time) error {
 			return p.fail("page %d of %d has %d events, want %d of %d in all", n+1, max(info.TotalPages, 1), info.Count, want, info.TotalElements)
 		}
 		events, drops = append(events, evs...), append(drops, drs...)
+		if err := r.within(len(events)); err != nil {
+			return err
+		}
 		if n+1 >= info.TotalPages {
 			break
 		}

@@ -212,6 +212,9 @@ func (r *run) pageMeta(from, to time.Time) error {
 			return p.fail("page %d has %d events, want %d of %d in all", n, info.Count, want, info.Total)
 		}
 		events, drops = append(events, evs...), append(drops, drs...)
+		if err := r.within(len(events)); err != nil {
+			return err
+		}
 		if n*info.PerPage >= info.Total {
 			break
 		}

@@ -30,6 +30,7 @@ var Kinds = []Kind{KindHAL, KindMeta, KindContinuation}
 const (
 	DefaultHorizon     = 365 * 24 * time.Hour
 	DefaultMaxRequests = 2000
+	DefaultMaxEvents   = 200_000
 )
 
 // Getter reads one document; *fetch.Client is one.
@@ -48,6 +49,9 @@ type Config struct {
 	// MaxRequests bounds the requests of one Fetch, window splits and pages together;
 	// 0 means DefaultMaxRequests.
 	MaxRequests int
+	// MaxEvents bounds the events of one Fetch: a feed with more fails as a whole, and
+	// paging stops as soon as it is passed; 0 means DefaultMaxEvents.
+	MaxEvents int
 }
 
 // PageError is a page that failed: its request could not be made or answered, its body did
@@ -115,6 +119,9 @@ func New(cfg Config, get Getter) (source.Source, error) {
 	}
 	if cfg.MaxRequests <= 0 {
 		cfg.MaxRequests = DefaultMaxRequests
+	}
+	if cfg.MaxEvents <= 0 {
+		cfg.MaxEvents = DefaultMaxEvents
 	}
 	a := &adapter{cfg: cfg, get: get, base: u, param: param}
 	switch cfg.Kind {
@@ -231,6 +238,15 @@ func (r *run) keep(events []source.Event, drops []source.Drop) {
 		r.events = append(r.events, e)
 	}
 	r.drops = append(r.drops, drops...)
+}
+
+// within fails once the events kept and pending (read in the window being paged) pass
+// Config.MaxEvents.
+func (r *run) within(pending int) error {
+	if n := len(r.events) + pending; n > r.a.cfg.MaxEvents {
+		return fmt.Errorf("%w: more than %d (max_events), paging stopped after %d requests", source.ErrTooManyEvents, r.a.cfg.MaxEvents, r.requests)
+	}
+	return nil
 }
 
 // isStatus reports whether err is an HTTP answer with the given code.

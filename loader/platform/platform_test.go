@@ -714,6 +714,51 @@ func TestMaxRequests(t *testing.T) {
 	}
 }
 
+// TestMaxEvents fails a feed with more events than the cap as a whole, each kind, and
+// stops paging as soon as the cap is passed.
+func TestMaxEvents(t *testing.T) {
+	t.Parallel()
+	listings := testListings()
+	for _, kind := range Kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			pages := 0
+			count := func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Path != "/robots.txt" {
+						mu.Lock()
+						pages++
+						mu.Unlock()
+					}
+					h.ServeHTTP(w, r)
+				})
+			}
+			src := serve(t, kind, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, count,
+				func(c *Config) { c.MaxEvents = 5 })
+			b, err := src.Fetch(context.Background())
+			if !errors.Is(err, source.ErrTooManyEvents) || !strings.Contains(err.Error(), "more than 5 (max_events)") || len(b.Events) != 0 {
+				t.Fatalf("got %d events, error %v; want too many events", len(b.Events), err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if pages != 2 {
+				t.Errorf("%d pages read for a cap of 5 in pages of 4, want 2", pages)
+			}
+		})
+	}
+	// At the cap exactly, the feed is whole.
+	whole, err := serve(t, KindMeta, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, nil, nil).Fetch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := serve(t, KindMeta, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, nil,
+		func(c *Config) { c.MaxEvents = len(whole.Events) })
+	if b, err := src.Fetch(context.Background()); err != nil || len(b.Events) != len(whole.Events) {
+		t.Fatalf("at the cap of %d: %d events, %v", len(whole.Events), len(b.Events), err)
+	}
+}
+
 func TestContextCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())

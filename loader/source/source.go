@@ -8,6 +8,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/gigs/gigs/engine"
@@ -21,6 +22,11 @@ type Source interface {
 	// records that were merely unreadable are reported in Batch.Dropped.
 	Fetch(ctx context.Context) (Batch, error)
 }
+
+// ErrTooManyEvents is returned (wrapped) by a Fetch whose upstream holds more events than
+// the source's cap: the source fails as a whole, however good the events were, since a
+// document that large is broken or hostile.
+var ErrTooManyEvents = errors.New("too many events")
 
 // Batch is what one fetch of a source yielded.
 type Batch struct {
