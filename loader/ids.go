@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gigs/gigs/engine/atomicfile"
 )
 
 // IDStore keeps gig ids stable. It remembers the id given to every source record (by
@@ -74,6 +76,9 @@ func NewIDStore() *IDStore { return &IDStore{entries: map[idKey]idEntry{}} }
 // A file that is not a whole, intact store is an error, never silently replaced.
 func OpenIDStore(path string) (*IDStore, error) {
 	s := &IDStore{path: path, entries: map[idKey]idEntry{}}
+	if err := atomicfile.Clean(path); err != nil {
+		return nil, fmt.Errorf("cannot remove the temporary files of the id store: %w", err)
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -144,7 +149,7 @@ func (s *IDStore) Save() error {
 		data = binary.LittleEndian.AppendUint32(data, uint32(e.seen))
 	}
 	data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(data, crcTable))
-	if err := writeFileAtomic(s.path, data); err != nil {
+	if err := atomicfile.Write(s.path, data, 0o600); err != nil {
 		return fmt.Errorf("cannot save id store: %w", err)
 	}
 	return nil

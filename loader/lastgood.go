@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gigs/gigs/engine/atomicfile"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -17,7 +18,9 @@ import (
 // upstream is down does not lose its gigs: the events of each source in <name>.events.json,
 // written only when they change, and when each source was last fetched good in
 // fetched.json, written on every save (the fetch time decides when stale events expire).
-// Every file is replaced atomically. Files of sources no longer configured are left alone.
+// An events file's modification time is also set to its source's fetch time, so that a
+// fetched.json lost or damaged costs no source its fallback. Every file is replaced
+// atomically (package atomicfile). Files of sources no longer configured are left alone.
 // Not safe for concurrent use: the goroutine running refreshes owns it.
 type LastGoodStore struct {
 	dir     string
@@ -42,38 +45,49 @@ type (
 	}
 )
 
-// OpenLastGood returns the store in dir, making dir when it is missing.
+// OpenLastGood returns the store in dir, making dir when it is missing and removing the
+// temporary files of writes cut short.
 func OpenLastGood(dir string) (*LastGoodStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot make last-good directory: %w", err)
 	}
+	if err := atomicfile.CleanDir(dir); err != nil {
+		return nil, fmt.Errorf("cannot remove the temporary files of the last good events: %w", err)
+	}
 	return &LastGoodStore{dir: dir, sums: map[string][sha256.Size]byte{}, fetched: map[string]time.Time{}}, nil
 }
 
-// load reads the last good events of the named sources. A source without a file has none;
-// a file that cannot be read is reported in errs and skipped, so one damaged file costs
-// only its own source's fallback (fetched.json, all of them).
+// load reads the last good events of the named sources. A source without an events file
+// has none; a file that cannot be read is reported in errs and skipped, so one damaged file
+// costs only its own source's fallback. When fetched.json is missing a source, or cannot
+// be read at all (reported in errs), the events file's modification time stands for the
+// fetch time.
 func (s *LastGoodStore) load(names []string) (lkg map[string]lastGood, errs []error) {
 	lkg = map[string]lastGood{}
 	var f lastGoodFetched
 	switch err := s.read(fetchedFile, &f); {
-	case errors.Is(err, fs.ErrNotExist):
-		return lkg, nil
 	case err == nil && f.Version != lastGoodVersion:
 		err = fmt.Errorf("version %d, want %d", f.Version, lastGoodVersion)
 		fallthrough
-	case err != nil:
-		return lkg, []error{fmt.Errorf("cannot read when sources were last fetched, %q: %w", s.path(fetchedFile), err)}
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		errs = append(errs, fmt.Errorf("cannot read when sources were last fetched, %q (the events files' times stand for it): %w", s.path(fetchedFile), err))
+		f.Fetched = nil
 	}
 	for _, name := range names {
-		at, ok := f.Fetched[name]
-		if !ok {
-			continue
-		}
 		var ev lastGoodEvents
 		err := s.read(eventsFile(name), &ev)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err == nil && (ev.Version != lastGoodVersion || ev.Source != name) {
 			err = fmt.Errorf("version %d of source %q, want version %d of %q", ev.Version, ev.Source, lastGoodVersion, name)
+		}
+		at, ok := f.Fetched[name]
+		if err == nil && !ok {
+			var fi fs.FileInfo
+			if fi, err = os.Stat(s.path(eventsFile(name))); err == nil {
+				at = fi.ModTime()
+			}
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("cannot read last good events %q: %w", s.path(eventsFile(name)), err))
@@ -87,7 +101,7 @@ func (s *LastGoodStore) load(names []string) (lkg map[string]lastGood, errs []er
 
 // read decodes the file name of the store into v, noting the checksum of an events file.
 func (s *LastGoodStore) read(name string, v any) error {
-	data, err := os.ReadFile(s.path(name))
+	data, err := atomicfile.Read(s.path(name))
 	if err != nil {
 		return err
 	}
@@ -111,17 +125,20 @@ func (s *LastGoodStore) save(lkg map[string]lastGood) error {
 			continue
 		}
 		if sum := sha256.Sum256(data); s.sums[name] != sum {
-			if err := writeFileAtomic(s.path(eventsFile(name)), data); err != nil {
+			if err := atomicfile.Write(s.path(eventsFile(name)), data, 0o600); err != nil {
 				errs = append(errs, err)
 				continue
 			}
 			s.sums[name] = sum
 		}
+		if err := os.Chtimes(s.path(eventsFile(name)), lg.at, lg.at); err != nil {
+			errs = append(errs, fmt.Errorf("cannot stamp last good events of %q with their fetch time: %w", name, err))
+		}
 		s.fetched[name] = lg.at
 	}
 	data, err := json.Marshal(lastGoodFetched{Version: lastGoodVersion, Fetched: s.fetched})
 	if err == nil {
-		err = writeFileAtomic(s.path(fetchedFile), data)
+		err = atomicfile.Write(s.path(fetchedFile), data, 0o600)
 	}
 	return errors.Join(append(errs, err)...)
 }
@@ -132,27 +149,3 @@ func (s *LastGoodStore) path(file string) string { return filepath.Join(s.dir, f
 // eventsFile names the file of a source's events; source names are safe file names
 // (ReadConfig), and none gives fetchedFile.
 func eventsFile(source string) string { return source + ".events.json" }
-
-// writeFileAtomic replaces the file at path with data: a synced temporary file beside it,
-// renamed over it.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %q: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("cannot write %q: %w", path, err)
-	}
-	return nil
-}

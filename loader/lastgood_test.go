@@ -25,8 +25,10 @@ func TestLastGoodStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := func(name string) string { return filepath.Join(dir, eventsFile(name)) }
-	old := time.Now().Add(-time.Hour).Truncate(time.Second)
-	os.Chtimes(file("venue-a"), old, old)
+	written, err := os.Stat(file("venue-a"))
+	if err != nil || !written.ModTime().Equal(at) {
+		t.Fatalf("events file not stamped with its fetch time %s: %v, %v", at, written.ModTime(), err)
+	}
 
 	// A new store reads both back. An hour later the same events, fetched again, are not
 	// written again, but their new fetch time is kept.
@@ -39,8 +41,8 @@ func TestLastGoodStore(t *testing.T) {
 	if err := s2.save(map[string]lastGood{"venue-a": {events: got["venue-a"].events, at: later}}); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(file("venue-a")); err != nil || !fi.ModTime().Equal(old) {
-		t.Errorf("unchanged events were written again (%v)", err)
+	if fi, err := os.Stat(file("venue-a")); err != nil || !os.SameFile(fi, written) || !fi.ModTime().Equal(later) {
+		t.Errorf("unchanged events were written again, or not stamped with their new fetch time (%v)", err)
 	}
 	s3, _ := OpenLastGood(dir)
 	if got, _ := s3.load([]string{"venue-a", "venue-b"}); !got["venue-a"].at.Equal(later) || !got["venue-b"].at.Equal(at) {
@@ -48,7 +50,7 @@ func TestLastGoodStore(t *testing.T) {
 	}
 
 	// A damaged events file and one that is another source's cost only their own source; a
-	// damaged fetched.json costs all, with one error.
+	// damaged or missing fetched.json costs none: the events files' times stand for it.
 	os.WriteFile(file("venue-a"), []byte(`{"version":1,"source":"venue-a","events":[`), 0o600)
 	data, _ := os.ReadFile(file("venue-b"))
 	os.WriteFile(file("venue-c"), data, 0o600)
@@ -60,8 +62,22 @@ func TestLastGoodStore(t *testing.T) {
 	if len(got) != 1 || len(errs) != 2 || !strings.Contains(errs[0].Error(), "venue-a.events.json") || !strings.Contains(errs[1].Error(), `want version 1 of "venue-c"`) {
 		t.Errorf("load of damaged files: %d sources, errors %v", len(got), errs)
 	}
-	os.WriteFile(filepath.Join(dir, fetchedFile), []byte("{"), 0o600)
-	if got, errs := s3.load([]string{"venue-b"}); len(got) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "fetched.json") {
-		t.Errorf("load with a damaged fetched.json: %d sources, errors %v", len(got), errs)
+	for _, damage := range []string{"{", "", "null", `{"version": 2}`} {
+		os.WriteFile(filepath.Join(dir, fetchedFile), []byte(damage), 0o600)
+		s4, _ := OpenLastGood(dir)
+		got, errs := s4.load([]string{"venue-b"})
+		if len(got) != 1 || !got["venue-b"].at.Equal(at) || len(errs) != 1 || !strings.Contains(errs[0].Error(), "fetched.json") {
+			t.Errorf("load with fetched.json %q: %+v, errors %v", damage, got, errs)
+		}
+	}
+	os.Remove(filepath.Join(dir, fetchedFile))
+	if got, errs := s3.load([]string{"venue-b"}); len(got) != 1 || !got["venue-b"].at.Equal(at) || len(errs) != 0 {
+		t.Errorf("load without fetched.json: %+v, errors %v", got, errs)
+	}
+	// Temporary files of writes cut short are removed when the store opens.
+	os.WriteFile(filepath.Join(dir, ".venue-b.events.json.tmp-42"), []byte("half"), 0o600)
+	OpenLastGood(dir)
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(tmp) != 0 {
+		t.Errorf("temporary files left: %v", tmp)
 	}
 }

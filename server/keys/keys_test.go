@@ -1,7 +1,9 @@
 package keys
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -157,13 +159,155 @@ func TestCanonicalSpellingOnly(t *testing.T) {
 	}
 }
 
-func TestMissingSecretIsNotInvented(t *testing.T) {
-	dir, _, _, _, _, _ := oneKey(t)
+// TestBadFilesStop opens stores whose files were damaged in every way a disk, a crash or a
+// hand can: each is an error naming the file, never an empty key set, and the files are
+// left as they were for the operator to restore.
+func TestBadFilesStop(t *testing.T) {
+	otherSecret := strings.Repeat("x", 32)
+	tests := []struct {
+		name   string
+		damage func(dir string) error
+		want   string
+	}{
+		{"empty key file", func(dir string) error { return os.WriteFile(filepath.Join(dir, "keys.json"), nil, 0o600) }, "keys.json\" is empty"},
+		{"blank key file", func(dir string) error { return os.WriteFile(filepath.Join(dir, "keys.json"), []byte("\n \n"), 0o600) }, "is empty"},
+		{"truncated key file", func(dir string) error { return truncate(filepath.Join(dir, "keys.json"), 40) }, "cannot parse key store"},
+		{"not JSON", func(dir string) error { return os.WriteFile(filepath.Join(dir, "keys.json"), []byte("<html>"), 0o600) }, "cannot parse key store"},
+		{"newer version", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "keys.json"), []byte(`{"version": 9, "keys": []}`), 0o600)
+		}, "version 9; this build reads up to 1"},
+		{"unreadable key file", func(dir string) error {
+			p := filepath.Join(dir, "keys.json")
+			return errors.Join(os.Remove(p), os.Mkdir(p, 0o700))
+		}, "cannot read key store"},
+		{"missing key file", func(dir string) error { return os.Remove(filepath.Join(dir, "keys.json")) }, "keys.json\" is missing but its secret"},
+		{"missing secret", func(dir string) error { return os.Remove(filepath.Join(dir, "key-secret")) }, "is missing but the key store"},
+		{"short secret", func(dir string) error { return truncate(filepath.Join(dir, "key-secret"), 0) }, "key-secret\" is 0 bytes"},
+		{"another secret", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "key-secret"), []byte(otherSecret), 0o600)
+		}, "is not the one the key store"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, _, _, _, _, _ := oneKey(t)
+			if err := tt.damage(dir); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshotDir(t, dir)
+			_, err := Open(dir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), dir) {
+				t.Fatalf("Open: %v; want an error naming the file with %q", err, tt.want)
+			}
+			if after := snapshotDir(t, dir); after != before {
+				t.Errorf("Open changed the files:\n%s\nto\n%s", before, after)
+			}
+		})
+	}
+}
+
+func truncate(path string, n int64) error { return os.Truncate(path, n) }
+
+// snapshotDir describes the regular files of dir and their contents.
+func snapshotDir(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		if e.Type().IsRegular() && e.Name() != "keys.lock" {
+			data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			fmt.Fprintf(&b, "%s %q\n", e.Name(), data)
+		}
+	}
+	return b.String()
+}
+
+// TestStoreFiles checks what Open writes and cleans: a versioned key file with the
+// secret's fingerprint, an old file without one upgraded, orphan temporary files gone,
+// and a first Open cut short between the key file and the secret resumed.
+func TestStoreFiles(t *testing.T) {
+	dir, s, _, _, rec, _ := oneKey(t)
+	data, err := os.ReadFile(filepath.Join(dir, "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil || f.Version != 1 || f.Fingerprint != s.fingerprint || len(f.Keys) != 1 {
+		t.Fatalf("key file %s: %v", data, err)
+	}
+	// An old key file: no version, no fingerprint.
+	old := strings.Replace(strings.Replace(string(data), `"version": 1,`, "", 1), `"secret_fingerprint": "`+s.fingerprint+`",`, "", 1)
+	for _, orphan := range []string{".keys.json.tmp-123", ".key-secret.tmp-9"} {
+		if err := os.WriteFile(filepath.Join(dir, orphan), []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keys.json"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s2.Find(rec.ID); err != nil || got.Hash != rec.Hash {
+		t.Fatalf("the old store's key: %+v %v", got, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "keys.json")); !strings.Contains(string(data), `"secret_fingerprint": "`+s.fingerprint+`"`) {
+		t.Errorf("the old store was not given its fingerprint:\n%s", data)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(tmp) != 0 {
+		t.Errorf("orphan temporary files left: %v", tmp)
+	}
+
+	// A first Open that wrote the key file but died before the secret.
+	dir = t.TempDir()
+	if _, err := Open(dir); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Remove(filepath.Join(dir, "key-secret")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "restore it") {
-		t.Fatalf("a store with keys and no secret opened: %v", err)
+	s3, err := Open(dir)
+	if err != nil {
+		t.Fatalf("resuming an empty store: %v", err)
+	}
+	if _, _, err := s3.Create("a@example.org", "x", day0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir); err != nil {
+		t.Fatalf("reopening: %v", err)
+	}
+}
+
+// TestCheckerKeepsKeysOverABadFile damages the key file under a running checker: the keys
+// loaded stay valid (until the store has been unreadable for three syncs), the damaged
+// file is not overwritten, and a restored file is read again.
+func TestCheckerKeepsKeysOverABadFile(t *testing.T) {
+	dir, _, _, key, _, ck := oneKey(t)
+	path := filepath.Join(dir, "keys.json")
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := ck.Sync(); err == nil || !strings.Contains(err.Error(), "is empty") {
+		t.Errorf("Sync over an empty file: %v", err)
+	}
+	if _, err := ck.Check([]byte(key)); err != nil {
+		t.Errorf("the loaded key after the file broke: %v", err)
+	}
+	if data, _ := os.ReadFile(path); len(data) != 0 {
+		t.Errorf("the damaged file was overwritten with %q", data)
+	}
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := ck.Sync(); err != nil {
+		t.Errorf("Sync after the file was restored: %v", err)
 	}
 }
 

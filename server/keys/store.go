@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/gigs/gigs/engine/atomicfile"
 )
 
 // IdleLimit is how long a key may go unused before it is revoked for good.
@@ -48,56 +51,94 @@ func (r *Record) idle(now time.Time) bool {
 }
 
 // Store is the key file and the secret file in one directory. Changes are made under an
-// exclusive lock and written atomically (temporary file, then rename), so gigsctl and a
-// running gigsd can both change it. Safe for concurrent use.
+// exclusive lock and written atomically (package atomicfile), so gigsctl and a running
+// gigsd can both change it. Safe for concurrent use.
+//
+// A store is never lost to a bad file: a key file that is empty, unreadable, not the
+// format below, or missing while the secret exists (so keys were issued before), and a
+// secret that is not the one the key file was written with (its fingerprint is kept in
+// the file), are errors naming the file, never an empty key set.
 type Store struct {
-	path, lock string
-	secret     []byte
+	path, lock, secretPath string
+	secret                 []byte
+	fingerprint            string // of secret, kept in the key file
 }
 
+// formatVersion is the version of keys.json this build writes; it reads it and 0 (the
+// files written before versions, without a fingerprint, which it upgrades).
+const formatVersion = 1
+
+// file is keys.json.
 type file struct {
-	Keys []Record `json:"keys"`
+	Version     int      `json:"version"`
+	Fingerprint string   `json:"secret_fingerprint,omitempty"` // of the key secret; see fingerprintOf
+	Keys        []Record `json:"keys"`
 }
+
+// fingerprintOf names a secret without revealing it: the HMAC of a fixed label under it.
+func fingerprintOf(secret []byte) string { return Hash(secret, []byte("gigs key store fingerprint"))[:16] }
 
 // Open opens the store in dir, creating the directory and an empty store when missing,
-// and the secret (32 random bytes, 0600, in a file of its own beside the store) on first
-// use. A missing secret is never invented for a store that already holds keys: they would
-// all stop working; restore the secret instead.
+// and the secret (32 random bytes, 0600, in a file of its own beside the store) with the
+// store. Temporary files of writes cut short are removed.
 func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create key directory: %w", err)
 	}
-	s := &Store{path: filepath.Join(dir, "keys.json"), lock: filepath.Join(dir, "keys.lock")}
-	secretPath := filepath.Join(dir, "key-secret")
-	err := s.Update(func(recs []Record) ([]Record, bool, error) {
-		secret, err := os.ReadFile(secretPath)
-		if errors.Is(err, os.ErrNotExist) {
-			if len(recs) > 0 {
-				return nil, false, fmt.Errorf("the key secret %q is missing but the store holds %d keys: restore it", secretPath, len(recs))
-			}
-			secret = make([]byte, 32)
-			_, _ = rand.Read(secret)
-			err = os.WriteFile(secretPath, secret, 0o600) // under the lock: one creator only
-		}
-		if err != nil {
-			return nil, false, fmt.Errorf("cannot read or create the key secret %q: %w", secretPath, err)
-		}
-		if len(secret) < 32 {
-			return nil, false, fmt.Errorf("key secret %q is shorter than 32 bytes", secretPath)
-		}
-		s.secret = secret
-		return recs, false, nil
-	})
-	if err != nil {
+	s := &Store{path: filepath.Join(dir, "keys.json"), lock: filepath.Join(dir, "keys.lock"), secretPath: filepath.Join(dir, "key-secret")}
+	if err := s.locked(s.open); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// Read returns every record.
-func (s *Store) Read() ([]Record, error) {
-	data, err := os.ReadFile(s.path)
-	if errors.Is(err, os.ErrNotExist) {
+// open reads or creates the secret and the key file; under the lock.
+func (s *Store) open() error {
+	if err := errors.Join(atomicfile.Clean(s.path), atomicfile.Clean(s.secretPath)); err != nil {
+		return fmt.Errorf("cannot remove the temporary files of the key store: %w", err)
+	}
+	f, err := s.readFile()
+	if err != nil {
+		return err
+	}
+	secret, err := os.ReadFile(s.secretPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && (f == nil || len(f.Keys) == 0):
+		// A new store (or one that holds no key yet): the key file is written before the
+		// secret, so this is also where a first Open cut short between them resumes.
+		secret = make([]byte, 32)
+		_, _ = rand.Read(secret)
+		s.secret, s.fingerprint = secret, fingerprintOf(secret)
+		if err := s.write(nil); err != nil {
+			return err
+		}
+		return atomicfile.Write(s.secretPath, secret, 0o600)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the key secret %q is missing but the key store %q holds %d keys: restore the secret", s.secretPath, s.path, len(f.Keys))
+	case err != nil:
+		return fmt.Errorf("cannot read the key secret: %w", err)
+	case len(secret) < 32:
+		return fmt.Errorf("the key secret %q is %d bytes, not at least 32: it was cut short; restore it", s.secretPath, len(secret))
+	case f == nil:
+		return fmt.Errorf("the key store %q is missing but its secret %q exists, so keys were issued: restore the key store from a backup "+
+			"(to start over with no keys, remove the secret as well)", s.path, s.secretPath)
+	}
+	s.secret, s.fingerprint = secret, fingerprintOf(secret)
+	switch f.Fingerprint {
+	case s.fingerprint:
+		return nil
+	case "":
+		return s.write(f.Keys) // a store from before fingerprints gets one
+	}
+	return fmt.Errorf("the key secret %q is not the one the key store %q was written with (fingerprint %s, want %s): "+
+		"every key would be refused; restore the matching secret", s.secretPath, s.path, s.fingerprint, f.Fingerprint)
+}
+
+// readFile reads the key file; nil when it does not exist. A file that is empty, cut
+// short, not JSON or of a newer version is an error naming it.
+func (s *Store) readFile() (*file, error) {
+	data, err := atomicfile.Read(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
@@ -105,14 +146,50 @@ func (s *Store) Read() ([]Record, error) {
 	}
 	var f file
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("cannot parse key store %q: %w", s.path, err)
+		return nil, fmt.Errorf("cannot parse key store %q: %w; restore it from a backup", s.path, err)
+	}
+	if f.Version > formatVersion {
+		return nil, fmt.Errorf("key store %q is of version %d; this build reads up to %d", s.path, f.Version, formatVersion)
+	}
+	return &f, nil
+}
+
+// Read returns every record. The store must exist, as Open leaves it.
+func (s *Store) Read() ([]Record, error) {
+	f, err := s.readFile()
+	switch {
+	case err != nil:
+		return nil, err
+	case f == nil:
+		return nil, s.missingErr()
+	case f.Fingerprint != s.fingerprint:
+		return nil, fmt.Errorf("key store %q was replaced by one written with another secret: it is not read", s.path)
 	}
 	return f.Keys, nil
+}
+
+func (s *Store) missingErr() error {
+	return fmt.Errorf("the key store %q is missing: restore it from a backup", s.path)
 }
 
 // Update runs fn on the records under the store's lock and writes what it returns when it
 // reports a change.
 func (s *Store) Update(fn func([]Record) ([]Record, bool, error)) error {
+	return s.locked(func() error {
+		recs, err := s.Read()
+		if err != nil {
+			return err
+		}
+		recs, changed, err := fn(recs)
+		if err != nil || !changed {
+			return err
+		}
+		return s.write(recs)
+	})
+}
+
+// locked runs fn under the store's exclusive lock, which gigsctl and gigsd share.
+func (s *Store) locked(fn func() error) error {
 	lf, err := os.OpenFile(s.lock, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot open key store lock: %w", err)
@@ -122,60 +199,18 @@ func (s *Store) Update(fn func([]Record) ([]Record, bool, error)) error {
 		return fmt.Errorf("cannot lock key store: %w", err)
 	}
 	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
-	recs, err := s.Read()
-	if err != nil {
-		return err
-	}
-	recs, changed, err := fn(recs)
-	if err != nil {
-		return err
-	}
-	if _, statErr := os.Stat(s.path); !changed && statErr == nil {
-		return nil
-	}
-	return s.write(recs) // a change, or a store that does not exist yet
+	return fn()
 }
 
 func (s *Store) write(recs []Record) error {
 	if recs == nil {
 		recs = []Record{}
 	}
-	data, err := json.MarshalIndent(file{Keys: recs}, "", "  ")
+	data, err := json.MarshalIndent(file{Version: formatVersion, Fingerprint: s.fingerprint, Keys: recs}, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.path, append(data, '\n'), 0o600)
-}
-
-func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	// Keep the file's owner, so that an operator running gigsctl as root does not leave a
-	// store the daemon's user cannot read. (Only root may chown; others keep their own.)
-	if fi, err := os.Stat(path); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
-			_ = tmp.Chown(int(st.Uid), int(st.Gid))
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(s.path, append(data, '\n'), 0o600)
 }
 
 var idEnc = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)

@@ -1,0 +1,119 @@
+// Package atomicfile replaces files so that, whatever happens, a reader finds the old
+// content or the new, never a part: every file gigs keeps (keys, the key secret, gig ids,
+// last good events) is written through it. It lives under engine, the room every other
+// may import; it imports the standard library only.
+//
+// Write makes a temporary file beside the target, writes and syncs it, renames it over the
+// target and syncs the directory, so that the rename itself survives a crash. A process
+// killed in the middle leaves a temporary file, never a short target; Clean removes those
+// of one target when its owner starts.
+package atomicfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// tempPattern names the temporary files of target: ".<name>.tmp-<random>".
+func tempPattern(target string) string { return "." + filepath.Base(target) + ".tmp-*" }
+
+// Write replaces the file at path with data, as the package comment says, with mode perm.
+// When root replaces a file, the file keeps its owner, so that an operator running
+// gigsctl as root does not leave a file the daemon's user cannot read.
+func Write(path string, data []byte, perm fs.FileMode) error {
+	if err := write(path, data, perm); err != nil {
+		return fmt.Errorf("cannot write %q: %w", path, err)
+	}
+	return nil
+}
+
+func write(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, tempPattern(path))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, a no-op
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if fi, serr := os.Stat(path); err == nil && serr == nil && os.Geteuid() == 0 {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			_ = tmp.Chown(int(st.Uid), int(st.Gid))
+		}
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) { // some file systems cannot sync a directory
+		return err
+	}
+	return nil
+}
+
+// Clean removes the temporary files a Write of path left behind when its process died.
+// Call it where no Write of path can be under way: when the file's owner starts, or under
+// the lock that serializes its writers.
+func Clean(path string) error {
+	return clean(filepath.Join(filepath.Dir(path), tempPattern(path)))
+}
+
+func clean(pattern string) error {
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, m := range matches {
+		if err := os.Remove(m); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// CleanDir removes every temporary file Write left in dir, for a directory one owner
+// writes alone; call it where no Write into dir can be under way.
+func CleanDir(dir string) error {
+	return clean(filepath.Join(dir, ".*.tmp-*"))
+}
+
+// Read returns the content of the file at path, refusing an empty one: no file gigs
+// writes is ever empty, so an empty one was cut short (by a full disk, a crash of a
+// writer that did not sync, or a hand). A missing file is an error wrapping
+// fs.ErrNotExist.
+func Read(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%q is empty: it was cut short; restore it from a backup", path)
+	}
+	return data, nil
+}
