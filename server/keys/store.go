@@ -76,7 +76,9 @@ type file struct {
 }
 
 // fingerprintOf names a secret without revealing it: the HMAC of a fixed label under it.
-func fingerprintOf(secret []byte) string { return Hash(secret, []byte("gigs key store fingerprint"))[:16] }
+func fingerprintOf(secret []byte) string {
+	return Hash(secret, []byte("gigs key store fingerprint"))[:16]
+}
 
 // Open opens the store in dir, creating the directory and an empty store when missing,
 // and the secret (32 random bytes, 0600, in a file of its own beside the store) with the
