@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/places"
@@ -74,6 +75,7 @@ func newNormalizer(now time.Time, size int) *normalizer {
 // add normalizes one event of source src into a record, or says why it cannot. A record
 // its source already gave (same ref) is skipped without error: pages repeat events.
 func (n *normalizer) add(ev *source.Event, src int, role Role) error {
+	scrub(ev)
 	title := clean(ev.Title)
 	switch {
 	case clean(ev.Venue.Name) == "":
@@ -275,6 +277,51 @@ func sameTicket(a, b engine.Ticket) bool {
 	}
 	return a.URL == b.URL && a.Source == b.Source && a.Currency == b.Currency && a.Availability == b.Availability &&
 		price(a.PriceMin) == price(b.PriceMin) && price(a.PriceMax) == price(b.PriceMax)
+}
+
+// scrub removes invisible characters from every text of ev a client may be shown, in
+// place (again harmlessly): see visible.
+func scrub(ev *source.Event) {
+	for _, p := range []*string{&ev.Title, &ev.URL, &ev.Venue.Name, &ev.Venue.Street, &ev.Venue.Locality, &ev.Venue.Region,
+		&ev.Venue.PostalCode, &ev.Venue.Country, &ev.Venue.Zone, &ev.Venue.URL} {
+		*p = visible(*p)
+	}
+	for i := range ev.Performers {
+		ev.Performers[i].Name = visible(ev.Performers[i].Name)
+		scrubAll(ev.Performers[i].Genres)
+	}
+	for i := range ev.Offers {
+		o := &ev.Offers[i]
+		o.URL, o.Currency, o.Availability = visible(o.URL), visible(o.Currency), visible(o.Availability)
+	}
+	scrubAll(ev.Genres)
+}
+
+func scrubAll(list []string) {
+	for i := range list {
+		list[i] = visible(list[i])
+	}
+}
+
+// visible returns s without format characters (Unicode Cf: bidi embeddings, overrides and
+// isolates U+202A-U+202E and U+2066-U+2069, zero-width characters U+200B-U+200F, a BOM
+// inside text, soft hyphens, tags) and control characters other than white space, so a
+// listing cannot reorder or hide text in a client's display to pass for another. It
+// returns s itself when there are none.
+func visible(s string) string {
+	if strings.IndexFunc(s, invisible) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func invisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || unicode.IsControl(r) && !unicode.IsSpace(r)
 }
 
 // clean collapses white space and trims a name.

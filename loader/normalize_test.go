@@ -1,10 +1,13 @@
 package loader
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -124,4 +127,64 @@ func TestCityFromStatedZone(t *testing.T) {
 	if err := n.add(&bad, 0, RoleVenue); err == nil || !strings.Contains(err.Error(), "Atlantic/Atlantis") {
 		t.Errorf("unknown zone: err %v", err)
 	}
+}
+
+// TestInvisibleTextRemoved lists an event whose every text hides format and control
+// characters (a right-to-left override that makes "gnaG eht" read as "the Gang", zero-width
+// spaces, a BOM, isolates): none reaches the gig, the venue, the artists or the tickets.
+func TestInvisibleTextRemoved(t *testing.T) {
+	hide := func(s string) string {
+		return "\u202e" + s[:1] + "\u200b" + s[1:] + "\u2066\ufeff\u200f\u00ad\x07"
+	}
+	ev := event(hide("Wet Leg"), hide("The Garage"), hide("London"), "GB", "2026-12-05T20:00")
+	ev.Ref = "wet-leg"
+	ev.Venue.Street = hide("20 Highbury Corner")
+	ev.Performers = []source.Performer{{Name: hide("Wet Leg"), Genres: []string{hide("indie rock")}}, {Name: hide("Support")}}
+	ev.Genres = []string{hide("rock")}
+	ev.Offers = []source.Offer{{URL: "https://tickets.example/\u202ewet-leg", Currency: hide("GBP"), HasPrice: true, PriceMin: 20}}
+	n := newNormalizer(noon, 1)
+	if err := n.add(&ev, 0, RoleVenue); err != nil {
+		t.Fatal(err)
+	}
+	ds := n.dataset(NewIDStore().begin(), n.clusters())
+	snap, err := engine.Build(&ds, engine.Options{Now: noon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	export, err := io.ReadAll(snap.Export().Reader(snap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(export) + string(snap.Venues().Raw) + string(snap.Artists().Raw) + string(snap.Genres().Raw)
+	for _, r := range body {
+		if invisible(r) && r != '\n' {
+			t.Fatalf("%U survives in the bodies:\n%s", r, body)
+		}
+	}
+	for _, want := range []string{`"title":"Wet Leg"`, `"name":"The Garage"`, `"name":"Support"`, "20 Highbury Corner", `"currency":"GBP"`, "https://tickets.example/wet-leg"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("%s missing from the bodies:\n%s", want, body)
+		}
+	}
+}
+
+// FuzzVisible never leaves an invisible character, and changes nothing else.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"Wet Leg", "\u202egnaG", "a\u200bb", "Sigur Rós\ufeff", "\x00\x1f\x7f\u0085"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := visible(s)
+		if strings.IndexFunc(got, invisible) >= 0 {
+			t.Fatalf("%q left %q", s, got)
+		}
+		if utf8.ValidString(s) && got != strings.Map(func(r rune) rune {
+			if invisible(r) {
+				return -1
+			}
+			return r
+		}, s) {
+			t.Fatalf("%q became %q", s, got)
+		}
+	})
 }
