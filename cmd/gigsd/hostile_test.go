@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,8 +26,12 @@ type logBuffer struct {
 	b  bytes.Buffer
 }
 
-func (l *logBuffer) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
-func (l *logBuffer) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // hostileUpstream serves, on 127.0.0.2 (the only network the sources file allows):
 //   - /garage.ics, The Garage's own calendar: Wet Leg in ten days;
@@ -39,7 +42,9 @@ func (l *logBuffer) String() string              { l.mu.Lock(); defer l.mu.Unloc
 //   - /metrics and /metadata, redirects to gigsd's admin /metrics and to cloud metadata.
 func hostileUpstream(t *testing.T, admin string) string {
 	t.Helper()
-	day := func(d int) time.Time { return time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, d).Add(20 * time.Hour) }
+	day := func(d int) time.Time {
+		return time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, d).Add(20 * time.Hour)
+	}
 	ics := func(t time.Time) string { return t.Format("20060102T150405Z") }
 	jsonld := func(name, venue, status, offer string, at time.Time) string {
 		return fmt.Sprintf(`{"@context":"https://schema.org","@type":"MusicEvent","name":%q,"startDate":%q,"eventStatus":"https://schema.org/%s",`+
@@ -124,13 +129,7 @@ func TestHostileUpstreams(t *testing.T) {
 	m := demoMain(t, dir, env(nil), "-admin-addr", admin, "-read-limit", "1000")
 	var logs logBuffer
 	m.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	if m.Addr() == nil {
-		t.Fatalf("gigsd did not listen: %v", <-done)
-	}
+	start(t, m)
 	base := "http://" + m.Addr().String()
 	waitFor(t, "the first snapshot", 60*time.Second, func() bool { return getStatus("http://"+admin+"/readyz") == 200 })
 

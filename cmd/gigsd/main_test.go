@@ -211,6 +211,13 @@ func runDemo(t *testing.T, flags ...string) *Main {
 	dir := demoCorpus(t)
 	vars, _ := demoUpstream(t, dir)
 	m := demoMain(t, dir, env(vars), append([]string{"-log-level", "error"}, flags...)...)
+	start(t, m)
+	return m
+}
+
+// start runs m until the test ends, and returns once it listens.
+func start(t *testing.T, m *Main) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -218,7 +225,6 @@ func runDemo(t *testing.T, flags ...string) *Main {
 	if m.Addr() == nil {
 		t.Fatalf("gigsd did not listen: %v", <-done)
 	}
-	return m
 }
 
 // issueKey issues a key into the store in dataDir, as gigsctl keys create does.

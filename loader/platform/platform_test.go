@@ -225,6 +225,18 @@ func serve(t testing.TB, kind Kind, listings []Listing, o EmulatorOptions, wrap 
 	return src
 }
 
+// onRequest wraps a handler to call see with every request but for robots.txt first.
+func onRequest(see func(*http.Request)) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/robots.txt" {
+				see(r)
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+}
+
 // loopback is where the test servers listen: fetches may reach it.
 var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
@@ -237,18 +249,13 @@ func TestRoundTrip(t *testing.T) {
 			// Pages of 4 make every kind page several times.
 			var mu sync.Mutex
 			var bad []string // protected by mu
-			check := func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if r.URL.Path != "/robots.txt" {
-						if err := checkRequest(kind, r); err != nil {
-							mu.Lock()
-							bad = append(bad, err.Error())
-							mu.Unlock()
-						}
-					}
-					h.ServeHTTP(w, r)
-				})
-			}
+			check := onRequest(func(r *http.Request) {
+				if err := checkRequest(kind, r); err != nil {
+					mu.Lock()
+					bad = append(bad, err.Error())
+					mu.Unlock()
+				}
+			})
 			src := serve(t, kind, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, check, nil)
 			b, err := src.Fetch(context.Background())
 			if err != nil {
@@ -723,17 +730,8 @@ func TestMaxEvents(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			var mu sync.Mutex
-			pages := 0
-			count := func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if r.URL.Path != "/robots.txt" {
-						mu.Lock()
-						pages++
-						mu.Unlock()
-					}
-					h.ServeHTTP(w, r)
-				})
-			}
+			pages := 0 // protected by mu
+			count := onRequest(func(*http.Request) { mu.Lock(); pages++; mu.Unlock() })
 			src := serve(t, kind, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, count,
 				func(c *Config) { c.MaxEvents = 5 })
 			b, err := src.Fetch(context.Background())
