@@ -5,4 +5,9 @@
 // are assembled from pre-rendered gig objects without allocating per gig. Handlers return
 // errors; one place turns them into RFC 9457 problem bodies, and only internal errors are
 // logged. The server never imports the loader: it serves whatever snapshot is current.
+//
+// Against abuse: every request to the public listener, whatever its path and answer, is
+// charged to its client's read limit before it is routed (package limit); the listener
+// from Listen caps connections in all and per client and waits out accept failures
+// (package conns); time limits close slow and idle connections.
 package server

@@ -30,7 +30,8 @@ type Options struct {
 	Live   *engine.Live     // required: the snapshot to serve
 	Logger *slog.Logger     // slog.Default() when nil
 	Now    func() time.Time // time.Now when nil; drives max-age, the default "from" and limits
-	// ReadLimit is the requests per minute each client may make to /v1 (60 when zero).
+	// ReadLimit is the requests per minute each client may make, whatever the request and
+	// its answer (60 when zero).
 	ReadLimit int
 	// TrustedProxies are the networks whose X-Forwarded-For is believed; a request from
 	// anywhere else is limited by its own address.

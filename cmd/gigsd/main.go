@@ -141,7 +141,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.Contact, "contact", "", "operator contact (URL or e-mail): sent in the User-Agent to upstreams, and named where users ask for keys")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long in-flight requests may finish on shutdown")
-	fs.IntVar(&c.ReadLimit, "read-limit", 60, "requests per minute each client may make to /v1")
+	fs.IntVar(&c.ReadLimit, "read-limit", 60, "requests per minute each client may make to the public listener (every request counts)")
 	fs.IntVar(&c.ExportLimit, "export-limit", 10, "exports per minute each API key may make")
 	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys), the key secret, the gig id store and the sources' last good events")
 	fs.DurationVar(&c.KeySync, "key-sync", 10*time.Second, "how often key uses are saved and key changes picked up")
