@@ -103,3 +103,99 @@ func TestVenueSiteSpeaksForItsVenueOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestGuestsNeverJoinOrSplitGigs lets a hostile venue site list shows between and on top
+// of other sources' listings at another venue: the gigs the others' records make stay as
+// they are, neither joined nor split.
+func TestGuestsNeverJoinOrSplitGigs(t *testing.T) {
+	at := func(src, title, start string) source.Event {
+		ev := event(title, "The Garage", "London", "GB", start)
+		ev.Source, ev.Ref = src, src+"/"+start
+		return ev
+	}
+	own := func() []source.Event {
+		return []source.Event{at("evil", "Own A", "2026-12-20T21:00"), at("evil", "Own B", "2026-12-21T21:00"),
+			at("evil", "Own C", "2026-12-22T21:00")}
+	}
+	tests := []struct {
+		name      string
+		platforms [][]source.Event // one source each
+		guests    []source.Event   // the hostile site's records at The Garage
+		wetLegs   int              // gigs titled Wet Leg
+	}{
+		{"joining two shows", [][]source.Event{{at("tixhub", "Wet Leg", "2026-12-05T19:00")}, {at("gigseek", "Wet Leg", "2026-12-05T21:00")}},
+			[]source.Event{at("evil", "Wet Leg", "2026-12-05T20:00")}, 2},
+		{"splitting one show", [][]source.Event{{at("tixhub", "Wet Leg", "2026-12-05T20:00")}, {at("gigseek", "Wet Leg", "2026-12-05T20:30")}},
+			[]source.Event{at("evil", "Wet Leg", "2026-12-05T20:00"), at("evil", "Wet Leg", "2026-12-05T20:30")}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newNormalizer(noon, 8)
+			var sr SourceReport
+			for i, evs := range tt.platforms {
+				n.addAll(evs, i, Source{Role: RolePlatform}, &sr)
+			}
+			evil := append(own(), tt.guests...)
+			for i := range evil {
+				evil[i].Venue.Name = map[bool]string{true: "Evil Bar", false: "The Garage"}[evil[i].Title != "Wet Leg"]
+			}
+			n.addAll(evil, len(tt.platforms), Source{Role: RoleVenue}, &sr)
+			ds := n.dataset(NewIDStore().begin(), n.clusters())
+			got := 0
+			for _, g := range ds.Gigs {
+				if g.Title == "Wet Leg" {
+					got++
+					for _, s := range g.Sources {
+						if s.Name == "evil" {
+							t.Errorf("the guest is in a gig: %+v", g)
+						}
+					}
+				}
+			}
+			if got != tt.wetLegs {
+				t.Errorf("%d Wet Leg gigs, want %d", got, tt.wetLegs)
+			}
+		})
+	}
+}
+
+// TestHomeByHint: a hint that names a venue without a city it can place makes home the
+// city most of the events at that name are in, never a namesake elsewhere; a name hidden
+// behind invisible characters is still home.
+func TestHomeByHint(t *testing.T) {
+	ev := func(venue, city string) source.Event {
+		return event("Show", venue, city, "GB", "2026-12-05T20:00")
+	}
+	tests := []struct {
+		name   string
+		hint   *VenueHint
+		events []source.Event
+		home   []bool
+	}{
+		{"name only", &VenueHint{Name: "The Garage"},
+			[]source.Event{ev("The Garage", "London"), ev("The Garage", "London"), ev("The Garage", "Glasgow"), ev("Evil Bar", "London")},
+			[]bool{true, true, false, false}},
+		{"name and city", &VenueHint{Name: "The Garage", City: "Glasgow", Country: "GB"},
+			[]source.Event{ev("The Garage", "London"), ev("The Garage", "Glasgow"), ev("the garage", "glasgow")},
+			[]bool{false, true, true}},
+		{"invisible characters", &VenueHint{Name: "The Garage", City: "London", Country: "GB"},
+			[]source.Event{ev("The\u00ad Gar\u200bage", "Lon\u200ddon")}, []bool{true}},
+		{"most events", nil,
+			[]source.Event{ev("Evil Bar", "London"), ev("The Garage", "London"), ev("Evil Bar", "London")},
+			[]bool{true, false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newNormalizer(noon, len(tt.events))
+			for i := range tt.events {
+				scrub(&tt.events[i])
+			}
+			atHome := n.home(tt.events, tt.hint)
+			for i := range tt.events {
+				if got := atHome(&tt.events[i]); got != tt.home[i] {
+					t.Errorf("event %d at %s, %s: home %v, want %v", i, tt.events[i].Venue.Name, tt.events[i].Venue.Locality, got, tt.home[i])
+				}
+			}
+		})
+	}
+}

@@ -270,6 +270,9 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 // and reporting the ones it cannot use as drops. A venue site's events away from its home
 // venue are guests: see RoleGuest.
 func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *SourceReport) {
+	for j := range events {
+		scrub(&events[j]) // before home compares names
+	}
 	atHome := func(*source.Event) bool { return true }
 	if src.Role == RoleVenue {
 		atHome = n.home(events, src.Home)

@@ -46,7 +46,8 @@ import (
 //   - A cancellation from a venue site or a primary platform wins; one from other
 //     platforms counts only when every record says so.
 //   - A venue site's record at another venue than its own (RoleGuest) is left out of a
-//     gig that has any other record: it cannot cancel, move, rename or add tickets to
+//     gig that has any other record, and out of everything when it matched another
+//     role's record: it cannot cancel, move, join, split, double or add tickets to
 //     another venue's gig. Alone it makes a gig, as a platform's record would. Otherwise a status a venue site
 //     states wins (an iCalendar feed cannot say "postponed" and states none; a page may
 //     leave eventStatus out); then a platform's "postponed" or "rescheduled", since
@@ -65,7 +66,9 @@ type pair struct {
 }
 
 // clusters returns the record indices of every gig, each cluster in record order and the
-// clusters in the order of their first record.
+// clusters in the order of their first record. Guest records (RoleGuest) are left out of a
+// gig with records of other roles, and a guest that matched such a record is left out
+// altogether: it neither joins, splits nor doubles another venue's gig.
 func (n *normalizer) clusters() [][]int32 {
 	buckets := make(map[uint64][]int32, len(n.recs))
 	for i := range n.recs {
@@ -89,8 +92,12 @@ func (n *normalizer) clusters() [][]int32 {
 			}
 		}
 	}
+	// Pairs of records that speak for their venue are taken first, best first; then the
+	// pairs with a guest (see RoleGuest), which may join a guest to a gig but never join
+	// two gigs that others list, nor keep records of others apart.
+	guest := func(p pair) bool { return n.recs[p.a].role == RoleGuest || n.recs[p.b].role == RoleGuest }
 	slices.SortFunc(pairs, func(x, y pair) int {
-		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
+		return cmp.Or(cmpBool(guest(x), guest(y)), cmp.Compare(y.score, x.score), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
 	})
 
 	parent := make([]int32, len(n.recs))
@@ -112,9 +119,13 @@ func (n *normalizer) clusters() [][]int32 {
 		}
 		return []int32{n.recs[root].src}
 	}
+	hosted := make([]bool, len(n.recs)) // by root: the cluster holds a record that is no guest
+	for i := range n.recs {
+		hosted[i] = n.recs[i].role != RoleGuest
+	}
 	for _, p := range pairs {
 		ra, rb := find(p.a), find(p.b)
-		if ra == rb {
+		if ra == rb || hosted[ra] && hosted[rb] && guest(p) {
 			continue
 		}
 		sa, sb := sourcesOf(ra), sourcesOf(rb)
@@ -125,13 +136,25 @@ func (n *normalizer) clusters() [][]int32 {
 			ra, rb = rb, ra
 		}
 		parent[rb] = ra
+		hosted[ra] = hosted[ra] || hosted[rb]
 		srcs[ra] = append(sa[:len(sa):len(sa)], sb...)
 		delete(srcs, rb)
+	}
+	// A guest that matched a record of another role is heard nowhere: not in that gig,
+	// and not as a gig of its own beside it.
+	matchedHost := make([]bool, len(n.recs)) // by guest record
+	for _, p := range pairs {
+		ga, gb := n.recs[p.a].role == RoleGuest, n.recs[p.b].role == RoleGuest
+		matchedHost[p.a] = matchedHost[p.a] || ga && !gb
+		matchedHost[p.b] = matchedHost[p.b] || gb && !ga
 	}
 	var out [][]int32
 	at := map[int32]int{} // root → index in out
 	for i := range n.recs {
 		root := find(int32(i))
+		if n.recs[i].role == RoleGuest && (hosted[root] || matchedHost[i]) {
+			continue
+		}
 		k, ok := at[root]
 		if !ok {
 			k = len(out)
@@ -141,6 +164,17 @@ func (n *normalizer) clusters() [][]int32 {
 		out[k] = append(out[k], int32(i))
 	}
 	return out
+}
+
+// cmpBool orders false before true.
+func cmpBool(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
 }
 
 func bucket(venue, day int32) uint64 { return uint64(uint32(venue))<<32 | uint64(uint32(day)) }
@@ -295,13 +329,6 @@ func editDistance(a, b []rune, limit int) int {
 func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
 	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{},
 		slugs: map[string]string{}, cities: map[string]bool{}, genres: map[string]bool{}}
-	// A guest record in a gig that has a record of another role says nothing there: the
-	// gig is made of the others.
-	for k, c := range clusters {
-		if slices.ContainsFunc(c, func(i int32) bool { return n.recs[i].role != RoleGuest }) {
-			clusters[k] = slices.DeleteFunc(slices.Clone(c), func(i int32) bool { return n.recs[i].role == RoleGuest })
-		}
-	}
 	var order []int32
 	for _, c := range clusters {
 		order = append(order, c...)

@@ -24,9 +24,9 @@ const (
 	RolePrimary              // a primary ticketing platform: its cancellations count
 	RolePlatform             // any other ticketing platform
 	// RoleGuest is a venue site's record of an event at another venue than its own: it
-	// speaks for nobody there. It never names that venue, and a gig with a record of
-	// any other role ignores it (no status, start, bill, tickets or attribution from it);
-	// alone, it lists a gig as a platform's record would.
+	// speaks for nobody there. It never renames a venue another role names, and it is
+	// ignored wherever it meets a record of another role (see clusters); alone, it lists
+	// a gig as a platform's record would.
 	RoleGuest
 )
 
@@ -119,31 +119,31 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 }
 
 // home returns the test of whether an event of a venue site is at the site's own venue:
-// the operator's hint when it names one, else the venue most of the events name (the
-// first of those named most often). Venues are told apart by city and name key.
+// the venue of the operator's hint when it names one in a city it can place; else the
+// venue most of the events name (the first of those named most often), among the events
+// that name the hint's venue when the hint names one. Venues are told apart by city and
+// name key, so a hint's name alone never makes a namesake in another city home.
 func (n *normalizer) home(events []source.Event, hint *VenueHint) func(*source.Event) bool {
+	named := func(*source.Event) bool { return true }
 	if hint != nil && hint.Name != "" {
-		hc, herr := n.lookupCity(source.Place{Name: hint.Name, Locality: hint.City, Country: hint.Country, Zone: hint.Zone})
-		return func(ev *source.Event) bool {
-			if herr != nil { // the hint names no city it can place: the name decides
-				return venueKey(ev.Venue.Name, "") == venueKey(hint.Name, "")
-			}
-			c, err := n.lookupCity(ev.Venue)
-			return err == nil && c.Slug == hc.Slug && venueKey(ev.Venue.Name, c.Name) == venueKey(hint.Name, c.Name)
+		hp := source.Place{Name: hint.Name, Locality: hint.City, Country: hint.Country, Zone: hint.Zone}
+		if want := n.venueIdentity(hp); want != "" {
+			return func(ev *source.Event) bool { return n.venueIdentity(ev.Venue) == want }
 		}
+		named = func(ev *source.Event) bool { return venueKey(ev.Venue.Name, "") == venueKey(hint.Name, "") }
 	}
 	counts := map[string]int{}
 	best, most := "", 0
 	for i := range events {
 		k := n.venueIdentity(events[i].Venue)
-		if k == "" {
+		if k == "" || !named(&events[i]) {
 			continue
 		}
 		if counts[k]++; counts[k] > most {
 			best, most = k, counts[k]
 		}
 	}
-	return func(ev *source.Event) bool { return n.venueIdentity(ev.Venue) == best }
+	return func(ev *source.Event) bool { return best != "" && n.venueIdentity(ev.Venue) == best }
 }
 
 // venueIdentity is what tells a venue from another for home: its city's slug and its

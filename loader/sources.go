@@ -21,9 +21,9 @@ import (
 type Source struct {
 	source.Source
 	Role Role
-	// Home is a venue site's own venue as the operator names it (the venue hint); nil
-	// for platforms, and for venue sites whose home is the venue most of their events
-	// name. A venue site speaks with authority only for events at its home.
+	// Home is a venue site's venue hint, which names its own venue when it has a name
+	// (see normalizer.home); nil for platforms. A venue site speaks with authority only for
+	// events at its home.
 	Home *VenueHint
 }
 

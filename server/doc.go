@@ -7,7 +7,8 @@
 // logged. The server never imports the loader: it serves whatever snapshot is current.
 //
 // Against abuse: every request to the public listener, whatever its path and answer, is
-// charged to its client's read limit before it is routed (package limit); the listener
+// charged to its client's read limit before its handler runs (the router's own answers
+// and unparsable requests included; package limit); the listener
 // from Listen caps connections in all and per client and waits out accept failures
 // (package conns); time limits close slow and idle connections.
 package server

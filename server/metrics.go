@@ -22,9 +22,8 @@ type Metrics struct {
 	keyChecks [numKeyResults]prometheus.Counter
 	export    [2]prometheus.Counter // bytes, [identity, gzip]
 
-	acceptErrors prometheus.Counter
-	conns        atomic.Pointer[conns.Listener] // the guarded listener, for the open gauge
-	rejected     [2]prometheus.Counter          // connections refused, [total cap, per-client cap]
+	conns    atomic.Pointer[conns.Listener] // the guarded listener, for its gauge and counter
+	rejected [2]prometheus.Counter          // connections refused, [total cap, per-client cap]
 }
 
 // The method label's values: anything but GET and HEAD is a preflight or refused.
@@ -100,9 +99,14 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		Help: "Bytes of export bodies handed to connections, by content encoding.",
 	}, []string{"encoding"})
 	m.export = [2]prometheus.Counter{export.WithLabelValues("identity"), export.WithLabelValues("gzip")}
-	m.acceptErrors = prometheus.NewCounter(prometheus.CounterOpts{
+	acceptErrors := prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "gigs_accept_errors_total",
 		Help: "Failed accepts on the public listener (out of file descriptors or buffers); each is retried after a backoff.",
+	}, func() float64 {
+		if l := m.conns.Load(); l != nil {
+			return float64(l.AcceptErrors())
+		}
+		return 0
 	})
 	rejected := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gigs_connections_rejected_total",
@@ -118,7 +122,7 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		}
 		return 0
 	})
-	reg.MustRegister(m.requests, durations, limits, keyChecks, export, m.acceptErrors, rejected, open, snapshotCollector{live})
+	reg.MustRegister(m.requests, durations, limits, keyChecks, export, acceptErrors, rejected, open, snapshotCollector{live})
 	return m
 }
 

@@ -138,7 +138,6 @@ func (s *Server) Listen(ln net.Listener) net.Listener {
 		MaxPerClient: s.o.MaxConnsPerClient,
 		Exempt:       s.trusted,
 		OnAcceptError: func(err error, failed int) {
-			s.m.acceptErrors.Add(float64(failed))
 			s.o.Logger.Error("cannot accept connections, retrying", "err", err, "failed", failed)
 		},
 		OnReject: s.m.connRejected,
@@ -443,7 +442,8 @@ func (s *Server) readyz(ctx *fasthttp.RequestCtx) {
 	if !ready {
 		ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
 	}
-	ctx.SetBodyString(why + "\n")
+	ctx.SetBodyString(why)
+	ctx.Response.AppendBodyString("\n")
 }
 
 // Readiness says whether the server should be sent requests: not before the first

@@ -288,6 +288,7 @@ func (m *Main) sources(fetcher *fetch.Client) ([]loader.Source, error) {
 		return nil, err
 	}
 	fetcher.Allow(append(slices.Clone(m.Config.FetchAllow), cfg.Allow...))
+	fetcher.CloseIdleConnections() // kept ones may lead to a network no longer allowed
 	return srcs, nil
 }
 

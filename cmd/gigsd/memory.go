@@ -5,26 +5,60 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// machineMemory returns the memory this process may use: its cgroup's limit (v2
-// memory.max, or v1 memory.limit_in_bytes) when it has one, else the machine's total; 0
-// when neither can be read.
+// machineMemory returns the memory this process may use: the lowest memory limit of its
+// cgroup and the cgroups above it (v2 memory.max, v1 memory.limit_in_bytes) when there
+// is one, else the machine's total; 0 when neither can be read.
 func machineMemory() int64 {
 	total := meminfoTotal()
-	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		n, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
-		if err == nil && n > 0 && (total == 0 || n < total) { // "max" or a huge v1 value: no limit
-			return n
-		}
+	if limit := cgroupLimit(); limit > 0 && (total == 0 || limit < total) {
+		return limit
 	}
 	return total
+}
+
+// cgroupLimit reads the memory limits on the way from the process's cgroups
+// (/proc/self/cgroup) to their roots; 0 when there is none.
+func cgroupLimit() int64 {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return 0
+	}
+	lowest := int64(0)
+	for _, line := range strings.Split(string(data), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var mounts []string
+		var file string
+		switch {
+		case parts[0] == "0" && parts[1] == "": // v2
+			mounts, file = []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}, "memory.max"
+		case slices.Contains(strings.Split(parts[1], ","), "memory"): // v1
+			mounts, file = []string{"/sys/fs/cgroup/memory"}, "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for _, m := range mounts {
+			for dir := filepath.Clean("/" + parts[2]); ; dir = filepath.Dir(dir) {
+				b, err := os.ReadFile(filepath.Join(m, dir, file))
+				n, perr := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+				if err == nil && perr == nil && n > 0 && n < 1<<60 && (lowest == 0 || n < lowest) { // "max", or v1's huge "none"
+					lowest = n
+				}
+				if dir == "/" {
+					break
+				}
+			}
+		}
+	}
+	return lowest
 }
 
 // meminfoTotal reads MemTotal from /proc/meminfo; 0 when it cannot.

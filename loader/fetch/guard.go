@@ -57,7 +57,7 @@ var (
 // private, link-local, multicast, unspecified, CGNAT, reserved, or an IPv6 address
 // carrying one of those IPv4 ones), and "" when a is an ordinary public address.
 func Forbidden(a netip.Addr) string {
-	a = a.Unmap()
+	a = a.Unmap().WithZone("") // a zone (fe80::1%eth0) names an interface, not another address
 	if a.Is6() {
 		b := a.As16()
 		switch {
@@ -116,7 +116,7 @@ func (g *guard) setAllow(allow []netip.Prefix) {
 
 // check returns an error wrapping ErrForbiddenAddress when a is forbidden and not allowed.
 func (g *guard) check(a netip.Addr) error {
-	a = a.Unmap()
+	a = a.Unmap().WithZone("")
 	what := Forbidden(a)
 	if what == "" {
 		return nil
@@ -156,29 +156,47 @@ func (g *guard) dialer(timeout time.Duration) func(ctx context.Context, network,
 // proxy wraps a proxy chooser. A request sent through a proxy is not dialed here and its
 // name is not resolved here (the proxy resolves it, perhaps where this machine's DNS does
 // not reach): a host that is an address literal, in any spelling a proxy's resolver may
-// read as one, is checked, and a name is the proxy's to guard. The proxy's address is
-// remembered for dialer.
+// read as one, is checked, a name that means this machine (localhost, RFC 6761) is
+// refused, and any other name is the proxy's to guard. The proxy's address is remembered
+// for dialer, and a request the chooser sends direct may not go to it.
 func (g *guard) proxy(choose func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
 	return func(req *http.Request) (*url.URL, error) {
 		p, err := choose(req)
-		if err != nil || p == nil {
-			return p, err
+		if err != nil {
+			return nil, err
 		}
-		if a, ok := literal(req.URL.Hostname()); ok {
+		if p == nil {
+			if _, ok := g.proxies.Load(hostPort(req.URL)); ok {
+				return nil, fmt.Errorf("%w: %s is the fetch proxy itself", ErrForbiddenAddress, req.URL.Host)
+			}
+			return nil, nil
+		}
+		host := strings.TrimSuffix(req.URL.Hostname(), ".")
+		if a, ok := literal(host); ok {
 			if err := g.check(a); err != nil {
 				return nil, err
 			}
-		}
-		port := p.Port()
-		if port == "" {
-			port = map[string]string{"https": "443"}[p.Scheme]
-			if port == "" {
-				port = "80"
+		} else if host = strings.ToLower(host); host == "localhost" || strings.HasSuffix(host, ".localhost") {
+			if err := g.check(netip.AddrFrom4([4]byte{127, 0, 0, 1})); err != nil {
+				return nil, fmt.Errorf("%s names this machine: %w", req.URL.Hostname(), err)
 			}
 		}
-		g.proxies.Store(net.JoinHostPort(p.Hostname(), port), struct{}{})
+		g.proxies.Store(hostPort(p), struct{}{})
 		return p, nil
 	}
+}
+
+// hostPort is u's host and port as the transport dials it: the scheme's port when u has
+// none.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "socks5": "1080", "socks5h": "1080"}[u.Scheme]
+		if port == "" {
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // literal reads host as an IP address: standard notation, or the legacy IPv4 forms that

@@ -48,6 +48,9 @@ func TestForbidden(t *testing.T) {
 		{"127.0.0.1", "loopback"},
 		{"127.255.0.9", "loopback"},
 		{"::1", "loopback"},
+		{"::1%lo", "loopback"},
+		{"fe80::1%eth0", "link-local"},
+		{"fd00:ec2::254%2", "private"},
 		{"::ffff:127.0.0.1", "loopback"},
 		{"10.1.2.3", "private"},
 		{"172.16.0.1", "private"},
@@ -144,6 +147,9 @@ func TestFetcherNeverReachesInside(t *testing.T) {
 		{"redirect to a name of loopback", func(h *hostile) http.HandlerFunc {
 			return redirectTo("http://localhost:" + port(h) + "/metrics")
 		}, func(*hostile) string { return "/events" }, false},
+		{"redirect to a zoned IPv6 loopback", func(h *hostile) http.HandlerFunc {
+			return redirectTo("http://[::1%25lo]:" + port(h) + "/metrics")
+		}, func(*hostile) string { return "/events" }, false},
 		{"redirect to IPv4-mapped IPv6", func(h *hostile) http.HandlerFunc {
 			return redirectTo("http://[::ffff:127.0.0.1]:" + port(h) + "/metrics")
 		}, func(*hostile) string { return "/events" }, false},
@@ -153,6 +159,9 @@ func TestFetcherNeverReachesInside(t *testing.T) {
 		{"private literal", nil, func(*hostile) string { return "http://10.0.0.1/" }, false},
 		{"private literal through a proxy", nil, func(*hostile) string { return "http://192.168.0.1/" }, true},
 		{"loopback literal through a proxy", nil, func(h *hostile) string { return h.secret + "/metrics" }, true},
+		{"trailing-dot literal through a proxy", nil, func(h *hostile) string { return "http://127.0.0.1.:" + port(h) + "/metrics" }, true},
+		{"localhost through a proxy", nil, func(h *hostile) string { return "http://localhost:" + port(h) + "/metrics" }, true},
+		{"a .localhost name through a proxy", nil, func(h *hostile) string { return "http://admin.LocalHost./metrics" }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,4 +240,32 @@ func FuzzLiteral(f *testing.F) {
 			t.Fatalf("%q read as %s", host, a)
 		}
 	})
+}
+
+// TestProxyNotAnOrigin never fetches from the proxy itself: a chooser that sends loopback
+// direct (as HTTP_PROXY's does) would otherwise dial the proxy's address unchecked.
+func TestProxyNotAnOrigin(t *testing.T) {
+	var reached atomic.Int32
+	proxy := serveOn(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		fmt.Fprint(w, "proxied")
+	}))
+	pu, _ := url.Parse("http://" + proxy)
+	c := New(Options{Contact: "ops@gigs.example", MinGap: -1, Proxy: func(r *http.Request) (*url.URL, error) {
+		if strings.HasPrefix(r.URL.Host, "127.") {
+			return nil, nil
+		}
+		return pu, nil
+	}})
+	defer c.CloseIdleConnections()
+	if _, err := c.Get(t.Context(), "http://venue.example/", nil); err != nil {
+		t.Fatalf("through the proxy: %v", err)
+	}
+	before := reached.Load()
+	if _, err := c.Get(t.Context(), "http://"+proxy+"/cachemgr", nil); !errors.Is(err, ErrForbiddenAddress) {
+		t.Fatalf("the proxy as an origin: %v", err)
+	}
+	if reached.Load() != before {
+		t.Error("the proxy was reached as an origin")
+	}
 }

@@ -40,8 +40,9 @@ type Options struct {
 	// Exempt reports peers the per-client cap does not apply to (trusted reverse proxies);
 	// nil exempts none.
 	Exempt func(netip.Addr) bool
-	// OnAcceptError is told of failed accepts, at most once per second: the last error
-	// and how many failed since the last call. Nil ignores them.
+	// OnAcceptError is told of failed accepts, at most once per second, for a log line:
+	// the last error and how many failed since the last call. Nil ignores them.
+	// Listener.AcceptErrors counts every one.
 	OnAcceptError func(err error, failed int)
 	// OnReject is told of every connection refused over a cap; perClient says which cap.
 	OnReject func(perClient bool)
@@ -58,7 +59,8 @@ type Listener struct {
 	net.Listener
 	o Options
 
-	open     atomic.Int64 // connections accepted and not yet closed
+	open     atomic.Int64  // connections accepted and not yet closed
+	failures atomic.Uint64 // accepts that failed
 	closed   chan struct{}
 	closeErr error
 	once     sync.Once
@@ -83,6 +85,9 @@ func New(ln net.Listener, o Options) *Listener {
 	}
 	return &Listener{Listener: ln, o: o, closed: make(chan struct{}), perClient: map[limit.Key]int{}}
 }
+
+// AcceptErrors returns the number of accepts that failed so far.
+func (l *Listener) AcceptErrors() uint64 { return l.failures.Load() }
 
 // Open returns the number of open connections.
 func (l *Listener) Open() int { return int(l.open.Load()) }
@@ -140,6 +145,7 @@ func (l *Listener) isClosed() bool {
 // acceptFailed counts a failed accept and reports it when a second has passed since the
 // last report.
 func (l *Listener) acceptFailed(err error) {
+	l.failures.Add(1)
 	l.failed++
 	if now := time.Now(); now.Sub(l.reportedAt) >= time.Second {
 		if l.o.OnAcceptError != nil {

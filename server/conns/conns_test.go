@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gigs/gigs/server/limit"
 )
 
 // serve accepts on l until it is closed, holding each connection open until the peer
@@ -141,22 +143,38 @@ func TestCaps(t *testing.T) {
 
 // TestCloseTwice counts a connection out once however often it is closed.
 func TestCloseTwice(t *testing.T) {
-	l, addr := listen(t, Options{MaxConns: 10, MaxPerClient: 1})
-	c := dial(t, addr)
-	waitOpen(t, l, 1)
-	c.Close()
-	waitOpen(t, l, 0)
-	inner, err := net.Dial("tcp", addr)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer inner.Close()
-	waitOpen(t, l, 1)
+	l := New(ln, Options{MaxConns: 10, MaxPerClient: 2})
+	defer l.Close()
+	for range 2 {
+		dial(t, ln.Addr().String())
+	}
+	a, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		a.Close()
+	}
 	l.mu.Lock()
-	n := len(l.perClient)
+	n := l.perClient[limit.KeyOf(netip.MustParseAddr("127.0.0.1"))]
 	l.mu.Unlock()
-	if n != 1 {
-		t.Fatalf("clients counted: %d", n)
+	if l.Open() != 1 || n != 1 {
+		t.Fatalf("after closing one of two thrice: %d open, %d for the client", l.Open(), n)
+	}
+	b.Close()
+	l.mu.Lock()
+	left := len(l.perClient)
+	l.mu.Unlock()
+	if l.Open() != 0 || left != 0 {
+		t.Fatalf("after closing both: %d open, %d clients", l.Open(), left)
 	}
 }
 
@@ -211,8 +229,9 @@ func TestAcceptErrors(t *testing.T) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			// 9 failures back off 5 ms, 10 ms, ... 1 s: over 2 s, so 2 or 3 reports.
-			if reports < 2 || reports > 3 || failed > 9 {
+			// 9 failures back off 5 ms, 10 ms, ... 1 s: over 2 s, so 2 or 3 reports; every
+			// one is counted.
+			if reports < 2 || reports > 3 || failed > 9 || l.AcceptErrors() != 9 {
 				t.Errorf("%d reports of %d failures", reports, failed)
 			}
 		})

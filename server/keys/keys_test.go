@@ -175,7 +175,27 @@ func TestBadFilesStop(t *testing.T) {
 		{"not JSON", func(dir string) error { return os.WriteFile(filepath.Join(dir, "keys.json"), []byte("<html>"), 0o600) }, "cannot parse key store"},
 		{"newer version", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "keys.json"), []byte(`{"version": 9, "keys": []}`), 0o600)
-		}, "version 9; this build reads up to 1"},
+		}, "has version 9; this build reads version 1"},
+		{"null", func(dir string) error { return os.WriteFile(filepath.Join(dir, "keys.json"), []byte("null"), 0o600) }, "has no list of keys"},
+		{"an empty object", func(dir string) error { return os.WriteFile(filepath.Join(dir, "keys.json"), []byte("{}"), 0o600) }, "has no list of keys"},
+		{"keys null", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "keys.json"), []byte(`{"version": 1, "keys": null}`), 0o600)
+		}, "has no list of keys"},
+		{"misspelt list", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "keys.json"), []byte(`{"version": 1, "kyes": []}`), 0o600)
+		}, "has no list of keys"},
+		{"fingerprint removed", func(dir string) error {
+			p := filepath.Join(dir, "keys.json")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			var f map[string]any
+			json.Unmarshal(data, &f)
+			delete(f, "secret_fingerprint")
+			data, _ = json.Marshal(f)
+			return os.WriteFile(p, data, 0o600)
+		}, "has no secret fingerprint"},
 		{"unreadable key file", func(dir string) error {
 			p := filepath.Join(dir, "keys.json")
 			return errors.Join(os.Remove(p), os.Mkdir(p, 0o700))

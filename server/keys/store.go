@@ -64,8 +64,8 @@ type Store struct {
 	fingerprint            string // of secret, kept in the key file
 }
 
-// formatVersion is the version of keys.json this build writes; it reads it and 0 (the
-// files written before versions, without a fingerprint, which it upgrades).
+// formatVersion is the version of keys.json this build writes. It reads it, and the files
+// written before versions (no version and no fingerprint), which it upgrades.
 const formatVersion = 1
 
 // file is keys.json.
@@ -146,14 +146,29 @@ func (s *Store) readFile() (*file, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read key store: %w", err)
 	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
+	var f struct {
+		Version     *int      `json:"version"`
+		Fingerprint string    `json:"secret_fingerprint"`
+		Keys        *[]Record `json:"keys"`
+	}
+	err = json.Unmarshal(data, &f)
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("cannot parse key store %q: %w; restore it from a backup", s.path, err)
+	case f.Keys == nil:
+		return nil, fmt.Errorf("key store %q has no list of keys: it is not a key store, or was damaged; restore it from a backup", s.path)
+	case f.Version == nil && f.Fingerprint == "":
+		return &file{Keys: *f.Keys}, nil // a store from before versions
+	case f.Version == nil || *f.Version != formatVersion:
+		v := "no"
+		if f.Version != nil {
+			v = fmt.Sprint(*f.Version)
+		}
+		return nil, fmt.Errorf("key store %q has version %s; this build reads version %d", s.path, v, formatVersion)
+	case f.Fingerprint == "":
+		return nil, fmt.Errorf("key store %q has no secret fingerprint: it was damaged; restore it from a backup", s.path)
 	}
-	if f.Version > formatVersion {
-		return nil, fmt.Errorf("key store %q is of version %d; this build reads up to %d", s.path, f.Version, formatVersion)
-	}
-	return &f, nil
+	return &file{Version: *f.Version, Fingerprint: f.Fingerprint, Keys: *f.Keys}, nil
 }
 
 // Read returns every record. The store must exist, as Open leaves it.
