@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // benchSizes are the dataset sizes benchmarked; 100k and 1M only with GIGS_BENCH_1M=1

@@ -12,8 +12,8 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 var now = time.Date(2026, 11, 22, 15, 4, 5, 0, time.UTC)

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/source"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // scaleEvents turns a synthetic dataset into source events as the sources would list

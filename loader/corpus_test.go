@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/demo"
 	"github.com/gigs/gigs/loader/fetch"
-	"github.com/gigs/gigs/loader/fixture"
+	"github.com/gigs/gigs/testkit/demo"
+	"github.com/gigs/gigs/testkit/fixture"
 )
 
 // corpusDay is the day the test corpora are generated for; runs start at corpusNow.

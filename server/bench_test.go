@@ -13,7 +13,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/keys"
 )

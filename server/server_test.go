@@ -23,7 +23,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/valyala/fasthttp"
 
-	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/openapi/openapitest"
 )

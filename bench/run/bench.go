@@ -16,7 +16,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // The CPUs: the server measured on one, the load tool on the other.
@@ -36,7 +38,7 @@ type benchConfig struct {
 // sizeResult is every figure measured on one dataset size.
 type sizeResult struct {
 	Gigs                  int
-	Generate, Build       time.Duration // gigsd's own log of its first snapshot
+	Read, Build           time.Duration // gigsd's own log of its first snapshot
 	ExportRaw, ExportGzip int64
 	StartRSS              int64       // resident memory once the first snapshot is served
 	RSS, PeakRSS          int64       // after the runs, and the peak
@@ -78,9 +80,9 @@ func bench(ctx context.Context, m mode, cfg benchConfig) (*report, error) {
 	return rep, nil
 }
 
-// startGigsd starts gigsd on n synthetic gigs in work, rebuilt every refresh, with limits
-// that never throttle the load, and a key for the export. It returns the process, its
-// base URL and admin address, and the key.
+// startGigsd starts gigsd on a dataset file of n synthetic gigs in work, read and rebuilt
+// every refresh, with limits that never throttle the load, and a key for the export. It
+// returns the process, its base URL and admin address, and the key.
 func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refresh time.Duration) (*process, string, string, string, error) {
 	if err := os.RemoveAll(work); err != nil {
 		return nil, "", "", "", err
@@ -102,11 +104,28 @@ func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refres
 	if err != nil {
 		return nil, "", "", "", err
 	}
+	dataset := filepath.Join(work, "dataset")
+	if err := writeDataset(dataset, n); err != nil {
+		return nil, "", "", "", err
+	}
 	base := "http://" + addr
-	p, err := start(ctx, serverCPU, base+"/readyz", 10*time.Minute, cfg.Gigsd, "-synthetic", strconv.Itoa(n), "-addr", addr,
+	p, err := start(ctx, serverCPU, base+"/readyz", 10*time.Minute, cfg.Gigsd, "-dataset", dataset, "-addr", addr,
 		"-admin-addr", admin, "-data-dir", data, "-read-limit", "1000000000", "-export-limit", "1000000000",
 		"-refresh", refresh.String(), "-log-level", "info")
 	return p, base, admin, key, err
+}
+
+// writeDataset writes the synthetic dataset of n gigs from today on to path.
+func writeDataset(path string, n int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := engine.WriteDataset(f, scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: time.Now()})); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *report, logf func(string, ...any)) (sizeResult, error) {
@@ -120,11 +139,11 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		return r, err
 	}
 	defer p.stop()
-	l := p.logged("synthetic snapshot published", time.Minute) // logged just after readiness
+	l := p.logged("dataset snapshot published", time.Minute) // logged just after readiness
 	if l == nil {
 		return r, fmt.Errorf("gigsd did not log its build")
 	}
-	r.Generate, _ = time.ParseDuration(fmt.Sprint(l["generate"]))
+	r.Read, _ = time.ParseDuration(fmt.Sprint(l["read"]))
 	r.Build, _ = time.ParseDuration(fmt.Sprint(l["build"]))
 	if r.StartRSS, _, err = p.rss(); err != nil {
 		return r, err

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gigs/gigs/bench/scale"
+	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
 )
 

@@ -148,7 +148,7 @@ func (r *report) goals() []goal {
 	} else {
 		out = append(out, goal{"vs PostgreSQL 15, same page as JSON", "≥ 10×", "not measured: " + orNone(r.PeerErr, "no peer in this mode"), false})
 	}
-	out = append(out, goal{"build" + at, "≤ 15 s", fmt.Sprintf("%.2f s (and %.2f s to generate the dataset)", g.Build.Seconds(), g.Generate.Seconds()), g.Build <= 15*time.Second})
+	out = append(out, goal{"build" + at, "≤ 15 s", fmt.Sprintf("%.2f s (and %.2f s to read the dataset file)", g.Build.Seconds(), g.Read.Seconds()), g.Build <= 15*time.Second})
 	out = append(out, goal{"resident memory vs the export's raw JSON, after the runs" + at, "≤ 2.5×",
 		fmt.Sprintf("%.2f× (%.0f MB resident; %.0f MB once built, %.0f MB peak; export %.0f MB)", float64(g.RSS)/float64(g.ExportRaw), float64(g.RSS)/1e6,
 			float64(g.StartRSS)/1e6, float64(g.PeakRSS)/1e6, float64(g.ExportRaw)/1e6), float64(g.RSS) <= 2.5*float64(g.ExportRaw)})

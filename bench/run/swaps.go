@@ -34,11 +34,11 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 		return sw, err
 	}
 	defer p.stop()
-	l := p.logged("synthetic snapshot published", time.Minute)
+	l := p.logged("dataset snapshot published", time.Minute)
 	if l == nil {
 		return sw, fmt.Errorf("gigsd did not log its build")
 	}
-	g, _ := time.ParseDuration(fmt.Sprint(l["generate"]))
+	g, _ := time.ParseDuration(fmt.Sprint(l["read"]))
 	b, _ := time.ParseDuration(fmt.Sprint(l["build"]))
 	cycle := sw.Refresh + g + b
 	paths, err := mixPaths(base, m.SwapSize)

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
-	"github.com/gigs/gigs/loader/fixture"
+	"github.com/gigs/gigs/testkit/fixture"
 )
 
 // fixtureCmd runs "gigsctl fixture [-- COMMAND...]": it serves a demo corpus, as plain server

@@ -2,6 +2,8 @@
 //
 //	gigsctl demo -out DIR [-seed N] [-today YYYY-MM-DD] [-revision N]
 //	    writes the demo corpus: venue sites, platform listings and a sources.json for gigsd.
+//	gigsctl dataset -gigs N -out FILE [-seed N] [-today YYYY-MM-DD]
+//	    writes a synthetic dataset file for gigsd -dataset, as the bench suite does.
 //	gigsctl fixture -dir DIR [-listen HOST:PORT] [-stall D] [-- COMMAND...]
 //	    serves the demo corpus as hundreds of upstream hosts, for gigsd's -fetch-proxy.
 //	gigsctl keys create|list|show|revoke
@@ -11,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,13 +24,17 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
-	"github.com/gigs/gigs/loader/demo"
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/engine/atomicfile"
+	"github.com/gigs/gigs/testkit/demo"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 const usage = `usage: gigsctl <command> [flags]
 
 Commands:
   demo    write the demo corpus (venue sites, platform listings, sources.json) for gigsd -sources
+  dataset write a synthetic dataset file for gigsd -dataset
   fixture serve the demo corpus as its hundreds of hosts, for gigsd -fetch-proxy
   keys    issue, list, show and revoke personal API keys
   sources check [NAME...]   fetch sources once and print what they yield and drop
@@ -68,6 +75,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	switch args[0] {
 	case "demo":
 		return demoCmd(args[1:], getenv, stdout, stderr)
+	case "dataset":
+		return datasetCmd(args[1:], getenv, stdout, stderr)
 	case "fixture":
 		return fixtureCmd(args[1:], getenv, stdout, stderr)
 	case "keys":
@@ -93,12 +102,9 @@ func demoCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	if err := flagenv.Parse(fs, args, getenv); err != nil {
 		return err
 	}
-	day := time.Now().UTC()
-	if *today != "" {
-		var err error
-		if day, err = time.Parse(time.DateOnly, *today); err != nil {
-			return fmt.Errorf("-today: want YYYY-MM-DD, got %q", *today)
-		}
+	day, err := parseToday(*today)
+	if err != nil {
+		return err
 	}
 	sum, err := demo.Generate(*out, demo.Options{Today: day, Seed: *seed, Revision: *revision})
 	if err != nil {
@@ -107,4 +113,53 @@ func demoCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "wrote %s: %d venues in %d cities in %d countries, %d gigs (%d upcoming, %d cancelled, %d postponed, %d rescheduled, %d with time to be announced)\n",
 		*out, sum.Venues, sum.Cities, sum.Countries, sum.Gigs, sum.Upcoming, sum.Cancelled, sum.Postponed, sum.Rescheduled, sum.TimeTBA)
 	return nil
+}
+
+// parseToday reads a -today flag: YYYY-MM-DD, or today in UTC when empty.
+func parseToday(v string) (time.Time, error) {
+	if v == "" {
+		return time.Now().UTC(), nil
+	}
+	day, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		return day, fmt.Errorf("-today: want YYYY-MM-DD, got %q", v)
+	}
+	return day, nil
+}
+
+// datasetCmd runs "gigsctl dataset": it writes a synthetic dataset (package
+// testkit/scale) to a file gigsd -dataset serves.
+func datasetCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gigsctl dataset", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	gigs := fs.Int("gigs", 10000, "number of gigs")
+	out := fs.String("out", "var/dataset", "file to write")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed, size and day give the same dataset")
+	today := fs.String("today", "", "the day the gigs start from, YYYY-MM-DD (default: today in UTC)")
+	fs.Usage = flagenv.Usage(fs, "usage: gigsctl dataset [flags]\n\nWrites a synthetic dataset of gigs over a year for gigsd -dataset: for benchmarks.")
+	if err := flagenv.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if *gigs < 1 {
+		return fmt.Errorf("-gigs must be at least 1, not %d", *gigs)
+	}
+	day, err := parseToday(*today)
+	if err != nil {
+		return err
+	}
+	ds := scale.Generate(scale.Config{Gigs: *gigs, Seed: *seed, Now: day})
+	if err := writeDataset(*out, ds); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d gigs, %d venues, %d artists\n", *out, len(ds.Gigs), len(ds.Venues), len(ds.Artists))
+	return nil
+}
+
+// writeDataset writes ds to the file at path, whole or not at all.
+func writeDataset(path string, ds *engine.Dataset) error {
+	var buf bytes.Buffer
+	if err := engine.WriteDataset(&buf, ds); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }

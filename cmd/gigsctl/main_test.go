@@ -18,6 +18,8 @@ func TestCommands(t *testing.T) {
 	}{
 		{"demo", []string{"demo", "-out", dir, "-today", "2026-11-22", "-seed", "3"}, "wrote " + dir, ""},
 		{"bad day", []string{"demo", "-out", dir, "-today", "22/11/2026"}, "", "-today: want YYYY-MM-DD"},
+		{"dataset", []string{"dataset", "-gigs", "300", "-out", filepath.Join(dir, "dataset"), "-today", "2026-11-22"}, "wrote " + dir + "/dataset: 300 gigs", ""},
+		{"no gigs", []string{"dataset", "-gigs", "0", "-out", filepath.Join(dir, "none")}, "", "-gigs must be at least 1"},
 		{"no command", nil, "", "no command"},
 		{"unknown command", []string{"frobnicate"}, "", `unknown command "frobnicate"`},
 	}

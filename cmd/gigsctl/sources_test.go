@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/loader/demo"
-	"github.com/gigs/gigs/loader/fixture"
+	"github.com/gigs/gigs/testkit/demo"
+	"github.com/gigs/gigs/testkit/fixture"
 )
 
 // demoCorpus writes a demo corpus and returns its directory, a getenv with its credentials,

@@ -26,7 +26,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/valyala/fasthttp"
 
-	"github.com/gigs/gigs/bench/scale"
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader"
@@ -90,7 +89,7 @@ type Config struct {
 	AccessLog       bool
 	DrainDelay      time.Duration
 	Check           bool
-	Synthetic       int
+	Dataset         string
 
 	MaxRecords  int
 	MemoryLimit int64 // bytes; 0 until ParseFlags settles the default
@@ -149,7 +148,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.AdminAddr, "admin-addr", "127.0.0.1:8081", "admin listen address for /metrics (Prometheus) and /debug/pprof; keep it private; empty turns it off")
 	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
 	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
-	fs.IntVar(&c.Synthetic, "synthetic", 0, "serve this many synthetic gigs (bench/scale), rebuilt every -refresh, instead of the sources: for benchmarks")
+	fs.StringVar(&c.Dataset, "dataset", "", "serve the dataset file at this path (as gigsctl dataset writes), read and rebuilt every -refresh, instead of -sources: for benchmarks")
 	fs.IntVar(&c.MaxRecords, "max-records", loader.DefaultMaxRecords, "cap on the events one refresh takes from all sources together; a refresh with more is not built")
 	fs.Func("memory-limit", "soft memory limit of the Go runtime, in bytes or with a unit (512MiB, 4GiB); 0: GOMEMLIMIT when set, else 80% of the cgroup's or the machine's memory", func(v string) error {
 		n, err := parseBytes(v)
@@ -179,11 +178,11 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if c.Sources == "" && c.Synthetic == 0 {
+	if c.Sources == "" && c.Dataset == "" {
 		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
 	}
-	if c.Synthetic < 0 {
-		return fmt.Errorf("-synthetic must not be negative, not %d", c.Synthetic)
+	if c.Sources != "" && c.Dataset != "" {
+		return errors.New("-sources and -dataset exclude each other")
 	}
 	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout,
 		"key-sync": c.KeySync, "idle-timeout": c.IdleTimeout, "header-timeout": c.HeaderTimeout} {
@@ -324,8 +323,8 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
 	refreshes := newRefreshMetrics(m.Registry)
-	refresh := m.synthetic(refreshes)
-	if m.Config.Synthetic == 0 {
+	refresh := m.serveDataset(refreshes)
+	if m.Config.Dataset == "" {
 		ld, fetcher, err := m.newLoader(refreshes)
 		if err != nil {
 			return err
@@ -446,25 +445,29 @@ func (m *Main) newLoader(refreshes *refreshMetrics) (*loader.Loader, *fetch.Clie
 	}), fetcher, nil
 }
 
-// synthetic returns the refresh loop of -synthetic: it builds and publishes a dataset of
-// that many gigs from bench/scale (the same one each time, as of the build's day) at once
-// and then every -refresh, until ctx ends. Each build counts as a refresh in the metrics.
-func (m *Main) synthetic(refreshes *refreshMetrics) func(context.Context) {
+// serveDataset returns the refresh loop of -dataset: it reads the dataset file, builds
+// and publishes it at once and then every -refresh, until ctx ends. Each build counts as a
+// refresh in the metrics; a file that cannot be read or built keeps the last snapshot.
+func (m *Main) serveDataset(refreshes *refreshMetrics) func(context.Context) {
 	return func(ctx context.Context) {
 		for {
 			start := time.Now()
-			ds := scale.Generate(scale.Config{Gigs: m.Config.Synthetic, Seed: 1, Now: start})
-			built := time.Now()
-			snap, err := engine.Build(ds, engine.Options{Now: start})
+			ds, err := readDataset(m.Config.Dataset)
+			read := time.Now()
+			var snap *engine.Snapshot
+			if err == nil {
+				snap, err = engine.Build(ds, engine.Options{Now: start})
+			}
+			ds = nil // the snapshot keeps nothing of it
 			rep := loader.Report{Duration: time.Since(start)}
 			if err == nil {
 				m.Live.Publish(snap)
 				released()
 				rep.Gigs, rep.Published = snap.Len(), true
-				m.Logger.Info("synthetic snapshot published", "gigs", snap.Len(), "generate", built.Sub(start).String(),
-					"build", time.Since(built).String())
+				m.Logger.Info("dataset snapshot published", "gigs", snap.Len(), "read", read.Sub(start).String(),
+					"build", time.Since(read).String())
 			} else {
-				m.Logger.Error("synthetic snapshot not built", "err", err)
+				m.Logger.Error("dataset snapshot not built, keeping the previous one", "file", m.Config.Dataset, "err", err)
 			}
 			refreshes.observe(rep, err)
 			m.Live.SetNextRefresh(time.Now().Add(m.Config.Refresh))
@@ -475,6 +478,20 @@ func (m *Main) synthetic(refreshes *refreshMetrics) func(context.Context) {
 			}
 		}
 	}
+}
+
+// readDataset reads the dataset file at path.
+func readDataset(path string) (*engine.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ds, err := engine.ReadDataset(f)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read dataset file %q: %w", path, err)
+	}
+	return ds, nil
 }
 
 // released hands the memory of the refresh just done (its dataset, the previous

@@ -19,10 +19,12 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
-	"github.com/gigs/gigs/loader/demo"
-	"github.com/gigs/gigs/loader/fixture"
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/keys"
 	"github.com/gigs/gigs/server/openapi/openapitest"
+	"github.com/gigs/gigs/testkit/demo"
+	"github.com/gigs/gigs/testkit/fixture"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -52,8 +54,8 @@ func TestParseFlags(t *testing.T) {
 		{"bad addr", []string{"-sources", "s", "-addr", "8080"}, nil, "", `-addr "8080" is not host:port`},
 		{"negative drain", []string{"-sources", "s", "-drain-delay", "-1s"}, nil, "", "-drain-delay must not be negative"},
 		{"access log env", []string{"-sources", "s"}, map[string]string{"GIGS_ACCESS_LOG": "yes"}, "", `invalid value "yes" for GIGS_ACCESS_LOG`},
-		{"synthetic needs no sources", []string{"-synthetic", "1000"}, nil, ":8080", ""},
-		{"negative synthetic", []string{"-synthetic", "-5"}, nil, "", "-synthetic must not be negative"},
+		{"a dataset needs no sources", []string{"-dataset", "var/dataset"}, nil, ":8080", ""},
+		{"a dataset or sources", []string{"-dataset", "d", "-sources", "s"}, nil, "", "-sources and -dataset exclude each other"},
 	}
 	for _, tt := range tests {
 		m := NewMain()
@@ -342,5 +344,34 @@ func TestParseBytes(t *testing.T) {
 func TestMachineMemory(t *testing.T) {
 	if n := machineMemory(); n < 64<<20 {
 		t.Errorf("machine memory %d bytes", n)
+	}
+}
+
+// TestDataset serves a dataset file as the bench does, and keeps serving it when the file
+// is replaced by one that does not read.
+func TestDataset(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dataset")
+	var buf bytes.Buffer
+	if err := engine.WriteDataset(&buf, scale.Generate(scale.Config{Gigs: 500, Seed: 1, Now: time.Now()})); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain()
+	if err := m.ParseFlags([]string{"-dataset", path, "-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-refresh", "200ms",
+		"-data-dir", filepath.Join(dir, "data"), "-log-level", "error"}, env(nil), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	start(t, m)
+	waitFor(t, "the dataset served", 30*time.Second, func() bool { return getStatus("http://"+m.AdminAddr().String()+"/readyz") == 200 })
+	version := m.Live.Load().Version()
+	if err := os.WriteFile(path, []byte("not a dataset"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // refreshes that fail
+	if snap := m.Live.Load(); snap == nil || snap.Version() != version || snap.Len() == 0 {
+		t.Fatalf("the last good dataset is no longer served")
 	}
 }

@@ -98,15 +98,6 @@
 //
 // # Emulator
 //
-// NewEmulator(kind, listings, options) serves neutral Listings in a shape, with that
-// shape's paging, window filters, sorting, credential check and quirks: HAL string
-// coordinates, templated relative next links without the apikey, the size*page cap;
-// meta numeric ids, the "03:30:00" placeholder for time_tbd, UTC times without "Z",
-// per_page capped at 100, sold out as stats.listing_count 0 without prices; continuation
-// name{text,html} with the html escaped, prices as major_value strings, opaque
-// continuation tokens bound to the query's window. Instants come from each listing's
-// local date and time in its IANA zone (time/tzdata is embedded). What the shapes cannot
-// say is lost on the way: HAL keeps two genres and no sold-out for a show that is not on
-// sale; meta puts the genres on the first performer; continuation keeps one genre, has no
-// performers, postponed or rescheduled, and leaves TimeTBA listings out.
+// The harness package testkit/emulator plays these platforms for the tests, the demo
+// corpus and the bench; see its documentation.
 package platform

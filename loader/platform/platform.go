@@ -254,35 +254,3 @@ func isStatus(err error, code int) bool {
 	var se *fetch.StatusError
 	return errors.As(err, &se) && se.Code == code
 }
-
-// Listing is one event as a platform holds it, independent of any wire shape. The demo
-// generator writes listings; NewEmulator serves them in a platform's shape.
-type Listing struct {
-	ID         string   `json:"id"`
-	Name       string   `json:"name"` // event title as the platform shows it
-	URL        string   `json:"url"`  // the event's page on the platform
-	Performers []string `json:"performers,omitempty"`
-	Genres     []string `json:"genres,omitempty"` // the platform's classification or tags
-
-	VenueID    string  `json:"venue_id"`
-	VenueName  string  `json:"venue_name"`
-	Street     string  `json:"street,omitempty"`
-	City       string  `json:"city"`
-	PostalCode string  `json:"postal_code,omitempty"`
-	Country    string  `json:"country"` // ISO 3166-1 alpha-2
-	Lat        float64 `json:"lat,omitempty"`
-	Lon        float64 `json:"lon,omitempty"`
-	Zone       string  `json:"zone"` // IANA zone of the venue
-
-	LocalDate string `json:"local_date"`           // YYYY-MM-DD, venue-local
-	LocalTime string `json:"local_time,omitempty"` // HH:MM:SS venue-local; empty when TimeTBA
-	TimeTBA   bool   `json:"time_tba,omitempty"`
-
-	Status string `json:"status"` // "scheduled", "cancelled", "postponed" or "rescheduled"
-
-	PriceMin float64 `json:"price_min,omitempty"`
-	PriceMax float64 `json:"price_max,omitempty"`
-	HasPrice bool    `json:"has_price,omitempty"`
-	Currency string  `json:"currency,omitempty"`
-	SoldOut  bool    `json:"sold_out,omitempty"`
-}

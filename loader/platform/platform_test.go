@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gigs/gigs/testkit/emulator"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -32,81 +33,81 @@ var testNow = time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC)
 const testKey = "s3cret-key-42"
 
 // testListings covers the cases the adapters must read right.
-func testListings() []Listing {
-	berlin := Listing{VenueID: "KovZpZAEdntA", VenueName: "The Lantern", Street: "Kastanienallee 12", City: "Berlin",
+func testListings() []emulator.Listing {
+	berlin := emulator.Listing{VenueID: "KovZpZAEdntA", VenueName: "The Lantern", Street: "Kastanienallee 12", City: "Berlin",
 		PostalCode: "10435", Country: "DE", Lat: 52.5386, Lon: 13.41, Zone: "Europe/Berlin"}
-	at := func(base Listing, id, title, date, clock string) Listing {
+	at := func(base emulator.Listing, id, title, date, clock string) emulator.Listing {
 		l := base
 		l.ID, l.Name, l.LocalDate, l.LocalTime = id, title, date, clock
 		l.URL = "https://tix.example/event/" + id
 		l.Status = "scheduled"
 		return l
 	}
-	var ls []Listing
-	add := func(l Listing, edit func(*Listing)) {
+	var ls []emulator.Listing
+	add := func(l emulator.Listing, edit func(*emulator.Listing)) {
 		if edit != nil {
 			edit(&l)
 		}
 		ls = append(ls, l)
 	}
-	add(at(berlin, "1001", "Night Owls", "2026-02-14", "20:00:00"), func(l *Listing) {
+	add(at(berlin, "1001", "Night Owls", "2026-02-14", "20:00:00"), func(l *emulator.Listing) {
 		l.Performers, l.Genres = []string{"Night Owls", "The Understudies"}, []string{"Indie Rock", "Shoegaze", "Dream Pop"}
 		l.HasPrice, l.PriceMin, l.PriceMax, l.Currency = true, 25, 35.5, "EUR"
 	})
-	add(at(Listing{VenueName: "Casa do Fado", City: "Lisboa", Country: "PT", Zone: "Europe/Lisbon", Lat: 38.7111, Lon: -9.1289},
-		"1002", "Fado Night", "2026-04-03", ""), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "Casa do Fado", City: "Lisboa", Country: "PT", Zone: "Europe/Lisbon", Lat: 38.7111, Lon: -9.1289},
+		"1002", "Fado Night", "2026-04-03", ""), func(l *emulator.Listing) {
 		l.TimeTBA, l.Genres, l.Performers = true, []string{"Folk"}, []string{"Ana Moura"}
 	})
-	add(at(Listing{VenueName: "Union Chapel", Street: "Compton Terrace", City: "London", PostalCode: "N1 2UN", Country: "GB",
-		Zone: "Europe/London", Lat: 51.5431, Lon: -0.1025}, "1003", "Low Tide", "2026-05-01", "19:30:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "Union Chapel", Street: "Compton Terrace", City: "London", PostalCode: "N1 2UN", Country: "GB",
+		Zone: "Europe/London", Lat: 51.5431, Lon: -0.1025}, "1003", "Low Tide", "2026-05-01", "19:30:00"), func(l *emulator.Listing) {
 		l.Status, l.Performers, l.Genres = "cancelled", []string{"Low Tide"}, []string{"Folk"}
 		l.HasPrice, l.PriceMin, l.PriceMax, l.Currency = true, 40, 40, "GBP"
 	})
-	add(at(Listing{VenueName: "La Cigale", City: "Paris", Country: "FR", Zone: "Europe/Paris", Lat: 48.8822, Lon: 2.3403},
-		"1004", "Parquet Courts", "2026-06-12", "21:00:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "La Cigale", City: "Paris", Country: "FR", Zone: "Europe/Paris", Lat: 48.8822, Lon: 2.3403},
+		"1004", "Parquet Courts", "2026-06-12", "21:00:00"), func(l *emulator.Listing) {
 		l.SoldOut, l.Performers, l.Genres = true, []string{"Parquet Courts"}, []string{"Punk"}
 		l.HasPrice, l.PriceMin, l.PriceMax, l.Currency = true, 30, 30, "EUR"
 	})
-	add(at(Listing{VenueName: "NCPA Jamshed Bhabha", City: "Mumbai", Country: "IN", Zone: "Asia/Kolkata", Lat: 18.9256, Lon: 72.8205},
-		"1005", "Raga Sunrise", "2026-03-07", "19:00:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "NCPA Jamshed Bhabha", City: "Mumbai", Country: "IN", Zone: "Asia/Kolkata", Lat: 18.9256, Lon: 72.8205},
+		"1005", "Raga Sunrise", "2026-03-07", "19:00:00"), func(l *emulator.Listing) {
 		l.Performers, l.Genres = []string{"Anoushka Shankar"}, []string{"World"}
 		l.HasPrice, l.PriceMin, l.PriceMax, l.Currency = true, 1500, 4000, "INR"
 	})
-	add(at(Listing{VenueName: "Purple Haze", City: "Kathmandu", Country: "NP", Zone: "Asia/Kathmandu"},
-		"1006", "Himalayan Blues", "2026-11-20", "18:00:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "Purple Haze", City: "Kathmandu", Country: "NP", Zone: "Asia/Kathmandu"},
+		"1006", "Himalayan Blues", "2026-11-20", "18:00:00"), func(l *emulator.Listing) {
 		l.Performers = []string{"Kutumba"}
 	})
-	add(at(Listing{VenueName: "The Ship Pub", Street: "265 Water St", City: "St. John's", Country: "CA", Zone: "America/St_Johns",
-		Lat: 47.5675, Lon: -52.7072}, "1007", "Kitchen Party", "2026-01-24", "20:00:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "The Ship Pub", Street: "265 Water St", City: "St. John's", Country: "CA", Zone: "America/St_Johns",
+		Lat: 47.5675, Lon: -52.7072}, "1007", "Kitchen Party", "2026-01-24", "20:00:00"), func(l *emulator.Listing) {
 		l.Performers, l.Genres = []string{"The Once"}, []string{"Folk", "Celtic"}
 		l.HasPrice, l.PriceMin, l.PriceMax, l.Currency = true, 20, 20, "CAD"
 	})
-	add(at(berlin, "1008", "Spring Forward Ball", "2026-03-29", "20:00:00"), func(l *Listing) {
+	add(at(berlin, "1008", "Spring Forward Ball", "2026-03-29", "20:00:00"), func(l *emulator.Listing) {
 		l.Performers, l.Genres = []string{"Moderat"}, []string{"Electronic"}
 	})
-	add(at(berlin, "1009", "Clock Gap Club", "2026-03-29", "02:30:00"), func(l *Listing) {
+	add(at(berlin, "1009", "Clock Gap Club", "2026-03-29", "02:30:00"), func(l *emulator.Listing) {
 		l.Performers = []string{"DJ Ruhig"}
 	})
-	add(at(Listing{VenueName: "Bowery Ballroom", Street: "6 Delancey St", City: "New York", PostalCode: "10002", Country: "US",
-		Zone: "America/New_York", Lat: 40.7204, Lon: -73.9934}, "1010", "Fall Back", "2026-11-01", "01:30:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "Bowery Ballroom", Street: "6 Delancey St", City: "New York", PostalCode: "10002", Country: "US",
+		Zone: "America/New_York", Lat: 40.7204, Lon: -73.9934}, "1010", "Fall Back", "2026-11-01", "01:30:00"), func(l *emulator.Listing) {
 		l.Performers, l.Genres = []string{"Late Hours"}, []string{"Rock"}
 	})
-	add(at(Listing{VenueName: "Corner Hotel", City: "Melbourne", Country: "AU", Zone: "Australia/Melbourne", Lat: -37.8299, Lon: 144.9996},
-		"1011", "Postponed Show", "2026-09-05", "20:00:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "Corner Hotel", City: "Melbourne", Country: "AU", Zone: "Australia/Melbourne", Lat: -37.8299, Lon: 144.9996},
+		"1011", "Postponed Show", "2026-09-05", "20:00:00"), func(l *emulator.Listing) {
 		l.Status, l.Performers = "postponed", []string{"Tame Impala"}
 	})
-	add(at(Listing{VenueName: "Metro", City: "Chicago", Country: "US", Zone: "America/Chicago", Lat: 41.9496, Lon: -87.6588},
-		"1012", "Rescheduled Show", "2026-10-10", "19:00:00"), func(l *Listing) {
+	add(at(emulator.Listing{VenueName: "Metro", City: "Chicago", Country: "US", Zone: "America/Chicago", Lat: 41.9496, Lon: -87.6588},
+		"1012", "Rescheduled Show", "2026-10-10", "19:00:00"), func(l *emulator.Listing) {
 		l.Status, l.Performers = "rescheduled", []string{"Wilco"}
 	})
-	add(at(berlin, "1013", `Sigur Rós & Friends <Live> "Unplugged"`, "2026-08-08", "19:45:00"), func(l *Listing) {
+	add(at(berlin, "1013", `Sigur Rós & Friends <Live> "Unplugged"`, "2026-08-08", "19:45:00"), func(l *emulator.Listing) {
 		l.Performers, l.Genres = []string{"Sigur Rós", "Amiina"}, []string{"Post-Rock"}
 	})
-	add(at(Listing{VenueName: "Chatham Hall", City: "Waitangi", Country: "NZ", Zone: "Pacific/Chatham"},
+	add(at(emulator.Listing{VenueName: "Chatham Hall", City: "Waitangi", Country: "NZ", Zone: "Pacific/Chatham"},
 		"1014", "Island Time", "2026-12-31", "23:45:00"), nil)
-	add(at(Listing{VenueName: "Kiritimati Beach", City: "London Village", Country: "KI", Zone: "Pacific/Kiritimati"},
+	add(at(emulator.Listing{VenueName: "Kiritimati Beach", City: "London Village", Country: "KI", Zone: "Pacific/Kiritimati"},
 		"1015", "First Light", "2026-07-01", "06:00:00"), nil)
-	add(at(berlin, "1016", "Free Friday", "2026-05-15", "18:00:00"), func(l *Listing) {
+	add(at(berlin, "1016", "Free Friday", "2026-05-15", "18:00:00"), func(l *emulator.Listing) {
 		l.HasPrice, l.Currency = true, "EUR"
 	})
 	// Outside the window: one past, one beyond the horizon.
@@ -116,10 +117,10 @@ func testListings() []Listing {
 }
 
 // inWindow reports whether the test adapters should see l.
-func inWindow(l Listing) bool { return l.ID != "1017" && l.ID != "1018" }
+func inWindow(l emulator.Listing) bool { return l.ID != "1017" && l.ID != "1018" }
 
 // want is the event an adapter of kind should make of l, and whether the kind serves l.
-func want(kind Kind, l Listing) (source.Event, bool) {
+func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 	if kind == KindContinuation && l.TimeTBA {
 		return source.Event{}, false
 	}
@@ -205,9 +206,9 @@ func want(kind Kind, l Listing) (source.Event, bool) {
 }
 
 // serve starts an emulator, wrapped by wrap when not nil, and returns an adapter for it.
-func serve(t testing.TB, kind Kind, listings []Listing, o EmulatorOptions, wrap func(http.Handler) http.Handler, edit func(*Config)) source.Source {
+func serve(t testing.TB, kind Kind, listings []emulator.Listing, o emulator.Options, wrap func(http.Handler) http.Handler, edit func(*Config)) source.Source {
 	t.Helper()
-	var h http.Handler = NewEmulator(kind, listings, o)
+	var h http.Handler = emulator.New(emulator.Kind(kind), listings, o)
 	if wrap != nil {
 		h = wrap(h)
 	}
@@ -256,7 +257,7 @@ func TestRoundTrip(t *testing.T) {
 					mu.Unlock()
 				}
 			})
-			src := serve(t, kind, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, check, nil)
+			src := serve(t, kind, listings, emulator.Options{Key: testKey, PageSize: 4, MaxPageSize: 4}, check, nil)
 			b, err := src.Fetch(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -356,7 +357,7 @@ func TestRoundTripZones(t *testing.T) {
 		"1005": "+05:30", "1006": "+05:45", "1007": "-03:30", "1008": "+02:00", "1014": "+13:45", "1015": "+14:00",
 		"1001": "+01:00", "1010": "-04:00",
 	}
-	src := serve(t, KindHAL, testListings(), EmulatorOptions{Key: testKey}, nil, nil)
+	src := serve(t, KindHAL, testListings(), emulator.Options{Key: testKey}, nil, nil)
 	b, err := src.Fetch(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -381,15 +382,15 @@ func TestRoundTripZones(t *testing.T) {
 }
 
 // capListings returns n listings in the horizon, with clusters that share one instant.
-func capListings(n int) []Listing {
-	var ls []Listing
+func capListings(n int) []emulator.Listing {
+	var ls []emulator.Listing
 	for i := range n {
 		day := testNow.AddDate(0, 0, 1+(i*7919)%360)
 		clock := fmt.Sprintf("%02d:%02d:00", 17+i%6, (i*13)%60)
 		if i%10 == 0 { // every tenth listing at one shared instant: a cluster of n/10
 			day, clock = testNow.AddDate(0, 0, 200), "20:00:00"
 		}
-		ls = append(ls, Listing{
+		ls = append(ls, emulator.Listing{
 			ID: fmt.Sprintf("cap-%05d", i), Name: fmt.Sprintf("Show %d", i), URL: fmt.Sprintf("https://tix.example/cap/%d", i),
 			VenueName: "Hall", City: "Berlin", Country: "DE", Zone: "Europe/Berlin",
 			LocalDate: day.Format("2006-01-02"), LocalTime: clock, Status: "scheduled",
@@ -456,15 +457,15 @@ func TestHALCap(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		n           int
-		o           EmulatorOptions
+		o           emulator.Options
 		leafCap     int // windows with totals up to this are paged completely
 		wantRefused bool
 	}{
 		// 2,500 events: the adapter sees totals over 1,000 and splits before paging.
-		{"split on total", 2500, EmulatorOptions{Key: testKey}, halCap, false},
+		{"split on total", 2500, emulator.Options{Key: testKey}, halCap, false},
 		// A server whose cap is lower than the documented one: deep pages are refused with
 		// a 400 and the adapter splits then.
-		{"split on 400", 700, EmulatorOptions{Key: testKey, Cap: 300, MaxPageSize: 100}, 300, true},
+		{"split on 400", 700, emulator.Options{Key: testKey, Cap: 300, MaxPageSize: 100}, 300, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -505,12 +506,12 @@ func TestHALCapCannotSplit(t *testing.T) {
 	t.Parallel()
 	// More events at one second than the platform pages through. A one-hour horizon keeps
 	// the halving short.
-	var listings []Listing
+	var listings []emulator.Listing
 	for i := range halCap + 1 {
-		listings = append(listings, Listing{ID: fmt.Sprintf("same-%d", i), Name: "Marathon", VenueName: "Hall", City: "Berlin",
+		listings = append(listings, emulator.Listing{ID: fmt.Sprintf("same-%d", i), Name: "Marathon", VenueName: "Hall", City: "Berlin",
 			Country: "DE", Zone: "Europe/Berlin", LocalDate: "2026-01-10", LocalTime: "13:30:00"})
 	}
-	src := serve(t, KindHAL, listings, EmulatorOptions{Key: testKey}, nil, func(c *Config) { c.Horizon = time.Hour })
+	src := serve(t, KindHAL, listings, emulator.Options{Key: testKey}, nil, func(c *Config) { c.Horizon = time.Hour })
 	b, err := src.Fetch(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "cannot be narrowed") || len(b.Events) != 0 {
 		t.Fatalf("got %d events, error %v; want none and a window that cannot be narrowed", len(b.Events), err)
@@ -663,7 +664,7 @@ func TestEarlyStop(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(string(tc.kind)+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()
-			src := serve(t, tc.kind, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, faulty(tc.f), nil)
+			src := serve(t, tc.kind, listings, emulator.Options{Key: testKey, PageSize: 4, MaxPageSize: 4}, faulty(tc.f), nil)
 			b, err := src.Fetch(context.Background())
 			if err == nil {
 				t.Fatalf("no error; %d events", len(b.Events))
@@ -713,7 +714,7 @@ func TestMaxRequests(t *testing.T) {
 			copyResponse(w, rr)
 		})
 	}
-	src := serve(t, KindContinuation, testListings(), EmulatorOptions{Key: testKey, PageSize: 4}, endless,
+	src := serve(t, KindContinuation, testListings(), emulator.Options{Key: testKey, PageSize: 4}, endless,
 		func(c *Config) { c.MaxRequests = 7 })
 	b, err := src.Fetch(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "over 7 requests") || len(b.Events) != 0 {
@@ -732,7 +733,7 @@ func TestMaxEvents(t *testing.T) {
 			var mu sync.Mutex
 			pages := 0 // protected by mu
 			count := onRequest(func(*http.Request) { mu.Lock(); pages++; mu.Unlock() })
-			src := serve(t, kind, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, count,
+			src := serve(t, kind, listings, emulator.Options{Key: testKey, PageSize: 4, MaxPageSize: 4}, count,
 				func(c *Config) { c.MaxEvents = 5 })
 			b, err := src.Fetch(context.Background())
 			if !errors.Is(err, source.ErrTooManyEvents) || !strings.Contains(err.Error(), "more than 5 (max_events)") || len(b.Events) != 0 {
@@ -746,11 +747,11 @@ func TestMaxEvents(t *testing.T) {
 		})
 	}
 	// At the cap exactly, the feed is whole.
-	whole, err := serve(t, KindMeta, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, nil, nil).Fetch(context.Background())
+	whole, err := serve(t, KindMeta, listings, emulator.Options{Key: testKey, PageSize: 4, MaxPageSize: 4}, nil, nil).Fetch(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := serve(t, KindMeta, listings, EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, nil,
+	src := serve(t, KindMeta, listings, emulator.Options{Key: testKey, PageSize: 4, MaxPageSize: 4}, nil,
 		func(c *Config) { c.MaxEvents = len(whole.Events) })
 	if b, err := src.Fetch(context.Background()); err != nil || len(b.Events) != len(whole.Events) {
 		t.Fatalf("at the cap of %d: %d events, %v", len(whole.Events), len(b.Events), err)
@@ -765,7 +766,7 @@ func TestContextCancelled(t *testing.T) {
 			cancel()
 		}
 	}
-	src := serve(t, KindMeta, testListings(), EmulatorOptions{Key: testKey, PageSize: 4, MaxPageSize: 4}, faulty(cancelOnPage2), nil)
+	src := serve(t, KindMeta, testListings(), emulator.Options{Key: testKey, PageSize: 4, MaxPageSize: 4}, faulty(cancelOnPage2), nil)
 	b, err := src.Fetch(ctx)
 	if !errors.Is(err, context.Canceled) || len(b.Events) != 0 {
 		t.Fatalf("got %d events, error %v; want context.Canceled", len(b.Events), err)
@@ -777,7 +778,7 @@ func TestCredentialRefused(t *testing.T) {
 	for _, kind := range Kinds {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			src := serve(t, kind, testListings(), EmulatorOptions{Key: testKey}, nil, func(c *Config) { c.Credential = "wrong-key" })
+			src := serve(t, kind, testListings(), emulator.Options{Key: testKey}, nil, func(c *Config) { c.Credential = "wrong-key" })
 			b, err := src.Fetch(context.Background())
 			if err == nil {
 				t.Fatalf("no error, %d events", len(b.Events))
@@ -837,9 +838,9 @@ func get(t *testing.T, h http.Handler, target string, header http.Header) (int, 
 func TestEmulatorQuirks(t *testing.T) {
 	listings := testListings()
 	bearer := http.Header{"Authorization": {"Bearer " + testKey}}
-	hal := NewEmulator(KindHAL, listings, EmulatorOptions{Key: testKey})
-	meta := NewEmulator(KindMeta, listings, EmulatorOptions{Key: testKey})
-	cont := NewEmulator(KindContinuation, listings, EmulatorOptions{Key: testKey, PageSize: 5})
+	hal := emulator.New(emulator.KindHAL, listings, emulator.Options{Key: testKey})
+	meta := emulator.New(emulator.KindMeta, listings, emulator.Options{Key: testKey})
+	cont := emulator.New(emulator.KindContinuation, listings, emulator.Options{Key: testKey, PageSize: 5})
 	for _, tc := range []struct {
 		name   string
 		h      http.Handler
@@ -900,7 +901,7 @@ func TestEmulatorQuirks(t *testing.T) {
 }
 
 func TestEmulatorContinuationTokenBoundToWindow(t *testing.T) {
-	cont := NewEmulator(KindContinuation, testListings(), EmulatorOptions{PageSize: 3})
+	cont := emulator.New(emulator.KindContinuation, testListings(), emulator.Options{PageSize: 3})
 	_, body := get(t, cont, "/v3/events/?start_date.range_start=2026-01-10T00:00:00Z", nil)
 	var p struct{ Pagination struct{ Continuation string } }
 	if err := json.Unmarshal([]byte(body), &p); err != nil || p.Pagination.Continuation == "" {
@@ -920,13 +921,13 @@ func TestListingCheck(t *testing.T) {
 	if err := good.Check(); err != nil {
 		t.Fatal(err)
 	}
-	for _, edit := range []func(*Listing){
-		func(l *Listing) { l.ID = "" },
-		func(l *Listing) { l.Zone = "Mars/Olympus" },
-		func(l *Listing) { l.LocalDate = "2026-13-01" },
-		func(l *Listing) { l.LocalTime = "8pm" },
-		func(l *Listing) { l.Status = "maybe" },
-		func(l *Listing) { l.PriceMax = math.Inf(1) },
+	for _, edit := range []func(*emulator.Listing){
+		func(l *emulator.Listing) { l.ID = "" },
+		func(l *emulator.Listing) { l.Zone = "Mars/Olympus" },
+		func(l *emulator.Listing) { l.LocalDate = "2026-13-01" },
+		func(l *emulator.Listing) { l.LocalTime = "8pm" },
+		func(l *emulator.Listing) { l.Status = "maybe" },
+		func(l *emulator.Listing) { l.PriceMax = math.Inf(1) },
 	} {
 		l := good
 		edit(&l)
@@ -937,7 +938,7 @@ func TestListingCheck(t *testing.T) {
 	// Listings that fail Check are not served.
 	bad := good
 	bad.ID, bad.Zone = "bad", "Mars/Olympus"
-	_, body := get(t, NewEmulator(KindMeta, []Listing{good, bad}, EmulatorOptions{}), "/", nil)
+	_, body := get(t, emulator.New(emulator.KindMeta, []emulator.Listing{good, bad}, emulator.Options{}), "/", nil)
 	if !strings.Contains(body, `"total":1`) {
 		t.Errorf("bad listing served: %s", body)
 	}

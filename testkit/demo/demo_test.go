@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/loader/demo"
 	"github.com/gigs/gigs/loader/places"
+	"github.com/gigs/gigs/testkit/demo"
 )
 
 var (

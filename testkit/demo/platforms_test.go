@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/platform"
 	"github.com/gigs/gigs/loader/source"
+	"github.com/gigs/gigs/testkit/emulator"
 )
 
 func TestPlatformListings(t *testing.T) {
@@ -80,7 +80,7 @@ func TestPlatformVariation(t *testing.T) {
 			byRef[mergeRecord{src, r.ref}] = r
 		}
 	}
-	listing := map[mergeRecord]platform.Listing{}
+	listing := map[mergeRecord]emulator.Listing{}
 	for p, ls := range c.listings {
 		for _, l := range ls {
 			listing[mergeRecord{p, l.ID}] = l

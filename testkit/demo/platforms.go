@@ -15,6 +15,7 @@ import (
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/platform"
+	"github.com/gigs/gigs/testkit/emulator"
 )
 
 // platformDef is one ticketing platform of the corpus.
@@ -47,7 +48,7 @@ const changedPlatform = gigseek
 // listing is one gig as one platform lists it.
 type listing struct {
 	p int // index into platformDefs
-	l platform.Listing
+	l emulator.Listing
 }
 
 // platformVenue is a venue as one platform names and places it, the same on all its listings.
@@ -173,7 +174,7 @@ func (c *corpus) listPlatforms(r *rand.Rand) {
 func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listing {
 	v := g.venue
 	pv := c.platformVenue(r, p, v)
-	l := platform.Listing{
+	l := emulator.Listing{
 		ID:         c.listingID(p, g),
 		Genres:     platformGenres(p, g.acts[0]),
 		VenueID:    pv.id,
@@ -229,7 +230,7 @@ func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listin
 // setWhen sets a listing's date and time from start: mostly the venue's time, sometimes the
 // doors time, no time, or an after-midnight show dated to the evening before. evently
 // always states a time (its feed cannot say "to be announced").
-func (c *corpus) setWhen(r *rand.Rand, p int, l *platform.Listing, g *gig, start time.Time) {
+func (c *corpus) setWhen(r *rand.Rand, p int, l *emulator.Listing, g *gig, start time.Time) {
 	l.LocalDate, l.LocalTime, l.TimeTBA = start.Format(dateLayout), start.Format("15:04:05"), false
 	if g.dateOnly {
 		if r.IntN(10) < 3 || p == evently { // the platform knows the time the venue has not announced
@@ -262,7 +263,7 @@ func (c *corpus) setWhen(r *rand.Rand, p int, l *platform.Listing, g *gig, start
 
 // setPrice sets a listing's prices: the venue's plus a booking fee, or its own when the
 // venue states none.
-func (c *corpus) setPrice(r *rand.Rand, l *platform.Listing, g *gig) {
+func (c *corpus) setPrice(r *rand.Rand, l *emulator.Listing, g *gig) {
 	co := countries[g.venue.city.country]
 	l.Currency = co.currency
 	t := g.tickets
@@ -444,7 +445,7 @@ func (c *corpus) listingID(p int, g *gig) string {
 }
 
 // listingURL returns a listing's page on its platform.
-func listingURL(p int, l platform.Listing) string {
+func listingURL(p int, l emulator.Listing) string {
 	slug := engine.Slugify(l.Name)
 	switch p {
 	case tixhub:
@@ -480,8 +481,8 @@ func base62(h uint64, n int) string {
 }
 
 // platformListings returns platform p's listings sorted by local date, time and id.
-func (c *corpus) platformListings(p int) []platform.Listing {
-	var out []platform.Listing
+func (c *corpus) platformListings(p int) []emulator.Listing {
+	var out []emulator.Listing
 	for _, v := range c.venues {
 		for _, g := range v.gigs {
 			for _, l := range g.listings {
@@ -491,7 +492,7 @@ func (c *corpus) platformListings(p int) []platform.Listing {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b platform.Listing) int {
+	slices.SortFunc(out, func(a, b emulator.Listing) int {
 		return cmp.Or(strings.Compare(a.LocalDate, b.LocalDate), strings.Compare(a.LocalTime, b.LocalTime), strings.Compare(a.ID, b.ID))
 	})
 	return out

@@ -9,7 +9,7 @@
 //	dir/sites/<host>/<path>          venue websites, one directory per host name (under .test):
 //	                                 the listing page or feed, a home page when the listing is
 //	                                 elsewhere, robots.txt (most sites)
-//	dir/platforms/<name>.json        {"listings":[platform.Listing...]}, one listing a line,
+//	dir/platforms/<name>.json        {"listings":[emulator.Listing...]}, one listing a line,
 //	                                 for tixhub, gigseek and evently
 //	dir/sources.json                 the sources configuration (below)
 //	dir/expected-merges.json         {"concerts":[{"id":"c000123","start":"2026-12-05T20:00","zone":…,

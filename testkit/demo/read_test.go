@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gigs/gigs/loader/platform"
+	"github.com/gigs/gigs/testkit/emulator"
 )
 
 // The files of a corpus as the tests read them back, independently of the generator.
@@ -84,7 +84,7 @@ type corpusFiles struct {
 	cfg      sourcesConfig
 	concerts []concert
 	faults   []faultEntry
-	listings map[string][]platform.Listing // by platform name
+	listings map[string][]emulator.Listing // by platform name
 	records  map[string][]record           // by venue source name, in document order
 	raw      map[string][]byte             // venue source files by source name
 }
@@ -128,7 +128,7 @@ func siteFile(dir, rawURL string) (string, error) {
 
 // readCorpusFiles reads every file a corpus names and every record of every venue source.
 func readCorpusFiles(dir string) (*corpusFiles, error) {
-	c := &corpusFiles{dir: dir, listings: map[string][]platform.Listing{}, records: map[string][]record{}, raw: map[string][]byte{}}
+	c := &corpusFiles{dir: dir, listings: map[string][]emulator.Listing{}, records: map[string][]record{}, raw: map[string][]byte{}}
 	if err := readJSON(dir, "sources.json", &c.cfg); err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func readCorpusFiles(dir string) (*corpusFiles, error) {
 	c.faults = f.Faults
 	for _, p := range c.cfg.Platforms {
 		var l struct {
-			Listings []platform.Listing `json:"listings"`
+			Listings []emulator.Listing `json:"listings"`
 		}
 		if err := readJSON(dir, "platforms/"+p.Name+".json", &l); err != nil {
 			return nil, err

@@ -1,4 +1,20 @@
-package platform
+// Package emulator plays the ticketing platforms for tests, the demo corpus and the bench:
+// it serves listings in the HAL, meta and continuation feed shapes, paged, filtered and
+// with the platforms' refusals, as package loader/platform reads them. It is harness:
+// gigsd never imports it.
+//
+// New(kind, listings, options) serves neutral Listings in a shape, with that
+// shape's paging, window filters, sorting, credential check and quirks: HAL string
+// coordinates, templated relative next links without the apikey, the size*page cap;
+// meta numeric ids, the "03:30:00" placeholder for time_tbd, UTC times without "Z",
+// per_page capped at 100, sold out as stats.listing_count 0 without prices; continuation
+// name{text,html} with the html escaped, prices as major_value strings, opaque
+// continuation tokens bound to the query's window. Instants come from each listing's
+// local date and time in its IANA zone (time/tzdata is embedded). What the shapes cannot
+// say is lost on the way: HAL keeps two genres and no sold-out for a show that is not on
+// sale; meta puts the genres on the first performer; continuation keeps one genre, has no
+// performers, postponed or rescheduled, and leaves TimeTBA listings out.
+package emulator
 
 import (
 	"bytes"
@@ -22,8 +38,8 @@ import (
 	_ "time/tzdata" // listings name IANA zones; the emulator must not depend on the host's
 )
 
-// EmulatorOptions configure NewEmulator. Zero fields take the defaults shown.
-type EmulatorOptions struct {
+// Options configure New. Zero fields take the defaults shown.
+type Options struct {
 	// Key is the credential every request must carry (HAL: apikey query parameter, meta:
 	// client_id query parameter, continuation: "Authorization: Bearer <Key>"); "" accepts
 	// any request.
@@ -38,6 +54,42 @@ type EmulatorOptions struct {
 	// a 400. Default 1000.
 	Cap int
 }
+
+// Kind names a feed shape, as loader/platform's Kind does.
+type Kind string
+
+// The feed shapes.
+const (
+	KindHAL          Kind = "hal"
+	KindMeta         Kind = "meta"
+	KindContinuation Kind = "continuation"
+)
+
+// The platforms' limits, as the adapters expect them.
+const (
+	halPageSize = 200  // the largest size the HAL platform serves
+	metaPerPage = 100  // the largest per_page the meta platform serves
+	halCap      = 1000 // the HAL platform refuses pages with (page+1)*size over this
+)
+
+// The time layouts of the feeds' query parameters.
+const (
+	halTime  = "2006-01-02T15:04:05Z" // HAL's startDateTime and endDateTime, UTC
+	metaTime = "2006-01-02T15:04:05"  // meta's datetime_utc.gte and .lte: UTC without "Z"
+	contTime = "2006-01-02T15:04:05Z" // continuation's start_date.range_start and .range_end, UTC
+)
+
+// Shapes the records share with the adapters' input.
+type (
+	name struct {
+		Name string `json:"name"`
+	}
+	contWhen struct {
+		Timezone string `json:"timezone"`
+		Local    string `json:"local"`
+		UTC      string `json:"utc"`
+	}
+)
 
 // Default emulator page sizes per kind.
 var (
@@ -112,21 +164,21 @@ type emuEvent struct {
 	json json.RawMessage // the record in the kind's shape
 }
 
-// emulator serves listings in one shape. Every field is immutable after NewEmulator, so
+// emulator serves listings in one shape. Every field is immutable after New, so
 // it is safe for concurrent use.
 type emulator struct {
 	kind   Kind
-	o      EmulatorOptions
+	o      Options
 	events []emuEvent // sorted by at, then id
 }
 
-// NewEmulator returns a handler that serves listings as the events endpoint of a platform
+// New returns a handler that serves listings as the events endpoint of a platform
 // of the given kind, at every path but /robots.txt (which allows everything). It pages,
 // filters on the start instant (both bounds inclusive), sorts by start, checks the
 // credential and refuses bad parameters as the real platforms do. Listings that fail Check
 // are left out, as are TimeTBA listings for the continuation kind, which cannot state an
 // event without a time. listings is not modified or kept. An unknown kind serves 404s.
-func NewEmulator(kind Kind, listings []Listing, o EmulatorOptions) http.Handler {
+func New(kind Kind, listings []Listing, o Options) http.Handler {
 	if o.PageSize <= 0 {
 		o.PageSize = defaultPageSize[kind]
 	}
@@ -851,4 +903,36 @@ func (e *emulator) serveContinuation(w http.ResponseWriter, r *http.Request) {
 		p.HasMoreItems, p.Continuation = true, contToken(offset+size, q)
 	}
 	reply(w, http.StatusOK, "application/json", out)
+}
+
+// Listing is one event as a platform holds it, independent of any wire shape. The demo
+// generator writes listings; New serves them in a platform's shape.
+type Listing struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"` // event title as the platform shows it
+	URL        string   `json:"url"`  // the event's page on the platform
+	Performers []string `json:"performers,omitempty"`
+	Genres     []string `json:"genres,omitempty"` // the platform's classification or tags
+
+	VenueID    string  `json:"venue_id"`
+	VenueName  string  `json:"venue_name"`
+	Street     string  `json:"street,omitempty"`
+	City       string  `json:"city"`
+	PostalCode string  `json:"postal_code,omitempty"`
+	Country    string  `json:"country"` // ISO 3166-1 alpha-2
+	Lat        float64 `json:"lat,omitempty"`
+	Lon        float64 `json:"lon,omitempty"`
+	Zone       string  `json:"zone"` // IANA zone of the venue
+
+	LocalDate string `json:"local_date"`           // YYYY-MM-DD, venue-local
+	LocalTime string `json:"local_time,omitempty"` // HH:MM:SS venue-local; empty when TimeTBA
+	TimeTBA   bool   `json:"time_tba,omitempty"`
+
+	Status string `json:"status"` // "scheduled", "cancelled", "postponed" or "rescheduled"
+
+	PriceMin float64 `json:"price_min,omitempty"`
+	PriceMax float64 `json:"price_max,omitempty"`
+	HasPrice bool    `json:"has_price,omitempty"`
+	Currency string  `json:"currency,omitempty"`
+	SoldOut  bool    `json:"sold_out,omitempty"`
 }
