@@ -7,8 +7,9 @@ FUZZTIME ?= 30s
 TOOLS   ?= var/tools
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
+STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run demo test test-race test-alloc tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz lint build clean
+.PHONY: run demo test check test-race test-alloc tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -93,11 +94,14 @@ fuzz:
 		done; \
 	done
 
-## lint: formatting and vet
-lint:
-	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
+## check: the house rules CI holds every change to: gofmt, go vet, staticcheck (pinned),
+## a tidy go.mod, and the import rules (dependencies point down; gigsd imports no harness)
+check:
+	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: the files above need formatting" && exit 1)
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
+	$(GO) test -count=1 -run 'TestImportRules|TestGigsdHasNoHarness' ./testkit/
 
 ## build: gigsd and gigsctl into bin/
 build:

@@ -30,8 +30,7 @@ type sourceJSON struct {
 // renderMeta renders the fixed parts of the snapshot's /v1/meta body.
 func (s *Snapshot) renderMeta(sources []SourceHealth) error {
 	m := metaJSON{Sources: make([]sourceJSON, len(sources))}
-	c := s.counts
-	m.Counts = countsJSON{Gigs: c.Gigs, Cities: c.Cities, Venues: c.Venues, Artists: c.Artists, Genres: c.Genres}
+	m.Counts = countsJSON(s.counts)
 	for i, src := range sources {
 		m.Sources[i] = sourceJSON{Name: src.Name, OK: src.OK, Events: src.Events, Stale: src.Stale}
 		if !src.LastSuccess.IsZero() {

@@ -13,9 +13,9 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // BenchmarkHandler measures whole requests through the router and handlers, in memory

@@ -23,9 +23,9 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/valyala/fasthttp"
 
-	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/openapi/openapitest"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")

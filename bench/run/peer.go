@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // measurePeer loads PostgreSQL with the gigs gigsd served at m.PeerSize (the same synthetic

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gigs/gigs/testkit/scale"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // TestPostgresPeer loads a real snapshot's gigs (as pgRowsOf reads them), plus one doc full

@@ -19,7 +19,6 @@ import (
 // process is a server the bench started, pinned to one CPU.
 type process struct {
 	cmd    *exec.Cmd
-	addr   string // host:port of its public listener
 	mu     sync.Mutex
 	logs   []map[string]any // its JSON log lines
 	exited chan error
