@@ -44,34 +44,36 @@ type Drop struct {
 	Reason string // lowercase, human-readable
 }
 
-// Event is one listing as an adapter read it.
+// Event is one listing as an adapter read it. The JSON names are explicit because events
+// are kept on disk as a source's last good ones (loader.LastGoodStore, format version 1):
+// a Go field may be renamed, its JSON name may not.
 type Event struct {
-	Source string // name of the source that yielded it
-	Ref    string // the upstream identity of the record: @id, UID or page URL#index
+	Source string `json:"Source"` // name of the source that yielded it
+	Ref    string `json:"Ref"`    // the upstream identity of the record: @id, UID or page URL#index
 	// Positional is set when Ref is only the record's position in its document (URL#index),
 	// which shifts when the source adds or removes records.
-	Positional bool
-	URL        string // the event's own page, for attribution; may be empty
-	Line       int    // 1-based line in the document where the record starts, 0 when unknown
+	Positional bool   `json:"Positional"`
+	URL        string `json:"URL"`  // the event's own page, for attribution; may be empty
+	Line       int    `json:"Line"` // 1-based line in the document where the record starts, 0 when unknown
 
-	Title      string
-	Performers []Performer // billing order; the first is the headliner
-	Status     engine.Status
+	Title      string        `json:"Title"`
+	Performers []Performer   `json:"Performers"` // billing order; the first is the headliner
+	Status     engine.Status `json:"Status"`
 
-	Start         When // required
-	End           When
-	Doors         When
-	PreviousStart When
+	Start         When `json:"Start"` // required
+	End           When `json:"End"`
+	Doors         When `json:"Doors"`
+	PreviousStart When `json:"PreviousStart"`
 
-	Venue  Place
-	Offers []Offer
-	Genres []string // free tags and classifications exactly as given
+	Venue  Place    `json:"Venue"`
+	Offers []Offer  `json:"Offers"`
+	Genres []string `json:"Genres"` // free tags and classifications exactly as given
 }
 
 // Performer is one act on the bill.
 type Performer struct {
-	Name   string
-	Genres []string // the performer's own genre tags, as given
+	Name   string   `json:"Name"`
+	Genres []string `json:"Genres"` // the performer's own genre tags, as given
 }
 
 // When is a point in time as a source states it: a wall-clock date and time, with or
@@ -79,13 +81,13 @@ type Performer struct {
 type When struct {
 	// Wall holds the stated calendar date and clock time in time.UTC's fields; its instant
 	// means nothing by itself. Zero when the source gave nothing.
-	Wall time.Time
+	Wall time.Time `json:"Wall"`
 	// DateOnly is set when only the date is known; Wall's clock is then 00:00:00.
-	DateOnly bool
+	DateOnly bool `json:"DateOnly"`
 	// HasOffset is set when the source stated a UTC offset (or Z); Offset holds it in
 	// seconds east of UTC.
-	HasOffset bool
-	Offset    int
+	HasOffset bool `json:"HasOffset"`
+	Offset    int  `json:"Offset"`
 }
 
 // IsZero reports whether no time was given.
@@ -93,26 +95,27 @@ func (w When) IsZero() bool { return w.Wall.IsZero() }
 
 // Place is a venue as a source describes it. Country may be an ISO code or a name.
 type Place struct {
-	Name       string
-	Street     string
-	Locality   string
-	Region     string
-	PostalCode string
-	Country    string
+	Name       string `json:"Name"`
+	Street     string `json:"Street"`
+	Locality   string `json:"Locality"`
+	Region     string `json:"Region"`
+	PostalCode string `json:"PostalCode"`
+	Country    string `json:"Country"`
 	// Zone is the venue's IANA time zone when the source or the operator states it. It
 	// places a city the gazetteer does not know; a known city's own zone always wins.
-	Zone     string
-	Lat, Lon float64
-	HasGeo   bool
-	URL      string
+	Zone   string  `json:"Zone"`
+	Lat    float64 `json:"Lat"`
+	Lon    float64 `json:"Lon"`
+	HasGeo bool    `json:"HasGeo"`
+	URL    string  `json:"URL"`
 }
 
 // Offer is one way to buy tickets.
 type Offer struct {
-	URL          string
-	PriceMin     float64
-	PriceMax     float64
-	HasPrice     bool
-	Currency     string // ISO 4217 as given
-	Availability string // "in_stock", "sold_out", "limited", "pre_order" or "" when unknown
+	URL          string  `json:"URL"`
+	PriceMin     float64 `json:"PriceMin"`
+	PriceMax     float64 `json:"PriceMax"`
+	HasPrice     bool    `json:"HasPrice"`
+	Currency     string  `json:"Currency"`     // ISO 4217 as given
+	Availability string  `json:"Availability"` // "in_stock", "sold_out", "limited", "pre_order" or "" when unknown
 }

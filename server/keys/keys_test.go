@@ -405,3 +405,33 @@ func TestNoFalseIdleRevocationDuringSync(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestStoredFormatV1 opens a store of the current format, checked in under testdata/v1
+// with its (fixture) secret, and checks its key: a change in Go that would lose the keys
+// on disk fails here.
+func TestStoredFormatV1(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"keys.json", "key-secret"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "v1", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := NewChecker(s, func() time.Time { return day0 }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fixtureKey = "gigs_7p6sjvt5yqyghqdcqcy5majjik2ktyk5tq5shmwuxd6p4lomjzt7ug46hy" // of the fixture only
+	rec, err := ck.Check([]byte(fixtureKey))
+	if err != nil || rec.ID != "key_vrlliezf" || rec.Owner != "fixture@example.org" || rec.Use != "the format test" ||
+		!rec.Created.Equal(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) {
+		t.Fatalf("the fixture key: %+v, %v", rec, err)
+	}
+}
