@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -133,7 +134,7 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 // appendMeta appends `"meta":{"count":N,"data_version":"...","generated_at":"..."}`.
 func appendMeta(dst []byte, count int, s *Snapshot) []byte {
 	dst = append(dst, `"meta":{"count":`...)
-	dst = fmt.Appendf(dst, "%d", count)
+	dst = strconv.AppendInt(dst, int64(count), 10)
 	return append(AppendVersion(dst, s), '}')
 }
 

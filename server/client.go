@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"net/netip"
 	"strconv"
 	"time"
@@ -78,10 +77,7 @@ func (s *Server) charge(ctx *fasthttp.RequestCtx) bool {
 	if d.Allowed {
 		return true
 	}
-	var p *Problem
-	errors.As(s.tooMany(ctx, d, s.readPolicy+" per client"), &p)
-	ctx.Response.Header.Del("Allow") // the router's, for a preflight it will not answer
-	writeProblem(ctx, p)
+	writeProblem(ctx, tooMany(d, s.readPolicy+" per client"))
 	ctx.SetConnectionClose() // a client over its quota gives its connection back
 	return false
 }

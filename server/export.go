@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -15,13 +14,18 @@ import (
 
 // The key problems: four distinct kinds of 401.
 var (
-	kindMissingKey   = kind{"missing-key", "API key required", 401}
-	kindMalformedKey = kind{"malformed-key", "Malformed API key", 401}
-	kindUnknownKey   = kind{"unknown-key", "Unknown API key", 401}
-	kindRevokedKey   = kind{"revoked-key", "Revoked API key", 401}
+	kindMissingKey   = kind{"missing-key", "API key required", 401, "WWW-Authenticate", wwwAuthenticate}
+	kindMalformedKey = kind{"malformed-key", "Malformed API key", 401, "WWW-Authenticate", wwwAuthenticate}
+	kindUnknownKey   = kind{"unknown-key", "Unknown API key", 401, "WWW-Authenticate", wwwAuthenticate}
+	kindRevokedKey   = kind{"revoked-key", "Revoked API key", 401, "WWW-Authenticate", wwwAuthenticate}
 	// The key store could not be read for too long to trust a key: a 503, not a 401.
-	kindKeysUnavailable = kind{"keys-unavailable", "Key store unavailable", 503}
+	kindKeysUnavailable = kind{"keys-unavailable", "Key store unavailable", 503, "Retry-After", "60"}
 )
+
+// wwwAuthenticate names the key's header on every 401 (RFC 9110 §15.5.2).
+const wwwAuthenticate = `APIKey header="X-API-Key"`
+
+var ()
 
 // download answers /v1/gigs/download: every upcoming gig in one body, for holders of a
 // personal key. The client's read limit has been spent before the key is looked at, so
@@ -33,11 +37,6 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		return err
 	}
 	rec, err := s.checkKey(ctx.Request.Header.Peek("X-API-Key"))
-	if p, ok := err.(*Problem); ok && p.kind.status == fasthttp.StatusUnauthorized {
-		ctx.Response.Header.Set("WWW-Authenticate", `APIKey header="X-API-Key"`) // RFC 9110 §15.5.2
-	} else if ok && p.kind == kindKeysUnavailable {
-		ctx.Response.Header.Set("Retry-After", "60")
-	}
 	if err != nil {
 		return err
 	}
@@ -60,7 +59,7 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	s.m.limitDecision(limitExport, d.Allowed)
 	setRateHeaders(ctx, s.exports, "export", d)
 	if !d.Allowed {
-		return s.tooMany(ctx, d, s.exportPolicy+" per key")
+		return tooMany(d, s.exportPolicy+" per key")
 	}
 	ctx.SetContentType("application/json")
 	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
@@ -109,12 +108,10 @@ func (s *Server) checkKeyResult(key []byte) (keys.Record, keyResult, error) {
 	return rec, keyError, err // the store failed in a way it does not name: a 500
 }
 
-// tooMany writes a 429 problem with Retry-After for a spent quota.
-func (s *Server) tooMany(ctx *fasthttp.RequestCtx, d limit.Decision, policy string) error {
-	var b [20]byte
-	ctx.Response.Header.SetBytesV("Retry-After", appendCeilSeconds(b[:0], d.RetryAfter))
-	return &Problem{kind: kindRateLimited, Detail: "more than " + policy + "; wait for Retry-After seconds (" +
-		strconv.Itoa(int((d.RetryAfter+time.Second-1)/time.Second)) + ")"}
+// tooMany is the 429 problem of a spent quota, with its Retry-After.
+func tooMany(d limit.Decision, policy string) *Problem {
+	wait := string(appendCeilSeconds(nil, d.RetryAfter))
+	return &Problem{kind: kindRateLimited, retryAfter: wait, Detail: "more than " + policy + "; wait for Retry-After seconds (" + wait + ")"}
 }
 
 // askFor says how to ask for a key.

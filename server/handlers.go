@@ -31,56 +31,31 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	snap.Run(p.q)
 	totalPages := (p.q.Total + p.pageSize - 1) / p.pageSize
 	last := max(totalPages, 1)
-
-	b := append(p.buf[:0], `{"data":[`...)
-	for i, pos := range p.q.Page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, snap.GigJSON(pos)...)
-	}
-	b = append(b, `],"meta":{"page":`...)
-	b = strconv.AppendInt(b, int64(p.page), 10)
-	b = append(b, `,"page_size":`...)
-	b = strconv.AppendInt(b, int64(p.pageSize), 10)
-	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, int64(p.q.Total), 10)
-	b = append(b, `,"total_pages":`...)
-	b = strconv.AppendInt(b, int64(totalPages), 10)
-	b = engine.AppendVersion(b, snap)
-	b = append(b, `},"links":{`...)
-	links := [...]struct {
+	pages := [...]struct {
 		rel  string
 		page int
 	}{{"self", p.page}, {"first", 1}, {"prev", min(p.page-1, last)}, {"next", p.page + 1}, {"last", last}}
-	// The Link header is built after the canonical query in p.base.
-	linkStart := len(p.base)
-	n := 0
-	for _, l := range links {
+	// The links' URLs go after the canonical query in p.base; the Link header after them.
+	urls := len(p.base)
+	for _, l := range pages {
 		if l.page < 1 || l.rel == "next" && l.page > totalPages {
 			continue
 		}
-		if n > 0 {
-			b = append(b, ',')
+		start := len(p.base)
+		p.base = appendGigsURL(p.base, p.base[:urls], l.page)
+		p.links = append(p.links, engine.Link{Rel: l.rel, URL: p.base[start:len(p.base):len(p.base)]})
+	}
+	header := len(p.base)
+	for i, l := range p.links {
+		if i > 0 {
 			p.base = append(p.base, ", "...)
 		}
-		n++
-		b = append(b, '"')
-		b = append(b, l.rel...)
-		b = append(b, `":"`...)
-		urlStart := len(b)
-		b = appendGigsURL(b, p.base[:linkStart], l.page)
-		b = append(b, '"')
-		p.base = append(p.base, '<')
-		p.base = append(p.base, b[urlStart:len(b)-1]...)
-		p.base = append(p.base, `>; rel="`...)
-		p.base = append(p.base, l.rel...)
-		p.base = append(p.base, '"')
+		p.base = append(append(append(p.base, '<'), l.URL...), `>; rel="`...)
+		p.base = append(append(p.base, l.Rel...), '"')
 	}
-	b = append(b, "}}"...)
-	p.buf = b
-	ctx.Response.Header.SetBytesV("Link", p.base[linkStart:])
-	return s.send(ctx, snap, b, nil, false)
+	p.buf = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links)
+	ctx.Response.Header.SetBytesV("Link", p.base[header:])
+	return s.send(ctx, snap, p.buf, nil, false)
 }
 
 func appendGigsURL(dst, query []byte, page int) []byte {
@@ -96,17 +71,13 @@ func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		return err
 	}
 	id := pathParam(ctx, "id")
-	g, ok := snap.GigByID(id)
-	if !ok {
-		return notFound("no upcoming gig with id %q", id)
-	}
 	p := s.acquire()
 	defer s.release(p)
-	b := append(p.buf[:0], `{"data":`...)
-	b = append(b, g...)
-	b = append(b, '}')
-	p.buf = b
-	return s.send(ctx, snap, b, nil, true)
+	var ok bool
+	if p.buf, ok = snap.AppendGig(p.buf[:0], id); !ok {
+		return notFound("no upcoming gig with id %q", id)
+	}
+	return s.send(ctx, snap, p.buf, nil, true)
 }
 
 // directory answers a directory route from its pre-rendered body.
@@ -134,19 +105,8 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		return err
 	}
 	snap.FilterVenues(p.q)
-	b := append(p.buf[:0], `{"data":[`...)
-	for i, v := range p.q.Page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, snap.VenueItem(v)...)
-	}
-	b = append(b, `],"meta":{"count":`...)
-	b = strconv.AppendInt(b, int64(p.q.Total), 10)
-	b = engine.AppendVersion(b, snap)
-	b = append(b, "}}"...)
-	p.buf = b
-	return s.send(ctx, snap, b, nil, true)
+	p.buf = snap.AppendVenueList(p.buf[:0], p.q.Page)
+	return s.send(ctx, snap, p.buf, nil, true)
 }
 
 // venue answers /v1/venues/{slug}.

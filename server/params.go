@@ -42,8 +42,9 @@ type params struct {
 	raw     [numParams][]byte // points into the request; valid during the request only
 	given   [numParams]bool
 	invalid []InvalidParam
-	base    []byte // canonical query without page, each pair ending in '&'
-	buf     []byte // response assembly
+	base    []byte        // canonical query without page, each pair ending in '&'; then link URLs
+	links   []engine.Link // a page's links, their URLs in base
+	buf     []byte        // response assembly
 	q       *engine.Query
 
 	page, pageSize int
@@ -51,7 +52,7 @@ type params struct {
 
 func (p *params) reset() {
 	p.raw, p.given = [numParams][]byte{}, [numParams]bool{}
-	p.invalid, p.base, p.buf = p.invalid[:0], p.base[:0], p.buf[:0]
+	p.invalid, p.base, p.buf, p.links = p.invalid[:0], p.base[:0], p.buf[:0], p.links[:0]
 	p.page, p.pageSize = 1, defaultPageSize
 	p.q.Reset()
 }

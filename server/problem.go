@@ -8,22 +8,26 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// kind is a problem type: a URI per kind, a fixed title and a status.
+// kind is a problem type: a URI per kind, a fixed title and a status, and the one header
+// (name and value) every problem of the kind carries, if any.
 type kind struct {
-	slug   string
-	title  string
-	status int
+	slug        string
+	title       string
+	status      int
+	header, val string
 }
 
 // The problem kinds. Their type URIs are relative references, /problems/<slug>.
 var (
-	kindInvalidParam     = kind{"invalid-parameter", "Invalid parameter", 400}
-	kindNotFound         = kind{"not-found", "Not found", 404}
-	kindMethodNotAllowed = kind{"method-not-allowed", "Method not allowed", 405}
-	kindNotReady         = kind{"not-ready", "Not ready", 503}
-	kindRateLimited      = kind{"rate-limited", "Too many requests", 429}
-	kindInternal         = kind{"internal", "Internal error", 500}
-	kindBadRequest       = kind{"bad-request", "Bad request", 400}
+	kindInvalidParam     = kind{"invalid-parameter", "Invalid parameter", 400, "", ""}
+	kindNotFound         = kind{"not-found", "Not found", 404, "", ""}
+	kindMethodNotAllowed = kind{"method-not-allowed", "Method not allowed", 405, "Allow", allowMethods}
+	kindNotReady         = kind{"not-ready", "Not ready", 503, "Retry-After", "5"}
+	kindRateLimited      = kind{"rate-limited", "Too many requests", 429, "", ""} // Retry-After varies: Problem.retryAfter
+	kindInternal         = kind{"internal", "Internal error", 500, "", ""}
+	kindBadRequest       = kind{"bad-request", "Bad request", 400, "", ""}
+	kindHeadersTooLarge  = kind{"headers-too-large", "Request headers too large", 431, "", ""}
+	kindBodyTooLarge     = kind{"body-too-large", "Request body too large", 413, "", ""}
 )
 
 // InvalidParam names one bad query parameter and says why.
@@ -32,12 +36,15 @@ type InvalidParam struct {
 	Reason string `json:"reason"`
 }
 
-// Problem is an error a handler returns to answer with a problem body.
+// Problem is an error a handler returns to answer with a problem body. It owns the
+// response's headers beyond those every response carries: its kind's, and Retry-After
+// when retryAfter is set.
 type Problem struct {
-	kind    kind
-	Detail  string
-	Invalid []InvalidParam // at most maxInvalid
-	More    int            // bad parameters beyond Invalid
+	kind       kind
+	Detail     string
+	Invalid    []InvalidParam // at most maxInvalid
+	More       int            // bad parameters beyond Invalid
+	retryAfter string         // whole seconds; "" for none, or the kind's own
 }
 
 // maxInvalid caps the bad parameters a problem lists: a request with thousands of them
@@ -80,14 +87,26 @@ type problemJSON struct {
 	More          int            `json:"more_invalid_params,omitempty"`
 }
 
-// writeProblem replaces the response with a problem body. Caching headers are removed:
-// problems are not cached, except that CORS and request id headers stay.
+// problemOwned are the headers a problem answer sets itself, or leaves out: whatever a
+// handler or the router set of them before the problem is dropped.
+var problemOwned = []string{"Cache-Control", "ETag", "Last-Modified", "Link", "Vary", "Content-Encoding",
+	"Content-Security-Policy", "Allow", "Retry-After", "WWW-Authenticate"}
+
+// writeProblem replaces the response with a problem body and the headers the problem owns
+// (see Problem); the headers every response carries (request id, CORS, nosniff, the
+// rate limit's) stay.
 func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 	h := &ctx.Response.Header
-	for _, k := range []string{"Cache-Control", "ETag", "Last-Modified", "Link", "Vary", "Content-Encoding"} {
+	for _, k := range problemOwned {
 		h.Del(k)
 	}
 	h.Set("Cache-Control", "no-store")
+	if p.kind.header != "" {
+		h.Set(p.kind.header, p.kind.val)
+	}
+	if p.retryAfter != "" {
+		h.Set("Retry-After", p.retryAfter)
+	}
 	body, err := json.MarshalWithOption(problemJSON{
 		Type:          "/problems/" + p.kind.slug,
 		Title:         p.kind.title,

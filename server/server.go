@@ -224,7 +224,6 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		writeProblem(ctx, notFound("no resource at %s", ctx.URI().PathOriginal()))
 	})
 	r.MethodNotAllowed = s.charged(routeOther, func(ctx *fasthttp.RequestCtx) {
-		ctx.Response.Header.Set("Allow", allowMethods)
 		writeProblem(ctx, &Problem{kind: kindMethodNotAllowed, Detail: "the API is read-only: use GET or HEAD"})
 	})
 	r.GlobalOPTIONS = s.charged(routeOther, func(ctx *fasthttp.RequestCtx) {
@@ -356,9 +355,9 @@ func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 	var small *fasthttp.ErrSmallBuffer
 	switch {
 	case errors.As(err, &small):
-		writeProblem(ctx, &Problem{kind: kind{"headers-too-large", "Request headers too large", 431}, Detail: "request headers exceed 8 KiB"})
+		writeProblem(ctx, &Problem{kind: kindHeadersTooLarge, Detail: "request headers exceed 8 KiB"})
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
-		writeProblem(ctx, &Problem{kind: kind{"body-too-large", "Request body too large", 413}, Detail: "the API takes no request body"})
+		writeProblem(ctx, &Problem{kind: kindBodyTooLarge, Detail: "the API takes no request body"})
 	default:
 		writeProblem(ctx, &Problem{kind: kindBadRequest, Detail: "the request could not be parsed"})
 	}
@@ -373,7 +372,6 @@ func (s *Server) v1(h handler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		snap := s.o.Live.Load()
 		if snap == nil {
-			ctx.Response.Header.Set("Retry-After", "5")
 			writeProblem(ctx, &Problem{kind: kindNotReady, Detail: "no dataset is loaded yet; retry in a few seconds"})
 			return
 		}
