@@ -39,6 +39,8 @@ type Options struct {
 	// LogEvery is how often a source's unchanged failure, notes or dropped records are
 	// logged again while they last (6h); a change is logged at once.
 	LogEvery time.Duration
+	// Metrics, when set, records each refresh Run makes (NewMetrics).
+	Metrics *Metrics
 	// OnRun, when set, is called by Run after each refresh with its report and error.
 	OnRun func(Report, error)
 }
@@ -378,6 +380,9 @@ func (l *Loader) Run(ctx context.Context) {
 			return // a refresh cut short by the stop is not worth a report
 		}
 		l.logRun(rep, err)
+		if l.o.Metrics != nil {
+			l.o.Metrics.Observe(rep, err)
+		}
 		if l.o.OnRun != nil {
 			l.o.OnRun(rep, err)
 		}

@@ -322,7 +322,7 @@ func (m *Main) Run(ctx context.Context) error {
 		m.Registry = prometheus.NewRegistry()
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
-	refreshes := newRefreshMetrics(m.Registry)
+	refreshes := loader.NewMetrics(m.Registry)
 	refresh := m.serveDataset(refreshes)
 	if m.Config.Dataset == "" {
 		ld, fetcher, err := m.newLoader(refreshes)
@@ -407,7 +407,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 // newLoader makes the loader of the configured sources, with its stores in the data
 // directory.
-func (m *Main) newLoader(refreshes *refreshMetrics) (*loader.Loader, *fetch.Client, error) {
+func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Client, error) {
 	fetcher, err := m.newFetcher()
 	if err != nil {
 		return nil, nil, err
@@ -436,8 +436,8 @@ func (m *Main) newLoader(refreshes *refreshMetrics) (*loader.Loader, *fetch.Clie
 		Retry:      m.Config.Retry,
 		MaxStale:   m.Config.MaxStale,
 		MaxRecords: m.Config.MaxRecords,
+		Metrics:    refreshes,
 		OnRun: func(rep loader.Report, err error) {
-			refreshes.observe(rep, err)
 			if rep.Published {
 				released()
 			}
@@ -448,7 +448,7 @@ func (m *Main) newLoader(refreshes *refreshMetrics) (*loader.Loader, *fetch.Clie
 // serveDataset returns the refresh loop of -dataset: it reads the dataset file, builds
 // and publishes it at once and then every -refresh, until ctx ends. Each build counts as a
 // refresh in the metrics; a file that cannot be read or built keeps the last snapshot.
-func (m *Main) serveDataset(refreshes *refreshMetrics) func(context.Context) {
+func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 	return func(ctx context.Context) {
 		for {
 			start := time.Now()
@@ -469,7 +469,7 @@ func (m *Main) serveDataset(refreshes *refreshMetrics) func(context.Context) {
 			} else {
 				m.Logger.Error("dataset snapshot not built, keeping the previous one", "file", m.Config.Dataset, "err", err)
 			}
-			refreshes.observe(rep, err)
+			refreshes.Observe(rep, err)
 			m.Live.SetNextRefresh(time.Now().Add(m.Config.Refresh))
 			select {
 			case <-ctx.Done():

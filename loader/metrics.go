@@ -1,15 +1,12 @@
-package main
+package loader
 
-import (
-	"github.com/prometheus/client_golang/prometheus"
+import "github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gigs/gigs/loader"
-)
-
-// refreshMetrics are the loader's metrics, updated from each refresh's report. The source
-// label takes the names in the sources configuration: bounded by it, and a source's series
-// go when a reload removes it.
-type refreshMetrics struct {
+// Metrics are the refreshes' Prometheus metrics, updated from each refresh's report by
+// Observe (Run calls it when Options.Metrics is set). The source label takes the names in
+// the sources configuration: bounded by it, and a source's series go when a reload
+// removes it. Observe must not be called concurrently.
+type Metrics struct {
 	builds      *prometheus.CounterVec
 	duration    prometheus.Histogram
 	fetches     *prometheus.CounterVec
@@ -23,8 +20,9 @@ type refreshMetrics struct {
 	sources     map[string]bool // the source label values in use
 }
 
-func newRefreshMetrics(reg prometheus.Registerer) *refreshMetrics {
-	m := &refreshMetrics{
+// NewMetrics registers the refresh metrics with reg and returns them.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
 		builds: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gigs_snapshot_builds_total",
 			Help: "Refreshes, by result: published, or failed (not built, or refused by the sanity checks; the previous snapshot keeps serving).",
@@ -76,8 +74,8 @@ func newRefreshMetrics(reg prometheus.Registerer) *refreshMetrics {
 	return m
 }
 
-// observe records a refresh's report. Called from the loader's goroutine only.
-func (m *refreshMetrics) observe(rep loader.Report, err error) {
+// Observe records a refresh's report and error.
+func (m *Metrics) Observe(rep Report, err error) {
 	result := "published"
 	if err != nil {
 		result = "failed"

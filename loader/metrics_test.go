@@ -1,4 +1,4 @@
-package main
+package loader
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/gigs/gigs/loader"
 	"github.com/gigs/gigs/loader/fetch"
 	"github.com/gigs/gigs/loader/source"
 )
@@ -19,19 +18,19 @@ import (
 // gone after a reload.
 func TestRefreshMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := newRefreshMetrics(reg)
-	noon := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	m.observe(loader.Report{
-		Sources: []loader.SourceReport{
-			{Name: "tixhub", Events: 120, LastSuccess: noon},
-			{Name: "venue-a", Events: 8, Err: errors.New("503"), Stale: true, LastSuccess: noon.Add(-time.Hour),
+	m := NewMetrics(reg)
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	m.Observe(Report{
+		Sources: []SourceReport{
+			{Name: "tixhub", Events: 120, LastSuccess: at},
+			{Name: "venue-a", Events: 8, Err: errors.New("503"), Stale: true, LastSuccess: at.Add(-time.Hour),
 				Dropped: []source.Drop{{Ref: "x"}, {Ref: "y"}}},
 			{Name: "venue-new", Err: errors.New("404")},
 		},
 		Fetch: fetch.Stats{Requests: 10, NotModified: 4, BytesWire: 5000}, Duration: 2 * time.Second,
 	}, nil)
-	m.observe(loader.Report{ // after a reload without venue-a and venue-new; refused
-		Sources: []loader.SourceReport{{Name: "tixhub", Events: 121, LastSuccess: noon.Add(time.Hour)}},
+	m.Observe(Report{ // after a reload without venue-a and venue-new; refused
+		Sources: []SourceReport{{Name: "tixhub", Events: 121, LastSuccess: at.Add(time.Hour)}},
 		Fetch:   fetch.Stats{Requests: 3, BytesWire: 100}, Duration: time.Second,
 	}, errors.New("snapshot not published: gigs fell"))
 	want := `
@@ -62,9 +61,9 @@ gigs_fetch_requests_total 13
 
 	// Before the reload: the failing sources, one never successful.
 	reg = prometheus.NewRegistry()
-	m = newRefreshMetrics(reg)
-	m.observe(loader.Report{Sources: []loader.SourceReport{
-		{Name: "venue-a", Events: 8, Err: errors.New("503"), Stale: true, LastSuccess: noon, Dropped: []source.Drop{{Ref: "x"}, {Ref: "y"}}},
+	m = NewMetrics(reg)
+	m.Observe(Report{Sources: []SourceReport{
+		{Name: "venue-a", Events: 8, Err: errors.New("503"), Stale: true, LastSuccess: at, Dropped: []source.Drop{{Ref: "x"}, {Ref: "y"}}},
 		{Name: "venue-new", Err: errors.New("404")},
 	}}, nil)
 	for _, tt := range []struct {
@@ -74,7 +73,7 @@ gigs_fetch_requests_total 13
 		{m.srcStale.WithLabelValues("venue-a"), 1},
 		{m.srcStale.WithLabelValues("venue-new"), 0},
 		{m.srcSuccess.WithLabelValues("venue-new"), 0},
-		{m.srcSuccess.WithLabelValues("venue-a"), float64(noon.Unix())},
+		{m.srcSuccess.WithLabelValues("venue-a"), float64(at.Unix())},
 		{m.srcDropped.WithLabelValues("venue-a"), 2},
 		{m.fetches.WithLabelValues("venue-new", "failed"), 1},
 	} {
