@@ -414,94 +414,125 @@ func bitmapOf(sorted []uint32) *roaring.Bitmap {
 	return b
 }
 
-// renderDirectories renders the directories and venue details. A venue's upcoming list
-// holds its gigs from the build time on, cancelled ones included (with their status); the
-// counts (upcoming_gigs, upcoming_tour_dates) are of the same gigs less the cancelled ones,
-// and a genre appears only when it has such a gig.
-func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[string]*City, artists map[string]*Artist, genres map[string]*Genre) error {
-	now := s.built.Unix()
-	cityN, venueN, artistN, genreN := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
-	listed := map[string]bool{} // artists on any gig of the snapshot
-	byVenue := map[string][]int{}
+// upcoming counts what the directories count: per city, venue, artist and genre, the
+// gigs from the build time on that are not cancelled; and, per venue, the positions of its
+// upcoming gigs, cancelled ones included; and every artist on a gig of the snapshot.
+type upcoming struct {
+	city, venue, artist, genre map[string]int
+	byVenue                    map[string][]int
+	listed                     map[string]bool
+}
+
+func countUpcoming(rows []gigRow, now int64) upcoming {
+	u := upcoming{city: map[string]int{}, venue: map[string]int{}, artist: map[string]int{}, genre: map[string]int{},
+		byVenue: map[string][]int{}, listed: map[string]bool{}}
 	for i, r := range rows {
 		for _, b := range r.g.Artists {
-			listed[b.Artist] = true
+			u.listed[b.Artist] = true
 		}
 		if r.key < now {
 			continue // started earlier today: still served by id, no longer upcoming
 		}
-		byVenue[r.venue.Slug] = append(byVenue[r.venue.Slug], i)
+		u.byVenue[r.venue.Slug] = append(u.byVenue[r.venue.Slug], i)
 		if r.g.Status == StatusCancelled {
 			continue
 		}
-		cityN[r.city.Slug]++
-		venueN[r.venue.Slug]++
+		u.city[r.city.Slug]++
+		u.venue[r.venue.Slug]++
 		for _, b := range r.g.Artists {
-			artistN[b.Artist]++
+			u.artist[b.Artist]++
 		}
 		for _, g := range r.g.Genres {
-			genreN[g]++
+			u.genre[g]++
 		}
 	}
+	return u
+}
 
-	cityItems := make([]cityJSON, 0, len(ds.Cities))
-	for _, c := range ds.Cities {
-		cityItems = append(cityItems, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, cityN[c.Slug]})
+// cityDirectory is the JSON array of every city, in slug order.
+func cityDirectory(list []City, u upcoming) ([]byte, int, error) {
+	items := make([]cityJSON, 0, len(list))
+	for _, c := range list {
+		items = append(items, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, u.city[c.Slug]})
 	}
-	slices.SortFunc(cityItems, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	slices.SortFunc(items, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	b, err := appendJSON(nil, items)
+	return b, len(items), err
+}
 
-	venueItems := make([]venueJSON, 0, len(ds.Venues))
-	for _, v := range ds.Venues {
-		venueItems = append(venueItems, venueView(&v, cities[v.City], venueN[v.Slug]))
+// venueDirectory is every venue's entry, in slug order.
+func venueDirectory(list []Venue, cities map[string]*City, u upcoming) []venueJSON {
+	items := make([]venueJSON, 0, len(list))
+	for _, v := range list {
+		items = append(items, venueView(&v, cities[v.City], u.venue[v.Slug]))
 	}
-	slices.SortFunc(venueItems, func(a, b venueJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	slices.SortFunc(items, func(a, b venueJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	return items
+}
 
-	artistItems := make([]artistJSON, 0, len(listed))
-	for slug := range listed {
+// artistDirectory is the JSON array of every artist on a gig of the snapshot, in slug order.
+func artistDirectory(artists map[string]*Artist, u upcoming) ([]byte, int, error) {
+	items := make([]artistJSON, 0, len(u.listed))
+	for slug := range u.listed {
 		a := artists[slug]
-		artistItems = append(artistItems, artistJSON{a.Slug, a.Name, artistN[slug], append([]string{}, a.Genres...)})
+		items = append(items, artistJSON{a.Slug, a.Name, u.artist[slug], append([]string{}, a.Genres...)})
 	}
-	slices.SortFunc(artistItems, func(a, b artistJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	slices.SortFunc(items, func(a, b artistJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	b, err := appendJSON(nil, items)
+	return b, len(items), err
+}
 
-	genreItems := make([]genreJSON, 0, len(genreN))
-	for slug, n := range genreN {
-		genreItems = append(genreItems, genreJSON{slug, genres[slug].Name, n})
+// genreDirectory is the JSON array of the genres with an upcoming gig, in slug order.
+func genreDirectory(genres map[string]*Genre, u upcoming) ([]byte, int, error) {
+	items := make([]genreJSON, 0, len(u.genre))
+	for slug, n := range u.genre {
+		items = append(items, genreJSON{slug, genres[slug].Name, n})
 	}
-	slices.SortFunc(genreItems, func(a, b genreJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	slices.SortFunc(items, func(a, b genreJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	b, err := appendJSON(nil, items)
+	return b, len(items), err
+}
 
-	venueData, err := s.indexVenues(venueItems)
-	if err != nil {
+// renderDirectories renders the directories and venue details, then the export and
+// /v1/meta. A venue's upcoming list holds its gigs from the build time on, cancelled ones
+// included (with their status); the counts (upcoming_gigs, upcoming_tour_dates) are of the
+// same gigs less the cancelled ones, and a genre appears only when it has such a gig. The
+// snapshot's version is the hash of every gig and directory.
+func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[string]*City, artists map[string]*Artist, genres map[string]*Genre) error {
+	u := countUpcoming(rows, s.built.Unix())
+	venueItems := venueDirectory(ds.Venues, cities, u)
+	type directory struct {
+		dst  **Body
+		data []byte
+		n    int
+	}
+	var dirs [4]directory
+	var err error
+	dirs[0].dst, dirs[1].dst, dirs[2].dst, dirs[3].dst = &s.cities, &s.venues, &s.artists, &s.genres
+	if dirs[0].data, dirs[0].n, err = cityDirectory(ds.Cities, u); err != nil {
+		return fmt.Errorf("cannot render the cities: %w", err)
+	}
+	if dirs[1].data, err = s.indexVenues(venueItems); err != nil {
 		return err
 	}
-	dirs := []struct {
-		dst   **Body
-		items any
-		n     int
-	}{
-		{&s.cities, cityItems, len(cityItems)},
-		{&s.venues, venueItems, len(venueItems)},
-		{&s.artists, artistItems, len(artistItems)},
-		{&s.genres, genreItems, len(genreItems)},
+	dirs[1].n = len(venueItems)
+	if dirs[2].data, dirs[2].n, err = artistDirectory(artists, u); err != nil {
+		return fmt.Errorf("cannot render the artists: %w", err)
 	}
-	data := make([][]byte, len(dirs))
+	if dirs[3].data, dirs[3].n, err = genreDirectory(genres, u); err != nil {
+		return fmt.Errorf("cannot render the genres: %w", err)
+	}
 	h := xxhash.New()
 	_, _ = h.Write(s.arena)
-	for i, d := range dirs {
-		b := venueData
-		if d.dst != &s.venues {
-			if b, err = appendJSON(nil, d.items); err != nil {
-				return fmt.Errorf("cannot render directory: %w", err)
-			}
-		}
-		data[i] = b
-		_, _ = h.Write(b)
+	for _, d := range dirs {
+		_, _ = h.Write(d.data)
 	}
 	s.version = fmt.Sprintf("%016x", h.Sum64())
-	s.counts = Counts{Gigs: len(rows), Cities: len(cityItems), Venues: len(venueItems), Artists: len(artistItems), Genres: len(genreItems)}
-	for i, d := range dirs {
-		raw := make([]byte, 0, len(data[i])+128)
+	s.counts = Counts{Gigs: len(rows), Cities: dirs[0].n, Venues: dirs[1].n, Artists: dirs[2].n, Genres: dirs[3].n}
+	for _, d := range dirs {
+		raw := make([]byte, 0, len(d.data)+128)
 		raw = append(raw, `{"data":`...)
-		raw = append(raw, data[i]...)
+		raw = append(raw, d.data...)
 		raw = append(raw, ',')
 		raw = appendMeta(raw, d.n, s)
 		raw = append(raw, '}')
@@ -517,7 +548,7 @@ func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[stri
 	if err := s.renderMeta(ds.Sources); err != nil {
 		return err
 	}
-	return s.renderVenueDetails(venueItems, byVenue)
+	return s.renderVenueDetails(venueItems, u.byVenue)
 }
 
 // indexVenues renders each venue's directory entry and indexes them by city and country

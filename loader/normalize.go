@@ -156,6 +156,30 @@ func (n *normalizer) venueIdentity(p source.Place) string {
 	return c.Slug + "\x00" + venueKey(p.Name, c.Name)
 }
 
+// addAll normalizes the events of source src (the i-th of the run), counting them in sr
+// and reporting the ones it cannot use as drops. A venue site's events away from its home
+// venue are guests: see RoleGuest.
+func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *SourceReport) {
+	for j := range events {
+		scrub(&events[j]) // before home compares names
+	}
+	atHome := func(*source.Event) bool { return true }
+	if src.Role == RoleVenue {
+		atHome = n.home(events, src.Home)
+	}
+	for j := range events {
+		role := src.Role
+		if !atHome(&events[j]) {
+			role = RoleGuest
+		}
+		if err := n.add(&events[j], i, role); err != nil {
+			sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line, Reason: err.Error()})
+			continue
+		}
+		sr.Events++
+	}
+}
+
 // localDay numbers the venue-local date of t.
 func localDay(t time.Time) int32 {
 	y, m, d := t.Date()
