@@ -133,7 +133,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	c := &m.Config
 
 	fs.StringVar(&c.Addr, "addr", ":8080", "public listen address, host:port")
-	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required")
+	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required unless -dataset is set")
 	fs.DurationVar(&c.Refresh, "refresh", time.Hour, "time between refreshes, varied by ±10%")
 	fs.DurationVar(&c.Retry, "retry", 5*time.Minute, "time before retrying a failed refresh")
 	fs.DurationVar(&c.MaxStale, "max-stale", 48*time.Hour, "how long a failing source's last good events are served")
@@ -145,7 +145,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.DataDir, "data-dir", "var/data", "directory of the key store (shared with gigsctl keys), the key secret, the gig id store and the sources' last good events")
 	fs.DurationVar(&c.KeySync, "key-sync", 10*time.Second, "how often key uses are saved and key changes picked up")
 	fs.StringVar(&c.FetchProxy, "fetch-proxy", "", "send every upstream request through this HTTP proxy URL (default: the HTTP_PROXY environment)")
-	fs.StringVar(&c.AdminAddr, "admin-addr", "127.0.0.1:8081", "admin listen address for /metrics (Prometheus) and /debug/pprof; keep it private; empty turns it off")
+	fs.StringVar(&c.AdminAddr, "admin-addr", "127.0.0.1:8081", "admin listen address for /metrics (Prometheus), /debug/pprof, and /livez and /readyz without a rate limit; keep it private; empty turns it off")
 	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
 	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
 	fs.StringVar(&c.Dataset, "dataset", "", "serve the dataset file at this path (as gigsctl dataset writes), read and rebuilt every -refresh, instead of -sources: for benchmarks")

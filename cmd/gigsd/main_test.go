@@ -265,17 +265,70 @@ func TestTrustedProxiesParsed(t *testing.T) {
 	}
 }
 
-// TestEveryFlagDocumented keeps the flag set, gigsd -h and the README's configuration
-// table in step: every flag is explained in -h with its variable and default, and has its
-// row in the README.
-func TestEveryFlagDocumented(t *testing.T) {
-	var help bytes.Buffer
-	m := NewMain()
-	if err := m.ParseFlags([]string{"-h"}, env(nil), &help); !errors.Is(err, flag.ErrHelp) {
+var update = flag.Bool("update", false, "rewrite the configuration table in docs/operations.md from the flags")
+
+// operationsDoc is where the configuration table lives.
+var operationsDoc = filepath.Join("..", "..", "docs", "operations.md")
+
+// The table sits between these lines.
+const (
+	tableStart = "<!-- flags: written from gigsd's flag set by go test ./cmd/gigsd -run TestConfigTable -update -->\n"
+	tableEnd   = "<!-- end of flags -->\n"
+)
+
+// configTable renders the flag set as the documentation's table: each flag, its variable,
+// its default and its meaning, as -h says them. Defaults are stated once, in the flags.
+func configTable() string {
+	var b strings.Builder
+	b.WriteString("| flag | environment | default | meaning |\n|---|---|---|---|\n")
+	NewMain().flagSet(io.Discard).VisitAll(func(f *flag.Flag) {
+		def := f.DefValue
+		if d, err := time.ParseDuration(def); err == nil && strings.ContainsAny(def, "hms") {
+			def = shortDuration(d)
+		}
+		if def != "" {
+			def = "`" + def + "`"
+		}
+		_, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "| `-%s` | `%s` | %s | %s |\n", f.Name, flagenv.Name(f.Name), def, strings.ReplaceAll(usage, "|", "\\|"))
+	})
+	return b.String()
+}
+
+// shortDuration writes 1h rather than 1h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// TestConfigTable keeps the documentation's configuration table what the flag set says,
+// and -h explaining every flag with its variable.
+func TestConfigTable(t *testing.T) {
+	doc, err := os.ReadFile(operationsDoc)
+	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
+	before, rest, ok1 := strings.Cut(string(doc), tableStart)
+	old, after, ok2 := strings.Cut(rest, tableEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no flags table between %q and %q", operationsDoc, tableStart, tableEnd)
+	}
+	if want := configTable(); old != want {
+		if !*update {
+			t.Fatalf("the configuration table in %s is not the flag set's: run go test ./cmd/gigsd -run TestConfigTable -update", operationsDoc)
+		}
+		if err := os.WriteFile(operationsDoc, []byte(before+tableStart+want+tableEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var help bytes.Buffer
+	if err := NewMain().ParseFlags([]string{"-h"}, env(nil), &help); !errors.Is(err, flag.ErrHelp) {
 		t.Fatal(err)
 	}
 	n := 0
@@ -284,10 +337,6 @@ func TestEveryFlagDocumented(t *testing.T) {
 		entry := regexp.MustCompile(`(?m)^  -` + f.Name + ` .*\n\s+(.*)$`).FindStringSubmatch(help.String())
 		if entry == nil || len(entry[1]) < 30 || !strings.Contains(entry[1], "(env "+flagenv.Name(f.Name)) {
 			t.Errorf("-h does not explain -%s with its variable: %q", f.Name, entry)
-		}
-		row := fmt.Sprintf("| `-%s` | `%s` | ", f.Name, flagenv.Name(f.Name))
-		if !strings.Contains(string(readme), row) {
-			t.Errorf("the README's configuration table has no row %q", row)
 		}
 	})
 	if n < 18 {

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// TestREADMEPrometheusExamples has promtool check the README's Prometheus configuration
-// and alerting rules, so that an operator can paste them as they are.
-func TestREADMEPrometheusExamples(t *testing.T) {
+// TestDocumentedPrometheusExamples has promtool check the Prometheus configuration and
+// alerting rules of docs/operations.md, so that an operator can paste them as they are.
+func TestDocumentedPrometheusExamples(t *testing.T) {
 	promtool := tool(t, "promtool")
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(operationsDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
