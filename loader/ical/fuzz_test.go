@@ -2,6 +2,7 @@ package ical
 
 import (
 	"bytes"
+	"github.com/gigs/gigs/loader/schemaorg/schemaorgtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/source"
 )
 
 // FuzzParse checks that Parse never panics and that what it returns keeps its promises,
@@ -53,7 +53,7 @@ func FuzzParse(f *testing.F) {
 			if len(e.Title) > maxText || len(e.Genres) > maxGenres {
 				t.Errorf("event %d: title of %d bytes, %d genres", i, len(e.Title), len(e.Genres))
 			}
-			checkStrings(t, reflect.ValueOf(e))
+			schemaorgtest.CheckStrings(t, reflect.ValueOf(e))
 		}
 		for _, d := range drops {
 			if d.Ref != ref || d.Line < 0 || d.Reason == "" {
@@ -62,40 +62,11 @@ func FuzzParse(f *testing.F) {
 			if r, _ := utf8.DecodeRuneInString(d.Reason); unicode.IsUpper(r) {
 				t.Errorf("drop reason is not lowercase: %q", d.Reason)
 			}
-			checkStrings(t, reflect.ValueOf(d))
+			schemaorgtest.CheckStrings(t, reflect.ValueOf(d))
 		}
 		again, againDrops := Parse(data, ref, o)
 		if !reflect.DeepEqual(events, again) || !reflect.DeepEqual(drops, againDrops) {
 			t.Error("a second parse gives another result")
 		}
 	})
-}
-
-// checkStrings fails when a string in v is not valid UTF-8 or holds a control character.
-func checkStrings(t *testing.T, v reflect.Value) {
-	t.Helper()
-	switch v.Kind() {
-	case reflect.String:
-		s := v.String()
-		if !utf8.ValidString(s) {
-			t.Errorf("invalid UTF-8: %q", s)
-		}
-		for _, r := range s {
-			if unicode.IsControl(r) {
-				t.Errorf("control character in %q", s)
-				break
-			}
-		}
-	case reflect.Struct:
-		if v.Type() == reflect.TypeFor[source.When]() {
-			return
-		}
-		for i := range v.NumField() {
-			checkStrings(t, v.Field(i))
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			checkStrings(t, v.Index(i))
-		}
-	}
 }

@@ -109,21 +109,7 @@ func parseContinuationPage(body []byte, ref string) ([]source.Event, []source.Dr
 	if info.PageSize < 0 || info.ObjectCount < 0 {
 		return nil, nil, contInfo{}, fmt.Errorf("cannot parse page: negative page_size %d or object_count %d", info.PageSize, info.ObjectCount)
 	}
-	var events []source.Event
-	var drops []source.Drop
-	for i, raw := range p.Events {
-		var r contEvent
-		if err := decodeRecord(raw, &r); err != nil {
-			drops = append(drops, drop(ref, i, err.Error()))
-			continue
-		}
-		e, reason := r.event()
-		if reason != "" {
-			drops = append(drops, drop(ref, i, reason))
-			continue
-		}
-		events = append(events, e)
-	}
+	events, drops := decodeEvents[contEvent](ref, p.Events)
 	return events, drops, info, nil
 }
 

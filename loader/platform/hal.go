@@ -131,21 +131,7 @@ func parseHALPage(body []byte, ref string) ([]source.Event, []source.Drop, halIn
 	if p.Links.Next != nil {
 		info.Next = strings.TrimSpace(p.Links.Next.Href)
 	}
-	var events []source.Event
-	var drops []source.Drop
-	for i, raw := range p.Embedded.Events {
-		var r halEvent
-		if err := decodeRecord(raw, &r); err != nil {
-			drops = append(drops, drop(ref, i, err.Error()))
-			continue
-		}
-		e, reason := r.event()
-		if reason != "" {
-			drops = append(drops, drop(ref, i, reason))
-			continue
-		}
-		events = append(events, e)
-	}
+	events, drops := decodeEvents[halEvent](ref, p.Embedded.Events)
 	return events, drops, info, nil
 }
 

@@ -87,21 +87,7 @@ func parseMetaPage(body []byte, ref string) ([]source.Event, []source.Drop, meta
 	if info.Page < 1 || info.PerPage < 0 || info.Total < 0 {
 		return nil, nil, metaInfo{}, fmt.Errorf("cannot parse page: bad meta %+v", *p.Meta)
 	}
-	var events []source.Event
-	var drops []source.Drop
-	for i, raw := range p.Events {
-		var r metaEvent
-		if err := decodeRecord(raw, &r); err != nil {
-			drops = append(drops, drop(ref, i, err.Error()))
-			continue
-		}
-		e, reason := r.event()
-		if reason != "" {
-			drops = append(drops, drop(ref, i, reason))
-			continue
-		}
-		events = append(events, e)
-	}
+	events, drops := decodeEvents[metaEvent](ref, p.Events)
 	return events, drops, info, nil
 }
 

@@ -80,6 +80,30 @@ type name struct {
 	Name string `json:"name"`
 }
 
+// decodeEvents decodes a page's records of shape R into events; a record that does not
+// decode, or that its event method refuses, is dropped with its position and the reason.
+func decodeEvents[R any, P interface {
+	*R
+	event() (source.Event, string)
+}](ref string, raws []json.RawMessage) ([]source.Event, []source.Drop) {
+	var events []source.Event
+	var drops []source.Drop
+	for i, raw := range raws {
+		var r R
+		if err := decodeRecord(raw, &r); err != nil {
+			drops = append(drops, drop(ref, i, err.Error()))
+			continue
+		}
+		e, reason := P(&r).event()
+		if reason != "" {
+			drops = append(drops, drop(ref, i, reason))
+			continue
+		}
+		events = append(events, e)
+	}
+	return events, drops
+}
+
 // decodeRecord decodes one record of a page's event array into v.
 func decodeRecord(raw json.RawMessage, v any) error {
 	if err := json.Unmarshal(raw, v); err != nil {

@@ -240,7 +240,7 @@ func CheckPromises(t testing.TB, events []source.Event, drops []source.Drop, ref
 				t.Errorf("event %d: bad prices in %+v", i, o)
 			}
 		}
-		checkStrings(t, reflect.ValueOf(e))
+		CheckStrings(t, reflect.ValueOf(e))
 	}
 	for _, d := range drops {
 		if d.Ref != ref || d.Line < 1 || d.Reason == "" {
@@ -249,12 +249,13 @@ func CheckPromises(t testing.TB, events []source.Event, drops []source.Drop, ref
 		if r, _ := utf8.DecodeRuneInString(d.Reason); unicode.IsUpper(r) {
 			t.Errorf("drop reason is not lowercase: %q", d.Reason)
 		}
-		checkStrings(t, reflect.ValueOf(d))
+		CheckStrings(t, reflect.ValueOf(d))
 	}
 }
 
-// checkStrings fails when a string in v is not valid UTF-8 or holds a control character.
-func checkStrings(t testing.TB, v reflect.Value) {
+// CheckStrings fails t when a string in v (an event or a drop, any adapter's) is not
+// valid UTF-8 or holds a control character.
+func CheckStrings(t testing.TB, v reflect.Value) {
 	t.Helper()
 	switch v.Kind() {
 	case reflect.String:
@@ -273,11 +274,11 @@ func checkStrings(t testing.TB, v reflect.Value) {
 			return
 		}
 		for i := range v.NumField() {
-			checkStrings(t, v.Field(i))
+			CheckStrings(t, v.Field(i))
 		}
 	case reflect.Slice:
 		for i := range v.Len() {
-			checkStrings(t, v.Index(i))
+			CheckStrings(t, v.Index(i))
 		}
 	}
 }
