@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,8 +206,8 @@ func TestSlowAndIdleClients(t *testing.T) {
 			start := time.Now()
 			go tt.send(c)
 			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-			_, err = io.Copy(io.Discard, c)
-			if took := time.Since(start); err != nil || took < tt.min*9/10 || took > tt.max {
+			_, err = io.Copy(io.Discard, c) // nil at the server's close; a reset when it had unread bytes
+			if took := time.Since(start); err != nil && !errors.Is(err, syscall.ECONNRESET) || took < tt.min*9/10 || took > tt.max {
 				t.Fatalf("closed after %s (read error %v); want between %s and %s", took, err, tt.min, tt.max)
 			}
 		})
