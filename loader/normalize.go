@@ -60,16 +60,17 @@ type normalizer struct {
 	now       time.Time
 	recs      []record
 	venues    []venueEntry
-	venueKeys map[string]int32        // city slug + "\x00" + venue key → venues index
-	near      map[string][]int32      // city slug → venues with coordinates
-	cities    map[string]*places.City // cities made from a stated zone, by slug
+	venueKeys map[string]int32   // city slug + "\x00" + venue key → venues index
+	near      map[string][]int32 // city slug → venues with coordinates
+	places    *places.Gazetteer
+	cities    map[string]*places.City // the cities of the run's records, by slug
 	seen      map[string]bool         // source index + ref of every record taken
 }
 
 // newNormalizer returns a normalizer for about size records.
 func newNormalizer(now time.Time, size int) *normalizer {
 	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, near: map[string][]int32{},
-		cities: map[string]*places.City{}, seen: map[string]bool{}}
+		places: places.Default(), cities: map[string]*places.City{}, seen: map[string]bool{}}
 }
 
 // add normalizes one event of source src into a record, or says why it cannot. A record
@@ -200,30 +201,18 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 	return time.Date(y, m, d, hh, mm, ss, 0, loc), false
 }
 
-// lookupCity finds a place's city in the gazetteer. A city it does not know is made from
-// the place's stated zone when there is one.
+// lookupCity places a venue in a city of the gazetteer (see places.Gazetteer.Locate), or
+// one made for it; one city per slug in a run.
 func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
-	if p.Country == "" {
-		return nil, fmt.Errorf("venue %q has no country", p.Name)
+	c, err := n.places.Locate(places.Place{Locality: p.Locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
+		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo})
+	if err != nil {
+		return nil, err
 	}
-	code, ok := places.Country(p.Country)
-	if !ok {
-		return nil, fmt.Errorf("unknown country %q", p.Country)
+	if known := n.cities[c.Slug]; known != nil {
+		return known, nil
 	}
-	c, err := places.LookupCity(p.Locality, code)
-	if err == nil || p.Zone == "" || clean(p.Locality) == "" {
-		return c, err
-	}
-	slug := engine.Slugify(p.Locality) + "-" + strings.ToLower(code)
-	if c := n.cities[slug]; c != nil {
-		return c, nil
-	}
-	loc, zerr := time.LoadLocation(p.Zone)
-	if zerr != nil {
-		return nil, fmt.Errorf("%w, and its zone %q is unknown", err, p.Zone)
-	}
-	c = &places.City{Slug: slug, Name: clean(p.Locality), Country: code, Timezone: p.Zone, Location: loc}
-	n.cities[slug] = c
+	n.cities[c.Slug] = c
 	return c, nil
 }
 

@@ -1,120 +1,225 @@
-// Package places resolves the countries and cities that upstream sources name into ISO
-// 3166-1 codes, city slugs and IANA time zones, from small gazetteers embedded in the binary
-// (countries.tsv, cities.tsv beside this file; hand-kept by the project).
+// Package places resolves the places upstream sources name into cities with an IANA time
+// zone: a gazetteer of every city of 15,000 people or more in the world, with its region
+// and coordinates (cities.tsv beside this file, written by loader/places/gen from GeoNames
+// data; see its documentation for the sources and their licences), and the ISO 3166-1
+// countries of package engine.
 //
 // Look-ups fold case, accents and punctuation (engine.Fold), so "Kraków", "krakow" and
-// "KRAKOW" are one city. The package is safe for concurrent use; its tables never change
-// after start-up.
+// "KRAKOW" are one city. A Gazetteer is safe for concurrent use and never changes once
+// made; the embedded one is read on first use.
 package places
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // zones must resolve on machines without a zoneinfo database
 
 	"github.com/gigs/gigs/engine"
 )
 
-//go:embed countries.tsv
-var countriesTSV string
-
 //go:embed cities.tsv
 var citiesTSV string
 
-// City is one entry of the gazetteer.
+// City is one entry of the gazetteer, or a city made for a place it lacks.
 type City struct {
-	Slug     string
-	Name     string
-	Country  string // ISO 3166-1 alpha-2
-	Timezone string // IANA zone name
-	Location *time.Location
+	Slug       string
+	Name       string
+	Country    string // ISO 3166-1 alpha-2
+	Region     string // the region's code as people write it (a US state's, a Canadian province's); may be empty
+	RegionName string
+	Timezone   string // IANA zone name
+	Location   *time.Location
+	Lat, Lon   float64
+	HasGeo     bool
+	Population int
+}
+
+// Gazetteer is a set of cities. Its methods are safe for concurrent use.
+type Gazetteer struct {
+	bySlug    map[string]entry
+	byName    map[string][]*City // folded name → cities of that name
+	byCountry map[string][]*City
+	zones     map[string][]string // country → its distinct zones
+	regions   map[string][]string // folded region code or name (US, CA, AU) → the countries that have it
+}
+
+// entry is a city and its other names.
+type entry struct {
+	city   *City
+	others []string
 }
 
 var (
-	countryByKey = map[string]string{}  // folded code or name → code; immutable after init
-	countryNames = map[string]string{}  // code → English short name; immutable after init
-	cityByKey    = map[string][]*City{} // folded name → cities of that name; immutable after init
+	embedded  = sync.OnceValue(func() *Gazetteer { return mustParse(citiesTSV) })
+	zoneCache sync.Map // zone name → *time.Location
+	// regionCountries are the countries whose region codes people write without the
+	// country ("Austin, TX"): a code or name of their regions places the country.
+	regionCountries = map[string]bool{"US": true, "CA": true, "AU": true}
 )
 
-func init() {
-	for _, f := range rows(countriesTSV) {
-		code := f[0]
-		countryNames[code] = f[1]
-		for _, n := range f {
-			countryByKey[engine.Fold(n)] = code
-		}
+// Default returns the embedded gazetteer.
+func Default() *Gazetteer { return embedded() }
+
+func mustParse(tsv string) *Gazetteer {
+	g := &Gazetteer{bySlug: map[string]entry{}}
+	if err := g.read(tsv, "cities.tsv"); err != nil {
+		panic("places: " + err.Error())
 	}
-	for _, f := range rows(citiesTSV) {
-		if len(f) < 4 {
-			panic(fmt.Sprintf("places: cities.tsv: short row %q", f))
-		}
-		loc, err := time.LoadLocation(f[3])
-		if err != nil {
-			panic(fmt.Sprintf("places: cities.tsv: %s: %v", f[0], err))
-		}
-		if _, ok := countryNames[f[2]]; !ok {
-			panic(fmt.Sprintf("places: cities.tsv: %s: unknown country %q", f[0], f[2]))
-		}
-		c := &City{Slug: f[0], Name: f[1], Country: f[2], Timezone: f[3], Location: loc}
-		for _, n := range append([]string{f[1]}, f[4:]...) {
-			k := engine.Fold(n)
-			if l := cityByKey[k]; len(l) == 0 || l[len(l)-1] != c {
-				cityByKey[k] = append(l, c)
-			}
-		}
-	}
+	g.index()
+	return g
 }
 
-func rows(tsv string) [][]string {
-	var out [][]string
-	for _, line := range strings.Split(tsv, "\n") {
+// WithFile returns the default gazetteer with the cities of the operator's file at path
+// added: lines of slug, name, ISO country, region code, region name, IANA zone, latitude,
+// longitude, population and other names, tab-separated (cities.tsv's format; the fields
+// after the zone may be left empty, and a '#' starts a comment line). A city with a slug
+// the gazetteer has replaces it.
+func WithFile(path string) (*Gazetteer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read places file: %w", err)
+	}
+	g := &Gazetteer{bySlug: make(map[string]entry, len(Default().bySlug))}
+	for slug, e := range Default().bySlug {
+		g.bySlug[slug] = e
+	}
+	if err := g.read(string(data), path); err != nil {
+		return nil, err
+	}
+	g.index()
+	return g, nil
+}
+
+// read adds the cities of tsv to bySlug; a later line wins.
+func (g *Gazetteer) read(tsv, name string) error {
+	for i, line := range strings.Split(tsv, "\n") {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		out = append(out, strings.Split(line, "\t"))
+		e, err := parseCity(strings.Split(line, "\t"))
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, i+1, err)
+		}
+		g.bySlug[e.city.Slug] = e
 	}
-	return out
+	return nil
 }
 
-// Country returns the ISO 3166-1 alpha-2 code for a code or a country name, and whether it
-// is known.
-func Country(s string) (string, bool) {
-	k := engine.Fold(s)
-	if len(k) == 2 {
-		code := strings.ToUpper(k)
-		if _, ok := countryNames[code]; ok {
-			return code, true
+func parseCity(f []string) (entry, error) {
+	if len(f) < 6 {
+		return entry{}, fmt.Errorf("want at least slug, name, country, region, region name and zone; got %d fields", len(f))
+	}
+	c := &City{Slug: f[0], Name: f[1], Country: f[2], Region: f[3], RegionName: f[4], Timezone: f[5]}
+	if c.Slug == "" || c.Name == "" {
+		return entry{}, fmt.Errorf("a city needs a slug and a name")
+	}
+	if _, ok := engine.LookupCountry(c.Country); !ok {
+		return entry{}, fmt.Errorf("%s: unknown country %q", c.Slug, c.Country)
+	}
+	loc, err := Zone(c.Timezone)
+	if err != nil {
+		return entry{}, fmt.Errorf("%s: %w", c.Slug, err)
+	}
+	c.Location = loc
+	if len(f) >= 8 && f[6] != "" && f[7] != "" {
+		lat, err1 := strconv.ParseFloat(f[6], 64)
+		lon, err2 := strconv.ParseFloat(f[7], 64)
+		if err1 != nil || err2 != nil || math.Abs(lat) > 90 || math.Abs(lon) > 180 {
+			return entry{}, fmt.Errorf("%s: bad coordinates %q, %q", c.Slug, f[6], f[7])
+		}
+		c.Lat, c.Lon, c.HasGeo = lat, lon, true
+	}
+	if len(f) >= 9 && f[8] != "" {
+		n, err := strconv.Atoi(f[8])
+		if err != nil || n < 0 {
+			return entry{}, fmt.Errorf("%s: bad population %q", c.Slug, f[8])
+		}
+		c.Population = n
+	}
+	e := entry{city: c}
+	if len(f) > 9 {
+		e.others = f[9:]
+	}
+	return e, nil
+}
+
+// index builds the look-up maps from bySlug.
+func (g *Gazetteer) index() {
+	g.byName, g.byCountry = map[string][]*City{}, map[string][]*City{}
+	g.zones, g.regions = map[string][]string{}, map[string][]string{}
+	seenZone := map[string]bool{}
+	for _, e := range g.bySlug {
+		c := e.city
+		for _, n := range append([]string{c.Name}, e.others...) {
+			k := engine.Fold(n)
+			if l := g.byName[k]; len(l) == 0 || l[len(l)-1] != c {
+				g.byName[k] = append(l, c)
+			}
+		}
+		g.byCountry[c.Country] = append(g.byCountry[c.Country], c)
+		if !seenZone[c.Country+"\x00"+c.Timezone] {
+			seenZone[c.Country+"\x00"+c.Timezone] = true
+			g.zones[c.Country] = append(g.zones[c.Country], c.Timezone)
+		}
+		if regionCountries[c.Country] && c.Region != "" {
+			for _, r := range []string{c.Region, c.RegionName} {
+				k := engine.Fold(r)
+				if l := g.regions[k]; !slices.Contains(l, c.Country) {
+					g.regions[k] = append(l, c.Country)
+				}
+			}
 		}
 	}
-	code, ok := countryByKey[k]
-	return code, ok
+	// Look-ups must not depend on map order: the most populous first, then by slug.
+	order := func(l []*City) {
+		slices.SortFunc(l, func(a, b *City) int {
+			return cmp.Or(cmp.Compare(b.Population, a.Population), cmp.Compare(a.Slug, b.Slug))
+		})
+	}
+	for _, l := range g.byName {
+		order(l)
+	}
+	for _, l := range g.byCountry {
+		order(l)
+	}
+	for _, l := range g.zones {
+		slices.Sort(l)
+	}
 }
+
+// Zone loads an IANA zone, once per name.
+func Zone(name string) (*time.Location, error) {
+	if l, ok := zoneCache.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "" || name == "Local" {
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	zoneCache.Store(name, loc)
+	return loc, nil
+}
+
+// Country returns the ISO 3166-1 alpha-2 code of a country named by its code (alpha-2 or
+// alpha-3) or by a name in one of many languages, and whether it is known.
+func Country(s string) (string, bool) { return engine.CountryCode(s) }
 
 // CountryName returns the English short name of an ISO code, or "" when unknown.
-func CountryName(code string) string { return countryNames[code] }
+func CountryName(code string) string {
+	c, _ := engine.LookupCountry(code)
+	return c.Name
+}
 
-// LookupCity finds a city by one of its names, within country when country is not empty.
-// It fails when the name is unknown, or names cities in several countries and no country
-// narrows it.
+// LookupCity finds a city by one of its names in the default gazetteer, within country
+// when country is not empty: see Gazetteer.Locate.
 func LookupCity(name, country string) (*City, error) {
-	cs := cityByKey[engine.Fold(name)]
-	var found *City
-	for _, c := range cs {
-		if country != "" && c.Country != country {
-			continue
-		}
-		if found != nil {
-			return nil, fmt.Errorf("city %q is ambiguous without a country", name)
-		}
-		found = c
-	}
-	if found == nil {
-		if country != "" && len(cs) > 0 {
-			return nil, fmt.Errorf("no city %q in country %s", name, country)
-		}
-		return nil, fmt.Errorf("unknown city %q", name)
-	}
-	return found, nil
+	return Default().Locate(Place{Locality: name, Country: country})
 }

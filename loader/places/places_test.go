@@ -1,6 +1,12 @@
 package places
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
 
 func TestCountry(t *testing.T) {
 	tests := []struct {
@@ -8,9 +14,12 @@ func TestCountry(t *testing.T) {
 		want string
 		ok   bool
 	}{
-		{"DE", "DE", true}, {"de", "DE", true}, {"Deutschland", "DE", true}, {"germany", "DE", true},
-		{"United Kingdom", "GB", true}, {"UK", "GB", true}, {"Éire", "IE", true}, {"Österreich", "AT", true},
-		{"U.S.A.", "US", true}, {"Taiwan", "TW", true}, {"uruguay", "UY", true}, {"Thailand", "TH", true}, {"XX", "", false}, {"Atlantis", "", false}, {"", "", false},
+		{"DE", "DE", true}, {"de", "DE", true}, {"DEU", "DE", true}, {"Deutschland", "DE", true}, {"germany", "DE", true},
+		{"United Kingdom", "GB", true}, {"UK", "GB", true}, {"Great Britain", "GB", true}, {"England", "GB", true},
+		{"Éire", "IE", true}, {"Österreich", "AT", true}, {"U.S.A.", "US", true}, {"USA", "US", true},
+		{"United States of America", "US", true}, {"Czechia", "CZ", true}, {"Czech Republic", "CZ", true}, {"Türkiye", "TR", true},
+		{"Turkey", "TR", true}, {"España", "ES", true}, {"Taiwan", "TW", true}, {"uruguay", "UY", true}, {"Thailand", "TH", true},
+		{"Korea, Republic of", "KR", true}, {"XX", "", false}, {"Atlantis", "", false}, {"", "", false},
 	}
 	for _, tt := range tests {
 		got, ok := Country(tt.in)
@@ -18,40 +27,115 @@ func TestCountry(t *testing.T) {
 			t.Errorf("Country(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
+	if n := CountryName("CZ"); n != "Czechia" {
+		t.Errorf("CountryName(CZ) = %q", n)
+	}
 }
 
-func TestLookupCity(t *testing.T) {
+func TestLocate(t *testing.T) {
 	tests := []struct {
-		name, country, want, err string
+		name string
+		p    Place
+		slug string // "" when it fails
+		zone string
+		err  string
 	}{
-		{"Kraków", "PL", "krakow", ""},
-		{"KRAKOW", "", "krakow", ""},
-		{"Bangalore", "IN", "bengaluru", ""},
-		{"London", "GB", "london-gb", ""},
-		{"London", "CA", "london-ca", ""},
-		{"London", "", "", `city "London" is ambiguous without a country`},
-		{"London", "FR", "", `no city "London" in country FR`},
-		{"Gotham", "US", "", `unknown city "Gotham"`},
-		{"St Johns", "CA", "st-johns", ""},
-		{"Köln", "DE", "cologne", ""},
-		{"İstanbul", "TR", "istanbul", ""},
-		{"Göteborg", "", "gothenburg", ""},
-		{"Delhi", "IN", "delhi", ""},
-		{"Santiago de Chile", "CL", "santiago", ""},
-		{"Bogota", "CO", "bogota", ""},
-		{"Taipei", "TW", "taipei", ""},
-		{"Montevideo", "UY", "montevideo", ""},
+		{"legacy slug", Place{Locality: "Kraków", Country: "PL"}, "krakow", "Europe/Warsaw", ""},
+		{"legacy other name", Place{Locality: "Göteborg", Country: "Sweden"}, "gothenburg", "Europe/Stockholm", ""},
+		{"country alias", Place{Locality: "London", Country: "UK"}, "london-gb", "Europe/London", ""},
+		{"same name, other country", Place{Locality: "London", Country: "CA"}, "london-ca", "America/Toronto", ""},
+		{"region tells Portland, OR", Place{Locality: "Portland", Region: "OR", Country: "US"}, "portland-or-us", "America/Los_Angeles", ""},
+		{"region tells Portland, ME", Place{Locality: "Portland", Region: "Maine", Country: "US"}, "portland-me-us", "America/New_York", ""},
+		{"no region: the most populous", Place{Locality: "Portland", Country: "US"}, "portland-or-us", "America/Los_Angeles", ""},
+		{"coordinates tell Portland, ME", Place{Locality: "Portland", Country: "US", Lat: 43.66, Lon: -70.26, HasGeo: true}, "portland-me-us", "America/New_York", ""},
+		{"a state without a country", Place{Locality: "Austin", Region: "TX"}, "austin", "America/Chicago", ""},
+		{"a province without a country", Place{Locality: "Kingston", Region: "ON"}, "kingston-ca", "America/Toronto", ""},
+		{"one line, US", Place{Locality: "Austin, TX, US"}, "austin", "America/Chicago", ""},
+		{"one line with a postcode", Place{Locality: "Austin, TX 78701"}, "austin", "America/Chicago", ""},
+		{"one line, UK", Place{Locality: "Leeds, UK"}, "leeds", "Europe/London", ""},
+		{"one line, a whole address", Place{Locality: "The Brudenell, 33 Queen's Rd, Leeds LS6 1NY, United Kingdom"}, "leeds", "Europe/London", ""},
+		{"CA the state, not Canada", Place{Locality: "Los Angeles, CA"}, "los-angeles", "America/Los_Angeles", ""},
+		{"WA the Australian state", Place{Locality: "Perth, WA"}, "perth", "Australia/Perth", ""},
+		{"single-zone country, unknown town", Place{Locality: "Much Wenlock", Country: "GB"}, "much-wenlock-gb", "Europe/London", ""},
+		{"coordinates, unknown town", Place{Locality: "Red Rocks", Country: "US", Lat: 39.665, Lon: -105.205, HasGeo: true}, "red-rocks-us", "America/Denver", ""},
+		{"stated zone, unknown town", Place{Locality: "Red Rocks", Country: "US", Zone: "America/Denver"}, "red-rocks-us", "America/Denver", ""},
+		{"multi-zone country, nothing to tell", Place{Locality: "Red Rocks", Country: "US"}, "", "", `unknown city "Red Rocks" in US, and no time zone`},
+		{"no country", Place{Locality: "Springfield"}, "", "", "has no country"},
+		{"unknown country", Place{Locality: "Atlantis", Country: "Atlantis"}, "", "", `unknown country "Atlantis"`},
+		{"no city", Place{Country: "GB"}, "", "", "venue has no city"},
 	}
 	for _, tt := range tests {
-		c, err := LookupCity(tt.name, tt.country)
+		c, err := Default().Locate(tt.p)
 		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("LookupCity(%q, %q) error = %v, want %q", tt.name, tt.country, err, tt.err)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %+v, %v; want error %q", tt.name, c, err, tt.err)
 			}
 			continue
 		}
-		if err != nil || c.Slug != tt.want {
-			t.Errorf("LookupCity(%q, %q) = %v, %v; want %s", tt.name, tt.country, c, err, tt.want)
+		if err != nil || c.Slug != tt.slug || c.Timezone != tt.zone || c.Location.String() != tt.zone {
+			t.Errorf("%s: %+v, %v; want %s in %s", tt.name, c, err, tt.slug, tt.zone)
 		}
+	}
+}
+
+func TestEveryCountryHasCities(t *testing.T) {
+	g := Default()
+	if n := len(g.bySlug); n < 24000 {
+		t.Errorf("%d cities", n)
+	}
+	for _, code := range []string{"US", "GB", "DE", "JP", "BR", "NG", "IN", "AU", "CA", "KE", "IS", "NZ"} {
+		if len(g.byCountry[code]) == 0 {
+			t.Errorf("no city in %s", code)
+		}
+	}
+	for _, c := range g.bySlug {
+		if c.city.Location == nil || !c.city.HasGeo {
+			t.Fatalf("%+v", c.city)
+		}
+	}
+}
+
+func TestWithFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "places.tsv")
+	os.WriteFile(path, []byte("# ours\nred-rocks\tRed Rocks\tUS\tCO\tColorado\tAmerica/Denver\t39.665\t-105.205\t0\tMorrison\n"+
+		"krakow\tCracow\tPL\t\t\tEurope/Warsaw\n"), 0o644)
+	g, err := WithFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"Morrison": "red-rocks", "Cracow": "krakow", "Leeds": "leeds"} {
+		country := map[string]string{"Morrison": "US", "Cracow": "PL", "Leeds": "GB"}[name]
+		if c, err := g.Locate(Place{Locality: name, Country: country}); err != nil || c.Slug != want {
+			t.Errorf("%s: %+v, %v; want %s", name, c, err, want)
+		}
+	}
+	if c, _ := g.Locate(Place{Locality: "Cracow", Country: "PL"}); c.Name != "Cracow" {
+		t.Errorf("the file does not replace krakow: %+v", c)
+	}
+	if c, _ := Default().Locate(Place{Locality: "Kraków", Country: "PL"}); c.Name != "Kraków" {
+		t.Errorf("the default gazetteer changed: %+v", c)
+	}
+	for content, want := range map[string]string{
+		"x\tX\tZZ\t\t\tUTC\n":             "unknown country",
+		"x\tX\tGB\t\t\tMars/Olympus\n":    "unknown time zone",
+		"x\tX\tGB\n":                      "want at least",
+		"x\tX\tGB\t\t\tUTC\t99\t0\n":      "bad coordinates",
+		"x\tX\tGB\t\t\tUTC\t1\t1\tmany\n": "bad population",
+	} {
+		os.WriteFile(path, []byte(content), 0o644)
+		if _, err := WithFile(path); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "places.tsv:1") {
+			t.Errorf("%q: %v, want %q at line 1", content, err, want)
+		}
+	}
+}
+
+// BenchmarkLocate measures a look-up of a known city, and the first use of the gazetteer.
+func BenchmarkLocate(b *testing.B) {
+	start := time.Now()
+	Default()
+	b.ReportMetric(float64(time.Since(start).Milliseconds()), "ms-first-use")
+	b.ReportAllocs()
+	for b.Loop() {
+		Default().Locate(Place{Locality: "Portland", Region: "OR", Country: "US"})
 	}
 }

@@ -1,0 +1,271 @@
+package places
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Place is a place as a source states it; any field may be empty.
+type Place struct {
+	Locality string // the city, town or village; may hold the whole address on one line
+	Region   string // a state, province or county, by code or name
+	Country  string // an ISO code or a name
+	Zone     string // an IANA zone the source states
+	Lat, Lon float64
+	HasGeo   bool
+}
+
+// Near bounds the distances Locate trusts coordinates over.
+const (
+	nearCity  = 50  // km: a city of the place's name this close is that city
+	nearZone  = 150 // km: a gazetteer city this close lends its zone to a city it lacks
+	earthKM   = 6371.0
+	maxPlaces = 200 // bytes of a locality worth looking up
+)
+
+// Locate finds the city of a place:
+//
+//  1. The country: the place's (a code or a name); when it states none, the country a
+//     region code or name implies (a US state, a Canadian province, an Australian state)
+//     when only one has it; an address written on one line ("Austin, TX, US", "Leeds, UK")
+//     is split into its parts first.
+//  2. The city of that name in the country (by any of its names): of several, the one of
+//     the place's region, else the one nearest the place's coordinates (within 50 km), else
+//     the most populous.
+//  3. A city the gazetteer lacks, named as the place names it: in the zone the place states,
+//     else the zone of the nearest gazetteer city of the country within 150 km of the
+//     place's coordinates, else the country's only zone. Its slug is the name's with the
+//     country code (and the region code, when that slug is a gazetteer city's).
+//
+// It fails, saying why, when none of these places it.
+func (g *Gazetteer) Locate(p Place) (*City, error) {
+	if len(p.Locality) > maxPlaces {
+		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
+	}
+	readings := g.readings(p)
+	var firstErr error
+	for _, q := range readings {
+		code, err := g.country(q)
+		if err != nil {
+			firstErr = cmpErr(firstErr, err)
+			continue
+		}
+		if c := g.named(q, code); c != nil {
+			return c, nil
+		}
+	}
+	for _, q := range readings {
+		if code, err := g.country(q); err == nil {
+			return g.made(q, code)
+		}
+	}
+	return nil, firstErr
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// country resolves the place's country; see Locate.
+func (g *Gazetteer) country(p Place) (string, error) {
+	if p.Country != "" {
+		code, ok := engine.CountryCode(p.Country)
+		if !ok {
+			return "", fmt.Errorf("unknown country %q", p.Country)
+		}
+		return code, nil
+	}
+	if r := engine.Fold(p.Region); r != "" {
+		l := g.regions[r]
+		if len(l) == 1 {
+			return l[0], nil
+		}
+		for _, code := range l { // the region's code in several countries: the one with the city
+			if c := g.named(p, code); c != nil && (engine.Fold(c.Region) == r || engine.Fold(c.RegionName) == r) {
+				return code, nil
+			}
+		}
+		if len(l) > 1 {
+			return "", fmt.Errorf("venue in %q has no country, and region %q is in several (%s)", p.Locality, p.Region, strings.Join(l, ", "))
+		}
+	}
+	return "", fmt.Errorf("venue in %q has no country", p.Locality)
+}
+
+// named returns the gazetteer city of the place's name in country; nil when none.
+func (g *Gazetteer) named(p Place, country string) *City {
+	var found []*City
+	for _, c := range g.byName[engine.Fold(p.Locality)] {
+		if c.Country == country {
+			found = append(found, c) // most populous first
+		}
+	}
+	if len(found) <= 1 {
+		if len(found) == 1 {
+			return found[0]
+		}
+		return nil
+	}
+	if r := engine.Fold(p.Region); r != "" {
+		for _, c := range found {
+			if engine.Fold(c.Region) == r || engine.Fold(c.RegionName) == r {
+				return c
+			}
+		}
+	}
+	if p.HasGeo {
+		if c, d := nearest(found, p.Lat, p.Lon); d <= nearCity {
+			return c
+		}
+	}
+	return found[0]
+}
+
+// made makes a city for a place the gazetteer lacks; see Locate.
+func (g *Gazetteer) made(p Place, country string) (*City, error) {
+	name := strings.Join(strings.Fields(p.Locality), " ")
+	if engine.Slugify(name) == "" {
+		return nil, fmt.Errorf("venue has no city in %s", country)
+	}
+	zone := p.Zone
+	if zone == "" && p.HasGeo {
+		if c, d := nearest(g.byCountry[country], p.Lat, p.Lon); c != nil && d <= nearZone {
+			zone = c.Timezone
+		}
+	}
+	if zone == "" && len(g.zones[country]) == 1 {
+		zone = g.zones[country][0]
+	}
+	if zone == "" {
+		return nil, fmt.Errorf("unknown city %q in %s, and no time zone for it (state one, or coordinates)", name, country)
+	}
+	loc, err := Zone(zone)
+	if err != nil {
+		return nil, fmt.Errorf("unknown city %q in %s, and its zone: %w", name, country, err)
+	}
+	slug := engine.Slugify(name) + "-" + strings.ToLower(country)
+	if _, taken := g.bySlug[slug]; taken && p.Region != "" {
+		slug = engine.Slugify(name) + "-" + engine.Slugify(p.Region) + "-" + strings.ToLower(country)
+	}
+	c := &City{Slug: slug, Name: name, Country: country, Region: strings.TrimSpace(p.Region), Timezone: zone, Location: loc,
+		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
+	return c, nil
+}
+
+// nearest returns the city of cs nearest (lat, lon), and its distance in km.
+func nearest(cs []*City, lat, lon float64) (*City, float64) {
+	var best *City
+	bestD := math.Inf(1)
+	for _, c := range cs {
+		if !c.HasGeo {
+			continue
+		}
+		if d := Distance(lat, lon, c.Lat, c.Lon); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best, bestD
+}
+
+// Distance is the great-circle distance between two points in kilometres.
+func Distance(lat1, lon1, lat2, lon2 float64) float64 {
+	rad := math.Pi / 180
+	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
+	return 2 * earthKM * math.Asin(math.Sqrt(math.Min(a, 1)))
+}
+
+// readings are the ways to read a place: itself, or, for an address written on one line
+// when the place gives no region or country of its own, its parts from the end: a country,
+// then a region (a code or a name of a US, Canadian or Australian region), then the
+// locality; a postal code before or after a part is dropped ("Leeds LS1 3AA, UK", "Austin,
+// TX 78701"). A last part that is both a country's code and a region's ("Los Angeles,
+// CA") gives two readings, the region's first.
+func (g *Gazetteer) readings(p Place) []Place {
+	if !strings.Contains(p.Locality, ",") || p.Country != "" && p.Region != "" {
+		return []Place{p}
+	}
+	parts := strings.Split(p.Locality, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	parts = dropEmpty(parts)
+	if len(parts) < 2 {
+		return []Place{p}
+	}
+	var out []Place
+	if q, ok := g.asRegion(p, parts); ok {
+		out = append(out, q)
+	}
+	q := p
+	rest := parts
+	if q.Country == "" {
+		if _, ok := engine.CountryCode(rest[len(rest)-1]); ok {
+			q.Country, rest = rest[len(rest)-1], rest[:len(rest)-1]
+		}
+	}
+	if r, ok := g.asRegion(q, rest); ok {
+		q = r
+	} else {
+		q.Locality = stripPostal(rest[len(rest)-1]) // earlier parts are a venue name or a street
+	}
+	return append(out, q)
+}
+
+// asRegion reads the last of parts as p's region and the one before as its locality,
+// when p has no region and the last part names a region.
+func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
+	if p.Region != "" || len(parts) < 2 {
+		return p, false
+	}
+	r := regionPart(parts[len(parts)-1])
+	if g.regions[engine.Fold(r)] == nil {
+		return p, false
+	}
+	p.Region, p.Locality = r, stripPostal(parts[len(parts)-2])
+	return p, true
+}
+
+func dropEmpty(l []string) []string {
+	out := l[:0]
+	for _, s := range l {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// regionPart is a region code or name with a postal code after it dropped ("TX 78701").
+func regionPart(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	return strings.Join(f, " ")
+}
+
+// stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
+// "Leeds LS1 3AA").
+func stripPostal(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 1 && hasDigit(f[0]) {
+		f = f[1:]
+	}
+	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	// A British postcode's second half has a digit; its first ("LS1") too.
+	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	return strings.Join(f, " ")
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
