@@ -12,6 +12,7 @@ import (
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/fetch"
+	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -31,6 +32,8 @@ type Options struct {
 	MaxDrop  float64          // 0.5: a build with fewer than half the gigs of the last one is refused
 	Parallel int              // 64 sources fetched at once (per-host politeness is the fetcher's)
 	Deadline time.Duration    // 10m: a refresh's fetching stops here; sources not done by then fail
+	// Places locates venues (places.Default() when nil).
+	Places *places.Gazetteer
 	// MaxRecords caps the events of one refresh, all sources together (DefaultMaxRecords
 	// when zero): a refresh with more is not built, and the last snapshot keeps serving.
 	MaxRecords int
@@ -259,6 +262,9 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		return rep, nil, nil, fmt.Errorf("the sources gave %d events, over the cap of %d a refresh (-max-records)", total, l.o.MaxRecords)
 	}
 	norm := newNormalizer(start, total)
+	if l.o.Places != nil {
+		norm.places = l.o.Places
+	}
 	for i, src := range l.o.Sources {
 		norm.addAll(use[i], i, src, &rep.Sources[i])
 	}
@@ -266,22 +272,49 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 	return rep, norm, fresh, nil
 }
 
-// Check fetches one source once and normalizes what it yields, publishing nothing. It
-// returns what a refresh would report for the source, and the events it would use.
-func Check(ctx context.Context, src Source, now time.Time) (SourceReport, []source.Event) {
-	sr := SourceReport{Name: src.Name()}
+// CheckOptions configure Check.
+type CheckOptions struct {
+	Now    time.Time         // the refresh's moment: what is upcoming; time.Now() when zero
+	Places *places.Gazetteer // places.Default() when nil
+}
+
+// CheckResult is what Check makes of one source.
+type CheckResult struct {
+	Report SourceReport
+	Events []source.Event // the events a refresh would use
+	// Snapshot holds the source's gigs alone, as a refresh at Now would build them (ids
+	// made afresh); nil when the source failed.
+	Snapshot *engine.Snapshot
+}
+
+// Check fetches one source once and normalizes and builds what it yields, publishing
+// nothing. The source's own clock (its parsers' "now") is the caller's to set.
+func Check(ctx context.Context, src Source, o CheckOptions) CheckResult {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	r := CheckResult{Report: SourceReport{Name: src.Name()}}
+	sr := &r.Report
 	b, err := src.Fetch(ctx)
 	sr.Dropped, sr.Notes, sr.Err = b.Dropped, b.Notes, err
 	if err != nil {
-		return sr, nil
+		return r
 	}
-	n := newNormalizer(now, len(b.Events))
-	n.addAll(b.Events, 0, src, &sr)
-	used := make([]source.Event, len(n.recs))
+	n := newNormalizer(o.Now, len(b.Events))
+	if o.Places != nil {
+		n.places = o.Places
+	}
+	n.addAll(b.Events, 0, src, sr)
+	r.Events = make([]source.Event, len(n.recs))
 	for i := range n.recs {
-		used[i] = *n.recs[i].ev
+		r.Events[i] = *n.recs[i].ev
 	}
-	return sr, used
+	ds := n.dataset(NewIDStore().begin(), n.clusters())
+	ds.Sources = sourceHealth([]SourceReport{*sr})
+	if r.Snapshot, err = engine.Build(&ds, engine.Options{Now: o.Now}); err != nil {
+		sr.Err = fmt.Errorf("cannot build its gigs: %w", err)
+	}
+	return r
 }
 
 var errSourceShrank = errors.New("source shrank")

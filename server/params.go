@@ -122,9 +122,14 @@ func (p *params) parseList(i int) bool {
 		case len(v) > maxValueLen:
 			p.bad(paramNames[i], "an alternative is longer than 200 bytes")
 			return false
-		case i == pCountry && !isAlpha2(v):
-			p.bad(paramNames[i], "must be ISO 3166-1 alpha-2 country codes such as DE or gb")
-			return false
+		}
+		if i == pCountry {
+			code, ok := engine.CountryCodeBytes(v)
+			if !ok {
+				p.bad(paramNames[i], "must be countries: ISO 3166-1 codes such as DE, gb or USA, or names such as Germany or UK")
+				return false
+			}
+			v = []byte(code)
 		}
 		p.q.Match(filterDims[i], v)
 		if !more {
@@ -133,12 +138,6 @@ func (p *params) parseList(i int) bool {
 		rest = after
 	}
 }
-
-func isAlpha2(v []byte) bool {
-	return len(v) == 2 && isLetter(v[0]) && isLetter(v[1])
-}
-
-func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // parseGigs parses everything /v1/gigs accepts. now is the default lower bound.
 func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -68,4 +69,35 @@ func FuzzParseInstant(f *testing.F) {
 			t.Fatalf("%q: %s, but time.Parse gives %s, %v", s, got, ref, err)
 		}
 	})
+}
+
+// TestCountryFilter takes the same country names as the loader, and refuses an unknown
+// one with a 400 rather than answer an empty list.
+func TestCountryFilter(t *testing.T) {
+	base := "http://" + hostileServer(t, Options{})
+	want := do(t, "GET", base+"/v1/gigs?country=GB&page_size=100", nil)
+	if want.status != 200 || !strings.Contains(string(want.body), `"country":"GB"`) {
+		t.Fatalf("country=GB: %d", want.status)
+	}
+	for _, v := range []string{"gb", "GBR", "UK", "United%20Kingdom", "Great%20Britain", "uk,Atlantis"} {
+		r := do(t, "GET", base+"/v1/gigs?country="+v+"&page_size=100", nil)
+		if v == "uk,Atlantis" {
+			if r.status != 400 || !strings.Contains(string(r.body), `"name":"country"`) {
+				t.Errorf("country=%s: %d %s", v, r.status, r.body)
+			}
+			continue
+		}
+		if r.status != 200 || !strings.Contains(string(r.body), `"total":`) || totalOf(r.body) != totalOf(want.body) {
+			t.Errorf("country=%s: %d, total %d; want %d", v, r.status, totalOf(r.body), totalOf(want.body))
+		}
+	}
+	if r := do(t, "GET", base+"/v1/venues?country=Deutschland", nil); r.status != 200 {
+		t.Errorf("venues country=Deutschland: %d", r.status)
+	}
+}
+
+func totalOf(body []byte) int {
+	var p struct{ Meta struct{ Total int } }
+	_ = json.Unmarshal(body, &p)
+	return p.Meta.Total
 }

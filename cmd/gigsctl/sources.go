@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,10 +14,14 @@ import (
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/loader"
 	"github.com/gigs/gigs/loader/fetch"
+	"github.com/gigs/gigs/loader/places"
+	"github.com/gigs/gigs/loader/source"
 )
 
 // sourcesCmd runs "gigsctl sources check [NAME...]": it fetches sources once, as a refresh
-// would, and prints what each yields, what it dropped and why. It fails when a source does.
+// would, and prints what each yields, what it dropped and why. It fails when a source does,
+// when one yields nothing from a document that has events, and when one drops more than
+// -max-dropped of its records.
 func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "check" {
 		fmt.Fprintln(stderr, "usage: gigsctl sources check [flags] [NAME...]")
@@ -29,13 +34,33 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 	proxy := fs.String("fetch-proxy", "", "send every upstream request through this HTTP proxy, as gigsd's -fetch-proxy")
 	var allow []netip.Prefix
 	flagenv.Networks(fs, &allow, "fetch-allow", "comma-separated networks or addresses that fetches may reach although internal, as gigsd's -fetch-allow")
+	placesFile := fs.String("places", "", "the operator's places file, as gigsd's -places")
+	nowFlag := fs.String("now", "", "read the sources as of this RFC 3339 time rather than now (documents of the past: what is upcoming then, recurrences from then)")
+	asJSON := fs.Bool("json", false, "print one JSON object per source: source, events (gig bodies exactly as the API serves them), dropped, error")
+	maxDropped := fs.Float64("max-dropped", 0.2, "fail when a source drops more than this share of its records")
 	show := fs.Int("show", 5, "events to print per source")
-	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.")
+	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.\n"+
+		"Fails (exit status 2) when a source fails, yields no event from a document that has some, or drops\nmore than -max-dropped of its records.")
 	if err := flagenv.Parse(fs, args[1:], getenv); err != nil {
 		return err
 	}
 	if *path == "" {
 		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
+	}
+	now := time.Now()
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return fmt.Errorf("-now: want an RFC 3339 time such as 2024-05-01T12:00:00Z, got %q", *nowFlag)
+		}
+		now = t
+	}
+	var gaz *places.Gazetteer
+	if *placesFile != "" {
+		var err error
+		if gaz, err = places.WithFile(*placesFile); err != nil {
+			return err
+		}
 	}
 	cfg, err := loader.ReadConfig(*path)
 	if err != nil {
@@ -45,46 +70,115 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 	if opts.Proxy, err = loader.ProxyFunc(*proxy); err != nil {
 		return fmt.Errorf("-fetch-proxy: %w", err)
 	}
-	srcs, err := loader.Sources(cfg, fetch.New(opts), getenv, time.Now)
+	srcs, err := loader.Sources(cfg, fetch.New(opts), getenv, func() time.Time { return now })
 	if err != nil {
 		return err
 	}
 	names := fs.Args()
 	found := map[string]bool{}
-	failed := 0
+	var troubled []string
 	for _, src := range srcs {
 		if len(names) > 0 && !slices.Contains(names, src.Name()) {
 			continue
 		}
 		found[src.Name()] = true
 		start := time.Now()
-		rep, events := loader.Check(context.Background(), src, start)
-		fmt.Fprintf(stdout, "%s: ", rep.Name)
-		if rep.Err != nil {
-			failed++
-			fmt.Fprintf(stdout, "FAILED after %s: %v\n", time.Since(start).Round(time.Millisecond), rep.Err)
+		res := loader.Check(context.Background(), src, loader.CheckOptions{Now: now, Places: gaz})
+		took := time.Since(start).Round(time.Millisecond)
+		trouble := troubleOf(res.Report, *maxDropped)
+		if trouble != "" {
+			troubled = append(troubled, src.Name()+": "+trouble)
+		}
+		if *asJSON {
+			if err := writeCheckJSON(stdout, res); err != nil {
+				return err
+			}
 			continue
 		}
-		fmt.Fprintf(stdout, "%d events, %d dropped, in %s\n", rep.Events, len(rep.Dropped), time.Since(start).Round(time.Millisecond))
-		for _, n := range rep.Notes {
-			fmt.Fprintf(stdout, "  note: %s\n", n)
-		}
-		for _, ev := range events[:min(*show, len(events))] {
-			fmt.Fprintf(stdout, "  %s  %s @ %s, %s\n", ev.Start.Wall.Format("2006-01-02 15:04"), ev.Title, ev.Venue.Name, ev.Venue.Locality)
-		}
-		for _, d := range rep.Dropped {
-			fmt.Fprintf(stdout, "  dropped %s", d.Ref)
-			if d.Line > 0 {
-				fmt.Fprintf(stdout, " line %d", d.Line)
-			}
-			fmt.Fprintf(stdout, ": %s\n", d.Reason)
-		}
+		writeCheckText(stdout, res, took, *show)
 	}
 	if unknown := slices.DeleteFunc(names, func(n string) bool { return found[n] }); len(unknown) > 0 {
 		return fmt.Errorf("no such source: %q", unknown)
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d source(s) failed", failed)
+	if len(troubled) > 0 {
+		for _, t := range troubled {
+			fmt.Fprintln(stderr, "gigsctl sources check:", t)
+		}
+		return fmt.Errorf("%d source(s) failed or lost records", len(troubled))
 	}
 	return nil
 }
+
+// troubleOf says what is wrong with a source's check, or "" when nothing is.
+func troubleOf(r loader.SourceReport, maxDropped float64) string {
+	total := r.Events + len(r.Dropped)
+	switch {
+	case r.Err != nil:
+		return "failed: " + r.Err.Error()
+	case r.Events == 0 && len(r.Dropped) > 0:
+		return fmt.Sprintf("no event kept of %d records", len(r.Dropped))
+	case total > 0 && float64(len(r.Dropped)) > maxDropped*float64(total):
+		return fmt.Sprintf("%d of %d records dropped, more than %.0f%%", len(r.Dropped), total, maxDropped*100)
+	}
+	return ""
+}
+
+func writeCheckText(w io.Writer, res loader.CheckResult, took time.Duration, show int) {
+	rep := &res.Report
+	fmt.Fprintf(w, "%s: ", rep.Name)
+	if rep.Err != nil {
+		fmt.Fprintf(w, "FAILED after %s: %v\n", took, rep.Err)
+		return
+	}
+	fmt.Fprintf(w, "%d events, %d dropped, in %s\n", rep.Events, len(rep.Dropped), took)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	for _, ev := range res.Events[:min(show, len(res.Events))] {
+		fmt.Fprintf(w, "  %s  %s @ %s, %s\n", ev.Start.Wall.Format("2006-01-02 15:04"), ev.Title, ev.Venue.Name, ev.Venue.Locality)
+	}
+	for _, d := range rep.Dropped {
+		fmt.Fprintf(w, "  dropped %s", d.Ref)
+		if d.Line > 0 {
+			fmt.Fprintf(w, " line %d", d.Line)
+		}
+		fmt.Fprintf(w, ": %s\n", d.Reason)
+	}
+}
+
+// checkJSON is one line of -json output.
+type checkJSON struct {
+	Source  string            `json:"source"`
+	Events  []json.RawMessage `json:"events"`
+	Dropped []dropJSON        `json:"dropped"`
+	Error   string            `json:"error,omitempty"`
+}
+
+type dropJSON struct {
+	Ref    string `json:"ref"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+func writeCheckJSON(w io.Writer, res loader.CheckResult) error {
+	out := checkJSON{Source: res.Report.Name, Events: []json.RawMessage{}, Dropped: []dropJSON{}}
+	if res.Report.Err != nil {
+		out.Error = res.Report.Err.Error()
+	}
+	if s := res.Snapshot; s != nil {
+		for i := range s.Len() {
+			out.Events = append(out.Events, json.RawMessage(s.GigJSON(i)))
+		}
+	}
+	for _, d := range res.Report.Dropped {
+		out.Dropped = append(out.Dropped, dropOf(d))
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func dropOf(d source.Drop) dropJSON { return dropJSON{Ref: d.Ref, Line: d.Line, Reason: d.Reason} }

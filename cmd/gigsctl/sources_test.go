@@ -96,7 +96,12 @@ func TestSourcesCheck(t *testing.T) {
 		{"a charset fixed up", []string{sourceAt(t, dir, faults["wrong-charset"], "", nil)}, []string{`^  note: declared "utf-8" but not valid utf-8; read as windows-1252$`}, ""},
 		{"a missing page", []string{sourceAt(t, dir, faults["not-found"], "", nil)}, []string{`^venue-\S+: FAILED after \S+: cannot fetch ".+": status 404 Not Found$`}, "1 source(s) failed"},
 		{"an unknown source", []string{"nobody"}, nil, `no such source: ["nobody"]`},
-		{"a record dropped", []string{"-sources", filepath.Join(local, "sources.json")}, []string{`^venue-garage: 1 events, 1 dropped`, `^  dropped file://.*/garage.html line 4: event "Idles": missing startDate$`}, ""},
+		{"a record dropped", []string{"-sources", filepath.Join(local, "sources.json"), "-max-dropped", "0.5"}, []string{`^venue-garage: 1 events, 1 dropped`, `^  dropped file://.*/garage.html line 4: event "Idles": missing startDate$`}, ""},
+		{"too many dropped", []string{"-sources", filepath.Join(local, "sources.json")}, []string{`^venue-garage: 1 events, 1 dropped`}, "1 source(s) failed or lost records"},
+		{"as of a later day", []string{"-sources", filepath.Join(local, "sources.json"), "-max-dropped", "0.5", "-now", "2027-06-07T00:00:00Z", "-json"},
+			[]string{`^\{"source":"venue-garage","events":\[\],"dropped":\[\{"ref":"file://.*/garage.html","line":4,"reason":"event \\"Idles\\": missing startDate"\}\]\}$`}, ""},
+		{"as JSON", []string{"-sources", filepath.Join(local, "sources.json"), "-max-dropped", "0.5", "-now", "2027-06-01T00:00:00Z", "-json"},
+			[]string{`^\{"source":"venue-garage","events":\[\{"id":"[a-z0-9]+","title":"Wet Leg","status":"scheduled","starts_at":"2027-06-05T20:00:00\+01:00",.*"city":\{"slug":"london-gb","name":"London"\}`}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,7 +116,7 @@ func TestSourcesCheck(t *testing.T) {
 					t.Errorf("no line matches %s in:\n%s", re, stdout.String())
 				}
 			}
-			if n := len(regexp.MustCompile(`(?m)^\S+: `).FindAllString(stdout.String(), -1)); len(tt.out) > 0 && n != 1 {
+			if n := len(regexp.MustCompile(`(?m)^(\S+: |\{"source")`).FindAllString(stdout.String(), -1)); len(tt.out) > 0 && n != 1 {
 				t.Errorf("%d sources reported, want the one named:\n%s", n, stdout.String())
 			}
 		})

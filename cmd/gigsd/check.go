@@ -23,9 +23,13 @@ func (m *Main) Check(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	gaz, err := m.gazetteer()
+	if err != nil {
+		return err
+	}
 	var live engine.Live
 	ld := loader.New(loader.Options{Sources: srcs, Stats: fetcher.Stats, Live: &live, Logger: m.Logger, MaxStale: m.Config.MaxStale,
-		MaxRecords: m.Config.MaxRecords})
+		MaxRecords: m.Config.MaxRecords, Places: gaz})
 	rep, err := ld.RunOnce(ctx)
 	writeSummary(out, rep, live.Load())
 	return err

@@ -30,6 +30,7 @@ import (
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader"
 	"github.com/gigs/gigs/loader/fetch"
+	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/server"
 	"github.com/gigs/gigs/server/keys"
 )
@@ -91,6 +92,7 @@ type Config struct {
 	Check           bool
 	Dataset         string
 
+	Places      string
 	MaxRecords  int
 	MemoryLimit int64 // bytes; 0 until ParseFlags settles the default
 
@@ -149,6 +151,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.AccessLog, "access-log", false, "log one line per request: request id, method, route, path, status, duration, bytes, client")
 	fs.DurationVar(&c.DrainDelay, "drain-delay", 0, "on SIGTERM, how long to keep serving with /readyz answering 503, so load balancers stop sending requests first")
 	fs.StringVar(&c.Dataset, "dataset", "", "serve the dataset file at this path (as gigsctl dataset writes), read and rebuilt every -refresh, instead of -sources: for benchmarks")
+	fs.StringVar(&c.Places, "places", "", "the operator's places file: cities to add to the gazetteer or replace in it (tab-separated: slug, name, country, region code, region name, zone, latitude, longitude, population, other names)")
 	fs.IntVar(&c.MaxRecords, "max-records", loader.DefaultMaxRecords, "cap on the events one refresh takes from all sources together; a refresh with more is not built")
 	fs.Func("memory-limit", "soft memory limit of the Go runtime, in bytes or with a unit (512MiB, 4GiB); 0: GOMEMLIMIT when set, else 80% of the cgroup's or the machine's memory", func(v string) error {
 		n, err := parseBytes(v)
@@ -273,6 +276,14 @@ func (m *Main) newFetcher() (*fetch.Client, error) {
 		return nil, fmt.Errorf("-fetch-proxy: %w", err)
 	}
 	return fetch.New(fetch.Options{Contact: m.Config.Contact, Proxy: proxy, Allow: m.Config.FetchAllow}), nil
+}
+
+// gazetteer is the embedded gazetteer with -places added; nil for the embedded one alone.
+func (m *Main) gazetteer() (*places.Gazetteer, error) {
+	if m.Config.Places == "" {
+		return nil, nil
+	}
+	return places.WithFile(m.Config.Places)
 }
 
 // sources reads the sources configuration and makes its sources on fetcher, which may
@@ -416,6 +427,10 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 	if err != nil {
 		return nil, nil, err
 	}
+	gaz, err := m.gazetteer()
+	if err != nil {
+		return nil, nil, err
+	}
 	ids, err := loader.OpenIDStore(filepath.Join(m.Config.DataDir, "gig-ids"))
 	if err != nil {
 		return nil, nil, err
@@ -436,6 +451,7 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 		Retry:      m.Config.Retry,
 		MaxStale:   m.Config.MaxStale,
 		MaxRecords: m.Config.MaxRecords,
+		Places:     gaz,
 		Metrics:    refreshes,
 		OnRun: func(rep loader.Report, err error) {
 			if rep.Published {
