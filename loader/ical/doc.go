@@ -28,10 +28,11 @@
 //     is an absolute http or https URL; Genres are the CATEGORIES, comma lists and repeated
 //     properties alike, up to 20. In text, HTML entities are decoded (CMS exports put them
 //     in), control characters dropped and white space collapsed; it is cut to 500 bytes.
-//   - Venue.Name and Venue.Street come from LOCATION: its first part up to a comma or line
-//     break is the name, the rest, kept whole, the street ("The Lantern, Kastanienallee 12,
-//     Berlin" gives "The Lantern" and "Kastanienallee 12, Berlin"). GEO gives Lat and Lon
-//     when both are in range and not 0,0. LOCATION cannot say more.
+//   - Venue comes from LOCATION, split at commas and line breaks: three parts or more are
+//     "venue, street, city[, country]", the name, the street and the rest as Locality (the
+//     loader reads it as an address on one line); two are "venue, city", unless the second
+//     holds a digit ("venue, street 12"), which is then the street; one is the name. GEO
+//     gives Lat and Lon when both are in range and not 0,0. LOCATION cannot say more.
 //   - End is DTEND, or DTSTART plus DURATION; a date-only DTEND is exclusive, as RFC 5545
 //     has it. An end that cannot be read or lies before the start is left out.
 //   - No performers: the loader takes the headliner from the title. DESCRIPTION, ATTENDEE,
@@ -39,20 +40,25 @@
 //
 // # Times
 //
-// A DATE value (VALUE=DATE, or any 8-digit value) is a date-only When. A DATE-TIME with "Z"
-// is UTC: offset 0. One without "Z" or TZID is floating: a When without an offset, which
-// the loader reads as venue-local. One with a TZID keeps its stated wall clock and gets the
-// offset of that zone at that wall time. The TZID may be quoted and is read as
+// A DATE value (any 8-digit value) is a date-only When; a VALUE=DATE that carries a time
+// anyway is read as the date-time it states. A DATE-TIME with "Z" is UTC: offset 0. One
+// without "Z" or TZID is in the calendar's X-WR-TIMEZONE when that names a zone, and
+// floating otherwise: a When without an offset, which the loader reads as venue-local. One
+// with a TZID keeps its stated wall clock and gets the offset of that zone at that wall
+// time. The TZID may be quoted and is read as
 //
 //   - an IANA name ("Europe/Berlin"), whether or not the document has a VTIMEZONE for it;
 //   - a Windows name ("W. Europe Standard Time", "India Standard Time"), mapped to the
 //     IANA zone CLDR's windowsZones gives for territory 001 (windowszones.tsv);
 //   - a prefixed name whose trailing part is an IANA name
 //     ("/mozilla.org/20050126_1/Europe/Berlin");
-//   - failing those, through the X-LIC-LOCATION of the document's VTIMEZONE for the TZID.
+//   - through the X-LIC-LOCATION of the document's VTIMEZONE for the TZID;
+//   - failing those, by the rules of that VTIMEZONE (an Outlook display name, "Customized
+//     Time Zone"): the zone, of those windowszones.tsv names, whose offsets agree with its
+//     STANDARD and DAYLIGHT observances every day of the three years around Options.Now.
 //
-// A TZID none of these resolve leaves the time floating; that is not a drop. The rules of
-// a VTIMEZONE are never read, and neither is X-WR-TIMEZONE. A wall time that a daylight
+// A TZID none of these resolve is never read as venue-local time: the value is an error,
+// and an event whose DTSTART it is is dropped with the reason. A wall time that a daylight
 // saving change skips (02:30 on the night clocks go from 02:00 to 03:00) keeps its stated
 // wall; its offset is the one that makes the wall minus the offset the instant time.Date
 // gives for it, which is one of the two offsets around the gap: Go does not promise which.

@@ -241,7 +241,11 @@ func (p *parser) stampOf(pr *prop, v string) (stamp, error) {
 	}
 	var loc *time.Location
 	if tzid := pr.param("TZID"); tzid != "" {
-		loc = p.zones.lookup(tzid)
+		if loc = p.zones.lookup(tzid); loc == nil {
+			return stamp{}, fmt.Errorf("time zone %q is unknown, and no vtimezone of the document defines it", clip(tzid, maxQuote))
+		}
+	} else if p.calZone != nil && !strings.HasSuffix(strings.ToUpper(strings.TrimSpace(v)), "Z") {
+		loc = p.calZone // X-WR-TIMEZONE: the calendar's zone for its floating times
 	}
 	vt := pr.param("VALUE")
 	if strings.EqualFold(vt, "PERIOD") {
@@ -429,8 +433,10 @@ func (p *parser) add(ev source.Event) {
 	p.events = append(p.events, ev)
 }
 
-// place reads LOCATION and GEO. A location such as "Name, Street, City" is split at its
-// first comma (or line break): the name, then the rest kept whole as the street.
+// place reads LOCATION and GEO. A location of three parts or more, split at commas or
+// line breaks, is "venue, street, city[, country]": the name, the street, and the rest as
+// the locality, which the loader reads as an address on one line; one of two parts is
+// "venue, city" unless its second part holds a digit ("venue, street 12").
 // Coordinates are kept when both are in range and not 0,0.
 func place(location, geo *prop) source.Place {
 	var pl source.Place
@@ -442,7 +448,12 @@ func place(location, geo *prop) source.Place {
 				parts = append(parts, part)
 			}
 		}
-		if len(parts) > 0 {
+		switch {
+		case len(parts) >= 3: // "venue, street, city[, country]"
+			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
+		case len(parts) == 2 && !strings.ContainsAny(parts[1], "0123456789"): // "venue, city"
+			pl.Name, pl.Locality = parts[0], parts[1]
+		case len(parts) > 0:
 			pl.Name, pl.Street = parts[0], strings.Join(parts[1:], ", ")
 		}
 	}

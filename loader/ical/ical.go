@@ -13,20 +13,22 @@ import (
 
 // Limits that bound the work on hostile input.
 const (
-	maxLine     = 256 << 10  // bytes of an unfolded content line; longer lines are ignored
-	maxDepth    = 8          // nesting of components; deeper ones are ignored
-	maxEvents   = 100_000    // VEVENTs read from one document, and events returned, by default
-	maxRules    = 8          // RRULEs of one VEVENT
-	maxDates    = 2000       // RDATE and EXDATE values of one VEVENT
-	maxGenres   = 20         // categories kept per event
-	maxSteps    = 10_000_000 // days looked at while expanding all the rules of one document
-	maxZones    = 100        // distinct TZIDs looked up in one document
-	maxZoneName = 256        // bytes of a TZID worth looking up
-	maxInterval = 100_000    // of an RRULE
-	maxCount    = 1 << 30    // of an RRULE
-	maxText     = 500        // bytes kept of a text
-	maxLink     = 2000       // bytes of a URL; longer ones are ignored
-	maxQuote    = 64         // bytes of input quoted in a drop reason
+	maxLine        = 256 << 10  // bytes of an unfolded content line; longer lines are ignored
+	maxDepth       = 8          // nesting of components; deeper ones are ignored
+	maxEvents      = 100_000    // VEVENTs read from one document, and events returned, by default
+	maxRules       = 8          // RRULEs of one VEVENT
+	maxDates       = 2000       // RDATE and EXDATE values of one VEVENT
+	maxGenres      = 20         // categories kept per event
+	maxSteps       = 10_000_000 // days looked at while expanding all the rules of one document
+	maxZones       = 100        // distinct TZIDs looked up in one document
+	maxZoneName    = 256        // bytes of a TZID worth looking up
+	maxObservances = 20         // STANDARD and DAYLIGHT components of one VTIMEZONE
+	maxRuleZones   = 10         // TZIDs of one document resolved by their VTIMEZONE's rules
+	maxInterval    = 100_000    // of an RRULE
+	maxCount       = 1 << 30    // of an RRULE
+	maxText        = 500        // bytes kept of a text
+	maxLink        = 2000       // bytes of a URL; longer ones are ignored
+	maxQuote       = 64         // bytes of input quoted in a drop reason
 )
 
 // Options bound the expansion of recurring events.
@@ -88,7 +90,7 @@ func newParser(ref string, o Options) *parser {
 		ref:       ref,
 		limit:     o.MaxOccurrences,
 		win:       window{from: o.Now.Add(-24 * time.Hour), to: o.Now.Add(o.Horizon)},
-		zones:     zones{lic: map[string]string{}, cache: map[string]*time.Location{}},
+		zones:     zones{lic: map[string]string{}, rules: map[string]rules{}, cache: map[string]*time.Location{}, year: o.Now.Year()},
 		budget:    maxSteps,
 		maxEvents: o.MaxEvents,
 	}
@@ -114,8 +116,9 @@ type parser struct {
 
 	vevents   []*vevent
 	vtzs      []*vtimezone
-	calendars int  // BEGIN:VCALENDAR lines seen
-	full      bool // p.maxEvents events were returned
+	calZone   *time.Location // X-WR-TIMEZONE of the calendar, when it names a zone
+	calendars int            // BEGIN:VCALENDAR lines seen
+	full      bool           // p.maxEvents events were returned
 
 	events []source.Event
 	drops  []source.Drop
@@ -201,6 +204,7 @@ func (v *vevent) add(p prop) {
 // vtimezone holds what the adapter reads of a VTIMEZONE.
 type vtimezone struct {
 	tzid, location string // TZID and X-LIC-LOCATION
+	rules          rules  // its STANDARD and DAYLIGHT observances
 }
 
 // frame is an open component.
@@ -209,6 +213,7 @@ type frame struct {
 	line int
 	ev   *vevent
 	tz   *vtimezone
+	obs  *observance // a STANDARD or DAYLIGHT of a VTIMEZONE
 }
 
 var bom = []byte("\xEF\xBB\xBF")
@@ -267,6 +272,11 @@ func (p *parser) scan(data []byte) {
 			case "VTIMEZONE":
 				f.tz = &vtimezone{}
 				p.vtzs = append(p.vtzs, f.tz)
+			case "STANDARD", "DAYLIGHT":
+				if n := len(stack); n > 0 && stack[n-1].tz != nil && len(stack[n-1].tz.rules) < maxObservances {
+					f.obs = &observance{}
+					stack[n-1].tz.rules = append(stack[n-1].tz.rules, f.obs)
+				}
 			}
 			stack = append(stack, f)
 		case "END":
@@ -298,9 +308,15 @@ func (p *parser) scan(data []byte) {
 				continue
 			}
 			switch top := stack[len(stack)-1]; {
+			case top.name == "VCALENDAR" && pr.name == "X-WR-TIMEZONE" && err == nil && p.calZone == nil:
+				if p.calZone = resolveZone(pr.value); p.calZone == nil {
+					p.drop(line, fmt.Sprintf("x-wr-timezone %q is not a time zone: floating times stay venue-local", clip(pr.value, maxQuote)))
+				}
 			case top.ev != nil:
 				pr.err = err
 				top.ev.add(pr)
+			case top.obs != nil && err == nil:
+				top.obs.add(pr.name, pr.value)
 			case top.tz != nil && err == nil:
 				switch pr.name {
 				case "TZID":
@@ -322,6 +338,9 @@ func (p *parser) scan(data []byte) {
 	for _, tz := range p.vtzs {
 		if tz.tzid != "" && tz.location != "" && p.zones.lic[tz.tzid] == "" {
 			p.zones.lic[tz.tzid] = tz.location
+		}
+		if tz.tzid != "" && p.zones.rules[tz.tzid] == nil {
+			p.zones.rules[tz.tzid] = tz.rules
 		}
 	}
 }

@@ -90,13 +90,35 @@ var fixtures = []struct {
 			`quoted L101 2026-07-10T20:00+02:00 - unstated "Quoted"`,
 			`mozilla L106 2026-03-10T20:00+01:00 - unstated "Mozilla"`,
 			`lic-location L111 2026-03-10T20:00+01:00 - unstated "X-LIC-LOCATION"`,
-			`unknown L116 2026-03-10T20:00 - unstated "Unknown zone"`,
-			`outlook L121 2026-03-10T20:00 - unstated "Outlook"`,
-			`floating L126 2026-03-10T20:00 - unstated "Floating"`,
+			`floating L116 2026-03-10T20:00 - unstated "Floating"`,
 			// 02:30 does not exist in Berlin that night; time.Date puts it at 01:30 UTC.
-			`gap L131 2026-03-29T02:30+01:00 - unstated "In the gap"`,
-			`zoned-utc L136 2026-03-10T19:00+00:00 - unstated "Z wins"`,
-			`date L141 2026-03-10 - unstated "Date"`,
+			`gap L121 2026-03-29T02:30+01:00 - unstated "In the gap"`,
+			`zoned-utc L126 2026-03-10T19:00+00:00 - unstated "Z wins"`,
+			`date L131 2026-03-10 - unstated "Date"`,
+		},
+	},
+	{
+		file:   "unknown-zone.bad.ics",
+		events: []string{`known L14 2026-03-10T20:00+01:00 - unstated "Known"`},
+		drops: []wantDrop{
+			{6, `vevent "Unknown zone": cannot read dtstart "20260310T200000": time zone "Mars/Olympus_Mons" is unknown, and no vtimezone of the document defines it`},
+			{11, `vevent "Outlook without its vtimezone": cannot read dtstart "20260310T200000": time zone "(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna" is unknown, and no vtimezone of the document defines it`},
+		},
+	},
+	{
+		file: "vtimezone-rules.good.ics",
+		events: []string{
+			`outlook-winter L35 2026-03-10T20:00+01:00 - unstated "Outlook in winter"`,
+			`outlook-summer L40 2026-07-10T20:00+02:00 - unstated "Outlook in summer"`,
+			`customized L45 2026-03-10T20:00-04:00 - unstated "Customized"`,
+			`weekly/2026-03-26 L50 2026-03-26T20:00+01:00 - unstated "Weekly across the change"`,
+			`weekly/2026-03-27 L50 2026-03-27T20:00+01:00 - unstated "Weekly across the change"`,
+			`weekly/2026-04-02 L50 2026-04-02T20:00+02:00 - unstated "Weekly across the change"`,
+			`weekly/2026-04-03 L50 2026-04-03T20:00+02:00 - unstated "Weekly across the change"`,
+			`floating L56 2026-03-10T20:00-04:00 - unstated "Floating in the calendar zone"`,
+			`date-with-time L61 2026-03-11T19:30-04:00 - unstated "A date that carries a time"`,
+			`rdate-utc/2026-03-12 L66 2026-03-12T20:00+01:00 - unstated "An RDATE in UTC"`,
+			`rdate-utc/2026-03-14 L66 2026-03-14T20:00+01:00 - unstated "An RDATE in UTC"`,
 		},
 	},
 	{
@@ -255,7 +277,7 @@ func TestFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lantern := source.Place{Name: "The Lantern", Street: "Kastanienallee 12, Berlin", Lat: 52.5386, Lon: 13.41, HasGeo: true}
+	lantern := source.Place{Name: "The Lantern", Street: "Kastanienallee 12", Locality: "Berlin", Lat: 52.5386, Lon: 13.41, HasGeo: true}
 	at := func(y int, m time.Month, d, hh, mm int) source.When {
 		return source.When{Wall: time.Date(y, m, d, hh, mm, 0, 0, time.UTC), HasOffset: true}
 	}
@@ -285,7 +307,7 @@ func TestFields(t *testing.T) {
 			Title: "Winter Festival",
 			Start: source.When{Wall: time.Date(2026, 12, 12, 0, 0, 0, 0, time.UTC), DateOnly: true},
 			End:   source.When{Wall: time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC), DateOnly: true},
-			Venue: source.Place{Name: "Hof", Street: "Kastanienallee 12, Berlin"},
+			Venue: source.Place{Name: "Hof", Street: "Kastanienallee 12", Locality: "Berlin"},
 		},
 	}
 	got, drops := Parse(data, "feed", Options{Now: now})
@@ -308,7 +330,7 @@ func TestOverrideInherits(t *testing.T) {
 		if e.Ref != "jazz-thursdays@kulturhaus.example/2026-04-02" {
 			continue
 		}
-		want := source.Place{Name: "Kulturhaus Mitte", Street: "Auguststraße 10, Berlin"}
+		want := source.Place{Name: "Kulturhaus Mitte", Street: "Auguststraße 10", Locality: "Berlin"}
 		if e.Venue != want || !reflect.DeepEqual(e.Genres, []string{"Jazz"}) || e.Status != engine.StatusCancelled {
 			t.Errorf("cancelled override: %+v", e)
 		}

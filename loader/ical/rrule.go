@@ -50,10 +50,11 @@ func parseRule(v string) (*rule, error) {
 	r := &rule{interval: 1, wkst: time.Monday}
 	seen := map[string]bool{}
 	for part := range strings.SplitSeq(strings.ToUpper(strings.TrimSpace(v)), ";") {
-		if part == "" {
+		if part = strings.TrimSpace(part); part == "" {
 			continue
 		}
 		name, val, ok := strings.Cut(part, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
 		switch {
 		case !ok:
 			return nil, fmt.Errorf("part %q has no value", clip(part, maxQuote))
@@ -132,6 +133,7 @@ func (r *rule) setFreq(v string) error {
 // setDays reads BYDAY: weekdays with an optional signed ordinal, "MO", "1FR", "-1SA".
 func (r *rule) setDays(v string) error {
 	for item := range strings.SplitSeq(v, ",") {
+		item = strings.TrimSpace(item) // "MO, TU", as some producers write it
 		if len(item) < 2 {
 			return fmt.Errorf("bad weekday %q", clip(item, maxQuote))
 		}

@@ -97,9 +97,8 @@ func parseStamp(v, valueType string, loc *time.Location) (stamp, error) {
 	switch strings.ToUpper(valueType) {
 	case "", "DATE-TIME":
 	case "DATE":
-		if len(v) != 8 {
-			return stamp{}, errors.New("value=date wants yyyymmdd")
-		}
+		// A VALUE=DATE that carries a time anyway ("20261205T200000") is read as the
+		// date-time it states: some producers write the parameter whatever the value.
 	default:
 		return stamp{}, fmt.Errorf("value=%s is not a date", strings.ToLower(clip(valueType, maxQuote)))
 	}

@@ -97,7 +97,7 @@ func TestParseStamp(t *testing.T) {
 		{"20261205", "", nil, "2026-12-05"},
 		{"20261205", "DATE", berlin, "2026-12-05"},
 		{"20261205", "date", nil, "2026-12-05"},
-		{"20261205T200000", "DATE", nil, "error: value=date wants yyyymmdd"},
+		{"20261205T200000", "DATE", nil, "2026-12-05T20:00"}, // a VALUE=DATE that carries a time keeps it
 		{"20261205T200000", "PERIOD", nil, "error: value=period is not a date"},
 		{"2026-12-05T20:00:00", "", nil, "error: want yyyymmdd or yyyymmddThhmmss with an optional Z"},
 		{"20261205T2000", "", nil, "error: want yyyymmdd or yyyymmddThhmmss with an optional Z"},

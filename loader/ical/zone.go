@@ -28,14 +28,17 @@ var windowsZones = sync.OnceValue(func() map[string]string {
 // zones resolves the TZIDs of one document. Not safe for concurrent use.
 type zones struct {
 	lic   map[string]string         // TZID → X-LIC-LOCATION of the document's VTIMEZONEs
+	rules map[string]rules          // TZID → the rules of the document's VTIMEZONE for it
 	cache map[string]*time.Location // TZID → its zone, nil when it names none
+	year  int                       // the year whose rules decide a zone by rules
+	tries int                       // zones resolved by rules so far: at most maxRuleZones
 }
 
 // lookup returns the zone a TZID names, or nil when it names none the adapter knows: the
 // time is then floating. A TZID is read as an IANA name, a Windows name, the trailing IANA
 // part of a prefixed name ("/mozilla.org/20050126_1/Europe/Berlin"), and failing those
-// through the X-LIC-LOCATION of the document's VTIMEZONE for it. Only the first maxZones
-// distinct TZIDs of a document are looked up.
+// through the X-LIC-LOCATION of the document's VTIMEZONE for it, or by its rules (see
+// vtimezone.go). Only the first maxZones distinct TZIDs of a document are looked up.
 func (z *zones) lookup(tzid string) *time.Location {
 	if loc, ok := z.cache[tzid]; ok {
 		return loc
@@ -46,6 +49,10 @@ func (z *zones) lookup(tzid string) *time.Location {
 	loc := resolveZone(tzid)
 	if loc == nil && z.lic[tzid] != "" {
 		loc = resolveZone(z.lic[tzid])
+	}
+	if loc == nil && z.rules[tzid] != nil && z.tries < maxRuleZones {
+		z.tries++
+		loc = z.rules[tzid].zoneFor(z.year)
 	}
 	z.cache[tzid] = loc
 	return loc

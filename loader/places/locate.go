@@ -98,12 +98,18 @@ func (g *Gazetteer) country(p Place) (string, error) {
 	return "", fmt.Errorf("venue in %q has no country", p.Locality)
 }
 
-// named returns the gazetteer city of the place's name in country; nil when none.
+// named returns the gazetteer city of the place's name in country, with a postal code
+// before or after the name dropped when the name alone is not one; nil when none.
 func (g *Gazetteer) named(p Place, country string) *City {
 	var found []*City
-	for _, c := range g.byName[engine.Fold(p.Locality)] {
-		if c.Country == country {
-			found = append(found, c) // most populous first
+	for _, name := range []string{p.Locality, stripPostal(p.Locality)} {
+		for _, c := range g.byName[engine.Fold(name)] {
+			if c.Country == country {
+				found = append(found, c) // most populous first
+			}
+		}
+		if len(found) > 0 {
+			break
 		}
 	}
 	if len(found) <= 1 {
@@ -129,7 +135,7 @@ func (g *Gazetteer) named(p Place, country string) *City {
 
 // made makes a city for a place the gazetteer lacks; see Locate.
 func (g *Gazetteer) made(p Place, country string) (*City, error) {
-	name := strings.Join(strings.Fields(p.Locality), " ")
+	name := stripPostal(p.Locality) // "708 15 Gothenburg", "Leeds LS1 3AA"
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
 	}
