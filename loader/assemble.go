@@ -88,7 +88,7 @@ type performer struct {
 // its title names.
 func (a *assembler) performers(r *record) []performer {
 	if len(r.ev.Performers) == 0 {
-		return []performer{{name: titleHeadliner(r.ev.Title)}}
+		return []performer{{name: titleHeadliner(r.ev.Title, r.ev.Venue.Name, r.city.Name)}}
 	}
 	out := make([]performer, 0, len(r.ev.Performers))
 	for _, p := range r.ev.Performers {

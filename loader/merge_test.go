@@ -266,12 +266,23 @@ func TestNameKeys(t *testing.T) {
 		{"The The", "the", "the"},
 		{"R.E.M.", "rem", "rem"},
 		{"Fontaines D.C.", "fontaines dc", "fontaines dc"},
+		{"Wet Leg at The Garage", "wet leg at the garage", "wet leg"},
+		{"Wet Leg @ Garage", "wet leg garage", "wet leg"},
+		{"Wet Leg live in London", "wet leg live in london", "wet leg"},
+		{"Wet Leg Live in Concert at the Garage", "wet leg live in concert at the garage", "wet leg"},
+		{"Wet Leg in London", "wet leg in london", "wet leg"},
+		{"Wet Leg – The Moisturizer Tour", "wet leg the moisturizer tour", "wet leg"},
+		{"Wet Leg: Moisturizer Tour 2026", "wet leg moisturizer tour 2026", "wet leg"},
+		{"Wet Leg + Idles", "wet leg idles", "wet leg"},
+		{"Wet Leg w/ Idles", "wet leg w idles", "wet leg"},
+		{"Panic! at the Disco", "panic at the disco", "panic at the disco"},
+		{"Death in Vegas", "death in vegas", "death in vegas"},
 	}
 	for _, tt := range tests {
 		if got := artistKey(tt.in); got != tt.artist {
 			t.Errorf("artistKey(%q) = %q, want %q", tt.in, got, tt.artist)
 		}
-		if got := titleKey(tt.in); got != tt.title {
+		if got := titleKey(tt.in, "The Garage", "London"); got != tt.title {
 			t.Errorf("titleKey(%q) = %q, want %q", tt.in, got, tt.title)
 		}
 	}

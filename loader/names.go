@@ -35,13 +35,21 @@ func artistKey(name string) string {
 }
 
 // titleKey returns the key of the headliner an event title names, for events whose
-// source lists no performers: "SOLD OUT: The Xs + Support (DJ set)" → "xs".
-func titleKey(title string) string { return key(titleHeadliner(title)) }
+// source lists no performers: "SOLD OUT: The Xs + Support (DJ set)" → "xs". venue and
+// city are the event's place, which the title may name after its act.
+func titleKey(title, venue, city string) string { return key(titleHeadliner(title, venue, city)) }
+
+// placeSeps end the headliner when the place follows them: "X at The Garage", "X @ The
+// Garage", "X live in London", "X live at The Garage", "X in London" (an act called
+// "Panic! at the Disco" stays whole unless it plays a venue called the Disco).
+var placeSeps = []string{" live in ", " live at ", " at ", " @ ", " in ", " – live in ", " - live in "}
 
 // titleHeadliner returns the headliner an event title names, as written: "SOLD OUT: The
-// Xs + Support (DJ set)" and "The Xs Live" → "The Xs".
-func titleHeadliner(title string) string {
+// Xs + Support (DJ set)", "The Xs Live", "The Xs at The Garage", "The Xs live in London"
+// and "The Xs – The Long Tour" → "The Xs". venue and city are the event's place.
+func titleHeadliner(title, venue, city string) string {
 	t := bare(title)
+	t = cutPlace(t, venue, city)
 	// "Club X presents: Y" and "Club X presents Y" are Y's show.
 	if i := indexFold(t, " presents"); i >= 0 {
 		if rest := strings.TrimLeft(t[i+len(" presents"):], ": "); rest != "" {
@@ -126,6 +134,26 @@ func stripBrackets(s string) string {
 }
 
 // cutAt returns s up to the first of seps (matched case-insensitively), or all of s.
+// cutPlace cuts the title before a placeSep that the venue's or the city's name follows.
+func cutPlace(t, venue, city string) string {
+	for _, sep := range placeSeps {
+		i := indexFold(t, sep)
+		if i <= 0 {
+			continue
+		}
+		rest := engine.Fold(t[i+len(sep):])
+		for _, place := range []string{venue, city, venueKey(venue, city)} {
+			if p := engine.Fold(place); p != "" && (rest == p || strings.HasPrefix(rest, p+" ") || strings.HasPrefix("the "+rest, p) && len(rest) > 2) {
+				return t[:i]
+			}
+		}
+		if strings.HasPrefix(strings.TrimSpace(sep), "live") {
+			return t[:i] // "X live in Y": Y is a place whatever its name
+		}
+	}
+	return t
+}
+
 func cutAt(s string, seps []string) string {
 	end := len(s)
 	for _, sep := range seps {
