@@ -209,8 +209,9 @@ func (a *assembler) gig(members []int32) {
 			if o.URL == "" && !o.HasPrice {
 				continue
 			}
-			t := engine.Ticket{URL: o.URL, Source: r.ev.Source, Currency: o.Currency, Availability: o.Availability}
+			t := engine.Ticket{URL: o.URL, Source: r.ev.Source, Availability: o.Availability}
 			if o.HasPrice {
+				t.Currency = currency(o.Currency, r.city.Country)
 				lo, hi := o.PriceMin, o.PriceMax
 				t.PriceMin = &lo
 				if hi > lo {
