@@ -51,25 +51,27 @@ type record struct {
 type venueEntry struct {
 	city  *places.City
 	name  string
+	key   string // venueKey of name
 	role  Role
 	place source.Place
 }
 
 // normalizer turns source events into records. Not safe for concurrent use.
 type normalizer struct {
-	now       time.Time
-	recs      []record
-	venues    []venueEntry
-	venueKeys map[string]int32   // city slug + "\x00" + venue key → venues index
-	near      map[string][]int32 // city slug → venues with coordinates
-	places    *places.Gazetteer
-	cities    map[string]*places.City // the cities of the run's records, by slug
-	seen      map[string]bool         // source index + ref of every record taken
+	now          time.Time
+	recs         []record
+	venues       []venueEntry
+	venueKeys    map[string]int32   // city slug + "\x00" + venue key → venues index
+	venueStreets map[string]int32   // city slug + "\x00" + street key → venues index
+	near         map[string][]int32 // city slug → venues with coordinates
+	places       *places.Gazetteer
+	cities       map[string]*places.City // the cities of the run's records, by slug
+	seen         map[string]bool         // source index + ref of every record taken
 }
 
 // newNormalizer returns a normalizer for about size records.
 func newNormalizer(now time.Time, size int) *normalizer {
-	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, near: map[string][]int32{},
+	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, venueStreets: map[string]int32{}, near: map[string][]int32{},
 		places: places.Default(), cities: map[string]*places.City{}, seen: map[string]bool{}}
 }
 
@@ -216,18 +218,27 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
 	return c, nil
 }
 
-// nearby is how close two venues of one city with different names must be to be one.
+// nearby is how close two venues of one city must be for names that agree in part to be
+// one venue's.
 const nearby = 150 // metres
 
-// venue returns the index of the venue p names in city c, adding it when new. Names are
-// compared by key; a name with another key within nearby metres of a known venue is that
-// venue under another name.
+// venue returns the index of the venue p names in city c, adding it when new. Two names
+// are one venue when their keys are equal; when they differ, when the addresses agree
+// (the same street and number, see streetKey), or when the venues stand within nearby
+// metres and one name's key is a run of the other's words ("Roundhouse" and "Roundhouse
+// Camden"). Coordinates alone never make one venue of two: a building holds several.
 func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
-	k := c.Slug + "\x00" + venueKey(p.Name, c.Name)
+	name := venueKey(p.Name, c.Name)
+	k := c.Slug + "\x00" + name
 	i, ok := n.venueKeys[k]
+	street := streetKey(p.Street)
+	if !ok && street != "" {
+		i, ok = n.venueStreets[c.Slug+"\x00"+street]
+	}
 	if !ok && p.HasGeo {
 		for _, j := range n.near[c.Slug] {
-			if q := n.venues[j].place; distance(p.Lat, p.Lon, q.Lat, q.Lon) <= nearby {
+			v := &n.venues[j]
+			if distance(p.Lat, p.Lon, v.place.Lat, v.place.Lon) <= nearby && wordRun(name, v.key) {
 				i, ok = j, true
 				break
 			}
@@ -235,17 +246,22 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	}
 	if !ok {
 		i = int32(len(n.venues))
-		n.venues = append(n.venues, venueEntry{city: c, name: clean(p.Name), role: role, place: p})
+		n.venues = append(n.venues, venueEntry{city: c, name: clean(p.Name), key: name, role: role, place: p})
 		if p.HasGeo {
 			n.near[c.Slug] = append(n.near[c.Slug], i)
 		}
 	}
 	n.venueKeys[k] = i
+	if street != "" {
+		if _, known := n.venueStreets[c.Slug+"\x00"+street]; !known {
+			n.venueStreets[c.Slug+"\x00"+street] = i
+		}
+	}
 	v := &n.venues[i]
 	if role < v.role {
 		// A more authoritative source names the venue; facts it lacks stay.
 		old := v.place
-		v.name, v.role, v.place = clean(p.Name), role, p
+		v.name, v.key, v.role, v.place = clean(p.Name), name, role, p
 		fill(&v.place.Street, old.Street)
 		fill(&v.place.PostalCode, old.PostalCode)
 		fill(&v.place.URL, old.URL)
@@ -254,6 +270,51 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 		}
 	}
 	return i
+}
+
+// wordRun reports whether the shorter of two keys is a run of whole words of the longer.
+func wordRun(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if a == "" {
+		return false
+	}
+	b = " " + b + " "
+	return strings.Contains(b, " "+a+" ")
+}
+
+// streetWords are the spellings of street types folded to one: "Chalk Farm Road" and
+// "Chalk Farm Rd." are one street.
+var streetWords = map[string]string{
+	"road": "rd", "street": "st", "avenue": "ave", "av": "ave", "boulevard": "blvd", "drive": "dr",
+	"lane": "ln", "place": "pl", "square": "sq", "terrace": "ter", "highway": "hwy", "court": "ct",
+	"parkway": "pkwy", "north": "n", "south": "s", "east": "e", "west": "w",
+	"strasse": "str", "straat": "str", "platz": "pl",
+}
+
+// streetKey returns the key of a street address that names a house number: folded, its
+// punctuation gone, street types abbreviated as above, "Hauptstr." and "Hauptstrasse"
+// alike. An address without a number names no building and has no key.
+func streetKey(street string) string {
+	words := strings.FieldsFunc(engine.Fold(street), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)
+	})
+	number := false
+	for i, w := range words {
+		if short, ok := streetWords[w]; ok {
+			words[i] = short
+		} else if strings.HasSuffix(w, "strasse") || strings.HasSuffix(w, "str") {
+			words[i] = strings.TrimSuffix(strings.TrimSuffix(w, "asse"), "str") + "str"
+		}
+		if w[0] >= '0' && w[0] <= '9' {
+			number = true
+		}
+	}
+	if !number || len(words) < 2 {
+		return ""
+	}
+	return strings.Join(words, " ")
 }
 
 func fill(dst *string, s string) {

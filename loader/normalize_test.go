@@ -188,3 +188,42 @@ func FuzzVisible(f *testing.F) {
 		}
 	})
 }
+
+func TestVenuesAreOneWhenNamesOrAddressesAgree(t *testing.T) {
+	type venue struct {
+		name, street string
+		lat, lon     float64 // 0, 0: none stated
+	}
+	tests := []struct {
+		name string
+		a, b venue
+		one  bool
+	}{
+		{"same key", venue{"The Garage", "", 0, 0}, venue{"Garage (London)", "", 0, 0}, true},
+		{"same street spelled two ways", venue{"Electric Ballroom", "184 Camden High Street", 0, 0}, venue{"The Electric", "184 Camden High St.", 0, 0}, true},
+		{"Hauptstraße and Hauptstr.", venue{"Kantine", "Hauptstraße 5", 0, 0}, venue{"Die Kantine", "Hauptstr. 5", 0, 0}, true},
+		{"near, one name within the other", venue{"Roundhouse", "", 51.5432, -0.1519}, venue{"Roundhouse Camden", "", 51.5433, -0.1518}, true},
+		{"near, names disagree", venue{"Jazz Cafe", "", 51.5390, -0.1426}, venue{"Dingwalls", "", 51.5391, -0.1425}, false},
+		{"one name within the other, far apart", venue{"Roundhouse", "", 51.5432, -0.1519}, venue{"Roundhouse Camden", "", 51.5032, -0.1119}, false},
+		{"a street without a number names no building", venue{"Bar A", "Camden High Street", 0, 0}, venue{"Bar B", "Camden High Street", 0, 0}, false},
+		{"other numbers", venue{"Bar A", "10 Camden High Street", 0, 0}, venue{"Bar B", "12 Camden High Street", 0, 0}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newNormalizer(noon, 2)
+			for i, v := range []venue{tt.a, tt.b} {
+				ev := event("Act "+string(rune('A'+i)), v.name, "London", "GB", "2026-12-05T20:00")
+				ev.Venue.Street = v.street
+				if v.lat != 0 {
+					ev.Venue.Lat, ev.Venue.Lon, ev.Venue.HasGeo = v.lat, v.lon, true
+				}
+				if err := n.add(&ev, i, RoleVenue); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if one := len(n.venues) == 1; one != tt.one {
+				t.Errorf("%d venues, want one: %v", len(n.venues), tt.one)
+			}
+		})
+	}
+}
