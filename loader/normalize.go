@@ -92,6 +92,11 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	if err != nil {
 		return err
 	}
+	if placeholder(ev, city.Location) {
+		local, _ := instant(ev.Start, city.Location)
+		y, m, d := local.Date()
+		ev.Start = source.When{Wall: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), DateOnly: true}
+	}
 	start, tba := instant(ev.Start, city.Location)
 	if start.Sub(n.now) > horizon {
 		return fmt.Errorf("start %s is more than two years ahead", start.Format(time.DateOnly))
@@ -187,6 +192,35 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 func localDay(t time.Time) int32 {
 	y, m, d := t.Date()
 	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// placeholder reports whether an event's start time stands for "time to be announced":
+// 23:59 venue-local, which no show starts at and platforms write for an unknown time; or
+// venue-local midnight with a hint that the date alone is meant: an end given as a date
+// alone or also at midnight, or a title saying TBA or TBC.
+func placeholder(ev *source.Event, loc *time.Location) bool {
+	if ev.Start.DateOnly || ev.Start.IsZero() {
+		return false
+	}
+	start, _ := instant(ev.Start, loc)
+	hh, mm, ss := start.Clock()
+	switch {
+	case hh == 23 && mm == 59:
+		return true
+	case hh != 0 || mm != 0 || ss != 0:
+		return false
+	case ev.End.DateOnly || !ev.End.IsZero() && ev.End.Wall.Hour() == 0 && ev.End.Wall.Minute() == 0:
+		return true
+	}
+	t := " " + strings.Join(strings.FieldsFunc(engine.Fold(ev.Title), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)
+	}), " ") + " "
+	for _, h := range []string{" tba ", " tbc ", " to be announced ", " to be confirmed "} {
+		if strings.Contains(t, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // instant places a stated time in the venue's zone. A wall time that falls in a daylight

@@ -227,3 +227,47 @@ func TestVenuesAreOneWhenNamesOrAddressesAgree(t *testing.T) {
 		})
 	}
 }
+
+func TestPlaceholderTimesAreTBA(t *testing.T) {
+	tests := []struct {
+		title, start, end, zone string
+		tba                     bool
+		day                     string // the show's local date
+	}{
+		{"A", "2026-12-05T23:59:00", "", "Europe/London", true, "2026-12-05"},
+		{"A", "2026-12-05T23:59:00-05:00", "", "America/New_York", true, "2026-12-05"},
+		{"A", "2026-12-06T04:59:00Z", "", "America/New_York", true, "2026-12-05"},
+		{"A", "2026-12-06T00:00:00Z", "", "America/New_York", false, "2026-12-05"}, // 19:00 in New York
+		{"A", "2026-12-05T00:00:00Z", "2026-12-05", "Europe/London", true, "2026-12-05"},
+		{"A", "2026-12-05T00:00:00", "2026-12-06", "Europe/Berlin", true, "2026-12-05"},
+		{"A", "2026-12-05T00:00:00", "2026-12-06T00:00:00", "Europe/Berlin", true, "2026-12-05"},
+		{"A – time TBA", "2026-12-05T00:00:00", "", "Europe/Berlin", true, "2026-12-05"},
+		{"A (TBC)", "2026-12-05T00:00:00+01:00", "", "Europe/Berlin", true, "2026-12-05"},
+		{"A", "2026-12-05T00:00:00", "", "Europe/Berlin", false, "2026-12-05"}, // a midnight show
+		{"A", "2026-12-05T00:00:00", "2026-12-05T04:00:00", "Europe/Berlin", false, "2026-12-05"},
+		{"A", "2026-12-05T20:00:00", "2026-12-06", "Europe/Berlin", false, "2026-12-05"},
+		{"Tbablo", "2026-12-05T00:00:00", "", "Europe/Berlin", false, "2026-12-05"},
+	}
+	for _, tt := range tests {
+		ev := event(tt.title, "Hall", "", "", tt.start)
+		ev.Venue.Zone = tt.zone
+		if tt.end != "" {
+			ev.End, _ = source.ParseISO(tt.end)
+		}
+		loc, _ := time.LoadLocation(tt.zone)
+		got := placeholder(&ev, loc)
+		if got != tt.tba {
+			t.Errorf("%q from %s to %q in %s: placeholder %v, want %v", tt.title, tt.start, tt.end, tt.zone, got, tt.tba)
+			continue
+		}
+		n := newNormalizer(noon, 1)
+		city := map[string][2]string{"Europe/London": {"London", "GB"}, "America/New_York": {"New York", "US"}, "Europe/Berlin": {"Berlin", "DE"}}[tt.zone]
+		ev.Venue.Locality, ev.Venue.Country = city[0], city[1]
+		if err := n.add(&ev, 0, RoleVenue); err != nil {
+			t.Fatal(err)
+		}
+		if r := n.recs[0]; r.tba != tt.tba || r.start.Format(time.DateOnly) != tt.day {
+			t.Errorf("%q at %s: record tba %v on %s, want %v on %s", tt.title, tt.start, r.tba, r.start.Format(time.DateOnly), tt.tba, tt.day)
+		}
+	}
+}
