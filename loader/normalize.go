@@ -88,6 +88,9 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	case ev.Start.IsZero():
 		return fmt.Errorf("no start")
 	}
+	if k := notMusic(ev.Kinds); k != "" {
+		return fmt.Errorf("not music: the source classifies it as %q", k)
+	}
 	city, err := n.lookupCity(ev.Venue)
 	if err != nil {
 		return err

@@ -25,8 +25,8 @@
 //   - Title is SUMMARY; Status is engine.StatusCancelled for STATUS:CANCELLED and empty
 //     otherwise (CONFIRMED, TENTATIVE or none): iCalendar cannot say that an event was
 //     postponed or rescheduled, so no event is stated to be on schedule. URL is URL when it
-//     is an absolute http or https URL; Genres are the CATEGORIES, comma lists and repeated
-//     properties alike, up to 20. In text, HTML entities are decoded (CMS exports put them
+//     is an absolute http or https URL; Genres and Kinds are the CATEGORIES, comma lists
+//     and repeated properties alike, up to 20. In text, HTML entities are decoded (CMS exports put them
 //     in), control characters dropped and white space collapsed; it is cut to 500 bytes.
 //   - Venue comes from LOCATION, split at commas and line breaks: three parts or more are
 //     "venue, street, city[, country]", the name, the street and the rest as Locality (the

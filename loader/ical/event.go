@@ -399,6 +399,7 @@ func (e *entry) occurrence(s stamp, ref string) source.Event {
 		ev.End = end.when()
 	}
 	ev.Genres = slices.Clone(ev.Genres) // the events' slices must not share arrays
+	ev.Kinds = slices.Clone(ev.Genres)   // categories say what an event is, too
 	return ev
 }
 

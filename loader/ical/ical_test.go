@@ -291,6 +291,7 @@ func TestFields(t *testing.T) {
 			End:    at(2026, 12, 5, 22, 0),
 			Venue:  lantern,
 			Genres: []string{"Indie", "Shoegaze", "Live, loud"},
+			Kinds:  []string{"Indie", "Shoegaze", "Live, loud"},
 		},
 		{
 			Ref:    "mitternacht@lantern.example",

@@ -164,6 +164,11 @@ func (p *parser) event(o *object) {
 	e.Performers = p.performers(o)
 	e.Offers = p.offers(o.get("offers"))
 	e.Genres = genres(o.get("genre"))
+	for _, t := range list(o.get("@type")) {
+		if k := schemaorg.Name(str(t)); k != "" && len(e.Kinds) < schemaorg.MaxKinds {
+			e.Kinds = append(e.Kinds, k)
+		}
+	}
 	p.events = append(p.events, e)
 }
 

@@ -43,6 +43,7 @@ var fixtures = []schemaorgtest.Fixture{
 			URL:        "https://venue.example/events/night-owls",
 			Line:       7,
 			Title:      "Night Owls",
+			Kinds:      []string{"MusicEvent"},
 			Performers: []source.Performer{{Name: "Night Owls", Genres: []string{"indie rock", "shoegaze"}}},
 			Status:     engine.StatusScheduled,
 			Start:      iso("2026-12-05T20:00:00+01:00"),
@@ -67,6 +68,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:   "https://venue.example/array.good.html#1",
 				Line:  8,
 				Title: "Brass Wave",
+				Kinds: []string{"Event", "MusicEvent"},
 				Performers: []source.Performer{
 					{Name: "Brass Wave"},
 					{Name: "Lena Holm", Genres: []string{"jazz"}},
@@ -87,6 +89,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:    "https://venue.example/array.good.html#2",
 				Line:   27,
 				Title:  "Sunday Folk Session",
+				Kinds:  []string{"MusicEvent"},
 				Start:  iso("2026-12-07"),
 				Venue:  source.Place{Name: "Kulturhaus Nord", Locality: "Hamburg", Country: "Germany"},
 				Offers: []source.Offer{{HasPrice: true}},
@@ -101,6 +104,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:        "https://crownrooms.example/events/the-marlows/#event",
 				Line:       11,
 				Title:      "The Marlows",
+				Kinds:      []string{"MusicEvent"},
 				Performers: []source.Performer{{Name: "The Marlows", Genres: []string{"Britpop"}}},
 				Start:      iso("2026-11-20T19:30:00+00:00"),
 				Venue:      crownRooms,
@@ -112,6 +116,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:   "https://venue.example/graph.good.html#2", // a blank node's @id is not an identity
 				Line:  16,
 				Title: "Ropewalk Weekender",
+				Kinds: []string{"Festival"},
 				Start: iso("2026-11-21"),
 				End:   iso("2026-11-22"),
 				Venue: crownRooms,
@@ -120,6 +125,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:   "https://venue.example/graph.good.html#3",
 				Line:  19,
 				Title: "Ropewalk Weekender: Day One",
+				Kinds: []string{"MusicEvent"},
 				Start: iso("2026-11-21T14:00:00Z"),
 				Venue: crownRooms,
 			},
@@ -131,6 +137,7 @@ var fixtures = []schemaorgtest.Fixture{
 			Ref:        "https://venue.example/webpage-mainentity.good.html#1",
 			Line:       12,
 			Title:      "DJ Sol: All Night Long",
+			Kinds:      []string{"DanceEvent"},
 			Performers: []source.Performer{{Name: "DJ Sol"}},
 			Start:      iso("2026-10-24T23:00:00-03:00"),
 			Venue: source.Place{
@@ -150,6 +157,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:   "https://petitbain.example/agenda/simon-garfunkel-tribute",
 				Line:  14,
 				Title: "Simon & Garfunkel Tribute",
+				Kinds: []string{"MusicEvent"},
 				Start: iso("2026-09-18T20:00:00+02:00"),
 				Venue: source.Place{Name: "Le Petit Bain", Locality: "Paris", Country: "FR"},
 				Offers: []source.Offer{
@@ -161,6 +169,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:   "https://venue.example/itemlist.good.html#2",
 				Line:  36,
 				Title: "Café Olé presents: Rock 'n' Roll Night",
+				Kinds: []string{"MusicEvent"},
 				Performers: []source.Performer{
 					{Name: "Les Frères Jumeaux"},
 					{Name: "Sigur Rós Cover Band"},
@@ -175,30 +184,37 @@ var fixtures = []schemaorgtest.Fixture{
 		Events: []source.Event{
 			{
 				Ref: "https://venue.example/statuses.good.html#1", Line: 7, Title: "Cancelled Show",
+				Kinds:  []string{"MusicEvent"},
 				Status: engine.StatusCancelled, Start: iso("2026-03-14T19:30:00+05:30"),
 			},
 			{
 				Ref: "https://venue.example/statuses.good.html#2", Line: 10, Title: "Postponed Show",
+				Kinds:  []string{"MusicEvent"},
 				Status: engine.StatusPostponed, Start: iso("2026-04-02"), PreviousStart: iso("2026-03-20T20:00:00+05:45"),
 			},
 			{
 				Ref: "https://venue.example/statuses.good.html#3", Line: 14, Title: "Rescheduled Show",
+				Kinds:  []string{"MusicEvent"},
 				Status: engine.StatusRescheduled, Start: iso("2026-05-09T20:00:00-02:30"), PreviousStart: iso("2026-05-02T20:00:00-02:30"),
 			},
 			{
 				Ref: "https://venue.example/statuses.good.html#4", Line: 18, Title: "Streamed Show",
+				Kinds:  []string{"MusicEvent"},
 				Status: engine.StatusScheduled, Start: iso("2026-06-01T18:00:00Z"),
 			},
 			{
 				Ref: "https://venue.example/statuses.good.html#5", Line: 21, Title: "Canceled Show",
+				Kinds:  []string{"MusicEvent"},
 				Status: engine.StatusCancelled, Start: iso("2026-06-02T20:00"),
 			},
 			{
 				Ref: "https://venue.example/statuses.good.html#6", Line: 24, Title: "Plain Show",
+				Kinds:  []string{"MusicEvent"},
 				Status: engine.StatusScheduled, Start: iso("2026-06-03T20:00:00"),
 			},
 			{
 				Ref: "https://venue.example/statuses.good.html#7", Line: 27, Title: "Unknown Status Show",
+				Kinds: []string{"MusicEvent"},
 				Start: iso("2026-06-04T20:00:00"),
 			},
 		},
@@ -206,13 +222,13 @@ var fixtures = []schemaorgtest.Fixture{
 	{
 		File: "script-tags.good.html",
 		Events: []source.Event{
-			{Ref: "https://venue.example/script-tags.good.html#1", Line: 5, Title: "Upper Case Tag", Start: iso("2026-07-01T20:00:00+02:00")},
-			{Ref: "https://venue.example/script-tags.good.html#2", Line: 7, Title: "Single Quotes And Charset", Start: iso("2026-07-02T20:00:00+02:00")},
-			{Ref: "https://venue.example/script-tags.good.html#3", Line: 9, Title: "Unquoted Type", Start: iso("2026-07-03T20:00:00+02:00")},
-			{Ref: "https://venue.example/script-tags.good.html#4", Line: 14, Title: "Comment Wrapped", Start: iso("2026-07-04T20:00:00+02:00")},
-			{Ref: "https://venue.example/script-tags.good.html#5", Line: 19, Title: "Line Comment CDATA", Start: iso("2026-07-05T20:00:00+02:00")},
-			{Ref: "https://venue.example/script-tags.good.html#6", Line: 22, Title: "Block Comment CDATA", Start: iso("2026-07-06T20:00:00+02:00")},
-			{Ref: "https://venue.example/script-tags.good.html#7", Line: 29, Title: "First Type Wins", Start: iso("2026-07-11T20:00:00+02:00")},
+			{Ref: "https://venue.example/script-tags.good.html#1", Line: 5, Title: "Upper Case Tag", Start: iso("2026-07-01T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/script-tags.good.html#2", Line: 7, Title: "Single Quotes And Charset", Start: iso("2026-07-02T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/script-tags.good.html#3", Line: 9, Title: "Unquoted Type", Start: iso("2026-07-03T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/script-tags.good.html#4", Line: 14, Title: "Comment Wrapped", Start: iso("2026-07-04T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/script-tags.good.html#5", Line: 19, Title: "Line Comment CDATA", Start: iso("2026-07-05T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/script-tags.good.html#6", Line: 22, Title: "Block Comment CDATA", Start: iso("2026-07-06T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/script-tags.good.html#7", Line: 29, Title: "First Type Wins", Start: iso("2026-07-11T20:00:00+02:00"), Kinds: []string{"MusicEvent"}},
 		},
 	},
 	{
@@ -222,6 +238,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:        "https://venue.example/repaired.good.html#1",
 				Line:       5,
 				Title:      "Late Show",
+				Kinds:      []string{"MusicEvent"},
 				Performers: []source.Performer{{Name: "Velvet Static"}, {Name: "Night Tram"}},
 				Start:      iso("2026-08-14T22:00:00+02:00"),
 				Venue:      source.Place{Name: "Keller"},
@@ -230,6 +247,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:    "https://venue.example/repaired.good.html#2",
 				Line:   24,
 				Title:  "After Hours",
+				Kinds:  []string{"MusicEvent"},
 				Start:  iso("2026-08-15T02:00:00+02:00"),
 				Offers: []source.Offer{{PriceMin: 12, PriceMax: 12, HasPrice: true, Currency: "EUR"}},
 			},
@@ -238,9 +256,9 @@ var fixtures = []schemaorgtest.Fixture{
 	{
 		File: "mixed-blocks.bad.html",
 		Events: []source.Event{
-			{Ref: "https://venue.example/mixed-blocks.bad.html#1", Line: 6, Title: "First Good", Start: iso("2026-02-06T20:00:00+01:00")},
-			{Ref: "https://venue.example/mixed-blocks.bad.html#2", Line: 18, Title: "Second Good", Start: iso("2026-02-08T20:00:00+01:00")},
-			{Ref: "https://venue.example/mixed-blocks.bad.html#3", Line: 19, Title: "Concatenated", Start: iso("2026-02-09T20:00:00+01:00")},
+			{Ref: "https://venue.example/mixed-blocks.bad.html#1", Line: 6, Title: "First Good", Start: iso("2026-02-06T20:00:00+01:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/mixed-blocks.bad.html#2", Line: 18, Title: "Second Good", Start: iso("2026-02-08T20:00:00+01:00"), Kinds: []string{"MusicEvent"}},
+			{Ref: "https://venue.example/mixed-blocks.bad.html#3", Line: 19, Title: "Concatenated", Start: iso("2026-02-09T20:00:00+01:00"), Kinds: []string{"MusicEvent"}},
 		},
 		Drops: []schemaorgtest.Drop{
 			{Line: 8, Reason: "invalid json-ld: line 14: invalid character '\"' after object key:value pair"},
@@ -255,6 +273,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:    "https://venue.example/missing-fields.bad.html#1",
 				Line:   7,
 				Title:  "Kept",
+				Kinds:  []string{"MusicEvent"},
 				Start:  iso("2026-01-10T20:00:00+01:00"),
 				Venue:  source.Place{Name: "Halle"},
 				Offers: []source.Offer{{PriceMin: 12.5, PriceMax: 12.5, HasPrice: true, Currency: "EUR"}},
@@ -263,6 +282,7 @@ var fixtures = []schemaorgtest.Fixture{
 				Ref:   "https://venue.example/missing-fields.bad.html#7",
 				Line:  17,
 				Title: "Geo At Null Island",
+				Kinds: []string{"Event"},
 				Start: iso("2026-01-12"),
 				Venue: source.Place{Name: "Somewhere"},
 			},
@@ -570,6 +590,7 @@ func TestReferences(t *testing.T) {
 			Venue:      source.Place{Name: "Hall"},
 			Performers: []source.Performer{{Name: "Band", Genres: []string{"rock", "pop"}}},
 			Offers:     []source.Offer{{PriceMin: 7, PriceMax: 7, HasPrice: true, Currency: "EUR"}},
+			Kinds:      []string{"MusicEvent"},
 		})
 	})
 

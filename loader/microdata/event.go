@@ -35,6 +35,7 @@ func (p *parser) event(it int32, n int) bool {
 		e.Performers = p.performers(ps)
 		e.Offers = p.offers(ps.get("offers"))
 		e.Genres = p.genres(ps.get("genre"))
+		e.Kinds = p.types(it) // lower-cased
 	}
 	switch {
 	case p.over:

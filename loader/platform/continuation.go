@@ -151,6 +151,7 @@ func (r *contEvent) event() (source.Event, string) {
 			Name: strings.TrimSpace(v.Name), Street: strings.TrimSpace(a.Address1),
 			Locality: strings.TrimSpace(a.City), Region: strings.TrimSpace(a.Region),
 			PostalCode: strings.TrimSpace(a.PostalCode), Country: strings.TrimSpace(a.Country),
+			Zone: strings.TrimSpace(r.Start.Timezone),
 		}
 		lat, lon := a.Latitude, a.Longitude
 		if !lat.OK || !lon.OK {
@@ -160,6 +161,7 @@ func (r *contEvent) event() (source.Event, string) {
 	}
 	if r.Category != nil {
 		e.Genres = addTag(e.Genres, r.Category.Name)
+		e.Kinds = addKind(e.Kinds, r.Category.Name)
 	}
 	if r.Subcategory != nil {
 		e.Genres = addTag(e.Genres, r.Subcategory.Name)

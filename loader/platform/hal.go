@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -170,8 +171,9 @@ func (r *halEvent) event() (source.Event, string) {
 		v := r.Embedded.Venues[0]
 		e.Venue = source.Place{
 			Name: strings.TrimSpace(v.Name), Street: strings.TrimSpace(v.Address.Line1),
-			Locality: strings.TrimSpace(v.City.Name), Region: strings.TrimSpace(v.State.Name),
+			Locality: strings.TrimSpace(v.City.Name), Region: cmp.Or(strings.TrimSpace(v.State.StateCode), strings.TrimSpace(v.State.Name)),
 			PostalCode: strings.TrimSpace(v.PostalCode), Country: strings.TrimSpace(v.Country.CountryCode),
+			Zone: cmp.Or(strings.TrimSpace(v.Timezone), strings.TrimSpace(r.Dates.Timezone)),
 		}
 		if e.Venue.Country == "" {
 			e.Venue.Country = strings.TrimSpace(v.Country.Name)
@@ -184,6 +186,9 @@ func (r *halEvent) event() (source.Event, string) {
 		}
 	}
 	e.Genres = halGenres(r.Classifications)
+	for _, c := range r.Classifications {
+		e.Kinds = addKind(e.Kinds, c.Segment.Name)
+	}
 	var lo, hi flexFloat
 	var currency string
 	if len(r.PriceRanges) > 0 {

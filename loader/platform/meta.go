@@ -58,6 +58,7 @@ type metaEvent struct {
 		Primary bool   `json:"primary"`
 		Genres  []name `json:"genres"`
 	} `json:"performers"`
+	Type       string `json:"type"`
 	Taxonomies []name `json:"taxonomies"`
 	Stats      *struct {
 		ListingCount flexFloat `json:"listing_count"`
@@ -122,6 +123,7 @@ func (r *metaEvent) event() (source.Event, string) {
 			Name: strings.TrimSpace(v.Name), Street: strings.TrimSpace(v.Address),
 			Locality: strings.TrimSpace(v.City), Region: strings.TrimSpace(v.State),
 			PostalCode: strings.TrimSpace(v.PostalCode), Country: strings.TrimSpace(v.Country),
+			Zone: strings.TrimSpace(v.Timezone),
 		}
 		geo(&e.Venue, v.Location.Lat, v.Location.Lon)
 	}
@@ -139,8 +141,10 @@ func (r *metaEvent) event() (source.Event, string) {
 			e.Performers = append(e.Performers, source.Performer{Name: n, Genres: genres})
 		}
 	}
+	e.Kinds = addKind(e.Kinds, r.Type)
 	for _, t := range r.Taxonomies {
 		e.Genres = addTag(e.Genres, t.Name)
+		e.Kinds = addKind(e.Kinds, t.Name)
 	}
 	var lo, hi flexFloat
 	var availability string

@@ -149,10 +149,15 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 			genres = addTag(genres, g)
 		}
 		e.Genres = genres
+		e.Venue.Zone = l.Zone
+		if len(l.Genres) > 0 {
+			e.Kinds = []string{"Music"}
+		}
 		for _, p := range l.Performers {
 			e.Performers = append(e.Performers, source.Performer{Name: p, Genres: genres})
 		}
 	case KindMeta:
+		e.Venue.Zone, e.Kinds = l.Zone, []string{"concert"}
 		for i, p := range l.Performers {
 			sp := source.Performer{Name: p}
 			if i == 0 {
@@ -163,6 +168,7 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 			e.Performers = append(e.Performers, sp)
 		}
 	case KindContinuation:
+		e.Venue.Zone, e.Kinds = l.Zone, []string{"Music"}
 		if len(l.Genres) > 0 {
 			e.Genres = addTag(nil, l.Genres[0])
 		}

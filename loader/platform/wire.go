@@ -189,8 +189,17 @@ var genericTags = map[string]bool{
 
 // addTag appends tag to tags unless it is generic or already there (case-insensitive).
 func addTag(tags []string, tag string) []string {
+	if genericTags[strings.ToLower(strings.TrimSpace(tag))] {
+		return tags
+	}
+	return addKind(tags, tag)
+}
+
+// addKind appends a classification to kinds unless it is empty or already there
+// (case-insensitive).
+func addKind(tags []string, tag string) []string {
 	tag = strings.TrimSpace(tag)
-	if genericTags[strings.ToLower(tag)] {
+	if tag == "" {
 		return tags
 	}
 	for _, t := range tags {

@@ -23,9 +23,13 @@ func IsEventType(term string) bool { return eventTypes[term] }
 // Term returns the last segment of an IRI or compact IRI, lower-cased:
 // "https://schema.org/SoldOut", "schema:SoldOut" and "SoldOut" all give "soldout".
 // White space around s and control characters in it are ignored.
-func Term(s string) string {
+func Term(s string) string { return strings.ToLower(Name(s)) }
+
+// Name returns the last segment of an IRI or compact IRI as written: "schema:SportsEvent"
+// gives "SportsEvent". White space around s and control characters in it are ignored.
+func Name(s string) string {
 	s = Token(s)
-	return strings.ToLower(s[strings.LastIndexAny(s, "/#:")+1:])
+	return s[strings.LastIndexAny(s, "/#:")+1:]
 }
 
 // Status maps an eventStatus, as a full IRI, a compact IRI or a bare name. A move online

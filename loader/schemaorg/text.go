@@ -15,6 +15,7 @@ const (
 	MaxEvents = 10000 // events read from one page, dropped ones included
 	MaxOffers = 50    // offers kept per event
 	MaxGenres = 20    // genres kept per event or performer
+	MaxKinds  = 16    // types kept per event
 )
 
 // Text returns s as human-readable text: control characters dropped, white space collapsed

@@ -68,6 +68,10 @@ type Event struct {
 	Venue  Place    `json:"Venue"`
 	Offers []Offer  `json:"Offers"`
 	Genres []string `json:"Genres"` // free tags and classifications exactly as given
+	// Kinds are what the source says the event is, exactly as given: a schema.org type
+	// ("SportsEvent"), a platform's segment or type ("Arts & Theatre", "nba"), a calendar's
+	// categories. The loader drops an event whose kinds say it is not music.
+	Kinds []string `json:"Kinds"`
 }
 
 // Performer is one act on the bill.
