@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gigs/gigs/loader/fetch"
@@ -46,9 +47,11 @@ type Config struct {
 // PlatformConfig is one ticketing platform.
 type PlatformConfig struct {
 	Name          string        `json:"name"`
-	Kind          platform.Kind `json:"kind"` // "hal", "meta" or "continuation"
+	Kind          platform.Kind `json:"kind"` // one of platform.Kinds
 	URL           string        `json:"url"`  // the events endpoint
 	CredentialEnv string        `json:"credential_env,omitempty"`
+	// Artists are the artists a bandsintown endpoint with "{artist}" in its path is read for.
+	Artists []string `json:"artists,omitempty"`
 	// Primary marks a platform that sells the venue's own tickets: its cancellations win.
 	Primary bool `json:"primary,omitempty"`
 	// MaxEvents caps the events one fetch of the platform yields (platform.DefaultMaxEvents
@@ -59,7 +62,7 @@ type PlatformConfig struct {
 // VenueConfig is one venue website or feed.
 type VenueConfig struct {
 	Name   string     `json:"name"`
-	Format string     `json:"format"` // "jsonld", "microdata" or "ical"
+	Format string     `json:"format"` // one of Formats
 	URL    string     `json:"url"`    // http(s) or file URL, or a path relative to the file
 	Venue  *VenueHint `json:"venue,omitempty"`
 	// MaxEvents caps the events one fetch of the page or feed yields, recurring events'
@@ -132,7 +135,7 @@ func ReadConfig(path string) (*Config, error) {
 		if !slices.Contains(platform.Kinds, p.Kind) {
 			return nil, fmt.Errorf("%s: unknown kind %q (known: %v)", where, p.Kind, platform.Kinds)
 		}
-		if u, err := url.Parse(p.URL); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		if u, err := url.Parse(strings.ReplaceAll(p.URL, "{artist}", "artist")); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 			return nil, fmt.Errorf("%s: url %q is not an absolute http(s) url", where, p.URL)
 		}
 		if p.CredentialEnv != "" && !envRE.MatchString(p.CredentialEnv) {
@@ -140,6 +143,12 @@ func ReadConfig(path string) (*Config, error) {
 		}
 		if p.MaxEvents < 0 {
 			return nil, fmt.Errorf("%s: max_events must not be negative", where)
+		}
+		if strings.Contains(p.URL, "{artist}") != (len(p.Artists) > 0) {
+			return nil, fmt.Errorf(`%s: artists go with a url that has "{artist}" in its path, and only with one`, where)
+		}
+		if i := slices.IndexFunc(p.Artists, func(a string) bool { return strings.TrimSpace(a) == "" }); i >= 0 {
+			return nil, fmt.Errorf("%s: artists[%d] is empty", where, i)
 		}
 	}
 	for i := range cfg.Venues {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,9 +42,13 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 		if limit == 0 {
 			limit = DefaultVenueMaxEvents
 		}
-		out = append(out, Source{Role: RoleVenue, Home: v.Venue, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
+		role, home := RoleVenue, v.Venue
+		if slices.Contains(platform.Kinds, platform.Kind(v.Format)) {
+			role, home = RolePlatform, nil // a platform's document speaks as the platform
+		}
+		out = append(out, Source{Role: role, Home: home, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
 			maxEvents: limit,
-			parse: func(page []byte, ref string) ([]source.Event, []source.Drop) {
+			parse: func(page []byte, ref string) ([]source.Event, []source.Drop, error) {
 				return parse(page, ref, parseOptions{now: now(), maxEvents: limit + 1})
 			}}})
 	}
@@ -54,7 +59,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 				return nil, fmt.Errorf("source %q: environment variable %s (its credential) is not set", p.Name, p.CredentialEnv)
 			}
 		}
-		src, err := platform.New(platform.Config{Name: p.Name, Kind: p.Kind, URL: p.URL, Credential: cred, Now: now, MaxEvents: p.MaxEvents}, get)
+		src, err := platform.New(platform.Config{Name: p.Name, Kind: p.Kind, URL: p.URL, Artists: p.Artists, Credential: cred, Now: now, MaxEvents: p.MaxEvents}, get)
 		if err != nil {
 			return nil, fmt.Errorf("source %q: %w", p.Name, err)
 		}
@@ -75,17 +80,30 @@ type parseOptions struct {
 	maxEvents int
 }
 
-// parsers read one venue page or feed by format.
-var parsers = map[string]func(page []byte, ref string, o parseOptions) ([]source.Event, []source.Drop){
-	"jsonld": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop) {
-		return jsonld.Parse(page, ref)
+// parsers read one venue page or feed by format: the venue site formats, and every
+// platform's response shape for a platform's document served or saved whole (read as one
+// page, without paging). An error means the document is not of the format at all.
+var parsers = map[string]func(page []byte, ref string, o parseOptions) ([]source.Event, []source.Drop, error){
+	"jsonld": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop, error) {
+		events, drops := jsonld.Parse(page, ref)
+		return events, drops, nil
 	},
-	"microdata": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop) {
-		return microdata.Parse(page, ref)
+	"microdata": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop, error) {
+		events, drops := microdata.Parse(page, ref)
+		return events, drops, nil
 	},
-	"ical": func(feed []byte, ref string, o parseOptions) ([]source.Event, []source.Drop) {
-		return ical.Parse(feed, ref, ical.Options{Now: o.now, Horizon: horizon, MaxEvents: o.maxEvents})
+	"ical": func(feed []byte, ref string, o parseOptions) ([]source.Event, []source.Drop, error) {
+		events, drops := ical.Parse(feed, ref, ical.Options{Now: o.now, Horizon: horizon, MaxEvents: o.maxEvents})
+		return events, drops, nil
 	},
+}
+
+func init() {
+	for _, k := range platform.Kinds {
+		parsers[string(k)] = func(doc []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop, error) {
+			return platform.ParseDocument(k, doc, ref)
+		}
+	}
 }
 
 // pageSource is one venue page or feed read by a parser. Fetch must not be called
@@ -93,7 +111,7 @@ var parsers = map[string]func(page []byte, ref string, o parseOptions) ([]source
 type pageSource struct {
 	name, url string
 	get       platform.Getter
-	parse     func(page []byte, ref string) ([]source.Event, []source.Drop)
+	parse     func(page []byte, ref string) ([]source.Event, []source.Drop, error)
 	hint      *VenueHint
 	maxEvents int           // a page with more events fails
 	last      *source.Batch // the parse of the last page read, reused when it is unchanged
@@ -110,7 +128,11 @@ func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
 	if resp.NotModified && p.last != nil {
 		return *p.last, nil
 	}
-	events, dropped := p.parse(resp.Body, p.url)
+	events, dropped, err := p.parse(resp.Body, p.url)
+	if err != nil {
+		p.last = nil
+		return source.Batch{}, fmt.Errorf("%q: %w", p.url, err)
+	}
 	if len(events) > p.maxEvents {
 		p.last = nil
 		return source.Batch{}, fmt.Errorf("%q: %w: more than %d (max_events)", p.url, source.ErrTooManyEvents, p.maxEvents)

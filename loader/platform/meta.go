@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -68,25 +69,25 @@ type metaEvent struct {
 	Currency string `json:"currency"`
 }
 
-// metaInfo is what a meta page says about the paging.
-type metaInfo struct {
+// numberedInfo is what a numbered page (meta, Songkick) says about the paging.
+type numberedInfo struct {
 	Page, PerPage, Total int
 	Count                int // records on the page, dropped ones included
 }
 
 // parseMetaPage reads one page of a meta feed fetched from ref. Unusable records become
 // drops with Ref ref and Line their 1-based index; a body that is not a meta page is an error.
-func parseMetaPage(body []byte, ref string) ([]source.Event, []source.Drop, metaInfo, error) {
+func parseMetaPage(body []byte, ref string) ([]source.Event, []source.Drop, numberedInfo, error) {
 	var p metaPage
 	if err := json.Unmarshal(body, &p); err != nil {
-		return nil, nil, metaInfo{}, fmt.Errorf("cannot parse page: %w", err)
+		return nil, nil, numberedInfo{}, fmt.Errorf("cannot parse page: %w", err)
 	}
 	if p.Meta == nil {
-		return nil, nil, metaInfo{}, errors.New("cannot parse page: no meta object")
+		return nil, nil, numberedInfo{}, errors.New("cannot parse page: no meta object")
 	}
-	info := metaInfo{Page: p.Meta.Page, PerPage: p.Meta.PerPage, Total: p.Meta.Total, Count: len(p.Events)}
+	info := numberedInfo{Page: p.Meta.Page, PerPage: p.Meta.PerPage, Total: p.Meta.Total, Count: len(p.Events)}
 	if info.Page < 1 || info.PerPage < 0 || info.Total < 0 {
-		return nil, nil, metaInfo{}, fmt.Errorf("cannot parse page: bad meta %+v", *p.Meta)
+		return nil, nil, numberedInfo{}, fmt.Errorf("cannot parse page: bad meta %+v", *p.Meta)
 	}
 	events, drops := decodeEvents[metaEvent](ref, p.Events)
 	return events, drops, info, nil
@@ -170,9 +171,16 @@ func (r *run) pageMeta(from, to time.Time) error {
 	q.Set("datetime_utc.lte", to.Format(metaTime))
 	q.Set("per_page", strconv.Itoa(metaPerPage))
 	q.Set("sort", "datetime_utc.asc")
+	return r.pageNumbered(u, q, parseMetaPage)
+}
+
+// pageNumbered reads u with q page by page from page 1, checking each page against the
+// first's total and per-page count: every page but the last is full and the pages hold
+// the total exactly.
+func (r *run) pageNumbered(u url.URL, q url.Values, parse func(body []byte, ref string) ([]source.Event, []source.Drop, numberedInfo, error)) error {
 	var events []source.Event
 	var drops []source.Drop
-	var first metaInfo
+	var first numberedInfo
 	for n := 1; ; n++ {
 		q.Set("page", strconv.Itoa(n))
 		u.RawQuery = q.Encode()
@@ -180,14 +188,14 @@ func (r *run) pageMeta(from, to time.Time) error {
 		if err != nil {
 			return err
 		}
-		evs, drs, info, err := parseMetaPage(p.body, p.ref)
+		evs, drs, info, err := parse(p.body, p.ref)
 		if err != nil {
 			return p.fail("%w", err)
 		}
 		if n == 1 {
 			first = info
 			if info.Total > 0 && info.PerPage <= 0 {
-				return p.fail("per_page %d with %d events", info.PerPage, info.Total)
+				return p.fail("%d per page with %d events", info.PerPage, info.Total)
 			}
 		}
 		if info.Page != n {

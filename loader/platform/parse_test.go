@@ -186,7 +186,7 @@ var fixtures = []struct {
 			Genres: []string{"classical"},
 			Kinds:  []string{"concert", "classical"},
 		}},
-		info: metaInfo{Page: 1, PerPage: 10, Total: 4, Count: 4},
+		info: numberedInfo{Page: 1, PerPage: 10, Total: 4, Count: 4},
 	},
 	{
 		file: "meta.drops.json",
@@ -206,7 +206,7 @@ var fixtures = []struct {
 			{Line: 5, Reason: "no title"},
 			{Line: 6, Reason: `cannot decode event: field "stats" is a json string`},
 		},
-		info: metaInfo{Page: 2, PerPage: 10, Total: 16, Count: 6},
+		info: numberedInfo{Page: 2, PerPage: 10, Total: 16, Count: 6},
 	},
 	{file: "meta.fault.bad.json", err: "cannot parse page: no meta object"},
 	{file: "meta.negative-total.bad.json", err: "cannot parse page: bad meta"},

@@ -21,10 +21,12 @@ const (
 	KindHAL          Kind = "hal"
 	KindMeta         Kind = "meta"
 	KindContinuation Kind = "continuation"
+	KindBandsintown  Kind = "bandsintown"
+	KindSongkick     Kind = "songkick"
 )
 
 // Kinds lists every Kind.
-var Kinds = []Kind{KindHAL, KindMeta, KindContinuation}
+var Kinds = []Kind{KindHAL, KindMeta, KindContinuation, KindBandsintown, KindSongkick}
 
 // Defaults for Config's zero fields.
 const (
@@ -40,9 +42,12 @@ type Getter interface {
 
 // Config is one platform as the operator configures it.
 type Config struct {
-	Name       string // the source name; required
-	Kind       Kind
-	URL        string           // the events endpoint, e.g. "http://api.tixhub.example/v2/events"; http or https
+	Name string // the source name; required
+	Kind Kind
+	URL  string // the events endpoint, e.g. "http://api.tixhub.example/v2/events"; http or https
+	// Artists are the artists a bandsintown endpoint is read for, each put in place of
+	// "{artist}" in URL's path; such an endpoint needs at least one.
+	Artists    []string
 	Credential string           // API key or token, read from the environment by the caller; required
 	Horizon    time.Duration    // how far ahead to read; 0 means DefaultHorizon
 	Now        func() time.Time // nil means time.Now
@@ -83,7 +88,8 @@ func (e *PageError) Unwrap() error { return e.Err }
 
 // credentialParam is the query parameter that carries the credential, per kind; the
 // continuation kind sends it in an Authorization header instead.
-var credentialParam = map[Kind]string{KindHAL: "apikey", KindMeta: "client_id", KindContinuation: ""}
+var credentialParam = map[Kind]string{KindHAL: "apikey", KindMeta: "client_id", KindContinuation: "",
+	KindBandsintown: "app_id", KindSongkick: "apikey"}
 
 // New returns the adapter for cfg.Kind. It checks cfg and makes no request. get must be safe
 // for concurrent use if the Source's Fetch is called concurrently; the adapter keeps no state
@@ -99,14 +105,17 @@ func New(cfg Config, get Getter) (source.Source, error) {
 	if get == nil {
 		return nil, fmt.Errorf("platform %q: no getter", cfg.Name)
 	}
-	u, err := url.Parse(cfg.URL)
+	u, err := url.Parse(strings.ReplaceAll(cfg.URL, "{artist}", "artist"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
 		return nil, fmt.Errorf("platform %q: bad url %q: want an absolute http(s) url without a fragment", cfg.Name, cfg.URL)
 	}
 	if cfg.Credential == "" {
 		return nil, fmt.Errorf("platform %q: kind %q needs a credential", cfg.Name, cfg.Kind)
 	}
-	for _, p := range []string{"apikey", "client_id", "client_secret", "token"} {
+	if cfg.Kind == KindBandsintown && strings.Contains(cfg.URL, "{artist}") && len(cfg.Artists) == 0 {
+		return nil, fmt.Errorf("platform %q: %w", cfg.Name, errNoArtists)
+	}
+	for _, p := range []string{"apikey", "client_id", "client_secret", "token", "app_id"} {
 		if u.Query().Has(p) {
 			return nil, fmt.Errorf("platform %q: bad url: put the credential in Credential, not in the %q query parameter", cfg.Name, p)
 		}
@@ -131,6 +140,10 @@ func New(cfg Config, get Getter) (source.Source, error) {
 		a.pager = (*run).pageMeta
 	case KindContinuation:
 		a.pager = (*run).pageContinuation
+	case KindBandsintown:
+		a.pager = (*run).pageBandsintown
+	case KindSongkick:
+		a.pager = (*run).pageSongkick
 	}
 	return a, nil
 }
@@ -253,4 +266,29 @@ func (r *run) within(pending int) error {
 func isStatus(err error, code int) bool {
 	var se *fetch.StatusError
 	return errors.As(err, &se) && se.Code == code
+}
+
+// ParseDocument reads one response of a platform of the given kind, saved or served as a
+// single document (one page of a paged feed, or an unpaged list), without paging: its
+// events, the records it dropped with their reasons, or an error when body is not such a
+// response.
+func ParseDocument(kind Kind, body []byte, ref string) ([]source.Event, []source.Drop, error) {
+	var events []source.Event
+	var drops []source.Drop
+	var err error
+	switch kind {
+	case KindHAL:
+		events, drops, _, err = parseHALPage(body, ref)
+	case KindMeta:
+		events, drops, _, err = parseMetaPage(body, ref)
+	case KindContinuation:
+		events, drops, _, err = parseContinuationPage(body, ref)
+	case KindBandsintown:
+		events, drops, err = parseBandsintown(body, ref)
+	case KindSongkick:
+		events, drops, _, err = parseSongkickPage(body, ref)
+	default:
+		err = fmt.Errorf("unknown kind %q (known: %v)", kind, Kinds)
+	}
+	return events, drops, err
 }

@@ -65,6 +65,9 @@ type Event struct {
 	Doors         When `json:"Doors"`
 	PreviousStart When `json:"PreviousStart"`
 
+	// OnSale is when tickets go on sale to the public; zero when not stated.
+	OnSale When `json:"OnSale"`
+
 	Venue  Place    `json:"Venue"`
 	Offers []Offer  `json:"Offers"`
 	Genres []string `json:"Genres"` // free tags and classifications exactly as given
@@ -72,6 +75,12 @@ type Event struct {
 	// ("SportsEvent"), a platform's segment or type ("Arts & Theatre", "nba"), a calendar's
 	// categories. The loader drops an event whose kinds say it is not music.
 	Kinds []string `json:"Kinds"`
+	// Image is an absolute http(s) URL of a picture of the event or its headliner; "" when
+	// none is stated.
+	Image string `json:"Image"`
+	// MinAge is the youngest age admitted when HasMinAge is set; 0 means all ages.
+	MinAge    int  `json:"MinAge"`
+	HasMinAge bool `json:"HasMinAge"`
 }
 
 // Performer is one act on the bill.
