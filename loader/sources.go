@@ -83,7 +83,7 @@ type parseOptions struct {
 // parsers read one venue page or feed by format: the venue site formats, and every
 // platform's response shape for a platform's document served or saved whole (read as one
 // page, without paging). An error means the document is not of the format at all.
-var parsers = map[string]func(page []byte, ref string, o parseOptions) ([]source.Event, []source.Drop, error){
+var parsers = withPlatforms(map[string]func(page []byte, ref string, o parseOptions) ([]source.Event, []source.Drop, error){
 	"jsonld": func(page []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop, error) {
 		events, drops := jsonld.Parse(page, ref)
 		return events, drops, nil
@@ -96,14 +96,16 @@ var parsers = map[string]func(page []byte, ref string, o parseOptions) ([]source
 		events, drops := ical.Parse(feed, ref, ical.Options{Now: o.now, Horizon: horizon, MaxEvents: o.maxEvents})
 		return events, drops, nil
 	},
-}
+})
 
-func init() {
+// withPlatforms adds a parser per platform kind to m and returns it.
+func withPlatforms(m map[string]func([]byte, string, parseOptions) ([]source.Event, []source.Drop, error)) map[string]func([]byte, string, parseOptions) ([]source.Event, []source.Drop, error) {
 	for _, k := range platform.Kinds {
-		parsers[string(k)] = func(doc []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop, error) {
+		m[string(k)] = func(doc []byte, ref string, _ parseOptions) ([]source.Event, []source.Drop, error) {
 			return platform.ParseDocument(k, doc, ref)
 		}
 	}
+	return m
 }
 
 // pageSource is one venue page or feed read by a parser. Fetch must not be called

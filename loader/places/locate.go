@@ -30,20 +30,32 @@ const (
 //
 //  1. The country: the place's (a code or a name); when it states none, the country a
 //     region code or name implies (a US state, a Canadian province, an Australian state)
-//     when only one has it; an address written on one line ("Austin, TX, US", "Leeds, UK")
-//     is split into its parts first.
+//     when only one has it; else the country of the city the locality names, when the
+//     name is a gazetteer city's within 50 km of the place's coordinates, or in one
+//     country only, or in one four times as populous as any namesake abroad; else the
+//     country of the gazetteer city nearest the coordinates, within 50 km. An address
+//     written on one line ("Austin, TX, US", "Leeds, UK") is split into its parts first,
+//     and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
+//     country.
 //  2. The city of that name in the country (by any of its names): of several, the one of
 //     the place's region, else the one nearest the place's coordinates (within 50 km), else
-//     the most populous.
+//     the most populous. A place with coordinates and no locality is in the country's
+//     city nearest them, within 50 km.
 //  3. A city the gazetteer lacks, named as the place names it: in the zone the place states,
 //     else the zone of the nearest gazetteer city of the country within 150 km of the
-//     place's coordinates, else the country's only zone. Its slug is the name's with the
-//     country code (and the region code, when that slug is a gazetteer city's).
+//     place's coordinates, else the zone of the place's region when all its gazetteer
+//     cities share one (Minnesota's), else the country's only zone. Its slug is the name's
+//     with the country code (and the region code, when that slug is a gazetteer city's).
 //
 // It fails, saying why, when none of these places it.
 func (g *Gazetteer) Locate(p Place) (*City, error) {
 	if len(p.Locality) > maxPlaces {
 		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
+	}
+	if p.Country == "" {
+		if _, ok := engine.CountryCode(p.Locality); ok {
+			p.Country, p.Locality = p.Locality, ""
+		}
 	}
 	readings := g.readings(p)
 	var firstErr error
@@ -95,12 +107,69 @@ func (g *Gazetteer) country(p Place) (string, error) {
 			return "", fmt.Errorf("venue in %q has no country, and region %q is in several (%s)", p.Locality, p.Region, strings.Join(l, ", "))
 		}
 	}
-	return "", fmt.Errorf("venue in %q has no country", p.Locality)
+	if code := g.implied(p); code != "" {
+		return code, nil
+	}
+	if p.Locality == "" {
+		return "", fmt.Errorf("venue has no city and no country")
+	}
+	return "", fmt.Errorf("venue in %q has no country, and the city's name does not tell it", p.Locality)
+}
+
+// implied returns the country the place's city name or coordinates imply; see Locate.
+func (g *Gazetteer) implied(p Place) string {
+	var found []*City // most populous first
+	for _, name := range []string{p.Locality, stripPostal(p.Locality)} {
+		if found = g.byName[engine.Fold(name)]; len(found) > 0 {
+			break
+		}
+	}
+	if p.HasGeo {
+		if c, d := nearest(found, p.Lat, p.Lon); c != nil && d <= nearCity {
+			return c.Country
+		}
+		if len(found) == 0 {
+			if c, d := g.nearestAnywhere(p.Lat, p.Lon); c != nil && d <= nearCity {
+				return c.Country
+			}
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	top := found[0]
+	for _, c := range found[1:] {
+		if c.Country != top.Country && c.Population*4 > top.Population {
+			return ""
+		}
+	}
+	return top.Country
+}
+
+// nearestAnywhere returns the gazetteer city nearest (lat, lon) and its distance in km,
+// looking only at countries with a city within a few degrees.
+func (g *Gazetteer) nearestAnywhere(lat, lon float64) (*City, float64) {
+	var best *City
+	bestD := math.Inf(1)
+	for _, cs := range g.byCountry {
+		if c, d := nearest(cs, lat, lon); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best, bestD
 }
 
 // named returns the gazetteer city of the place's name in country, with a postal code
 // before or after the name dropped when the name alone is not one; nil when none.
 func (g *Gazetteer) named(p Place, country string) *City {
+	if strings.TrimSpace(p.Locality) == "" {
+		if p.HasGeo {
+			if c, d := nearest(g.byCountry[country], p.Lat, p.Lon); d <= nearCity {
+				return c
+			}
+		}
+		return nil
+	}
 	var found []*City
 	for _, name := range []string{p.Locality, stripPostal(p.Locality)} {
 		for _, c := range g.byName[engine.Fold(name)] {
@@ -143,6 +212,11 @@ func (g *Gazetteer) made(p Place, country string) (*City, error) {
 	if zone == "" && p.HasGeo {
 		if c, d := nearest(g.byCountry[country], p.Lat, p.Lon); c != nil && d <= nearZone {
 			zone = c.Timezone
+		}
+	}
+	if r := engine.Fold(p.Region); zone == "" && r != "" {
+		if zs := g.regionZones[country+"\x00"+r]; len(zs) == 1 {
+			zone = zs[0]
 		}
 	}
 	if zone == "" && len(g.zones[country]) == 1 {

@@ -49,6 +49,9 @@ type Gazetteer struct {
 	byCountry map[string][]*City
 	zones     map[string][]string // country → its distinct zones
 	regions   map[string][]string // folded region code or name (US, CA, AU) → the countries that have it
+	// regionZones are the distinct zones of each region's cities, by country + "\x00" +
+	// folded region code or name.
+	regionZones map[string][]string
 }
 
 // entry is a city and its other names.
@@ -154,7 +157,7 @@ func parseCity(f []string) (entry, error) {
 // index builds the look-up maps from bySlug.
 func (g *Gazetteer) index() {
 	g.byName, g.byCountry = map[string][]*City{}, map[string][]*City{}
-	g.zones, g.regions = map[string][]string{}, map[string][]string{}
+	g.zones, g.regions, g.regionZones = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	seenZone := map[string]bool{}
 	for _, e := range g.bySlug {
 		c := e.city
@@ -168,6 +171,11 @@ func (g *Gazetteer) index() {
 		if !seenZone[c.Country+"\x00"+c.Timezone] {
 			seenZone[c.Country+"\x00"+c.Timezone] = true
 			g.zones[c.Country] = append(g.zones[c.Country], c.Timezone)
+		}
+		for _, r := range []string{c.Region, c.RegionName} {
+			if k := c.Country + "\x00" + engine.Fold(r); r != "" && !slices.Contains(g.regionZones[k], c.Timezone) {
+				g.regionZones[k] = append(g.regionZones[k], c.Timezone)
+			}
 		}
 		if regionCountries[c.Country] && c.Region != "" {
 			for _, r := range []string{c.Region, c.RegionName} {

@@ -62,9 +62,17 @@ func TestLocate(t *testing.T) {
 		{"coordinates, unknown town", Place{Locality: "Red Rocks", Country: "US", Lat: 39.665, Lon: -105.205, HasGeo: true}, "red-rocks-us", "America/Denver", ""},
 		{"stated zone, unknown town", Place{Locality: "Red Rocks", Country: "US", Zone: "America/Denver"}, "red-rocks-us", "America/Denver", ""},
 		{"multi-zone country, nothing to tell", Place{Locality: "Red Rocks", Country: "US"}, "", "", `unknown city "Red Rocks" in US, and no time zone`},
-		{"no country", Place{Locality: "Springfield"}, "", "", "has no country"},
+		{"no country, namesakes in one country", Place{Locality: "Springfield"}, "springfield-mo-us", "America/Chicago", ""},
+		{"no country, a city far larger than its namesakes", Place{Locality: "Toronto"}, "toronto", "America/Toronto", ""},
+		{"no country, namesakes of like size", Place{Locality: "Valencia"}, "", "", "has no country, and the city's name does not tell it"},
+		{"no country, coordinates tell the namesake", Place{Locality: "Valencia", Lat: 39.47, Lon: -0.38, HasGeo: true}, "valencia", "Europe/Madrid", ""},
+		{"a country's name as the locality, coordinates", Place{Locality: "Netherlands", Lat: 52.255, Lon: 6.16, HasGeo: true}, "deventer", "Europe/Amsterdam", ""},
+		{"coordinates only", Place{Lat: 52.255, Lon: 6.16, HasGeo: true}, "deventer", "Europe/Amsterdam", ""},
+		{"a single-zone state", Place{Locality: "Litchfield", Region: "MN", Country: "US"}, "litchfield-us", "America/Chicago", ""},
+		{"a state of two zones", Place{Locality: "Nowhere Springs", Region: "FL", Country: "US"}, "", "", "no time zone"},
 		{"unknown country", Place{Locality: "Atlantis", Country: "Atlantis"}, "", "", `unknown country "Atlantis"`},
 		{"no city", Place{Country: "GB"}, "", "", "venue has no city"},
+		{"nothing", Place{}, "", "", "venue has no city and no country"},
 	}
 	for _, tt := range tests {
 		c, err := Default().Locate(tt.p)
