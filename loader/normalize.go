@@ -95,6 +95,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	if err != nil {
 		return err
 	}
+	n.checkGeo(&ev.Venue, city)
 	if placeholder(ev, city.Location) {
 		local, _ := instant(ev.Start, city.Location)
 		y, m, d := local.Date()
@@ -253,6 +254,24 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
 	}
 	n.cities[c.Slug] = c
 	return c, nil
+}
+
+// farFromCity is how far from its city a venue's coordinates may be before they are taken
+// for wrong.
+const farFromCity = 300e3 // metres
+
+// checkGeo puts right coordinates written longitude first, and drops coordinates that
+// are far from the venue's city: they would put the venue on a map where it is not.
+func (n *normalizer) checkGeo(p *source.Place, c *places.City) {
+	if !p.HasGeo {
+		return
+	}
+	if n.places.SwappedGeo(p.Lat, p.Lon, c.Country) {
+		p.Lat, p.Lon = p.Lon, p.Lat
+	}
+	if c.HasGeo && distance(p.Lat, p.Lon, c.Lat, c.Lon) > farFromCity {
+		p.Lat, p.Lon, p.HasGeo = 0, 0, false
+	}
 }
 
 // nearby is how close two venues of one city must be for names that agree in part to be

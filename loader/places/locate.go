@@ -59,12 +59,14 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 	}
 	readings := g.readings(p)
 	var firstErr error
-	for _, q := range readings {
+	for i, q := range readings {
 		code, err := g.country(q)
 		if err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
+		q = g.swapped(q, code)
+		readings[i] = q
 		if c := g.named(q, code); c != nil {
 			return c, nil
 		}
@@ -114,6 +116,34 @@ func (g *Gazetteer) country(p Place) (string, error) {
 		return "", fmt.Errorf("venue has no city and no country")
 	}
 	return "", fmt.Errorf("venue in %q has no country, and the city's name does not tell it", p.Locality)
+}
+
+// farAway is how far from every city of its country a place's coordinates must be for
+// them to be taken for latitude and longitude swapped (when swapped they are near one).
+const farAway = 300 // km
+
+// swapped returns p with its coordinates swapped when they are written longitude first:
+// far from every city of the country, and near one of them once swapped. Calendars and
+// pages do write "GEO:6.16;52.25" for Deventer.
+func (g *Gazetteer) swapped(p Place, country string) Place {
+	if !p.HasGeo || math.Abs(p.Lon) > 90 {
+		return p
+	}
+	cs := g.byCountry[country]
+	if _, d := nearest(cs, p.Lat, p.Lon); d <= farAway {
+		return p
+	}
+	if _, d := nearest(cs, p.Lon, p.Lat); d <= nearCity {
+		p.Lat, p.Lon = p.Lon, p.Lat
+	}
+	return p
+}
+
+// SwappedGeo reports whether the coordinates (lat, lon) of a place in country are
+// longitude first (see swapped).
+func (g *Gazetteer) SwappedGeo(lat, lon float64, country string) bool {
+	q := g.swapped(Place{Lat: lat, Lon: lon, HasGeo: true}, country)
+	return q.Lat != lat
 }
 
 // implied returns the country the place's city name or coordinates imply; see Locate.

@@ -67,6 +67,7 @@ func TestLocate(t *testing.T) {
 		{"no country, namesakes of like size", Place{Locality: "Valencia"}, "", "", "has no country, and the city's name does not tell it"},
 		{"no country, coordinates tell the namesake", Place{Locality: "Valencia", Lat: 39.47, Lon: -0.38, HasGeo: true}, "valencia", "Europe/Madrid", ""},
 		{"a country's name as the locality, coordinates", Place{Locality: "Netherlands", Lat: 52.255, Lon: 6.16, HasGeo: true}, "deventer", "Europe/Amsterdam", ""},
+		{"coordinates longitude first", Place{Country: "NL", Lat: 6.16, Lon: 52.255, HasGeo: true}, "deventer", "Europe/Amsterdam", ""},
 		{"coordinates only", Place{Lat: 52.255, Lon: 6.16, HasGeo: true}, "deventer", "Europe/Amsterdam", ""},
 		{"a single-zone state", Place{Locality: "Litchfield", Region: "MN", Country: "US"}, "litchfield-us", "America/Chicago", ""},
 		{"a state of two zones", Place{Locality: "Nowhere Springs", Region: "FL", Country: "US"}, "", "", "no time zone"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gigs/gigs/engine"
 	"net/url"
 	"strings"
 	"time"
@@ -81,7 +82,7 @@ func (r *bitEvent) event() (source.Event, string) {
 		return source.Event{}, reason
 	}
 	e := pageEvent(string(r.ID), title, r.URL)
-	e.Start = start
+	e.Start, e.Status = start, engine.StatusScheduled // the platform lists no other
 	if end, err := makeWhen(r.EndsAt, "", false); err == nil {
 		e.End = end
 	}

@@ -37,7 +37,7 @@ func FuzzParseMeta(f *testing.F) {
 			`"datetime_local":"2026-02-29T03:30:00","datetime_utc":"2026-02-29T03:30:00Z","stats":{"listing_count":"0","lowest_price":"x"}}]}`)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		events, drops, info, err := parseMetaPage(body, fuzzRef)
-		checkPage(t, err, events, drops, info, info.Count, info == metaInfo{})
+		checkPage(t, err, events, drops, info, info.Count, info == numberedInfo{})
 		if err == nil && (info.Page < 1 || info.PerPage < 0 || info.Total < 0) {
 			t.Errorf("bad page info %+v", info)
 		}
@@ -55,6 +55,29 @@ func FuzzParseContinuation(f *testing.F) {
 		if err == nil && (info.PageSize < 0 || info.ObjectCount < 0) {
 			t.Errorf("negative page info %+v", info)
 		}
+	})
+}
+
+func FuzzParseBandsintown(f *testing.F) {
+	seed(f, KindBandsintown, `[{"id":1,"datetime":"2026-01-01T20:00:00","on_sale_datetime":"x","lineup":["a",""],`+
+		`"venue":{"latitude":"91","longitude":""},"offers":[{"type":"Tickets","url":"javascript:x","status":"sold out"}]}]`)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		events, drops, err := parseBandsintown(body, fuzzRef)
+		n := -1
+		if err == nil {
+			n = len(events) + len(drops)
+		}
+		checkPage(t, err, events, drops, nil, n, true)
+	})
+}
+
+func FuzzParseSongkick(f *testing.F) {
+	seed(f, KindSongkick, `{"resultsPage":{"status":"ok","page":1,"perPage":1,"totalEntries":1,"results":{"event":[`+
+		`{"id":"1","displayName":"a at b (May 1, 2026)","start":{"date":"2026-05-01","time":null},"ageRestriction":"18+",`+
+		`"venue":{"displayName":"b","lat":"x"},"performance":[{"billing":"support","artist":{"displayName":"c"}}]}]}}}`)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		events, drops, info, err := parseSongkickPage(body, fuzzRef)
+		checkPage(t, err, events, drops, info, info.Count, info == numberedInfo{})
 	})
 }
 

@@ -20,6 +20,8 @@ var fixtureRef = map[Kind]string{
 	KindHAL:          "https://api.tixhub.example/discovery/v2/events.json?apikey=REDACTED&page=2",
 	KindMeta:         "https://api.seats.example/2/events?client_id=REDACTED&page=2",
 	KindContinuation: "https://www.evbapi.example/v3/events/?continuation=eyJwYWdlIjogMn0",
+	KindBandsintown:  "https://rest.bandsintown.com/artists/Metallica/events?app_id=REDACTED",
+	KindSongkick:     "https://api.songkick.com/api/3.0/metro_areas/35130/calendar.json?apikey=REDACTED&page=1",
 }
 
 // parsePage runs the kind's parser.
@@ -29,6 +31,11 @@ func parsePage(kind Kind, body []byte, ref string) ([]source.Event, []source.Dro
 		return parseHALPage(body, ref)
 	case KindMeta:
 		return parseMetaPage(body, ref)
+	case KindBandsintown:
+		events, drops, err := parseBandsintown(body, ref)
+		return events, drops, nil, err
+	case KindSongkick:
+		return parseSongkickPage(body, ref)
 	default:
 		return parseContinuationPage(body, ref)
 	}
@@ -266,6 +273,53 @@ var fixtures = []struct {
 		info: contInfo{PageSize: 3, ObjectCount: 7, HasObjectCount: true, Count: 5},
 	},
 	{file: "continuation.fault.bad.json", err: "cannot parse page: no pagination object"},
+	// Real responses, trimmed: bandsintown from artistgrowth/bandsintao, songkick from
+	// jrmehle/songkickr (see testdata/real/platforms/provenance.json at the top level).
+	{
+		file: "bandsintown.drops.json",
+		events: []source.Event{{
+			Ref: "1007407346", URL: "https://www.bandsintown.com/e/1007407346?app_id=artistgrowth-dev&came_from=267",
+			Title: "Metallica", Status: scheduled, Start: iso("2018-09-04T19:30:00"), OnSale: iso("2018-03-02T16:00:00"),
+			Performers: []source.Performer{{Name: "Metallica"}, {Name: "Jim Breuer"}},
+			Venue: source.Place{Name: "Target Center", Locality: "Minneapolis", Region: "MN", Country: "United States",
+				Lat: 44.979477, Lon: -93.276158, HasGeo: true},
+			Offers: []source.Offer{{URL: "https://www.bandsintown.com/t/1007407346?app_id=artistgrowth-dev&came_from=267", Availability: "in_stock"}},
+		}, {
+			Ref: "1007411058", URL: "https://www.bandsintown.com/e/1007411058?app_id=artistgrowth-dev&came_from=267",
+			Title: "Metallica", Status: scheduled, Start: iso("2018-09-06T19:30:00"), OnSale: iso("2018-03-02T16:00:00"),
+			Performers: []source.Performer{{Name: "Metallica"}},
+			Venue: source.Place{Name: "Pinnacle Bank Arena", Locality: "Lincoln", Region: "NE", Country: "United States",
+				Lat: 40.816662, Lon: -96.732857, HasGeo: true},
+			Offers: []source.Offer{{URL: "https://www.bandsintown.com/t/1007411058?app_id=artistgrowth-dev&came_from=267", Availability: "in_stock"}},
+		}},
+		drops: []source.Drop{
+			{Line: 3, Reason: "no event id"},
+			{Line: 4, Reason: `no usable start: cannot parse time "TBA": too short`},
+		},
+	},
+	{file: "bandsintown.fault.bad.json", err: `refused: "[NotFound] The artist was not found"`},
+	{
+		file: "songkick.good.json",
+		events: []source.Event{{
+			Ref: "16210919", URL: "http://www.songkick.com/festivals/681229/id/16210919-tall-ships-duluth-2013?utm_source=4791&utm_medium=partner",
+			Title: "Duluth Waterfront/Bayfront Festival Park 2013", Status: scheduled,
+			Start: iso("2013-07-25T12:00:00"), End: iso("2013-07-29"),
+			Performers: []source.Performer{{Name: "Tall Ships® Duluth 2013"}},
+			Venue: source.Place{Name: "Bayfront Festival Park", Locality: "Duluth, MN, US", Region: "MN", Country: "US",
+				Lat: 46.7828085, Lon: -92.1055672, HasGeo: true},
+			Offers: []source.Offer{{URL: "http://www.songkick.com/festivals/681229/id/16210919-tall-ships-duluth-2013?utm_source=4791&utm_medium=partner"}},
+			Kinds:  []string{"Festival"},
+		}, {
+			Ref: "14639484", URL: "http://www.songkick.com/concerts/14639484-promise-at-church-of-the-nazarene?utm_source=4791&utm_medium=partner",
+			Title: "Promise", Status: scheduled, Start: iso("2013-07-28T18:00:00"), // the -0600 offset is wrong in July
+			Performers: []source.Performer{{Name: "Promise"}},
+			Venue:      source.Place{Name: "Church of the Nazarene", Locality: "Litchfield, MN, US", Region: "MN", Country: "US"},
+			Offers:     []source.Offer{{URL: "http://www.songkick.com/concerts/14639484-promise-at-church-of-the-nazarene?utm_source=4791&utm_medium=partner"}},
+			Kinds:      []string{"Concert"},
+		}},
+		info: numberedInfo{Page: 1, PerPage: 50, Total: 2, Count: 2},
+	},
+	{file: "songkick.fault.bad.json", err: `status "error": "Invalid or missing apikey"`},
 	{file: "continuation.truncated.bad.json", err: "cannot parse page: unexpected end of JSON input"},
 }
 

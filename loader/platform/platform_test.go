@@ -121,11 +121,11 @@ func inWindow(l emulator.Listing) bool { return l.ID != "1017" && l.ID != "1018"
 
 // want is the event an adapter of kind should make of l, and whether the kind serves l.
 func want(kind Kind, l emulator.Listing) (source.Event, bool) {
-	if kind == KindContinuation && l.TimeTBA {
+	if (kind == KindContinuation || kind == KindBandsintown) && l.TimeTBA || kind == KindBandsintown && l.Status == "cancelled" {
 		return source.Event{}, false
 	}
 	e := source.Event{Source: "test-" + string(kind), Ref: l.ID, URL: l.URL, Title: l.Name, Status: engine.Status(l.Status)}
-	if kind == KindContinuation && l.Status != "cancelled" {
+	if kind == KindContinuation && l.Status != "cancelled" || kind == KindBandsintown || kind == KindSongkick && l.Status == "rescheduled" {
 		e.Status = engine.StatusScheduled
 	}
 	d, _ := time.Parse("2006-01-02", l.LocalDate)
@@ -137,6 +137,9 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 		loc, _ := time.LoadLocation(l.Zone)
 		instant := time.Date(d.Year(), d.Month(), d.Day(), c.Hour(), c.Minute(), c.Second(), 0, loc)
 		e.Start = source.When{Wall: wall, HasOffset: true, Offset: int(wall.Sub(instant.UTC()) / time.Second)}
+		if kind == KindBandsintown || kind == KindSongkick {
+			e.Start = source.When{Wall: wall} // the platforms' offsets are absent or untrustworthy
+		}
 	}
 	e.Venue = source.Place{Name: l.VenueName, Street: l.Street, Locality: l.City, PostalCode: l.PostalCode, Country: l.Country}
 	if l.Lat != 0 || l.Lon != 0 {
@@ -166,6 +169,19 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 				}
 			}
 			e.Performers = append(e.Performers, sp)
+		}
+	case KindBandsintown:
+		e.Venue.Country = countryName(l.Country)
+		e.Venue.Street, e.Venue.PostalCode = "", ""
+		for _, p := range l.Performers {
+			e.Performers = append(e.Performers, source.Performer{Name: p})
+		}
+	case KindSongkick:
+		name := countryName(l.Country)
+		e.Venue.Locality, e.Venue.Country, e.Kinds = l.City+", "+name, name, []string{"Concert"}
+		e.Venue.Street, e.Venue.PostalCode = "", ""
+		for _, p := range l.Performers {
+			e.Performers = append(e.Performers, source.Performer{Name: p})
 		}
 	case KindContinuation:
 		e.Venue.Zone, e.Kinds = l.Zone, []string{"Music"}
@@ -203,12 +219,20 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 		if l.HasPrice {
 			price()
 		}
+	case KindBandsintown:
+		o.Availability = map[bool]string{true: "sold_out", false: "in_stock"}[l.SoldOut]
 	}
 	if l.Status == "cancelled" {
 		o.Availability = ""
 	}
 	e.Offers = []source.Offer{o}
 	return e, true
+}
+
+// countryName is the English name of a country code, as Bandsintown and Songkick write it.
+func countryName(code string) string {
+	c, _ := engine.LookupCountry(code)
+	return c.Name
 }
 
 // serve starts an emulator, wrapped by wrap when not nil, and returns an adapter for it.
@@ -326,6 +350,10 @@ func checkRequest(kind Kind, r *http.Request) error {
 	case KindMeta:
 		want = map[string]string{"client_id": testKey, "datetime_utc.gte": "2026-01-10T12:00:00",
 			"datetime_utc.lte": "2027-01-10T12:00:00", "per_page": "100", "sort": "datetime_utc.asc", "page": q.Get("page")}
+	case KindBandsintown:
+		want = map[string]string{"app_id": testKey, "date": "2026-01-10,2027-01-10"}
+	case KindSongkick:
+		want = map[string]string{"apikey": testKey, "min_date": "2026-01-10", "max_date": "2027-01-10", "per_page": "50", "page": q.Get("page")}
 	case KindContinuation:
 		want = map[string]string{"start_date.range_start": "2026-01-10T12:00:00Z", "start_date.range_end": "2027-01-10T12:00:00Z",
 			"expand": "venue,category,subcategory,ticket_availability"}
@@ -336,7 +364,7 @@ func checkRequest(kind Kind, r *http.Request) error {
 			return fmt.Errorf("%s: Authorization %q", r.URL, got)
 		}
 	}
-	if q.Get("page") == "" && kind != KindContinuation {
+	if q.Get("page") == "" && kind != KindContinuation && kind != KindBandsintown {
 		return fmt.Errorf("%s: no page", r.URL)
 	}
 	for k, v := range want {
@@ -747,8 +775,12 @@ func TestMaxEvents(t *testing.T) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if pages != 2 {
-				t.Errorf("%d pages read for a cap of 5 in pages of 4, want 2", pages)
+			want := 2
+			if kind == KindBandsintown {
+				want = 1 // an unpaged list
+			}
+			if pages != want {
+				t.Errorf("%d pages read for a cap of 5 in pages of 4, want %d", pages, want)
 			}
 		})
 	}
@@ -789,7 +821,8 @@ func TestCredentialRefused(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error, %d events", len(b.Events))
 			}
-			code := map[Kind]string{KindHAL: "status 401", KindMeta: "status 403", KindContinuation: "status 401"}[kind]
+			code := map[Kind]string{KindHAL: "status 401", KindMeta: "status 403", KindContinuation: "status 401",
+				KindBandsintown: "status 403", KindSongkick: "status 401"}[kind]
 			if msg := err.Error(); !strings.Contains(msg, "credential refused") || !strings.Contains(msg, code) ||
 				!strings.Contains(msg, "page 1 ") || strings.Contains(msg, "wrong-key") {
 				t.Errorf("error %q: want credential refused, %s, page 1, no key", msg, code)

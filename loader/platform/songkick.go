@@ -114,7 +114,7 @@ func parseSongkickPage(body []byte, ref string) ([]source.Event, []source.Drop, 
 var skDateSuffix = regexp.MustCompile(`\s*\([A-Za-z]+ \d{1,2}, \d{4}\)\s*$`)
 
 // event converts a record, or returns why it cannot. The platform's titles are "X at
-// Venue (date)" or a festival's name; the date is left out.
+// Venue (date)" or a festival's name; the venue and the date are left out.
 func (r *skEvent) event() (source.Event, string) {
 	title := skDateSuffix.ReplaceAllString(r.DisplayName, "")
 	local := strings.TrimSpace(r.Start.Date)
@@ -125,6 +125,9 @@ func (r *skEvent) event() (source.Event, string) {
 	start, err := makeWhen(local, "", tba)
 	if reason := checkRecord(string(r.ID), title, err); reason != "" {
 		return source.Event{}, reason
+	}
+	if v := strings.TrimSpace(r.Venue.DisplayName); v != "" && len(title) > len(v)+4 && strings.EqualFold(title[len(title)-len(v)-4:], " at "+v) {
+		title = title[:len(title)-len(v)-4]
 	}
 	e := pageEvent(string(r.ID), title, r.URI)
 	e.Start = start

@@ -1,5 +1,6 @@
 // Package emulator plays the ticketing platforms for tests, the demo corpus and the bench:
-// it serves listings in the HAL, meta and continuation feed shapes, paged, filtered and
+// it serves listings in the HAL, meta, continuation, Bandsintown and Songkick feed shapes,
+// paged, filtered and
 // with the platforms' refusals, as package loader/platform reads them. It is harness:
 // gigsd never imports it.
 //
@@ -13,7 +14,9 @@
 // local date and time in its IANA zone (time/tzdata is embedded). What the shapes cannot
 // say is lost on the way: HAL keeps two genres and no sold-out for a show that is not on
 // sale; meta puts the genres on the first performer; continuation keeps one genre, has no
-// performers, postponed or rescheduled, and leaves TimeTBA listings out.
+// performers, postponed or rescheduled, and leaves TimeTBA listings out; Bandsintown has
+// no zone, status, price or genre and leaves cancelled and TimeTBA listings out; Songkick
+// has no zone, price or genre and calls a rescheduled show ok.
 package emulator
 
 import (
@@ -63,6 +66,8 @@ const (
 	KindHAL          Kind = "hal"
 	KindMeta         Kind = "meta"
 	KindContinuation Kind = "continuation"
+	KindBandsintown  Kind = "bandsintown"
+	KindSongkick     Kind = "songkick"
 )
 
 // The platforms' limits, as the adapters expect them.
@@ -93,8 +98,8 @@ type (
 
 // Default emulator page sizes per kind.
 var (
-	defaultPageSize = map[Kind]int{KindHAL: 20, KindMeta: 10, KindContinuation: 50}
-	maxPageSize     = map[Kind]int{KindHAL: halPageSize, KindMeta: metaPerPage, KindContinuation: 200}
+	defaultPageSize = map[Kind]int{KindHAL: 20, KindMeta: 10, KindContinuation: 50, KindSongkick: skPerPage}
+	maxPageSize     = map[Kind]int{KindHAL: halPageSize, KindMeta: metaPerPage, KindContinuation: 200, KindSongkick: skPerPage}
 )
 
 // metaPlaceholder is the clock time the meta platform writes for time_tbd events.
@@ -160,7 +165,9 @@ func (l *Listing) wall() (time.Time, error) {
 // emuEvent is one listing ready to serve.
 type emuEvent struct {
 	at   time.Time       // the instant the platform filters and sorts on
+	day  string          // the venue-local date, which Bandsintown and Songkick filter on
 	id   string          // tie-break for the order
+	acts []string        // the listing's performers, which Bandsintown lists by
 	json json.RawMessage // the record in the kind's shape
 }
 
@@ -195,7 +202,7 @@ func New(kind Kind, listings []Listing, o Options) http.Handler {
 		if err != nil {
 			continue
 		}
-		ev := emuEvent{at: wall, id: l.ID}
+		ev := emuEvent{at: wall, day: l.LocalDate, id: l.ID, acts: slices.Clone(l.Performers)}
 		switch kind {
 		case KindHAL:
 			ev.json = mustJSON(halRecord(l, wall))
@@ -210,6 +217,13 @@ func New(kind Kind, listings []Listing, o Options) http.Handler {
 				continue
 			}
 			ev.json = mustJSON(contRecord(l, wall))
+		case KindBandsintown:
+			if l.TimeTBA || l.Status == "cancelled" {
+				continue
+			}
+			ev.json = mustJSON(bitRecord(l))
+		case KindSongkick:
+			ev.json = mustJSON(skRecord(l, wall))
 		}
 		e.events = append(e.events, ev)
 	}
@@ -248,6 +262,10 @@ func (e *emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.serveMeta(w, r)
 	case KindContinuation:
 		e.serveContinuation(w, r)
+	case KindBandsintown:
+		e.serveBandsintown(w, r)
+	case KindSongkick:
+		e.serveSongkick(w, r)
 	default:
 		http.NotFound(w, r)
 	}
