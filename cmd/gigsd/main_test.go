@@ -354,7 +354,7 @@ func TestCheck(t *testing.T) {
 	if err := m.Check(t.Context(), &out); err != nil {
 		t.Fatalf("check: %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"sources: 323, ", "snapshot: ", " gigs, ", "failed  venue-", "records: "} {
+	for _, want := range []string{"sources: 325, ", "snapshot: ", " gigs, ", "failed  venue-", "records: "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())
 		}

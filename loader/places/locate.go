@@ -315,10 +315,13 @@ func (g *Gazetteer) readings(p Place) []Place {
 	}
 	q := p
 	rest := parts
-	if q.Country == "" {
-		if _, ok := engine.CountryCode(rest[len(rest)-1]); ok {
-			q.Country, rest = rest[len(rest)-1], rest[:len(rest)-1]
-		}
+	last, isCountry := engine.CountryCode(rest[len(rest)-1])
+	stated, _ := engine.CountryCode(q.Country)
+	switch {
+	case isCountry && q.Country == "":
+		q.Country, rest = rest[len(rest)-1], rest[:len(rest)-1]
+	case isCountry && last == stated && len(rest) > 1:
+		rest = rest[:len(rest)-1] // "Glasgow, United Kingdom" in the United Kingdom
 	}
 	if r, ok := g.asRegion(q, rest); ok {
 		q = r

@@ -53,6 +53,7 @@ func TestLocate(t *testing.T) {
 		{"one line, US", Place{Locality: "Austin, TX, US"}, "austin", "America/Chicago", ""},
 		{"one line with a postcode", Place{Locality: "Austin, TX 78701"}, "austin", "America/Chicago", ""},
 		{"one line, UK", Place{Locality: "Leeds, UK"}, "leeds", "Europe/London", ""},
+		{"one line and the country again", Place{Locality: "Glasgow, United Kingdom", Country: "United Kingdom"}, "glasgow", "Europe/London", ""},
 		{"a postcode before the name", Place{Locality: "708 15 Gothenburg", Country: "SE"}, "gothenburg", "Europe/Stockholm", ""},
 		{"a postcode after the name", Place{Locality: "Leeds LS6 1NY", Country: "GB"}, "leeds", "Europe/London", ""},
 		{"one line, a whole address", Place{Locality: "The Brudenell, 33 Queen's Rd, Leeds LS6 1NY, United Kingdom"}, "leeds", "Europe/London", ""},

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gigs/gigs/loader/platform"
 )
 
 // files returns every file of the corpus by slash path under the corpus directory.
@@ -159,11 +161,12 @@ type sourcesFile struct {
 }
 
 type platformEntry struct {
-	Name          string `json:"name"`
-	Kind          string `json:"kind"`
-	URL           string `json:"url"`
-	CredentialEnv string `json:"credential_env"`
-	Primary       bool   `json:"primary,omitempty"`
+	Name          string   `json:"name"`
+	Kind          string   `json:"kind"`
+	URL           string   `json:"url"`
+	CredentialEnv string   `json:"credential_env"`
+	Primary       bool     `json:"primary,omitempty"`
+	Artists       []string `json:"artists,omitempty"`
 }
 
 type venueEntry struct {
@@ -187,8 +190,12 @@ func sourceName(v *venue) string { return "venue-" + v.key }
 // website sorted by name, broken ones included, indented with two spaces.
 func (c *corpus) sourcesJSON() ([]byte, error) {
 	var cfg sourcesFile
-	for _, p := range platformDefs {
-		cfg.Platforms = append(cfg.Platforms, platformEntry{p.name, string(p.kind), p.url, p.env, p.primary})
+	for i, p := range platformDefs {
+		e := platformEntry{p.name, string(p.kind), p.url, p.env, p.primary, nil}
+		if p.kind == platform.KindBandsintown {
+			e.Artists = c.listedArtists(i)
+		}
+		cfg.Platforms = append(cfg.Platforms, e)
 	}
 	for _, v := range c.venues {
 		if v.site == nil {

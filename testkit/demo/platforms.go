@@ -33,14 +33,25 @@ const (
 	tixhub = iota
 	gigseek
 	evently
+	fanlist
+	scenekick
 	platformCount
 )
 
 var platformDefs = [platformCount]platformDef{
-	tixhub:  {name: "tixhub", kind: platform.KindHAL, host: "api.tixhub.test", url: "http://api.tixhub.test/discovery/v2/events.json", env: "GIGS_TIXHUB_KEY", primary: true},
-	gigseek: {name: "gigseek", kind: platform.KindMeta, host: "api.gigseek.test", url: "http://api.gigseek.test/2/events", env: "GIGS_GIGSEEK_CLIENT_ID"},
-	evently: {name: "evently", kind: platform.KindContinuation, host: "www.evently.test", url: "http://www.evently.test/v3/events/search/", env: "GIGS_EVENTLY_TOKEN"},
+	tixhub:    {name: "tixhub", kind: platform.KindHAL, host: "api.tixhub.test", url: "http://api.tixhub.test/discovery/v2/events.json", env: "GIGS_TIXHUB_KEY", primary: true},
+	gigseek:   {name: "gigseek", kind: platform.KindMeta, host: "api.gigseek.test", url: "http://api.gigseek.test/2/events", env: "GIGS_GIGSEEK_CLIENT_ID"},
+	evently:   {name: "evently", kind: platform.KindContinuation, host: "www.evently.test", url: "http://www.evently.test/v3/events/search/", env: "GIGS_EVENTLY_TOKEN"},
+	fanlist:   {name: "fanlist", kind: platform.KindBandsintown, host: "rest.fanlist.test", url: "http://rest.fanlist.test/artists/{artist}/events", env: "GIGS_FANLIST_APP_ID"},
+	scenekick: {name: "scenekick", kind: platform.KindSongkick, host: "api.scenekick.test", url: "http://api.scenekick.test/api/3.0/metro_areas/1/calendar.json", env: "GIGS_SCENEKICK_KEY"},
 }
+
+// The fan platforms list some of the listed gigs too: scenekick one in fanShare of them,
+// fanlist the shows of the fanArtists most popular acts (it is read one artist at a time).
+const (
+	fanShare   = 5
+	fanArtists = 16
+)
 
 // changedPlatform is the platform whose listings revision 1 changes.
 const changedPlatform = gigseek
@@ -166,6 +177,31 @@ func (c *corpus) listPlatforms(r *rand.Rand) {
 			c.addListing(r, p, g, special[g])
 		}
 	}
+	// The fan platforms draw from their own stream, so the others' listings stay as they
+	// were before there were fan platforms. They list scheduled shows only.
+	fan := rand.New(rand.NewPCG(c.hash("fan platforms"), 0))
+	for _, g := range chosen {
+		if g.status != scheduled || special[g] != "" {
+			continue
+		}
+		if g.acts[0].rank < fanArtists {
+			c.addListing(fan, fanlist, g, "")
+		}
+		if fan.IntN(fanShare) == 0 {
+			c.addListing(fan, scenekick, g, "")
+		}
+	}
+}
+
+// listedArtists returns the headliners of platform p's listings, sorted: the artists a
+// per-artist platform is read for.
+func (c *corpus) listedArtists(p int) []string {
+	var out []string
+	for _, l := range c.platformListings(p) {
+		out = append(out, l.Performers[0])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // addListing lists g on platform p with the variation real platforms show. special forces a
@@ -228,12 +264,12 @@ func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listin
 }
 
 // setWhen sets a listing's date and time from start: mostly the venue's time, sometimes the
-// doors time, no time, or an after-midnight show dated to the evening before. evently
-// always states a time (its feed cannot say "to be announced").
+// doors time, no time, or an after-midnight show dated to the evening before. evently and
+// fanlist always state a time (their feeds cannot say "to be announced").
 func (c *corpus) setWhen(r *rand.Rand, p int, l *emulator.Listing, g *gig, start time.Time) {
 	l.LocalDate, l.LocalTime, l.TimeTBA = start.Format(dateLayout), start.Format("15:04:05"), false
 	if g.dateOnly {
-		if r.IntN(10) < 3 || p == evently { // the platform knows the time the venue has not announced
+		if r.IntN(10) < 3 || p == evently || p == fanlist { // the platform knows the time the venue has not announced
 			t := c.at(g.venue, dayIndex(c.today, start), g.venue.style.usual)
 			l.LocalTime = t.Format("15:04:05")
 			return
@@ -256,7 +292,7 @@ func (c *corpus) setWhen(r *rand.Rand, p int, l *emulator.Listing, g *gig, start
 		}
 		doors = doors.Add(start.Sub(g.start))
 		l.LocalDate, l.LocalTime = doors.Format(dateLayout), doors.Format("15:04:05")
-	case x < 18 && p != evently:
+	case x < 18 && p != evently && p != fanlist:
 		l.LocalTime, l.TimeTBA = "", true
 	}
 }
@@ -415,7 +451,7 @@ func (c *corpus) platformVenue(r *rand.Rand, p int, v *venue) *platformVenue {
 	if p == evently && r.IntN(3) == 0 {
 		pv.street, pv.postal = "", ""
 	}
-	digits := []float64{1e3, 1e4, 1e6}[p]
+	digits := []float64{1e3, 1e4, 1e6, 1e6, 1e7}[p]
 	pv.lat = math.Round((v.lat+(r.Float64()-0.5)*0.0006)*digits) / digits
 	pv.lon = math.Round((v.lon+(r.Float64()-0.5)*0.0006)*digits) / digits
 	c.pvenues[k] = pv
@@ -452,6 +488,10 @@ func listingURL(p int, l emulator.Listing) string {
 		return "http://www.tixhub.test/" + slug + "-tickets/event/" + l.ID
 	case gigseek:
 		return "http://gigseek.test/" + slug + "-tickets/" + engine.Slugify(l.City) + "-" + l.LocalDate + "/concert/" + l.ID
+	case fanlist:
+		return "http://www.fanlist.test/e/" + l.ID
+	case scenekick:
+		return "http://www.scenekick.test/concerts/" + l.ID + "-" + slug
 	}
 	return "http://www.evently.test/e/" + slug + "-tickets-" + l.ID
 }

@@ -24,11 +24,12 @@ import (
 
 type sourcesConfig struct {
 	Platforms []struct {
-		Name          string `json:"name"`
-		Kind          string `json:"kind"`
-		URL           string `json:"url"`
-		CredentialEnv string `json:"credential_env"`
-		Primary       bool   `json:"primary"`
+		Name          string   `json:"name"`
+		Kind          string   `json:"kind"`
+		URL           string   `json:"url"`
+		CredentialEnv string   `json:"credential_env"`
+		Primary       bool     `json:"primary"`
+		Artists       []string `json:"artists"`
 	} `json:"platforms"`
 	Venues []venueSource `json:"venues"`
 }
