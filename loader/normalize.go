@@ -242,9 +242,14 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 }
 
 // lookupCity places a venue in a city of the gazetteer (see places.Gazetteer.Locate), or
-// one made for it; one city per slug in a run.
+// one made for it; one city per slug in a run. An address given on one line, in Street
+// with no locality ("100 Main St, Austin, TX 78701"), is read for its city.
 func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
-	c, err := n.places.Locate(places.Place{Locality: p.Locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
+	locality := p.Locality
+	if strings.TrimSpace(locality) == "" && strings.Contains(p.Street, ",") {
+		locality = p.Street
+	}
+	c, err := n.places.Locate(places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
 		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo})
 	if err != nil {
 		return nil, err

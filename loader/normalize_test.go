@@ -271,3 +271,23 @@ func TestPlaceholderTimesAreTBA(t *testing.T) {
 		}
 	}
 }
+
+func TestAddressOnOneLine(t *testing.T) {
+	for _, c := range []struct{ street, region, country, city, zone string }{
+		{"1234 Main St, Austin, TX 78701", "", "", "austin", "America/Chicago"},
+		{"5 Rue X, 75011 Paris, France", "", "", "paris", "Europe/Paris"},
+		{"The Brudenell, 33 Queen's Rd, Leeds LS6 1NY", "", "UK", "leeds", "Europe/London"},
+		{"200 W 5th St, Portland", "Maine", "US", "portland-me-us", "America/New_York"},
+	} {
+		n := newNormalizer(noon, 1)
+		ev := event("A", "Hall", "", c.country, "2026-12-05T20:00")
+		ev.Venue.Street, ev.Venue.Region = c.street, c.region
+		if err := n.add(&ev, 0, RoleVenue); err != nil {
+			t.Errorf("%q: %v", c.street, err)
+			continue
+		}
+		if got := n.recs[0].city; got.Slug != c.city || got.Timezone != c.zone {
+			t.Errorf("%q: in %s (%s), want %s (%s)", c.street, got.Slug, got.Timezone, c.city, c.zone)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // maxDepth bounds the nesting read from a block; deeper values are skipped.
@@ -153,9 +154,11 @@ func noEOF(err error) error {
 }
 
 // repair fixes, in place and byte for byte, the breakage JSON-LD on real pages often has:
-// raw control characters (newlines, tabs) inside strings become spaces, and trailing commas
-// before '}' or ']' and byte order marks outside strings are blanked. Keeping the length keeps
-// every offset on its page line. It reports whether anything changed.
+// raw control characters (newlines, tabs) inside strings become spaces, as does a backslash
+// that escapes nothing JSON knows ("Pixies\<BS>"); trailing commas before '}' or ']', byte
+// order marks outside strings, and a stray quote after a comma at the end of a line
+// ("42.24","<newline> "priceCurrency") are blanked. Keeping the length keeps every offset on
+// its page line. It reports whether anything changed.
 func repair(b []byte) bool {
 	const bom = "\uFEFF"
 	changed := false
@@ -163,6 +166,12 @@ func repair(b []byte) bool {
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
+		case inString && escaped && (c < 0x20 || !strings.ContainsRune(`"\\/bfnrtu`, rune(c))):
+			b[i-1], escaped, changed = ' ', false, true
+			if c < 0x20 {
+				b[i] = ' '
+			}
+			inString = c != '"'
 		case inString && c < 0x20:
 			b[i], escaped, changed = ' ', false, true
 		case inString && escaped:
@@ -170,6 +179,8 @@ func repair(b []byte) bool {
 		case inString:
 			escaped = c == '\\'
 			inString = c != '"'
+		case c == '"' && strayQuote(b, i):
+			b[i], changed = ' ', true
 		case c == '"':
 			inString = true
 		case c == ',':
@@ -183,6 +194,18 @@ func repair(b []byte) bool {
 		}
 	}
 	return changed
+}
+
+// strayQuote reports whether the quote at b[i] opens no string: it follows a comma, and
+// what it would open is white space across a line break followed by another quote.
+func strayQuote(b []byte, i int) bool {
+	before := bytes.TrimRight(b[:i], spaces)
+	if len(before) == 0 || before[len(before)-1] != ',' {
+		return false
+	}
+	rest := b[i+1:]
+	j := bytes.IndexByte(rest, '"')
+	return j > 0 && len(bytes.TrimLeft(rest[:j], spaces)) == 0 && bytes.ContainsAny(rest[:j], "\r\n")
 }
 
 // reason describes why the rest of the block could not be read.

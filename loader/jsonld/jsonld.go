@@ -192,6 +192,12 @@ func (p *parser) location(v any) source.Place {
 			name = text(x)
 		}
 	}
+	if lower := strings.ToLower(name); !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") {
+		return source.Place{Name: name}
+	}
+	if link := p.link(name); link != "" {
+		return source.Place{Name: schemaorg.NameFromURL(link), URL: link} // named by its address only
+	}
 	return source.Place{Name: name}
 }
 
@@ -203,6 +209,9 @@ func (p *parser) place(o *object) source.Place {
 		return pl
 	}
 	pl := source.Place{Name: text(o.get("name")), URL: p.link(o.get("url"))}
+	if pl.Name == "" {
+		pl.Name = schemaorg.NameFromURL(pl.URL)
+	}
 	switch a := p.deref(first(o.get("address"))).(type) {
 	case *object:
 		pl.Street = text(a.get("streetAddress"))

@@ -621,3 +621,38 @@ func TestReferences(t *testing.T) {
 func BenchmarkParse(b *testing.B) {
 	schemaorgtest.Benchmark(b, fixtureDir, Parse)
 }
+
+func TestRepairRealBreakage(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"stray quote after a comma", "{\"price\": \"42.24\",\"\n  \"priceCurrency\": \"CAD\"}", "{\"price\": \"42.24\", \n  \"priceCurrency\": \"CAD\"}"},
+		{"backslash before a control character", "{\"name\": \"Pixies\\\x08\", \"x\": 1}", "{\"name\": \"Pixies  \", \"x\": 1}"},
+		{"backslash escaping nothing", `{"name": "AC\DC"}`, `{"name": "AC DC"}`},
+		{"good escapes stay", `{"name": "a\"b\\c\u00e9", "x": [1,]}`, `{"name": "a\"b\\c\u00e9", "x": [1 ]}`},
+	} {
+		b := []byte(c.in)
+		repair(b)
+		if string(b) != c.want {
+			t.Errorf("%s: repair gave %q, want %q", c.name, b, c.want)
+		}
+		if !json.Valid(b) {
+			t.Errorf("%s: %q is still not JSON", c.name, b)
+		}
+	}
+}
+
+func TestVenueNamedByItsURL(t *testing.T) {
+	for _, c := range []struct{ name, location, want string }{
+		{"a url as the location", `"https://v.example/venues/the-lexington"`, "The Lexington"},
+		{"a place with a url only", `{"@type":"Place","url":"https://www.thegarage.london/"}`, "thegarage.london"},
+		{"a plain name stays", `"The Garage, London"`, "The Garage, London"},
+	} {
+		page := `<script type="application/ld+json">{"@type":"MusicEvent","name":"X","startDate":"2026-12-01T20:00","location":` + c.location + `}</script>`
+		events, drops := Parse([]byte(page), "https://venue.example/")
+		if len(events) != 1 || len(drops) != 0 {
+			t.Fatalf("%s: %d events, drops %+v", c.name, len(events), drops)
+		}
+		if got := events[0].Venue.Name; got != c.want {
+			t.Errorf("%s: venue %q, want %q", c.name, got, c.want)
+		}
+	}
+}

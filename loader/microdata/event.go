@@ -141,7 +141,25 @@ func (p *parser) location(values props) source.Place {
 			return p.place(it)
 		}
 	}
+	for _, v := range values {
+		if el := p.nodes[v.el].el; el.isURL && !el.scope {
+			// A link: the venue's name is its text, its address the page it links to.
+			link := schemaorg.Link(p.links, p.value(v.el, schemaorg.MaxLink+1))
+			name := p.linkText(v.el)
+			if name == "" {
+				name = schemaorg.NameFromURL(link)
+			}
+			return source.Place{Name: name, URL: link}
+		}
+	}
 	return source.Place{Name: p.text(values)}
+}
+
+// linkText returns the text content of element n, cleaned and cut as text is.
+func (p *parser) linkText(n int32) string {
+	b := schemaorg.TextBuilder{Limit: schemaorg.MaxText}
+	p.textContent(n, &b)
+	return b.String()
 }
 
 // place reads a Place. Its address is a PostalAddress item or text, kept whole in Street;
@@ -153,6 +171,16 @@ func (p *parser) place(it int32) source.Place {
 	}
 	ps := p.propsOf(it)
 	pl := source.Place{Name: p.text(ps.get("name")), URL: schemaorg.Link(p.links, p.token(ps.get("url")))}
+	if pl.Name == "" { // named only by the link to its page: its text, else the address
+		for _, u := range ps.get("url") {
+			if pl.Name = p.linkText(u.el); pl.Name != "" {
+				break
+			}
+		}
+		if pl.Name == "" {
+			pl.Name = schemaorg.NameFromURL(pl.URL)
+		}
+	}
 	if a := ps.get("address"); len(a) > 0 && p.isItem(a[0].el) {
 		as := p.propsOf(a[0].el)
 		pl.Street = p.text(as.get("streetaddress"))

@@ -486,3 +486,20 @@ func TestHostile(t *testing.T) {
 		t.Logf("%s: %d events, %d drops in %v", name, len(events), len(drops), time.Since(start))
 	}
 }
+
+func TestVenueNamedByItsLink(t *testing.T) {
+	for _, c := range []struct{ name, location, wantName, wantURL string }{
+		{"link text", `<a itemprop=location href="/venues/garage">The Garage</a>`, "The Garage", "https://venue.example/venues/garage"},
+		{"link without text", `<a itemprop=location href="https://v.example/venues/the-lexington"></a>`, "The Lexington", "https://v.example/venues/the-lexington"},
+		{"place with a url link only", `<div itemprop=location itemscope itemtype=https://schema.org/Place><a itemprop=url href="https://g.example/">The Garage</a></div>`, "The Garage", "https://g.example/"},
+	} {
+		page := `<div itemscope itemtype=https://schema.org/MusicEvent><b itemprop=name>X</b><meta itemprop=startDate content=2026-12-01T20:00>` + c.location + `</div>`
+		events, drops := Parse([]byte(page), "https://venue.example/whats-on")
+		if len(events) != 1 || len(drops) != 0 {
+			t.Fatalf("%s: %d events, drops %+v", c.name, len(events), drops)
+		}
+		if v := events[0].Venue; v.Name != c.wantName || v.URL != c.wantURL {
+			t.Errorf("%s: venue %q at %q, want %q at %q", c.name, v.Name, v.URL, c.wantName, c.wantURL)
+		}
+	}
+}

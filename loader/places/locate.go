@@ -291,14 +291,14 @@ func Distance(lat1, lon1, lat2, lon2 float64) float64 {
 	return 2 * earthKM * math.Asin(math.Sqrt(math.Min(a, 1)))
 }
 
-// readings are the ways to read a place: itself, or, for an address written on one line
-// when the place gives no region or country of its own, its parts from the end: a country,
+// readings are the ways to read a place: itself, or, for an address written on one line,
+// its last part when the place states its region and country, else its parts from the end: a country,
 // then a region (a code or a name of a US, Canadian or Australian region), then the
 // locality; a postal code before or after a part is dropped ("Leeds LS1 3AA, UK", "Austin,
 // TX 78701"). A last part that is both a country's code and a region's ("Los Angeles,
 // CA") gives two readings, the region's first.
 func (g *Gazetteer) readings(p Place) []Place {
-	if !strings.Contains(p.Locality, ",") || p.Country != "" && p.Region != "" {
+	if !strings.Contains(p.Locality, ",") {
 		return []Place{p}
 	}
 	parts := strings.Split(p.Locality, ",")
@@ -308,6 +308,11 @@ func (g *Gazetteer) readings(p Place) []Place {
 	parts = dropEmpty(parts)
 	if len(parts) < 2 {
 		return []Place{p}
+	}
+	if p.Country != "" && p.Region != "" { // the whole, else its last part: "200 W 5th St, Portland"
+		q := p
+		q.Locality = stripPostal(parts[len(parts)-1])
+		return []Place{p, q}
 	}
 	var out []Place
 	if q, ok := g.asRegion(p, parts); ok {

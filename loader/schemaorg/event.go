@@ -54,13 +54,14 @@ func ID(base *url.URL, s string) string {
 	return s
 }
 
-// When reads an ISO 8601 date or date-time; see source.ParseISO.
+// When reads an ISO 8601 date or date-time (see source.ParseISO), or one of the other ways
+// pages write dates (see loose).
 func When(s string) (source.When, error) {
 	s = Token(s)
 	if len(s) > MaxQuote {
 		return source.When{}, errors.New("too long")
 	}
-	return source.ParseISO(s)
+	return parseLoose(s)
 }
 
 // Doors reads a doorTime: a date-time, or a clock alone ("19:00", "19:00:00") on the
@@ -110,4 +111,32 @@ func SetDates(e *source.Event, d Dates, id string, n int) (reason string) {
 	e.PreviousStart, _ = When(d.PreviousStart)
 	e.Doors = Doors(d.Doors, e.Start)
 	return ""
+}
+
+// NameFromURL returns the name a venue's page address gives when a page names the venue by
+// nothing else: the last path segment when it is a slug of words ("/venues/the-jazz-cafe"
+// gives "The Jazz Cafe"), else the host without "www." ("www.thegarage.london" gives
+// "thegarage.london"); "" when u is not an http(s) URL.
+func NameFromURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return ""
+	}
+	segs := strings.FieldsFunc(p.Path, func(r rune) bool { return r == '/' })
+	if len(segs) > 0 {
+		last := strings.TrimSuffix(strings.TrimSuffix(segs[len(segs)-1], ".html"), ".php")
+		words := strings.FieldsFunc(last, func(r rune) bool { return r == '-' || r == '_' || r == '+' })
+		slug := len(words) > 0
+		for i, w := range words {
+			if strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+				slug = false
+				break
+			}
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+		if slug {
+			return strings.Join(words, " ")
+		}
+	}
+	return strings.TrimPrefix(p.Hostname(), "www.")
 }
