@@ -50,3 +50,28 @@ func TestNonMusicIsDroppedWithTheKind(t *testing.T) {
 		t.Errorf("kept %d, dropped %+v; want the concert kept and the match dropped as not music", sr.Events, sr.Dropped)
 	}
 }
+
+func TestPlainEventsAmongTypedConcerts(t *testing.T) {
+	mk := func(title string, kinds ...string) source.Event {
+		ev := event(title, "Drom", "Toronto", "CA", "2026-12-05T20:00")
+		ev.Ref, ev.Kinds = title, kinds
+		return ev
+	}
+	for _, c := range []struct {
+		name   string
+		events []source.Event
+		kept   int
+	}{
+		{"two concerts typed, a fundraiser plain", []source.Event{mk("A", "MusicEvent"), mk("B", "MusicEvent"), mk("Funds", "Event")}, 2},
+		{"one concert typed: no pattern", []source.Event{mk("A", "MusicEvent"), mk("Funds", "Event")}, 2},
+		{"all plain", []source.Event{mk("A", "Event"), mk("B", "Event")}, 2},
+		{"microdata's lower case", []source.Event{mk("A", "musicevent"), mk("B", "musicevent"), mk("C", "event")}, 2},
+	} {
+		n := newNormalizer(noon, len(c.events))
+		var sr SourceReport
+		n.addAll(c.events, 0, Source{Role: RolePlatform}, &sr)
+		if sr.Events != c.kept {
+			t.Errorf("%s: kept %d, want %d (dropped %+v)", c.name, sr.Events, c.kept, sr.Dropped)
+		}
+	}
+}

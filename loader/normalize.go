@@ -3,6 +3,7 @@ package loader
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -179,10 +180,16 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 	if src.Role == RoleVenue {
 		atHome = n.home(events, src.Home)
 	}
+	generic := typesMusic(events)
 	for j := range events {
 		role := src.Role
 		if !atHome(&events[j]) {
 			role = RoleGuest
+		}
+		if generic && onlyEvent(events[j].Kinds) {
+			sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line,
+				Reason: `not music: the source types its concerts "MusicEvent" and this only "Event"`})
+			continue
 		}
 		if err := n.add(&events[j], i, role); err != nil {
 			sr.Dropped = append(sr.Dropped, source.Drop{Ref: events[j].Ref, Line: events[j].Line, Reason: err.Error()})
@@ -191,6 +198,21 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 		sr.Events++
 	}
 }
+
+// typesMusic reports whether a document types its concerts: two events or more of the
+// schema.org type MusicEvent. Its events of the plain type Event are then something else.
+func typesMusic(events []source.Event) bool {
+	n := 0
+	for i := range events {
+		if slices.ContainsFunc(events[i].Kinds, func(k string) bool { return strings.EqualFold(k, "MusicEvent") }) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// onlyEvent reports whether kinds is the plain schema.org type Event alone.
+func onlyEvent(kinds []string) bool { return len(kinds) == 1 && strings.EqualFold(kinds[0], "Event") }
 
 // localDay numbers the venue-local date of t.
 func localDay(t time.Time) int32 {

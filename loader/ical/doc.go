@@ -50,6 +50,9 @@
 //   - an IANA name ("Europe/Berlin"), whether or not the document has a VTIMEZONE for it;
 //   - a Windows name ("W. Europe Standard Time", "India Standard Time"), mapped to the
 //     IANA zone CLDR's windowsZones gives for territory 001 (windowszones.tsv);
+//   - a Windows display name ("(UTC+10:00) Canberra, Melbourne, Sydney", "(GMT-05:00)
+//     Eastern Time (US & Canada)"): the zone of the first place it lists, a US or Canadian
+//     region by its words or a gazetteer city, whose standard offset is the one it states;
 //   - a prefixed name whose trailing part is an IANA name
 //     ("/mozilla.org/20050126_1/Europe/Berlin");
 //   - through the X-LIC-LOCATION of the document's VTIMEZONE for the TZID;

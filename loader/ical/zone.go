@@ -58,7 +58,8 @@ func (z *zones) lookup(tzid string) *time.Location {
 	return loc
 }
 
-// resolveZone reads name as an IANA name, a Windows name or a prefixed IANA name.
+// resolveZone reads name as an IANA name, a Windows name, a Windows display name (see
+// displayZone) or a prefixed IANA name.
 func resolveZone(name string) *time.Location {
 	name = strings.TrimSpace(name)
 	if len(name) > maxZoneName {
@@ -69,6 +70,9 @@ func resolveZone(name string) *time.Location {
 	}
 	if iana, ok := windowsZones()[strings.ToLower(name)]; ok {
 		return ianaZone(iana)
+	}
+	if loc := displayZone(name); loc != nil {
+		return loc
 	}
 	// IANA names have at most three segments ("America/Argentina/Salta").
 	parts := strings.Split(strings.Trim(name, "/"), "/")

@@ -231,3 +231,7 @@ func CountryName(code string) string {
 func LookupCity(name, country string) (*City, error) {
 	return Default().Locate(Place{Locality: name, Country: country})
 }
+
+// CitiesNamed returns the gazetteer cities of a name in any country, most populous first.
+// The slice is the gazetteer's: do not modify it.
+func (g *Gazetteer) CitiesNamed(name string) []*City { return g.byName[engine.Fold(name)] }

@@ -1,0 +1,67 @@
+package ical
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gigs/gigs/loader/places"
+)
+
+// Outlook on the web and some Exchange servers name a zone by its Windows display name,
+// "(UTC+10:00) Canberra, Melbourne, Sydney" or "(GMT-05:00) Eastern Time (US & Canada)",
+// with no VTIMEZONE. Such a name is read as the zone of the first place it lists whose
+// standard offset is the one it states: a region Windows names by words (below), else a
+// city of the gazetteer.
+
+var displayName = regexp.MustCompile(`^\((?:UTC|GMT)(?:([+-])(\d{1,2}):?(\d{2})?)?\)\s*(.+)$`)
+
+// displayRegions are the places Windows display names give as words, not cities.
+var displayRegions = map[string]string{
+	"eastern time": "America/New_York", "central time": "America/Chicago", "mountain time": "America/Denver",
+	"pacific time": "America/Los_Angeles", "alaska": "America/Anchorage", "hawaii": "Pacific/Honolulu",
+	"atlantic time": "America/Halifax", "arizona": "America/Phoenix", "newfoundland": "America/St_Johns",
+	"coordinated universal time": "UTC", "saskatchewan": "America/Regina", "indiana (east)": "America/Indiana/Indianapolis",
+}
+
+// displayZone returns the zone a Windows display name names, or nil.
+func displayZone(name string) *time.Location {
+	m := displayName.FindStringSubmatch(strings.TrimSpace(name))
+	if m == nil {
+		return nil
+	}
+	offset := 0
+	if m[1] != "" {
+		h, _ := strconv.Atoi(m[2])
+		mins, _ := strconv.Atoi(m[3])
+		offset = (h*60 + mins) * 60
+		if m[1] == "-" {
+			offset = -offset
+		}
+	}
+	rest := strings.ToLower(m[4])
+	for words, zone := range displayRegions {
+		if strings.HasPrefix(rest, words) {
+			if loc := ianaZone(zone); loc != nil && standardOffset(loc) == offset {
+				return loc
+			}
+		}
+	}
+	for _, part := range strings.FieldsFunc(m[4], func(r rune) bool { return r == ',' || r == '(' || r == ')' || r == '&' || r == '/' }) {
+		for _, c := range places.Default().CitiesNamed(strings.TrimSpace(part)) {
+			if standardOffset(c.Location) == offset {
+				return c.Location
+			}
+		}
+	}
+	return nil
+}
+
+// standardOffset is a zone's offset outside daylight saving time: the smaller of its
+// January and July offsets in a recent year.
+func standardOffset(loc *time.Location) int {
+	_, jan := time.Date(2025, 1, 15, 12, 0, 0, 0, loc).Zone()
+	_, jul := time.Date(2025, 7, 15, 12, 0, 0, 0, loc).Zone()
+	return min(jan, jul)
+}
