@@ -28,10 +28,11 @@
 //     is an absolute http or https URL; Genres and Kinds are the CATEGORIES, comma lists
 //     and repeated properties alike, up to 20. In text, HTML entities are decoded (CMS exports put them
 //     in), control characters dropped and white space collapsed; it is cut to 500 bytes.
-//   - Venue comes from LOCATION, split at commas and line breaks: three parts or more are
-//     "venue, street, city[, country]", the name, the street and the rest as Locality (the
-//     loader reads it as an address on one line); two are "venue, city", unless the second
-//     holds a digit ("venue, street 12"), which is then the street; one is the name. GEO
+//   - Venue comes from LOCATION, split at commas and line breaks: a last part that names a
+//     country ("Deutschland", "UK") is the Country; of the rest, three parts or more are
+//     "venue, street, city", the name, the street and the rest as Locality (the loader
+//     reads it as an address on one line); two are "venue, city", unless the second holds
+//     a digit ("venue, street 12"), which is then the street; one is the name. GEO
 //     gives Lat and Lon when both are in range and not 0,0. LOCATION cannot say more.
 //   - End is DTEND, or DTSTART plus DURATION; a date-only DTEND is exclusive, as RFC 5545
 //     has it. An end that cannot be read or lies before the start is left out.

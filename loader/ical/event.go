@@ -399,7 +399,7 @@ func (e *entry) occurrence(s stamp, ref string) source.Event {
 		ev.End = end.when()
 	}
 	ev.Genres = slices.Clone(ev.Genres) // the events' slices must not share arrays
-	ev.Kinds = slices.Clone(ev.Genres)   // categories say what an event is, too
+	ev.Kinds = slices.Clone(ev.Genres)  // categories say what an event is, too
 	return ev
 }
 
@@ -449,8 +449,13 @@ func place(location, geo *prop) source.Place {
 				parts = append(parts, part)
 			}
 		}
+		if n := len(parts); n >= 2 {
+			if _, ok := engine.CountryCode(parts[n-1]); ok { // "…, Deutschland"
+				pl.Country, parts = parts[n-1], parts[:n-1]
+			}
+		}
 		switch {
-		case len(parts) >= 3: // "venue, street, city[, country]"
+		case len(parts) >= 3: // "venue, street, city"
 			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
 		case len(parts) == 2 && !strings.ContainsAny(parts[1], "0123456789"): // "venue, city"
 			pl.Name, pl.Locality = parts[0], parts[1]

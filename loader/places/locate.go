@@ -40,7 +40,8 @@ const (
 //  2. The city of that name in the country (by any of its names): of several, the one of
 //     the place's region, else the one nearest the place's coordinates (within 50 km), else
 //     the most populous. A place with coordinates and no locality is in the country's
-//     city nearest them, within 50 km.
+//     city nearest them, within 50 km; one without is in the city that bears the
+//     country's name, when there is one (Singapore, Luxembourg).
 //  3. A city the gazetteer lacks, named as the place names it: in the zone the place states,
 //     else the zone of the nearest gazetteer city of the country within 150 km of the
 //     place's coordinates, else the zone of the place's region when all its gazetteer
@@ -198,6 +199,11 @@ func (g *Gazetteer) named(p Place, country string) *City {
 				return c
 			}
 		}
+		for _, c := range g.byName[engine.Fold(CountryName(country))] { // Singapore, Luxembourg, Monaco
+			if c.Country == country {
+				return c
+			}
+		}
 		return nil
 	}
 	var found []*City
@@ -309,10 +315,22 @@ func (g *Gazetteer) readings(p Place) []Place {
 	if len(parts) < 2 {
 		return []Place{p}
 	}
-	if p.Country != "" && p.Region != "" { // the whole, else its last part: "200 W 5th St, Portland"
+	if p.Country != "" && p.Region != "" {
+		// The last part that is not the region or the country again ("Duluth, MN, US",
+		// "200 W 5th St, Portland"), else the whole.
+		country, _ := engine.CountryCode(p.Country)
+		rest := parts
+		for len(rest) > 1 {
+			last := rest[len(rest)-1]
+			if c, ok := engine.CountryCode(last); (ok && c == country) || engine.Fold(regionPart(last)) == engine.Fold(p.Region) {
+				rest = rest[:len(rest)-1]
+				continue
+			}
+			break
+		}
 		q := p
-		q.Locality = stripPostal(parts[len(parts)-1])
-		return []Place{p, q}
+		q.Locality = stripPostal(rest[len(rest)-1])
+		return []Place{q, p}
 	}
 	var out []Place
 	if q, ok := g.asRegion(p, parts); ok {

@@ -53,6 +53,7 @@ func TestLocate(t *testing.T) {
 		{"one line, US", Place{Locality: "Austin, TX, US"}, "austin", "America/Chicago", ""},
 		{"one line with a postcode", Place{Locality: "Austin, TX 78701"}, "austin", "America/Chicago", ""},
 		{"one line, UK", Place{Locality: "Leeds, UK"}, "leeds", "Europe/London", ""},
+		{"one line with the stated region and country again", Place{Locality: "Duluth, MN, US", Region: "MN", Country: "US"}, "duluth-mn-us", "America/Chicago", ""},
 		{"one line and the country again", Place{Locality: "Glasgow, United Kingdom", Country: "United Kingdom"}, "glasgow", "Europe/London", ""},
 		{"a postcode before the name", Place{Locality: "708 15 Gothenburg", Country: "SE"}, "gothenburg", "Europe/Stockholm", ""},
 		{"a postcode after the name", Place{Locality: "Leeds LS6 1NY", Country: "GB"}, "leeds", "Europe/London", ""},
@@ -74,6 +75,7 @@ func TestLocate(t *testing.T) {
 		{"a state of two zones", Place{Locality: "Nowhere Springs", Region: "FL", Country: "US"}, "", "", "no time zone"},
 		{"unknown country", Place{Locality: "Atlantis", Country: "Atlantis"}, "", "", `unknown country "Atlantis"`},
 		{"no city", Place{Country: "GB"}, "", "", "venue has no city"},
+		{"no city in a city state", Place{Locality: "Singapore"}, "singapore", "Asia/Singapore", ""},
 		{"nothing", Place{}, "", "", "venue has no city and no country"},
 	}
 	for _, tt := range tests {
