@@ -12,8 +12,8 @@ import (
 // music whatever else is said (a family concert, a festival of music and film); an event
 // that states no music kind but one with a word below is not music, and is dropped with the
 // kind as the reason. An event whose source states nothing, or only words neither list
-// holds ("Event", "Festival", "DanceEvent", "Miscellaneous"), is taken as music: the source
-// lists gigs.
+// holds ("Event", "Festival", "DanceEvent", "Undefined"), is taken as music: the source
+// lists gigs. Ticketmaster's "Miscellaneous" segment (tours, parking, food) is not music.
 
 // musicWords mark a music event.
 var musicWords = wordSet("music musicevent concert concerts gig gigs band bands clubbing nightlife " +
@@ -30,7 +30,8 @@ var otherWords = wordSet("sport sports sportsevent athletics football soccer bas
 	"childrensevent kids film films movie movies cinema screening screeningevent education " +
 	"educationevent lecture lectures seminar seminars workshop workshops course class classes " +
 	"conference business businessevent exhibition exhibitionevent museum literary literaryevent " +
-	"book reading food foodevent tasting market sale saleevent hackathon meeting fair")
+	"book reading food foodevent tasting market sale saleevent hackathon meeting fair miscellaneous " +
+	"parking")
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}

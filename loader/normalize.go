@@ -249,18 +249,18 @@ func placeholder(ev *source.Event, loc *time.Location) bool {
 	return false
 }
 
-// instant places a stated time in the venue's zone. A wall time that falls in a daylight
-// saving gap moves forward by the gap, as the clocks did.
+// instant places a stated time in the venue's zone, to the minute (seconds are dropped). A
+// wall time that falls in a daylight saving gap moves forward by the gap, as the clocks did.
 func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 	y, m, d := w.Wall.Date()
 	if w.DateOnly {
 		return time.Date(y, m, d, 0, 0, 0, 0, loc), true
 	}
-	hh, mm, ss := w.Wall.Clock()
+	hh, mm, _ := w.Wall.Clock() // shows start on the minute: "19:00:23" is a feed's noise
 	if w.HasOffset {
-		return time.Date(y, m, d, hh, mm, ss, 0, time.FixedZone("", w.Offset)).In(loc), false
+		return time.Date(y, m, d, hh, mm, 0, 0, time.FixedZone("", w.Offset)).In(loc), false
 	}
-	return time.Date(y, m, d, hh, mm, ss, 0, loc), false
+	return time.Date(y, m, d, hh, mm, 0, 0, loc), false
 }
 
 // lookupCity places a venue in a city of the gazetteer (see places.Gazetteer.Locate), or

@@ -27,6 +27,7 @@ func TestInstant(t *testing.T) {
 		{"2027-03-14T21:00", "America/New_York", "2027-03-14T21:00:00-04:00", false}, // US spring forward
 		{"2027-04-04T20:00", "Australia/Sydney", "2027-04-04T20:00:00+10:00", false}, // southern autumn
 		{"2026-12-24", "Europe/Paris", "2026-12-24", true},
+		{"2026-12-05T19:00:23", "Europe/Berlin", "2026-12-05T19:00:00+01:00", false}, // a feed's stray seconds
 		{"2026-12-05T20:00:00+00:00", "America/Sao_Paulo", "2026-12-05T17:00:00-03:00", false},
 	}
 	for _, tt := range tests {
