@@ -265,11 +265,14 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 
 // lookupCity places a venue in a city of the gazetteer (see places.Gazetteer.Locate), or
 // one made for it; one city per slug in a run. An address given on one line, in Street
-// with no locality ("100 Main St, Austin, TX 78701"), is read for its city.
+// or, for a venue named by its address, in Name ("Memphis, TN, US"), with no locality
+// ("100 Main St, Austin, TX 78701"), is read for its city.
 func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
 	locality := p.Locality
-	if strings.TrimSpace(locality) == "" && strings.Contains(p.Street, ",") {
-		locality = p.Street
+	for _, line := range []string{p.Street, p.Name} {
+		if strings.TrimSpace(locality) == "" && strings.Contains(line, ",") {
+			locality = line
+		}
 	}
 	c, err := n.places.Locate(places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
 		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo})

@@ -274,6 +274,11 @@ func TestPlaceholderTimesAreTBA(t *testing.T) {
 }
 
 func TestAddressOnOneLine(t *testing.T) {
+	n := newNormalizer(noon, 1)
+	named := event("A", "Memphis, TN, US", "", "", "2026-12-05T20:00") // a location given as text
+	if err := n.add(&named, 0, RoleVenue); err != nil || n.recs[0].city.Slug != "memphis" {
+		t.Errorf("venue named by its address: %v", err)
+	}
 	for _, c := range []struct{ street, region, country, city, zone string }{
 		{"1234 Main St, Austin, TX 78701", "", "", "austin", "America/Chicago"},
 		{"5 Rue X, 75011 Paris, France", "", "", "paris", "Europe/Paris"},
