@@ -77,7 +77,8 @@ func newNormalizer(now time.Time, size int) *normalizer {
 }
 
 // add normalizes one event of source src into a record, or says why it cannot. A record
-// its source already gave (same ref) is skipped without error: pages repeat events.
+// its source already gave (same ref; for a record known only by its position on the page,
+// same title, start and venue) is skipped without error: pages repeat events.
 func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	scrub(ev)
 	title := clean(ev.Title)
@@ -107,6 +108,12 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 		return fmt.Errorf("start %s is more than two years ahead", start.Format(time.DateOnly))
 	}
 	seenKey := fmt.Sprint(src) + "\x00" + ev.Ref
+	if ev.Positional {
+		// A record known only by its place on the page is the same record as another of
+		// the page with its title, start and venue: pages repeat events (a list and a
+		// "featured" box, JSON-LD and microdata of one event).
+		seenKey = fmt.Sprint(src) + "\x00" + strings.ToLower(title) + "\x00" + start.UTC().Format(time.RFC3339) + "\x00" + venueKey(ev.Venue.Name, city.Name)
+	}
 	if ev.Ref != "" && n.seen[seenKey] {
 		return nil
 	}
@@ -439,15 +446,19 @@ func sameTicket(a, b engine.Ticket) bool {
 		price(a.PriceMin) == price(b.PriceMin) && price(a.PriceMax) == price(b.PriceMax)
 }
 
-// scrub removes invisible characters from every text of ev a client may be shown, in
-// place (again harmlessly): see visible.
+// scrub removes invisible characters from every text of ev a client may be shown and
+// repairs text read in the wrong charset, in place (again harmlessly): see visible and
+// demojibake.
 func scrub(ev *source.Event) {
-	for _, p := range []*string{&ev.Title, &ev.URL, &ev.Venue.Name, &ev.Venue.Street, &ev.Venue.Locality, &ev.Venue.Region,
-		&ev.Venue.PostalCode, &ev.Venue.Country, &ev.Venue.Zone, &ev.Venue.URL} {
+	for _, p := range []*string{&ev.Title, &ev.Venue.Name, &ev.Venue.Street, &ev.Venue.Locality, &ev.Venue.Region,
+		&ev.Venue.PostalCode, &ev.Venue.Country} {
+		*p = demojibake(visible(*p))
+	}
+	for _, p := range []*string{&ev.URL, &ev.Venue.Zone, &ev.Venue.URL, &ev.Image} {
 		*p = visible(*p)
 	}
 	for i := range ev.Performers {
-		ev.Performers[i].Name = visible(ev.Performers[i].Name)
+		ev.Performers[i].Name = demojibake(visible(ev.Performers[i].Name))
 		scrubAll(ev.Performers[i].Genres)
 	}
 	for i := range ev.Offers {
@@ -459,7 +470,7 @@ func scrub(ev *source.Event) {
 
 func scrubAll(list []string) {
 	for i := range list {
-		list[i] = visible(list[i])
+		list[i] = demojibake(visible(list[i]))
 	}
 }
 

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -295,5 +296,23 @@ func TestAddressOnOneLine(t *testing.T) {
 		if got := n.recs[0].city; got.Slug != c.city || got.Timezone != c.zone {
 			t.Errorf("%q: in %s (%s), want %s (%s)", c.street, got.Slug, got.Timezone, c.city, c.zone)
 		}
+	}
+}
+
+func TestRepeatedPositionalRecordsAreOne(t *testing.T) {
+	n := newNormalizer(noon, 3)
+	evs := []source.Event{
+		event("Night Owls", "The Lantern", "Berlin", "DE", "2026-12-05T20:00"),
+		event("Night Owls", "The Lantern", "Berlin", "DE", "2026-12-05T20:00"), // the "featured" box
+		event("Night Owls", "The Lantern", "Berlin", "DE", "2026-12-06T20:00"), // another night
+	}
+	for i := range evs {
+		evs[i].Ref, evs[i].Positional = fmt.Sprintf("https://lantern.example/#%d", i+1), true
+		if err := n.add(&evs[i], 0, RoleVenue); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(n.recs) != 2 {
+		t.Errorf("%d records, want 2: a repeat without an identity is one record", len(n.recs))
 	}
 }
