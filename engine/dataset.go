@@ -70,6 +70,13 @@ type Gig struct {
 	Doors   time.Time // zero when unknown
 	// PreviousStart is the start before a reschedule or postponement; zero when none.
 	PreviousStart time.Time
+	// OnSale is when tickets go on sale to the public; zero when no source says.
+	OnSale time.Time
+	// Image is an absolute http(s) URL of a picture of the gig or its headliner; "" when none.
+	Image string
+	// MinAge is the youngest age admitted when HasMinAge is set; 0 means all ages.
+	MinAge    int
+	HasMinAge bool
 
 	Artists   []Billing // billing order
 	Genres    []string  // genre slugs

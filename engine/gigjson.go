@@ -30,6 +30,7 @@ func appendGig(b []byte, r *gigRow, artists map[string]*Artist) []byte {
 	b = appendTime(b, ",ends_at", g.End, r.loc)
 	b = appendTime(b, ",doors_at", g.Doors, r.loc)
 	b = appendTime(b, ",previous_starts_at", g.PreviousStart, r.loc)
+	b = appendTime(b, ",on_sale_at", g.OnSale, r.loc)
 	b = appendKey(b, ",date")
 	b = append(b, '"')
 	b = g.Start.In(r.loc).AppendFormat(b, time.DateOnly)
@@ -44,6 +45,11 @@ func appendGig(b []byte, r *gigRow, artists map[string]*Artist) []byte {
 	b = appendRef(b, r.city.Slug, r.city.Name)
 	b = appendKey(b, ",country")
 	b = appendString(b, r.city.Country)
+	if g.HasMinAge {
+		b = appendKey(b, ",min_age")
+		b = strconv.AppendInt(b, int64(g.MinAge), 10)
+	}
+	b = appendOptString(b, ",image_url", g.Image)
 
 	b = appendKey(b, ",artists")
 	b = append(b, '[')

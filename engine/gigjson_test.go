@@ -42,12 +42,15 @@ type refGig struct {
 	EndsAt           string       `json:"ends_at,omitempty"`
 	DoorsAt          string       `json:"doors_at,omitempty"`
 	PreviousStartsAt string       `json:"previous_starts_at,omitempty"`
+	OnSaleAt         string       `json:"on_sale_at,omitempty"`
 	Date             string       `json:"date"`
 	TimeTBA          bool         `json:"time_tba"`
 	Timezone         string       `json:"timezone"`
 	Venue            refRef       `json:"venue"`
 	City             refRef       `json:"city"`
 	Country          string       `json:"country"`
+	MinAge           *int         `json:"min_age,omitempty"`
+	ImageURL         string       `json:"image_url,omitempty"`
 	Artists          []refBilling `json:"artists"`
 	Genres           []string     `json:"genres"`
 	Tickets          []refTicket  `json:"tickets"`
@@ -64,11 +67,14 @@ func refEncode(t *testing.T, r *gigRow, artists map[string]*Artist) []byte {
 		return x.In(r.loc).Truncate(time.Second).Format(offsetLayout)
 	}
 	v := refGig{ID: g.ID, Title: g.Title, Status: cmpOr(g.Status), EndsAt: local(g.End), DoorsAt: local(g.Doors),
-		PreviousStartsAt: local(g.PreviousStart), Date: g.Start.In(r.loc).Format(time.DateOnly), TimeTBA: g.TimeTBA,
+		PreviousStartsAt: local(g.PreviousStart), OnSaleAt: local(g.OnSale), ImageURL: g.Image, Date: g.Start.In(r.loc).Format(time.DateOnly), TimeTBA: g.TimeTBA,
 		Timezone: r.city.Timezone, Venue: refRef{r.venue.Slug, r.venue.Name}, City: refRef{r.city.Slug, r.city.Name},
 		Country: r.city.Country, Artists: []refBilling{}, Genres: append([]string{}, g.Genres...), Tickets: []refTicket{}, Sources: []refSource{}}
 	if !g.TimeTBA {
 		v.StartsAt = local(g.Start)
+	}
+	if g.HasMinAge {
+		v.MinAge = &g.MinAge
 	}
 	if !g.UpdatedAt.IsZero() {
 		v.UpdatedAt = g.UpdatedAt.UTC().Format(time.RFC3339)
@@ -116,6 +122,9 @@ func TestAppendGigMatchesEncodingJSON(t *testing.T) {
 		}
 		if r.IntN(2) == 0 {
 			g.UpdatedAt = start.Add(-time.Duration(r.IntN(100000)) * time.Second)
+		}
+		if r.IntN(2) == 0 {
+			g.OnSale, g.Image, g.MinAge, g.HasMinAge = start.AddDate(0, -2, 0), text(), r.IntN(22), r.IntN(2) == 0
 		}
 		artists := map[string]*Artist{}
 		for n := range r.IntN(3) {

@@ -194,6 +194,19 @@ func (a *assembler) gig(members []int32) {
 				g.Doors = doors
 			}
 		}
+		// The most authoritative source that states them gives the on-sale time (one before
+		// the show), the picture and the age limit.
+		if g.OnSale.IsZero() && !r.ev.OnSale.IsZero() {
+			if on, _ := instant(r.ev.OnSale, loc); on.Before(g.Start) {
+				g.OnSale = on
+			}
+		}
+		if g.Image == "" {
+			g.Image = r.ev.Image
+		}
+		if !g.HasMinAge && r.ev.HasMinAge {
+			g.MinAge, g.HasMinAge = r.ev.MinAge, true
+		}
 		for _, p := range a.performers(r) {
 			if s := a.artist(p.name, nil); s != "" && !slices.ContainsFunc(g.Artists, func(b engine.Billing) bool { return b.Artist == s }) {
 				g.Artists = append(g.Artists, engine.Billing{Artist: s, Headliner: len(g.Artists) == 0})

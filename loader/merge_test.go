@@ -316,3 +316,26 @@ func TestTypoApart(t *testing.T) {
 		}
 	}
 }
+
+func TestImageOnSaleAndAgeReachTheGig(t *testing.T) {
+	n := newNormalizer(noon, 2)
+	venue := event("The Xs", "Hall", "Berlin", "DE", "2026-12-05T20:00")
+	platform := event("The Xs", "Hall", "Berlin", "DE", "2026-12-05T20:00")
+	platform.Image, platform.MinAge, platform.HasMinAge = "https://img.example/xs.jpg", 0, true
+	platform.OnSale, _ = source.ParseISO("2026-10-01T10:00")
+	late := event("The Xs", "Hall", "Berlin", "DE", "2026-12-05T20:00")
+	late.OnSale, _ = source.ParseISO("2026-12-06T10:00") // after the show: not an on-sale time
+	for i, ev := range []*source.Event{&venue, &platform, &late} {
+		if err := n.add(ev, i, []Role{RoleVenue, RolePlatform, RolePlatform}[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := n.dataset(NewIDStore().begin(), n.clusters())
+	if len(ds.Gigs) != 1 {
+		t.Fatalf("%d gigs", len(ds.Gigs))
+	}
+	g := ds.Gigs[0]
+	if g.Image != "https://img.example/xs.jpg" || !g.HasMinAge || g.MinAge != 0 || g.OnSale.Format("2006-01-02T15:04") != "2026-10-01T10:00" {
+		t.Errorf("image %q, age %d %v, on sale %v", g.Image, g.MinAge, g.HasMinAge, g.OnSale)
+	}
+}

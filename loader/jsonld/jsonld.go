@@ -164,6 +164,9 @@ func (p *parser) event(o *object) {
 	e.Performers = p.performers(o)
 	e.Offers = p.offers(o.get("offers"))
 	e.Genres = genres(o.get("genre"))
+	e.Image = p.image(o.get("image"))
+	e.MinAge, e.HasMinAge = source.ParseAge(text(o.get("typicalAgeRange")))
+	e.OnSale = p.onSale(o.get("offers"))
 	for _, t := range list(o.get("@type")) {
 		if k := schemaorg.Name(str(t)); k != "" && len(e.Kinds) < schemaorg.MaxKinds {
 			e.Kinds = append(e.Kinds, k)
@@ -290,6 +293,39 @@ func (p *parser) offers(v any) []source.Offer {
 		}
 	}
 	return out
+}
+
+// image reads an image: a URL, an ImageObject with a url or contentUrl, or a list of those,
+// of which the first that is an http(s) URL counts.
+func (p *parser) image(v any) string {
+	for _, x := range list(v) {
+		switch x := p.deref(x).(type) {
+		case *object:
+			if u := cmp.Or(p.link(x.get("url")), p.link(x.get("contentUrl"))); u != "" {
+				return u
+			}
+		default:
+			if u := p.link(x); u != "" {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
+// onSale reads when tickets go on sale: the first offer's availabilityStarts, else its
+// validFrom.
+func (p *parser) onSale(v any) source.When {
+	for _, x := range list(v) {
+		if o, ok := p.deref(x).(*object); ok {
+			for _, prop := range []string{"availabilityStarts", "validFrom"} {
+				if w, err := schemaorg.When(token(o.get(prop))); err == nil {
+					return w
+				}
+			}
+		}
+	}
+	return source.When{}
 }
 
 // offer reads one Offer. An AggregateOffer with nested offers yields those instead (only

@@ -656,3 +656,17 @@ func TestVenueNamedByItsURL(t *testing.T) {
 		}
 	}
 }
+
+func TestImageOnSaleAndAge(t *testing.T) {
+	page := `<script type="application/ld+json">{"@type":"MusicEvent","name":"X","startDate":"2026-12-01T20:00",
+		"image":[{"@type":"ImageObject","url":"/img/x.jpg"},"https://cdn.example/x2.jpg"],"typicalAgeRange":"18+",
+		"offers":{"@type":"Offer","url":"/t","validFrom":"2026-09-01T10:00:00+01:00"}}</script>`
+	events, drops := Parse([]byte(page), "https://venue.example/")
+	if len(events) != 1 || len(drops) != 0 {
+		t.Fatalf("%d events, drops %+v", len(events), drops)
+	}
+	e := events[0]
+	if e.Image != "https://venue.example/img/x.jpg" || e.MinAge != 18 || !e.HasMinAge || e.OnSale != iso("2026-09-01T10:00:00+01:00") {
+		t.Errorf("image %q, age %d %v, on sale %+v", e.Image, e.MinAge, e.HasMinAge, e.OnSale)
+	}
+}

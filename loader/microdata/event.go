@@ -36,6 +36,15 @@ func (p *parser) event(it int32, n int) bool {
 		e.Offers = p.offers(ps.get("offers"))
 		e.Genres = p.genres(ps.get("genre"))
 		e.Kinds = p.types(it) // lower-cased
+		e.Image = schemaorg.Link(p.links, p.token(ps.get("image")))
+		e.MinAge, e.HasMinAge = source.ParseAge(p.text(ps.get("typicalagerange")))
+		for _, o := range p.items(ps.get("offers")) {
+			os := p.propsOf(o)
+			if w, err := schemaorg.When(cmp.Or(p.token(os.get("availabilitystarts")), p.token(os.get("validfrom")))); err == nil {
+				e.OnSale = w
+				break
+			}
+		}
 	}
 	switch {
 	case p.over:

@@ -57,6 +57,9 @@ type contEvent struct {
 		Latitude  flexFloat `json:"latitude"`
 		Longitude flexFloat `json:"longitude"`
 	} `json:"venue"`
+	Logo *struct {
+		URL string `json:"url"`
+	} `json:"logo"`
 	Category           *name `json:"category"`
 	Subcategory        *name `json:"subcategory"`
 	TicketAvailability *struct {
@@ -158,6 +161,9 @@ func (r *contEvent) event() (source.Event, string) {
 			lat, lon = v.Latitude, v.Longitude
 		}
 		geo(&e.Venue, lat, lon)
+	}
+	if r.Logo != nil {
+		e.Image = webURL(r.Logo.URL)
 	}
 	if r.Category != nil {
 		e.Genres = addTag(e.Genres, r.Category.Name)

@@ -61,7 +61,17 @@ type halEvent struct {
 		} `json:"status"`
 	} `json:"dates"`
 	Classifications []halClassification `json:"classifications"`
-	PriceRanges     []struct {
+	Images          []struct {
+		URL   string    `json:"url"`
+		Ratio string    `json:"ratio"`
+		Width flexFloat `json:"width"`
+	} `json:"images"`
+	Sales struct {
+		Public struct {
+			StartDateTime string `json:"startDateTime"`
+		} `json:"public"`
+	} `json:"sales"`
+	PriceRanges []struct {
 		Type     string    `json:"type"`
 		Currency string    `json:"currency"`
 		Min      flexFloat `json:"min"`
@@ -186,6 +196,17 @@ func (r *halEvent) event() (source.Event, string) {
 		}
 	}
 	e.Genres = halGenres(r.Classifications)
+	// The widest 16:9 image, else the widest.
+	best, bestWide := -1.0, false
+	for _, im := range r.Images {
+		u, wide := webURL(im.URL), im.Ratio == "16_9"
+		if u != "" && (wide && !bestWide || wide == bestWide && im.Width.V > best) {
+			e.Image, best, bestWide = u, im.Width.V, wide
+		}
+	}
+	if on, err := makeWhen("", r.Sales.Public.StartDateTime, false); err == nil {
+		e.OnSale = on
+	}
 	for _, c := range r.Classifications {
 		e.Kinds = addKind(e.Kinds, c.Segment.Name)
 	}

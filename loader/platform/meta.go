@@ -57,6 +57,7 @@ type metaEvent struct {
 	Performers []struct {
 		Name    string `json:"name"`
 		Primary bool   `json:"primary"`
+		Image   string `json:"image"`
 		Genres  []name `json:"genres"`
 	} `json:"performers"`
 	Type       string `json:"type"`
@@ -134,6 +135,9 @@ func (r *metaEvent) event() (source.Event, string) {
 			n := strings.TrimSpace(p.Name)
 			if n == "" || p.Primary != (pass == 0) {
 				continue
+			}
+			if e.Image == "" {
+				e.Image = webURL(p.Image) // the headliner's
 			}
 			var genres []string
 			for _, g := range p.Genres {

@@ -83,6 +83,8 @@ var fixtures = []struct {
 				PriceMin: 45, PriceMax: 65, HasPrice: true, Currency: "EUR", Availability: "in_stock"}},
 			Genres: []string{"Rock", "Psychedelic Rock"},
 			Kinds:  []string{"Music"},
+			Image:  "https://s1.tixhub.example/dam/a/3e1/16_9_640.jpg",
+			OnSale: iso("2025-10-01T08:00:00Z"),
 		}, {
 			Ref:        "Z7r9jZ1A7Gf8P",
 			URL:        "https://www.tixhub.example/ezra-collective-london-21-03-2026/event/1F0061A4C2B1",
@@ -158,6 +160,7 @@ var fixtures = []struct {
 			Offers: []source.Offer{{URL: "https://seats.example/japanese-breakfast-tickets/san-francisco-california-the-fillmore-2026-05-15-6-pm/concert/6702331",
 				PriceMin: 58, PriceMax: 240, HasPrice: true, Currency: "USD", Availability: "in_stock"}},
 			Kinds: []string{"concert"},
+			Image: "https://seats.example/images/performers-landscape/japanese-breakfast.jpg",
 		}, {
 			Ref:        "6702999",
 			URL:        "https://seats.example/fourth-of-july-jam-tickets/chicago-2026-07-04/music-festival/6702999",

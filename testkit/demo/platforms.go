@@ -258,6 +258,7 @@ func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listin
 	c.setWhen(r, p, &l, g, start)
 	c.setPrice(r, &l, g)
 	l.URL = listingURL(p, l)
+	c.setExtras(&l, g)
 	li := &listing{p: p, l: l}
 	g.listings = append(g.listings, li)
 	return li
@@ -294,6 +295,26 @@ func (c *corpus) setWhen(r *rand.Rand, p int, l *emulator.Listing, g *gig, start
 		l.LocalDate, l.LocalTime = doors.Format(dateLayout), doors.Format("15:04:05")
 	case x < 18 && p != evently && p != fanlist:
 		l.LocalTime, l.TimeTBA = "", true
+	}
+}
+
+// setExtras sets what some listings state besides: a picture, when public sales opened and
+// an age limit. They come from a hash of the listing, not the random stream, so the rest of
+// the corpus is as it was before listings stated them.
+func (c *corpus) setExtras(l *emulator.Listing, g *gig) {
+	h := c.hash("extras", l.ID)
+	if h%3 != 0 {
+		return
+	}
+	l.Image = "http://img.demo.test/" + engine.Slugify(g.acts[0].name) + ".jpg"
+	days := 30 + int(h/3%60)
+	on := g.start.AddDate(0, 0, -days)
+	l.OnSale = time.Date(on.Year(), on.Month(), on.Day(), 10, 0, 0, 0, on.Location()).Format(time.RFC3339)
+	switch h / 180 % 4 {
+	case 0:
+		l.MinAge = "18+"
+	case 1:
+		l.MinAge = "All Ages"
 	}
 }
 

@@ -359,11 +359,24 @@ type (
 		Test            bool                `json:"test"`
 		URL             string              `json:"url"`
 		Locale          string              `json:"locale"`
+		Images          []halOutImage       `json:"images,omitempty"`
+		Sales           *halOutSales        `json:"sales,omitempty"`
 		Dates           halOutDates         `json:"dates"`
 		Classifications []halOutClass       `json:"classifications,omitempty"`
 		PriceRanges     []halOutPrice       `json:"priceRanges,omitempty"`
 		Links           map[string]any      `json:"_links"`
 		Embedded        halOutEventEmbedded `json:"_embedded"`
+	}
+	halOutImage struct {
+		Ratio  string `json:"ratio"`
+		URL    string `json:"url"`
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+	}
+	halOutSales struct {
+		Public struct {
+			StartDateTime string `json:"startDateTime"`
+		} `json:"public"`
 	}
 	halOutDates struct {
 		Start struct {
@@ -452,6 +465,15 @@ func halRecord(l *Listing, wall time.Time) halOutEvent {
 	}
 	ev.Dates.Timezone = l.Zone
 	ev.Dates.Status.Code = halStatus(l)
+	if l.Image != "" { // the platform crops one picture to its sizes
+		for _, w := range []int{305, 640, 1024} {
+			ev.Images = append(ev.Images, halOutImage{Ratio: "16_9", URL: fmt.Sprintf("%s?w=%d", l.Image, w), Width: w, Height: w * 9 / 16})
+		}
+	}
+	if on, err := time.Parse(time.RFC3339, l.OnSale); err == nil {
+		ev.Sales = &halOutSales{}
+		ev.Sales.Public.StartDateTime = on.UTC().Format(halTime)
+	}
 	var cls []halOutClass
 	if len(l.Genres) > 0 {
 		c := halOutClass{Primary: true, Segment: name{"Music"}, Genre: name{l.Genres[0]}, SubGenre: name{"Undefined"},
@@ -953,4 +975,8 @@ type Listing struct {
 	HasPrice bool    `json:"has_price,omitempty"`
 	Currency string  `json:"currency,omitempty"`
 	SoldOut  bool    `json:"sold_out,omitempty"`
+
+	Image  string `json:"image,omitempty"`   // a picture of the show (HAL states it)
+	OnSale string `json:"on_sale,omitempty"` // RFC 3339: public sales open (HAL and Bandsintown state it)
+	MinAge string `json:"min_age,omitempty"` // an age restriction as Songkick writes it, "18+"
 }

@@ -79,7 +79,13 @@ type (
 // bitRecord is a listing as Bandsintown writes it: a local time without a zone, string
 // coordinates, the country's English name, no prices, genres or status.
 func bitRecord(l *Listing) bitOut {
-	ev := bitOut{ID: l.ID, ArtistID: "1", URL: l.URL, Datetime: l.LocalDate + "T" + l.LocalTime, Title: l.Name,
+	onSale := ""
+	if on, err := time.Parse(time.RFC3339, l.OnSale); err == nil {
+		if loc, err := loadZone(l.Zone); err == nil {
+			onSale = on.In(loc).Format("2006-01-02T15:04:05")
+		}
+	}
+	ev := bitOut{ID: l.ID, ArtistID: "1", URL: l.URL, Datetime: l.LocalDate + "T" + l.LocalTime, Title: l.Name, OnSaleDatetime: onSale,
 		Lineup: l.Performers, Venue: bitOutVen{Name: l.VenueName, City: l.City, Country: countryName(l.Country)}}
 	if ev.Lineup == nil {
 		ev.Lineup = []string{}
@@ -153,6 +159,7 @@ type (
 		Type        string          `json:"type"`
 		URI         string          `json:"uri"`
 		Status      string          `json:"status"`
+		Age         *string         `json:"ageRestriction"`
 		Popularity  float64         `json:"popularity"`
 		Start       skOutWhen       `json:"start"`
 		Performance []skOutPerf     `json:"performance"`
@@ -202,6 +209,9 @@ func skRecord(l *Listing, wall time.Time) skOutEvent {
 	switch l.Status {
 	case "cancelled", "postponed":
 		ev.Status = l.Status
+	}
+	if l.MinAge != "" {
+		ev.Age = &l.MinAge
 	}
 	if !l.TimeTBA {
 		clock, dt := l.LocalTime, wall.Format("2006-01-02T15:04:05-0700")
