@@ -22,6 +22,13 @@ type SourceHealth struct {
 	Events      int       // events it contributed (its last good ones when Stale)
 	Stale       bool      // it failed, and its last good events were used
 	LastSuccess time.Time // its last good answer; zero when it never had one
+	// Dropped counts the records it gave that could not be used, by reason class ("not_music",
+	// "no_place", …); nil when none were.
+	Dropped map[string]int
+	// LastError and LastErrorAt are its last failure, its message fit to publish; "" and
+	// zero when it has not failed.
+	LastError   string
+	LastErrorAt time.Time
 }
 
 // City is a place with venues. Names may repeat across countries; slugs may not.

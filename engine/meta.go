@@ -20,11 +20,19 @@ type countsJSON struct {
 }
 
 type sourceJSON struct {
-	Name        string `json:"name"`
-	OK          bool   `json:"ok"`
-	Events      int    `json:"events"`
-	Stale       bool   `json:"stale"`
-	LastSuccess string `json:"last_success_at,omitempty"`
+	Name        string         `json:"name"`
+	OK          bool           `json:"ok"`
+	Events      int            `json:"events"`
+	Stale       bool           `json:"stale"`
+	LastSuccess string         `json:"last_success_at,omitempty"`
+	Dropped     int            `json:"dropped"`
+	DroppedBy   map[string]int `json:"dropped_by_reason"`
+	LastError   *errorJSON     `json:"last_error,omitempty"`
+}
+
+type errorJSON struct {
+	At      string `json:"at"`
+	Message string `json:"message"`
 }
 
 // renderMeta renders the fixed parts of the snapshot's /v1/meta body.
@@ -32,9 +40,16 @@ func (s *Snapshot) renderMeta(sources []SourceHealth) error {
 	m := metaJSON{Sources: make([]sourceJSON, len(sources))}
 	m.Counts = countsJSON(s.counts)
 	for i, src := range sources {
-		m.Sources[i] = sourceJSON{Name: src.Name, OK: src.OK, Events: src.Events, Stale: src.Stale}
+		m.Sources[i] = sourceJSON{Name: src.Name, OK: src.OK, Events: src.Events, Stale: src.Stale, DroppedBy: map[string]int{}}
 		if !src.LastSuccess.IsZero() {
 			m.Sources[i].LastSuccess = src.LastSuccess.UTC().Truncate(time.Second).Format(time.RFC3339)
+		}
+		for class, n := range src.Dropped {
+			m.Sources[i].DroppedBy[class] = n
+			m.Sources[i].Dropped += n
+		}
+		if src.LastError != "" {
+			m.Sources[i].LastError = &errorJSON{At: src.LastErrorAt.UTC().Truncate(time.Second).Format(time.RFC3339), Message: src.LastError}
 		}
 	}
 	head := append([]byte(`{"data":{`), AppendVersion(nil, s)[1:]...) // without its leading comma

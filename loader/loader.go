@@ -55,12 +55,19 @@ type Loader struct {
 
 	// Owned by the goroutine running RunOnce.
 	lkg       map[string]lastGood // per source name, as of the last published snapshot
+	lastErr   map[string]failure  // per source name, its last failure
 	published int                 // gigs in the last published snapshot
 	refused   int                 // consecutive builds refused for a sharp drop
 	rng       *rand.Rand
 	logs      logThrottle
 
 	reload chan []Source // sources to use from the next refresh on, sent by Reload
+}
+
+// failure is a source's failure as /v1/meta shows it.
+type failure struct {
+	msg string
+	at  time.Time
 }
 
 type lastGood struct {
@@ -106,7 +113,7 @@ func New(o Options) *Loader {
 	if o.IDs == nil {
 		o.IDs = NewIDStore()
 	}
-	l := &Loader{o: o, lkg: map[string]lastGood{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+	l := &Loader{o: o, lkg: map[string]lastGood{}, lastErr: map[string]failure{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 		logs: logThrottle{every: o.LogEvery, last: map[logKey]trouble{}}, reload: make(chan []Source, 1)}
 	l.loadLastGood(o.Sources)
 	return l
@@ -156,6 +163,10 @@ type SourceReport struct {
 	// LastSuccess is when the source last answered with events that were used: this run's
 	// start when it did now; zero when it never did.
 	LastSuccess time.Time
+	// LastError and LastErrorAt are the source's last failure, in this run or an earlier
+	// one of this process; "" and zero when it has not failed.
+	LastError   string
+	LastErrorAt time.Time
 }
 
 // Report says what a run did.
@@ -254,7 +265,10 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		}
 		if sr.Err != nil {
 			sr.LastSuccess = lg.at // zero when there is none
+			l.lastErr[src.Name()] = failure{publicError(sr.Err), start}
 		}
+		f := l.lastErr[src.Name()]
+		sr.LastError, sr.LastErrorAt = f.msg, f.at
 		use[i] = events
 		total += len(events)
 	}
@@ -323,7 +337,8 @@ var errSourceShrank = errors.New("source shrank")
 func sourceHealth(reports []SourceReport) []engine.SourceHealth {
 	h := make([]engine.SourceHealth, len(reports))
 	for i, r := range reports {
-		h[i] = engine.SourceHealth{Name: r.Name, OK: r.Err == nil, Events: r.Events, Stale: r.Stale, LastSuccess: r.LastSuccess}
+		h[i] = engine.SourceHealth{Name: r.Name, OK: r.Err == nil, Events: r.Events, Stale: r.Stale, LastSuccess: r.LastSuccess,
+			Dropped: r.DroppedBy(), LastError: r.LastError, LastErrorAt: r.LastErrorAt}
 	}
 	return h
 }

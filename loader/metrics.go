@@ -14,6 +14,7 @@ type Metrics struct {
 	srcEvents   *prometheus.GaugeVec
 	srcStale    *prometheus.GaugeVec
 	srcDropped  *prometheus.CounterVec
+	srcLastErr  *prometheus.GaugeVec
 	requests    prometheus.Counter
 	notModified prometheus.Counter
 	bytes       prometheus.Counter
@@ -50,7 +51,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"source"}),
 		srcDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gigs_source_dropped_records_total",
-			Help: "Records of each source that could not be used (unparsable, no date, unknown place).",
+			Help: "Records of each source that could not be used, by reason: not_music, no_venue, no_place, no_start, date_tba, out_of_range, unreadable, unsupported, capped, other.",
+		}, []string{"source", "reason"}),
+		srcLastErr: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "gigs_source_last_error_timestamp_seconds",
+			Help: "When each source last failed, in Unix seconds; 0 when it has not (the message is in /v1/meta and the logs).",
 		}, []string{"source"}),
 		requests: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gigs_fetch_requests_total",
@@ -67,7 +72,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		sources: map[string]bool{},
 	}
 	reg.MustRegister(m.builds, m.duration, m.fetches, m.srcSuccess, m.srcEvents, m.srcStale,
-		m.srcDropped, m.requests, m.notModified, m.bytes)
+		m.srcDropped, m.srcLastErr, m.requests, m.notModified, m.bytes)
 	for _, r := range []string{"published", "failed"} {
 		m.builds.WithLabelValues(r)
 	}
@@ -104,11 +109,18 @@ func (m *Metrics) Observe(rep Report, err error) {
 		m.srcSuccess.WithLabelValues(s.Name).Set(last)
 		m.srcEvents.WithLabelValues(s.Name).Set(float64(s.Events))
 		m.srcStale.WithLabelValues(s.Name).Set(stale)
-		m.srcDropped.WithLabelValues(s.Name).Add(float64(len(s.Dropped)))
+		for reason, n := range s.DroppedBy() {
+			m.srcDropped.WithLabelValues(s.Name, reason).Add(float64(n))
+		}
+		lastErr := 0.0
+		if !s.LastErrorAt.IsZero() {
+			lastErr = float64(s.LastErrorAt.Unix())
+		}
+		m.srcLastErr.WithLabelValues(s.Name).Set(lastErr)
 	}
 	for name := range m.sources {
 		if !seen[name] {
-			for _, v := range []interface{ DeletePartialMatch(prometheus.Labels) int }{m.fetches, m.srcSuccess, m.srcEvents, m.srcStale, m.srcDropped} {
+			for _, v := range []interface{ DeletePartialMatch(prometheus.Labels) int }{m.fetches, m.srcSuccess, m.srcEvents, m.srcStale, m.srcDropped, m.srcLastErr} {
 				v.DeletePartialMatch(prometheus.Labels{"source": name})
 			}
 		}

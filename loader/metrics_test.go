@@ -63,7 +63,9 @@ gigs_fetch_requests_total 13
 	reg = prometheus.NewRegistry()
 	m = NewMetrics(reg)
 	m.Observe(Report{Sources: []SourceReport{
-		{Name: "venue-a", Events: 8, Err: errors.New("503"), Stale: true, LastSuccess: at, Dropped: []source.Drop{{Ref: "x"}, {Ref: "y"}}},
+		{Name: "venue-a", Events: 8, Err: errors.New("503"), Stale: true, LastSuccess: at, LastError: "503", LastErrorAt: at,
+			Dropped: []source.Drop{{Ref: "x", Reason: "venue without a name"}, {Ref: "y", Reason: `not music: the source classifies it as "Sports"`},
+				{Ref: "z", Reason: "venue without a name"}}},
 		{Name: "venue-new", Err: errors.New("404")},
 	}}, nil)
 	for _, tt := range []struct {
@@ -74,7 +76,10 @@ gigs_fetch_requests_total 13
 		{m.srcStale.WithLabelValues("venue-new"), 0},
 		{m.srcSuccess.WithLabelValues("venue-new"), 0},
 		{m.srcSuccess.WithLabelValues("venue-a"), float64(at.Unix())},
-		{m.srcDropped.WithLabelValues("venue-a"), 2},
+		{m.srcDropped.WithLabelValues("venue-a", "no_venue"), 2},
+		{m.srcDropped.WithLabelValues("venue-a", "not_music"), 1},
+		{m.srcLastErr.WithLabelValues("venue-a"), float64(at.Unix())},
+		{m.srcLastErr.WithLabelValues("venue-new"), 0},
 		{m.fetches.WithLabelValues("venue-new", "failed"), 1},
 	} {
 		if got := testutil.ToFloat64(tt.metric); got != tt.want {

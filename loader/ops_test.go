@@ -184,3 +184,46 @@ func TestReloadNewestWins(t *testing.T) {
 		t.Errorf("refreshes used %v, want [a a+b]", names)
 	}
 }
+
+// TestLastErrorOutlivesRecovery checks /v1/meta's per-source last error and drops: the
+// failure shows while it lasts and after the source recovers, its message cut to hosts.
+func TestLastErrorOutlivesRecovery(t *testing.T) {
+	ev := event("Wet Leg", "The Garage", "London", "GB", "2026-12-05T20:00")
+	ev.Ref = "wet-leg"
+	sport := event("Leeds v Wigan", "Headingley", "Leeds", "GB", "2026-12-06T19:45")
+	sport.Ref, sport.Kinds = "match", []string{"SportsEvent"}
+	src := &namedSource{name: "venue-garage", events: []source.Event{ev, sport}}
+	now := noon
+	live := &engine.Live{}
+	l := New(Options{Sources: []Source{{Source: src, Role: RoleVenue}}, Live: live, Now: func() time.Time { return now }})
+	meta := func() map[string]any {
+		var m struct {
+			Data struct{ Sources []map[string]any }
+		}
+		if err := json.Unmarshal(live.Load().AppendMeta(nil, time.Time{}), &m); err != nil || len(m.Data.Sources) != 1 {
+			t.Fatalf("meta: %v %+v", err, m)
+		}
+		return m.Data.Sources[0]
+	}
+	if _, err := l.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s := meta(); s["dropped"] != 1.0 || s["dropped_by_reason"].(map[string]any)["not_music"] != 1.0 || s["last_error"] != nil {
+		t.Errorf("first refresh: %v", s)
+	}
+	src.fail(errors.New(`cannot fetch "https://thegarage.example/whats-on?key=1": status 503`))
+	now = now.Add(time.Hour)
+	_, _ = l.RunOnce(context.Background())
+	failedAt := now
+	src.fail(nil)
+	now = now.Add(time.Hour)
+	if _, err := l.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := meta()
+	last, _ := s["last_error"].(map[string]any)
+	if s["ok"] != true || last == nil || last["message"] != `cannot fetch "https://thegarage.example/…": status 503` ||
+		last["at"] != failedAt.UTC().Format(time.RFC3339) {
+		t.Errorf("after recovery: %v", s)
+	}
+}

@@ -39,9 +39,10 @@ func testSnapshot(t testing.TB) *engine.Snapshot {
 	t.Helper()
 	ds := scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60})
 	ds.Sources = []engine.SourceHealth{
-		{Name: "tixhub", OK: true, Events: 380, LastSuccess: testNow},
-		{Name: "venue-the-lantern", Events: 20, Stale: true, LastSuccess: testNow.Add(-26 * time.Hour)},
-		{Name: "venue-never-answered"},
+		{Name: "tixhub", OK: true, Events: 380, LastSuccess: testNow, Dropped: map[string]int{"not_music": 12, "no_place": 2}},
+		{Name: "venue-the-lantern", Events: 20, Stale: true, LastSuccess: testNow.Add(-26 * time.Hour),
+			LastError: `cannot fetch "https://thelantern.example/…": status 503 Service Unavailable`, LastErrorAt: testNow.Add(-time.Hour)},
+		{Name: "venue-never-answered", LastError: "dial tcp: lookup never.example: no such host", LastErrorAt: testNow.Add(-time.Hour)},
 	}
 	s, err := engine.Build(ds, engine.Options{Now: testNow})
 	if err != nil {
