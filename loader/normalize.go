@@ -300,13 +300,14 @@ const farFromCity = 300e3 // metres
 // checkGeo puts right coordinates written longitude first, and drops coordinates that
 // are far from the venue's city: they would put the venue on a map where it is not.
 func (n *normalizer) checkGeo(p *source.Place, c *places.City) {
-	if !p.HasGeo {
+	near := func() bool { return !c.HasGeo || distance(p.Lat, p.Lon, c.Lat, c.Lon) <= farFromCity }
+	if !p.HasGeo || near() {
 		return
 	}
 	if n.places.SwappedGeo(p.Lat, p.Lon, c.Country) {
 		p.Lat, p.Lon = p.Lon, p.Lat
 	}
-	if c.HasGeo && distance(p.Lat, p.Lon, c.Lat, c.Lon) > farFromCity {
+	if !near() {
 		p.Lat, p.Lon, p.HasGeo = 0, 0, false
 	}
 }

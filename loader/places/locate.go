@@ -66,10 +66,15 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		q = g.swapped(q, code)
-		readings[i] = q
 		if c := g.named(q, code); c != nil {
 			return c, nil
+		}
+		// Only a place that cannot be named pays for the look at its coordinates.
+		if s := g.swapped(q, code); s != q {
+			readings[i] = s
+			if c := g.named(s, code); c != nil {
+				return c, nil
+			}
 		}
 	}
 	for _, q := range readings {
