@@ -98,7 +98,7 @@ var fixtures = []struct {
 		},
 	},
 	{
-		file:   "unknown-zone.bad.ics",
+		file: "unknown-zone.bad.ics",
 		events: []string{
 			`outlook-undefined L9 2026-03-10T20:00+01:00 - unstated "Outlook without its vtimezone"`, // by its display name
 			`known L14 2026-03-10T20:00+01:00 - unstated "Known"`,

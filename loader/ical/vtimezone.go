@@ -23,7 +23,6 @@ type observance struct {
 	nth        int // BYDAY ordinal: 1..5, or -1 for the last; 0 when the rule has no BYDAY
 	weekday    time.Weekday
 	yearly     bool // an RRULE FREQ=YEARLY with BYMONTH and BYDAY: it recurs every year
-	ok         bool // every part was read
 	hasFrom    bool
 	hasTo      bool
 	hasStartTS bool
