@@ -40,9 +40,9 @@ func artistKey(name string) string {
 func titleKey(title, venue, city string) string { return key(titleHeadliner(title, venue, city)) }
 
 // placeSeps end the headliner when the place follows them: "X at The Garage", "X @ The
-// Garage", "X live in London", "X live at The Garage", "X in London" (an act called
+// Garage", "X live in London", "X live at The Garage", "X live@ Kajak", "X in London" (an act called
 // "Panic! at the Disco" stays whole unless it plays a venue called the Disco).
-var placeSeps = []string{" live in ", " live at ", " at ", " @ ", " in ", " – live in ", " - live in "}
+var placeSeps = []string{" live in ", " live at ", " live@ ", " live @ ", " at ", " @ ", " in ", " – live in ", " - live in "}
 
 // titleHeadliner returns the headliner an event title names, as written: "SOLD OUT: The
 // Xs + Support (DJ set)", "The Xs Live", "The Xs at The Garage", "The Xs live in London"
