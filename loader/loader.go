@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -241,6 +242,11 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 	}
 
 	fresh := map[string]lastGood{}
+	for name := range l.lastErr { // a source a reload removed has no failure to show
+		if !slices.ContainsFunc(l.o.Sources, func(s Source) bool { return s.Name() == name }) {
+			delete(l.lastErr, name)
+		}
+	}
 	use := make([][]source.Event, len(l.o.Sources))
 	total := 0
 	for i, src := range l.o.Sources {
