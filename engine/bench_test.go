@@ -64,6 +64,10 @@ func BenchmarkQuery(b *testing.B) {
 			q.Match(engine.DimArtist, []byte("artist-3"))
 			q.Match(engine.DimArtist, []byte("artist-1"))
 		}},
+		{"city+dates (the bench's page)", func(q *engine.Query) {
+			q.Match(engine.DimCity, []byte("london"))
+			q.From, q.To = engine.OnDate(now), engine.OnDate(now.AddDate(0, 0, 30))
+		}},
 		{"dates only", func(q *engine.Query) {
 			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 7)), engine.OnDate(now.AddDate(0, 0, 37))
 		}},
