@@ -50,11 +50,10 @@ type Snapshot struct {
 	keys  []int64 // sort key (Unix seconds) per position, ascending
 	arena []byte  // gig JSON objects in position order, separated by commas
 	off   []int   // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
-	ids   map[string]int32
+	ids   idTable // position by gig id
 
-	firstDay int32             // venue-local day number of days[0]
-	days     []*roaring.Bitmap // positions per venue-local day; nil entries for empty days
-	index    [numDims]map[string]*roaring.Bitmap
+	days  []int32 // venue-local day number (days since 1970-01-01) per position
+	index [numDims]map[string]*roaring.Bitmap
 
 	cities, venues, artists, genres *Body
 	venueDetail                     map[string]*Body
@@ -89,11 +88,11 @@ func (s *Snapshot) GigsJSON() []byte { return s.arena[:len(s.arena):len(s.arena)
 
 // GigByID returns the JSON object of a gig by id.
 func (s *Snapshot) GigByID(id string) ([]byte, bool) {
-	i, ok := s.ids[id]
+	i, ok := s.ids.find(id)
 	if !ok {
 		return nil, false
 	}
-	return s.GigJSON(int(i)), true
+	return s.GigJSON(i), true
 }
 
 // Cities returns the city directory body.
@@ -173,12 +172,13 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second), ids: make(map[string]int32, len(rows))}
-	s.keys = make([]int64, len(rows))
+	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second)}
+	s.keys, s.days = make([]int64, len(rows)), make([]int32, len(rows))
+	ids := make([]string, len(rows))
 	for i, r := range rows {
-		s.keys[i] = r.key
-		s.ids[r.g.ID] = int32(i)
+		s.keys[i], s.days[i], ids[i] = r.key, r.day, r.g.ID
 	}
+	s.ids = newIDTable(ids)
 	s.renderGigs(rows, artists)
 	s.buildIndexes(rows, cities, venues, artists, genres)
 	if err := s.renderDirectories(ds, rows, cities, artists, genres); err != nil {
@@ -355,7 +355,6 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 			bySlug[d][slug] = append(l, pos)
 		}
 	}
-	days := map[int32][]uint32{}
 	for i, r := range rows {
 		p := uint32(i)
 		add(DimCity, r.city.Slug, p)
@@ -367,7 +366,6 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 		for _, gn := range r.g.Genres {
 			add(DimGenre, gn, p)
 		}
-		days[r.day] = append(days[r.day], p)
 	}
 	names := [numDims]func(slug string) string{
 		DimCity:    func(slug string) string { return cities[slug].Name },
@@ -391,19 +389,6 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 				}
 			}
 		}
-	}
-	if len(rows) == 0 {
-		return
-	}
-	lo, hi := rows[0].day, rows[0].day
-	for d := range days {
-		lo, hi = min(lo, d), max(hi, d)
-	}
-	s.firstDay = lo
-	s.days = make([]*roaring.Bitmap, hi-lo+1)
-	for d, l := range days {
-		slices.Sort(l)
-		s.days[d-lo] = bitmapOf(l)
 	}
 }
 

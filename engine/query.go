@@ -102,39 +102,110 @@ func (q *Query) Match(d Dim, value []byte) {
 }
 
 // Run evaluates q against s: q.Total gets the number of matching gigs and q.Page the
-// positions of at most q.Limit of them after skipping q.Offset, in start order. The cost is
-// the bitmap work plus the page; gigs outside the page are not visited.
+// positions of at most q.Limit of them after skipping q.Offset, in start order. Positions
+// are in start order, so the bounds are a range of positions: exact for instants, and for
+// dates exact but for its edges, the hours where venues on other UTC offsets are already
+// (or still) on another day, whose gigs are checked one by one. The cost is the filters'
+// bitmap work within the range, the edges' hits and the page.
 func (s *Snapshot) Run(q *Query) {
 	q.Total, q.Page = 0, q.Page[:0]
-	lo, hi, excl := s.positions(q.From, q.To)
-	if lo >= hi {
+	r := s.positions(q.From, q.To)
+	if r.lo >= r.hi {
 		return
 	}
-	set, ok := s.filterSet(q, lo, hi, excl)
+	set, ok := s.filterSet(q, r.lo, r.hi)
 	if !ok {
 		return
 	}
-	if set == nil { // no filter: the range is the set
-		q.Total = hi - lo
-		for p := lo + q.Offset; p < hi && len(q.Page) < q.Limit; p++ {
-			q.Page = append(q.Page, p)
-		}
-		return
+	// Matches below the exact core, in it, and above it.
+	below, core, above := 0, 0, 0
+	if set == nil {
+		below, above = s.countEdge(nil, q, r, r.lo, r.coreLo), s.countEdge(nil, q, r, r.coreHi, r.hi)
+		core = r.coreHi - r.coreLo
+	} else {
+		below, above = s.countEdge(set, q, r, r.lo, r.coreLo), s.countEdge(set, q, r, r.coreHi, r.hi)
+		core = rankBelow(set, r.coreHi) - rankBelow(set, r.coreLo)
 	}
-	before := rankBelow(set, lo)
-	q.Total = rankBelow(set, hi) - before
+	q.Total = below + core + above
 	if q.Offset >= q.Total || q.Limit <= 0 {
 		return
 	}
-	first, err := set.Select(uint32(before + q.Offset))
-	if err != nil {
+	// Start at the first match to show: in the lower edge, or found by position or rank in
+	// the core, or in the upper edge.
+	skip, from := q.Offset, r.lo
+	switch {
+	case skip < below:
+	case skip < below+core:
+		skip -= below
+		if set == nil {
+			from, skip = r.coreLo+skip, 0
+		} else {
+			x, err := set.Select(uint32(rankBelow(set, r.coreLo) + skip))
+			if err != nil {
+				return
+			}
+			from, skip = int(x), 0
+		}
+	default:
+		from, skip = r.coreHi, skip-below-core
+	}
+	want := min(q.Limit, q.Total-q.Offset)
+	if set == nil {
+		for p := from; p < r.hi && len(q.Page) < want; p++ {
+			if r.inCore(p) || r.dayOK(s.days[p]) {
+				if skip > 0 {
+					skip--
+					continue
+				}
+				q.Page = append(q.Page, p)
+			}
+		}
 		return
 	}
 	q.it.Initialize(set)
-	q.it.AdvanceIfNeeded(first)
-	for n := min(q.Limit, q.Total-q.Offset); n > 0 && q.it.HasNext(); n-- {
-		q.Page = append(q.Page, int(q.it.Next()))
+	q.it.AdvanceIfNeeded(uint32(from))
+	for q.it.HasNext() && len(q.Page) < want {
+		p := int(q.it.Next())
+		if p >= r.hi {
+			break
+		}
+		if r.inCore(p) || r.dayOK(s.days[p]) {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			q.Page = append(q.Page, p)
+		}
 	}
+}
+
+// countEdge counts the positions in [lo, hi), an edge of r, whose day r admits: of set, or
+// of every position when set is nil.
+func (s *Snapshot) countEdge(set *roaring.Bitmap, q *Query, r posRange, lo, hi int) int {
+	n := 0
+	if lo >= hi {
+		return 0
+	}
+	if set == nil {
+		for _, d := range s.days[lo:hi] {
+			if r.dayOK(d) {
+				n++
+			}
+		}
+		return n
+	}
+	q.it.Initialize(set)
+	q.it.AdvanceIfNeeded(uint32(lo))
+	for q.it.HasNext() {
+		p := int(q.it.Next())
+		if p >= hi {
+			break
+		}
+		if r.dayOK(s.days[p]) {
+			n++
+		}
+	}
+	return n
 }
 
 // rankBelow returns the number of elements of b below x.
@@ -145,44 +216,61 @@ func rankBelow(b *roaring.Bitmap, x int) int {
 	return int(b.Rank(uint32(x - 1)))
 }
 
-// positions turns the bounds into the position range [lo, hi) that holds every matching
-// gig, and the venue-local days whose gigs in that range must be excluded: a date bound
-// widens the range by the spread of UTC offsets, and the days it let in are cut off again.
-func (s *Snapshot) positions(from, to Bound) (lo, hi int, excl [4]int32) {
-	lo, hi = 0, len(s.keys)
-	excl = [4]int32{-1 << 31, -1 << 31, -1 << 31, -1 << 31}
+// posRange is where a query's bounds put its gigs: every match is in [lo, hi), every gig
+// in [coreLo, coreHi) matches the bounds, and a gig in the edges between matches when its
+// venue-local day is within [fromDay, toDay].
+type posRange struct {
+	lo, coreLo, coreHi, hi int
+	fromDay, toDay         int32
+}
+
+func (r *posRange) inCore(p int) bool { return p >= r.coreLo && p < r.coreHi }
+
+func (r *posRange) dayOK(d int32) bool { return d >= r.fromDay && d <= r.toDay }
+
+// positions turns the bounds into a position range. A date bound lets in the instants at
+// which its day has begun (or not ended) somewhere on Earth, and its core starts (ends)
+// where the day has begun (ended) everywhere.
+func (s *Snapshot) positions(from, to Bound) posRange {
+	r := posRange{lo: 0, hi: len(s.keys), fromDay: -1 << 31, toDay: 1<<31 - 1}
 	switch from.kind {
 	case 1: // starts are whole seconds: a start at or after 19:00:00.5 is at or after 19:00:01
 		if from.ns > 0 {
-			lo = s.search(from.at + 1)
+			r.lo = s.search(from.at + 1)
 		} else {
-			lo = s.search(from.at)
+			r.lo = s.search(from.at)
 		}
 	case 2:
-		lo = s.search(int64(from.day)*86400 - maxEast)
-		excl[0], excl[1] = from.day-2, from.day-1
+		r.lo = s.search(int64(from.day)*86400 - maxEast)
+		r.fromDay = from.day
+	}
+	r.coreLo = r.lo
+	if from.kind == 2 {
+		r.coreLo = s.search(int64(from.day)*86400 + maxWest)
 	}
 	switch to.kind {
 	case 1:
-		hi = s.search(to.at + 1)
+		r.hi = s.search(to.at + 1)
 	case 2:
-		hi = s.search(int64(to.day+1)*86400 + maxWest)
-		excl[2], excl[3] = to.day+1, to.day+2
+		r.hi = s.search(int64(to.day+1)*86400 + maxWest)
+		r.toDay = to.day
 	}
-	return lo, hi, excl
+	r.coreHi = r.hi
+	if to.kind == 2 {
+		r.coreHi = s.search(int64(to.day+1)*86400 - maxEast)
+	}
+	// The edges may overlap (a range of a day or two): then there is no core, and every
+	// gig of the range is checked.
+	r.coreLo, r.coreHi = min(max(r.coreLo, r.lo), r.hi), max(min(r.coreHi, r.hi), r.lo)
+	if r.coreLo > r.coreHi {
+		r.coreLo, r.coreHi = r.hi, r.hi
+	}
+	return r
 }
 
 // search returns the first position whose sort key is at least t.
 func (s *Snapshot) search(t int64) int {
 	return sort.Search(len(s.keys), func(i int) bool { return s.keys[i] >= t })
-}
-
-func (s *Snapshot) dayBitmap(d int32) *roaring.Bitmap {
-	i := int(d) - int(s.firstDay)
-	if d == -1<<31 || i < 0 || i >= len(s.days) {
-		return nil
-	}
-	return s.days[i]
 }
 
 // group is one filtered dimension during evaluation: its alternatives' bitmaps and the sum
@@ -192,12 +280,11 @@ type group struct {
 	est uint64
 }
 
-// filterSet returns the bitmap of positions that pass q's filters and excluded days (it may
-// hold positions outside [lo, hi), which Run cuts off by rank); nil when nothing filters.
-// ok is false when a filter cannot match anything. Groups are applied smallest first, so the
-// working set shrinks early; the scratch bitmaps are q's own and published bitmaps are only
-// read.
-func (s *Snapshot) filterSet(q *Query, lo, hi int, excl [4]int32) (set *roaring.Bitmap, ok bool) {
+// filterSet returns the bitmap of positions that pass q's filters (it may hold positions
+// outside [lo, hi), which Run leaves out); nil when nothing filters. ok is false when a
+// filter cannot match anything. Groups are applied smallest first, so the working set
+// shrinks early; the scratch bitmaps are q's own and published bitmaps are only read.
+func (s *Snapshot) filterSet(q *Query, lo, hi int) (set *roaring.Bitmap, ok bool) {
 	var groups [numDims]group
 	n := 0
 	for d := range q.vals {
@@ -221,21 +308,17 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int, excl [4]int32) (set *roaring.
 		groups[i] = g
 		n++
 	}
-	hasExcl := false
-	for _, d := range excl {
-		hasExcl = hasExcl || s.dayBitmap(d) != nil
-	}
-	if n == 0 && !hasExcl {
+	if n == 0 {
 		return nil, true
 	}
-	if n == 1 && !hasExcl && len(q.vals[groups[0].d]) == 1 {
+	if n == 1 && len(q.vals[groups[0].d]) == 1 {
 		return s.bitmap(q, groups[0].d, 0), true // published bitmap, only read
 	}
 	acc := &q.acc
 	acc.Clear()
 	first := 0
 	// A range is a cheap run container: start from it unless a group is much smaller.
-	if n == 0 || groups[0].est*8 > uint64(hi-lo) {
+	if groups[0].est*8 > uint64(hi-lo) {
 		acc.AddRange(uint64(lo), uint64(hi))
 	} else {
 		if g := groups[0]; g.est >= largeUnion && len(q.vals[g.d]) > 1 {
@@ -251,11 +334,6 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int, excl [4]int32) (set *roaring.
 	}
 	for _, g := range groups[first:n] {
 		s.andGroup(q, g)
-	}
-	for _, d := range excl {
-		if b := s.dayBitmap(d); b != nil {
-			q.acc.AndNot(b)
-		}
 	}
 	return &q.acc, !q.acc.IsEmpty()
 }
