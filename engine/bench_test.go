@@ -128,7 +128,7 @@ func BenchmarkBuild(b *testing.B) {
 		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
 			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
 			var s *engine.Snapshot
-			var heap uint64
+			var heap, objects uint64
 			for b.Loop() {
 				b.StopTimer() // collect the previous snapshot outside the timing
 				s = nil
@@ -145,12 +145,13 @@ func BenchmarkBuild(b *testing.B) {
 				runtime.GC() // a second cycle empties the pools' victim caches
 				var after runtime.MemStats
 				runtime.ReadMemStats(&after)
-				heap = after.HeapAlloc - before.HeapAlloc
+				heap, objects = after.HeapAlloc-before.HeapAlloc, after.HeapObjects-before.HeapObjects
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
 			b.ReportMetric(float64(heap)/float64(s.Len()), "heap-B/gig")
 			b.ReportMetric(float64(len(s.GigsJSON()))/(1<<20), "json-MiB")
+			b.ReportMetric(float64(objects), "heap-objects")
 		})
 	}
 }

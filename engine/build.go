@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
 )
@@ -47,18 +47,20 @@ type Snapshot struct {
 	built   time.Time // generated_at, whole seconds
 	counts  Counts
 
-	keys  []int64 // sort key (Unix seconds) per position, ascending
-	arena []byte  // gig JSON objects in position order, separated by commas
-	off   []int   // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
-	ids   idTable // position by gig id
+	keys  []int64  // sort key (Unix seconds) per position, ascending
+	arena []byte   // gig JSON objects in position order, separated by commas
+	off   []int    // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
+	ids   keyTable // position by gig id
 
 	days  []int32 // venue-local day number (days since 1970-01-01) per position
-	index [numDims]map[string]*roaring.Bitmap
+	index [numDims]postings
 
 	cities, venues, artists, genres *Body
-	venueDetail                     map[string]*Body
-	venueItems                      [][]byte                   // each venue's directory entry, by slug
-	venueIndex                      map[string]*roaring.Bitmap // folded city or country key → venue items
+	venueSlugs                      keyTable // venue number by slug, in slug order
+	venueDetail                     []Body   // each venue's detail body, by number
+	venueItems                      []byte   // each venue's directory entry, back to back
+	venueOff                        []uint32 // venue i's entry is venueItems[venueOff[i]:venueOff[i+1]]
+	venueIndex                      postings // "city:" or "country:" and a folded key → venue numbers
 	export                          *Export
 	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
 }
@@ -109,8 +111,11 @@ func (s *Snapshot) Genres() *Body { return s.genres }
 
 // Venue returns a venue's detail body, with its upcoming gigs.
 func (s *Snapshot) Venue(slug string) (*Body, bool) {
-	b, ok := s.venueDetail[slug]
-	return b, ok
+	i, ok := s.venueSlugs.find(slug)
+	if !ok {
+		return nil, false
+	}
+	return &s.venueDetail[i], true
 }
 
 // Options control Build.
@@ -178,9 +183,11 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	for i, r := range rows {
 		s.keys[i], s.days[i], ids[i] = r.key, r.day, r.g.ID
 	}
-	s.ids = newIDTable(ids)
+	s.ids = newKeyTable(ids)
 	s.renderGigs(rows, artists)
-	s.buildIndexes(rows, cities, venues, artists, genres)
+	if err := s.buildIndexes(rows, cities, venues, artists, genres); err != nil {
+		return nil, err
+	}
 	if err := s.renderDirectories(ds, rows, cities, artists, genres); err != nil {
 		return nil, err
 	}
@@ -341,10 +348,10 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 	}
 }
 
-// buildIndexes makes the bitmaps of positions: one per entity, filed under the search key
-// of its slug and of its name (entities whose names fold alike share the union), and one per
-// venue-local day. Keys are folded once per entity, not per gig.
-func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues map[string]*Venue, artists map[string]*Artist, genres map[string]*Genre) {
+// buildIndexes makes the postings of positions: one per entity, filed under the search key
+// of its slug and of its name (entities whose names fold alike share the union). Keys are
+// folded once per entity, not per gig.
+func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues map[string]*Venue, artists map[string]*Artist, genres map[string]*Genre) error {
 	bySlug := [numDims]map[string][]uint32{} // positions per entity slug (country: code)
 	for d := range bySlug {
 		bySlug[d] = map[string][]uint32{}
@@ -375,28 +382,17 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 		DimGenre:   func(slug string) string { return genres[slug].Name },
 	}
 	for d := range bySlug {
-		s.index[d] = make(map[string]*roaring.Bitmap, 2*len(bySlug[d]))
-		for slug, l := range bySlug[d] {
-			b := bitmapOf(l)
-			for _, k := range []string{Fold(slug), Fold(names[d](slug))} {
-				switch prev := s.index[d][k]; {
-				case prev == nil:
-					s.index[d][k] = b
-				case prev != b:
-					u := roaring.Or(prev, b)
-					u.RunOptimize()
-					s.index[d][k] = u
-				}
-			}
+		var b postingsBuilder
+		// In slug order, so that equal datasets give equal snapshots.
+		for _, slug := range slices.Sorted(maps.Keys(bySlug[d])) {
+			b.add(bySlug[d][slug], Fold(slug), Fold(names[d](slug)))
+		}
+		var err error
+		if s.index[d], err = b.build(); err != nil {
+			return err
 		}
 	}
-}
-
-func bitmapOf(sorted []uint32) *roaring.Bitmap {
-	b := roaring.New()
-	b.AddMany(sorted)
-	b.RunOptimize()
-	return b
+	return nil
 }
 
 // upcoming counts what the directories count: per city, venue, artist and genre, the
@@ -536,31 +532,38 @@ func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[stri
 	return s.renderVenueDetails(venueItems, u.byVenue)
 }
 
-// indexVenues renders each venue's directory entry and indexes them by city and country
-// for filtered directories; it returns the JSON array of all entries.
+// indexVenues renders each venue's directory entry into one arena and indexes them by
+// city and country for filtered directories; it returns the JSON array of all entries.
 func (s *Snapshot) indexVenues(items []venueJSON) ([]byte, error) {
-	s.venueItems = make([][]byte, len(items))
+	s.venueOff = make([]uint32, 1, len(items)+1)
+	var b postingsBuilder
 	lists := map[string][]uint32{}
-	all := []byte{'['}
 	for i := range items {
-		b, err := appendJSON(nil, &items[i])
-		if err != nil {
+		var err error
+		if s.venueItems, err = appendJSON(s.venueItems, &items[i]); err != nil {
 			return nil, fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
 		}
-		s.venueItems[i] = b
-		if i > 0 {
-			all = append(all, ',')
-		}
-		all = append(all, b...)
+		s.venueOff = append(s.venueOff, uint32(len(s.venueItems)))
 		for _, k := range []string{"city:" + Fold(items[i].City.Slug), "city:" + Fold(items[i].City.Name), "country:" + Fold(items[i].Country)} {
 			if l := lists[k]; len(l) == 0 || l[len(l)-1] != uint32(i) {
 				lists[k] = append(l, uint32(i))
 			}
 		}
 	}
-	s.venueIndex = make(map[string]*roaring.Bitmap, len(lists))
-	for k, l := range lists {
-		s.venueIndex[k] = bitmapOf(l)
+	for _, k := range slices.Sorted(maps.Keys(lists)) {
+		b.add(lists[k], k)
+	}
+	var err error
+	if s.venueIndex, err = b.build(); err != nil {
+		return nil, err
+	}
+	all := make([]byte, 0, len(s.venueItems)+len(items)+2)
+	all = append(all, '[')
+	for i := range items {
+		if i > 0 {
+			all = append(all, ',')
+		}
+		all = append(all, s.VenueItem(i)...)
 	}
 	return append(all, ']'), nil
 }
@@ -575,8 +578,25 @@ func venueView(v *Venue, c *City, upcoming int) venueJSON {
 	return j
 }
 
-// renderVenueDetails renders and compresses every venue's detail body, in parallel.
+// renderVenueDetails renders and compresses every venue's detail body, in parallel: the
+// identity bodies into one arena of exactly their size, then the compressed ones into
+// another.
 func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]int) error {
+	heads := make([][]byte, len(items))
+	at := make([]int, len(items)+1)
+	for i := range items {
+		var err error
+		if heads[i], err = appendJSON([]byte(`{"data":`), &items[i]); err != nil {
+			return fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
+		}
+		heads[i] = append(heads[i][:len(heads[i])-1], `,"upcoming":[`...)
+		size := len(heads[i]) + len("]}}")
+		for n, p := range byVenue[items[i].Slug] {
+			size += len(s.GigJSON(p)) + min(n, 1)
+		}
+		at[i+1] = at[i] + size
+	}
+	arena := make([]byte, at[len(items)])
 	bodies := make([]*Body, len(items))
 	errs := make([]error, len(items))
 	next := make(chan int)
@@ -584,7 +604,14 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]in
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				bodies[i], errs[i] = s.venueBody(&items[i], byVenue[items[i].Slug])
+				raw := append(arena[at[i]:at[i]:at[i+1]], heads[i]...)
+				for n, p := range byVenue[items[i].Slug] {
+					if n > 0 {
+						raw = append(raw, ',')
+					}
+					raw = append(raw, s.GigJSON(p)...)
+				}
+				bodies[i], errs[i] = newBody(append(raw, "]}}"...), gzip.BestSpeed)
 			}
 		})
 	}
@@ -593,32 +620,13 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]in
 	}
 	close(next)
 	wg.Wait()
-	s.venueDetail = make(map[string]*Body, len(items))
+	slugs := make([]string, len(items))
 	for i, it := range items {
 		if errs[i] != nil {
 			return fmt.Errorf("cannot render venue %q: %w", it.Slug, errs[i])
 		}
-		s.venueDetail[it.Slug] = bodies[i]
+		slugs[i] = it.Slug
 	}
+	s.venueSlugs, s.venueDetail = newKeyTable(slugs), packBodies(bodies)
 	return nil
-}
-
-func (s *Snapshot) venueBody(v *venueJSON, positions []int) (*Body, error) {
-	size := 256
-	for _, p := range positions {
-		size += len(s.GigJSON(p)) + 1
-	}
-	raw, err := appendJSON(append(make([]byte, 0, size), `{"data":`...), v)
-	if err != nil {
-		return nil, err
-	}
-	raw = append(raw[:len(raw)-1], `,"upcoming":[`...)
-	for n, p := range positions {
-		if n > 0 {
-			raw = append(raw, ',')
-		}
-		raw = append(raw, s.GigJSON(p)...)
-	}
-	raw = append(raw, "]}}"...)
-	return newBody(raw, gzip.BestSpeed)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -62,6 +63,7 @@ type Query struct {
 	vals [numDims][]span // per dimension, spans of keys; OR within, AND across
 
 	acc, tmp, part roaring.Bitmap // scratch, owned by the query
+	list           roaring.Bitmap // scratch: a listed posting as a bitmap
 	it             roaring.IntIterator
 	ids            []uint32          // scratch
 	bms            []*roaring.Bitmap // scratch
@@ -90,6 +92,7 @@ func (q *Query) Reset() {
 	q.acc.Clear()
 	q.tmp.Clear()
 	q.part.Clear()
+	q.list.Clear()
 }
 
 // Match adds an alternative value for dimension d: a slug or a name (any case, accents
@@ -106,106 +109,116 @@ func (q *Query) Match(d Dim, value []byte) {
 // are in start order, so the bounds are a range of positions: exact for instants, and for
 // dates exact but for its edges, the hours where venues on other UTC offsets are already
 // (or still) on another day, whose gigs are checked one by one. The cost is the filters'
-// bitmap work within the range, the edges' hits and the page.
+// work within the range, the edges' matches and the page: the walk stops at the page's end.
 func (s *Snapshot) Run(q *Query) {
 	q.Total, q.Page = 0, q.Page[:0]
 	r := s.positions(q.From, q.To)
 	if r.lo >= r.hi {
 		return
 	}
-	set, ok := s.filterSet(q, r.lo, r.hi)
+	m, ok := s.filterSet(q, r.lo, r.hi)
 	if !ok {
 		return
 	}
 	// Matches below the exact core, in it, and above it.
-	below, core, above := 0, 0, 0
-	if set == nil {
-		below, above = s.countEdge(nil, q, r, r.lo, r.coreLo), s.countEdge(nil, q, r, r.coreHi, r.hi)
-		core = r.coreHi - r.coreLo
-	} else {
-		below, above = s.countEdge(set, q, r, r.lo, r.coreLo), s.countEdge(set, q, r, r.coreHi, r.hi)
-		core = rankBelow(set, r.coreHi) - rankBelow(set, r.coreLo)
-	}
+	below, above := s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi)
+	core := m.rank(r.coreHi) - m.rank(r.coreLo)
 	q.Total = below + core + above
 	if q.Offset >= q.Total || q.Limit <= 0 {
 		return
 	}
-	// Start at the first match to show: in the lower edge, or found by position or rank in
-	// the core, or in the upper edge.
+	// Start at the first match to show: in the lower edge, or found by rank in the core, or
+	// in the upper edge.
 	skip, from := q.Offset, r.lo
 	switch {
 	case skip < below:
 	case skip < below+core:
-		skip -= below
-		if set == nil {
-			from, skip = r.coreLo+skip, 0
-		} else {
-			x, err := set.Select(uint32(rankBelow(set, r.coreLo) + skip))
-			if err != nil {
-				return
-			}
-			from, skip = int(x), 0
-		}
+		from, skip = m.at(m.rank(r.coreLo)+skip-below), 0
 	default:
 		from, skip = r.coreHi, skip-below-core
 	}
 	want := min(q.Limit, q.Total-q.Offset)
-	if set == nil {
-		for p := from; p < r.hi && len(q.Page) < want; p++ {
-			if r.inCore(p) || r.dayOK(s.days[p]) {
-				if skip > 0 {
-					skip--
-					continue
-				}
-				q.Page = append(q.Page, p)
-			}
-		}
-		return
-	}
-	q.it.Initialize(set)
-	q.it.AdvanceIfNeeded(uint32(from))
-	for q.it.HasNext() && len(q.Page) < want {
-		p := int(q.it.Next())
-		if p >= r.hi {
-			break
-		}
+	m.each(q, from, r.hi, func(p int) bool {
 		if r.inCore(p) || r.dayOK(s.days[p]) {
 			if skip > 0 {
 				skip--
-				continue
+			} else {
+				q.Page = append(q.Page, p)
 			}
-			q.Page = append(q.Page, p)
 		}
+		return len(q.Page) < want
+	})
+}
+
+// countEdge counts the members of m in [lo, hi), an edge of r, whose day r admits.
+func (s *Snapshot) countEdge(q *Query, m members, r posRange, lo, hi int) int {
+	n := 0
+	if lo < hi {
+		m.each(q, lo, hi, func(p int) bool {
+			if r.dayOK(s.days[p]) {
+				n++
+			}
+			return true
+		})
+	}
+	return n
+}
+
+// members is the set of positions Run pages through: every position (when nothing
+// filters), a bitmap, or a sorted list.
+type members struct {
+	bm   *roaring.Bitmap
+	list []uint32
+	all  bool
+}
+
+// rank returns the number of members below x.
+func (m members) rank(x int) int {
+	switch {
+	case m.all:
+		return x
+	case m.bm != nil:
+		return rankBelow(m.bm, x)
+	default:
+		return rankList(m.list, x)
 	}
 }
 
-// countEdge counts the positions in [lo, hi), an edge of r, whose day r admits: of set, or
-// of every position when set is nil.
-func (s *Snapshot) countEdge(set *roaring.Bitmap, q *Query, r posRange, lo, hi int) int {
-	n := 0
-	if lo >= hi {
-		return 0
+// at returns the member of rank k, which must exist.
+func (m members) at(k int) int {
+	switch {
+	case m.all:
+		return k
+	case m.bm != nil:
+		x, _ := m.bm.Select(uint32(k))
+		return int(x)
+	default:
+		return int(m.list[k])
 	}
-	if set == nil {
-		for _, d := range s.days[lo:hi] {
-			if r.dayOK(d) {
-				n++
+}
+
+// each calls f on the members in [from, hi) in order, until f returns false. It uses q's
+// iterator.
+func (m members) each(q *Query, from, hi int, f func(p int) bool) {
+	switch {
+	case m.all:
+		for p := from; p < hi && f(p); p++ {
+		}
+	case m.bm != nil:
+		q.it.Initialize(m.bm)
+		q.it.AdvanceIfNeeded(uint32(from))
+		for q.it.HasNext() {
+			if p := int(q.it.Next()); p >= hi || !f(p) {
+				return
 			}
 		}
-		return n
-	}
-	q.it.Initialize(set)
-	q.it.AdvanceIfNeeded(uint32(lo))
-	for q.it.HasNext() {
-		p := int(q.it.Next())
-		if p >= hi {
-			break
-		}
-		if r.dayOK(s.days[p]) {
-			n++
+	default:
+		for _, x := range m.list[rankList(m.list, from):] {
+			if int(x) >= hi || !f(int(x)) {
+				return
+			}
 		}
 	}
-	return n
 }
 
 // rankBelow returns the number of elements of b below x.
@@ -280,11 +293,11 @@ type group struct {
 	est uint64
 }
 
-// filterSet returns the bitmap of positions that pass q's filters (it may hold positions
-// outside [lo, hi), which Run leaves out); nil when nothing filters. ok is false when a
-// filter cannot match anything. Groups are applied smallest first, so the working set
-// shrinks early; the scratch bitmaps are q's own and published bitmaps are only read.
-func (s *Snapshot) filterSet(q *Query, lo, hi int) (set *roaring.Bitmap, ok bool) {
+// filterSet returns the positions that pass q's filters (they may include positions
+// outside [lo, hi), which Run leaves out). ok is false when a filter cannot match anything.
+// Groups are applied smallest first, so the working set shrinks early; the scratch bitmaps
+// are q's own and published postings are only read.
+func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 	var groups [numDims]group
 	n := 0
 	for d := range q.vals {
@@ -292,13 +305,13 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (set *roaring.Bitmap, ok bool
 			continue
 		}
 		g := group{d: Dim(d)}
-		for _, v := range q.vals[d] {
-			if b := s.index[d][string(q.keys[v.lo:v.hi])]; b != nil {
-				g.est += b.GetCardinality()
+		for i := range q.vals[d] {
+			if p, ok := s.posting(q, Dim(d), i); ok {
+				g.est += p.card()
 			}
 		}
 		if g.est == 0 {
-			return nil, false
+			return members{}, false
 		}
 		// insertion sort by est
 		i := n
@@ -309,10 +322,14 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (set *roaring.Bitmap, ok bool
 		n++
 	}
 	if n == 0 {
-		return nil, true
+		return members{all: true}, true
 	}
 	if n == 1 && len(q.vals[groups[0].d]) == 1 {
-		return s.bitmap(q, groups[0].d, 0), true // published bitmap, only read
+		p, _ := s.posting(q, groups[0].d, 0) // published, only read
+		return members{bm: p.bm, list: p.list}, true
+	}
+	if groups[0].est < bigPosting {
+		return s.probeSet(q, groups[:n], lo, hi)
 	}
 	acc := &q.acc
 	acc.Clear()
@@ -325,8 +342,8 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (set *roaring.Bitmap, ok bool
 			*acc = *s.union(q, g.d)
 		} else {
 			for i := range q.vals[g.d] {
-				if b := s.bitmap(q, g.d, i); b != nil {
-					acc.Or(b) // copies b's containers
+				if p, ok := s.posting(q, g.d, i); ok {
+					p.orInto(acc)
 				}
 			}
 		}
@@ -335,13 +352,44 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (set *roaring.Bitmap, ok bool
 	for _, g := range groups[first:n] {
 		s.andGroup(q, g)
 	}
-	return &q.acc, !q.acc.IsEmpty()
+	return members{bm: acc}, !acc.IsEmpty()
 }
 
-// bitmap returns the published bitmap of the i-th value of dimension d, or nil.
-func (s *Snapshot) bitmap(q *Query, d Dim, i int) *roaring.Bitmap {
+// probeSet filters when the smallest group is of lists alone, fewer positions than
+// bigPosting: its positions in [lo, hi) are gathered in q.ids and each is probed against
+// the other groups, in place, so that nothing is allocated once q.ids has grown.
+func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool) {
+	g := groups[0]
+	q.ids = q.ids[:0]
+	for i := range q.vals[g.d] {
+		if p, ok := s.posting(q, g.d, i); ok {
+			q.ids = append(q.ids, p.list[rankList(p.list, lo):rankList(p.list, hi)]...)
+		}
+	}
+	if len(q.vals[g.d]) > 1 {
+		slices.Sort(q.ids)
+		q.ids = slices.Compact(q.ids)
+	}
+	for _, g := range groups[1:] {
+		kept := q.ids[:0]
+		for _, x := range q.ids {
+			for i := range q.vals[g.d] {
+				if p, ok := s.posting(q, g.d, i); ok && p.contains(x) {
+					kept = append(kept, x)
+					break
+				}
+			}
+		}
+		q.ids = kept
+	}
+	return members{list: q.ids}, len(q.ids) > 0
+}
+
+// posting returns the published posting of the i-th value of dimension d; ok is false when
+// no gig matches the value.
+func (s *Snapshot) posting(q *Query, d Dim, i int) (posting, bool) {
 	v := q.vals[d][i]
-	return s.index[d][string(q.keys[v.lo:v.hi])]
+	return s.index[d].lookup(string(q.keys[v.lo:v.hi]))
 }
 
 // andGroup intersects q.acc with the union of a group's alternatives. A union larger than
@@ -349,7 +397,8 @@ func (s *Snapshot) bitmap(q *Query, d Dim, i int) *roaring.Bitmap {
 func (s *Snapshot) andGroup(q *Query, g group) {
 	vals := q.vals[g.d]
 	if len(vals) == 1 {
-		q.acc.And(s.bitmap(q, g.d, 0)) // reads its argument only
+		p, _ := s.posting(q, g.d, 0)
+		q.acc.And(p.bitmap(&q.list)) // reads its argument only
 		return
 	}
 	if g.est >= largeUnion {
@@ -364,7 +413,7 @@ func (s *Snapshot) andGroup(q *Query, g group) {
 		for q.it.HasNext() {
 			x := q.it.Next()
 			for i := range vals {
-				if b := s.bitmap(q, g.d, i); b != nil && b.Contains(x) {
+				if p, ok := s.posting(q, g.d, i); ok && p.contains(x) {
 					q.ids = append(q.ids, x)
 					break
 				}
@@ -377,8 +426,8 @@ func (s *Snapshot) andGroup(q *Query, g group) {
 	q.tmp.Clear()
 	if g.est <= card {
 		for i := range vals {
-			if b := s.bitmap(q, g.d, i); b != nil {
-				q.tmp.Or(b)
+			if p, ok := s.posting(q, g.d, i); ok {
+				p.orInto(&q.tmp)
 			}
 		}
 		q.acc.And(&q.tmp)
@@ -389,8 +438,8 @@ func (s *Snapshot) andGroup(q *Query, g group) {
 	q.part.Clear()
 	q.part.Or(&q.acc)
 	for i := range vals {
-		if b := s.bitmap(q, g.d, i); b != nil {
-			q.part.AndNot(b)
+		if p, ok := s.posting(q, g.d, i); ok {
+			q.part.AndNot(p.bitmap(&q.list))
 		}
 	}
 	q.acc.AndNot(&q.part)
@@ -405,15 +454,23 @@ const largeUnion = 1 << 16
 func (s *Snapshot) union(q *Query, d Dim) *roaring.Bitmap {
 	q.bms = q.bms[:0]
 	for i := range q.vals[d] {
-		if b := s.bitmap(q, d, i); b != nil {
-			q.bms = append(q.bms, b)
+		if p, ok := s.posting(q, d, i); ok && p.bm != nil {
+			q.bms = append(q.bms, p.bm)
 		}
 	}
-	return roaring.FastOr(q.bms...) // reads its arguments only
+	u := roaring.FastOr(q.bms...) // reads its arguments only
+	for i := range q.vals[d] {
+		if p, ok := s.posting(q, d, i); ok && p.bm == nil {
+			u.AddMany(p.list)
+		}
+	}
+	return u
 }
 
 // VenueItem returns the directory entry of venue i, 0 <= i < Counts().Venues.
-func (s *Snapshot) VenueItem(i int) []byte { return s.venueItems[i] }
+func (s *Snapshot) VenueItem(i int) []byte {
+	return s.venueItems[s.venueOff[i]:s.venueOff[i+1]:s.venueOff[i+1]]
+}
 
 // FilterVenues sets q.Page to the venues (indices for VenueItem, in slug order) matching
 // q's DimCity and DimCountry values and q.Total to their number; other dimensions, bounds
@@ -422,7 +479,7 @@ func (s *Snapshot) FilterVenues(q *Query) {
 	q.Total, q.Page = 0, q.Page[:0]
 	acc := &q.acc
 	acc.Clear()
-	acc.AddRange(0, uint64(len(s.venueItems)))
+	acc.AddRange(0, uint64(len(s.venueOff)-1))
 	for _, d := range [...]Dim{DimCity, DimCountry} {
 		if len(q.vals[d]) == 0 {
 			continue
@@ -434,8 +491,8 @@ func (s *Snapshot) FilterVenues(q *Query) {
 		q.tmp.Clear()
 		for _, v := range q.vals[d] {
 			q.scratch = append(append(q.scratch[:0], prefix...), q.keys[v.lo:v.hi]...)
-			if b := s.venueIndex[string(q.scratch)]; b != nil {
-				q.tmp.Or(b)
+			if p, ok := s.venueIndex.lookup(string(q.scratch)); ok {
+				p.orInto(&q.tmp)
 			}
 		}
 		acc.And(&q.tmp)

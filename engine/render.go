@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +20,37 @@ type Body struct {
 	Raw  []byte
 	Gzip []byte // nil when Raw is too small to gain from compression
 	ETag string // weak validator, the same for the same bytes on every replica
+}
+
+// packBodies copies the bodies' compressed bytes into one arena and their ETags into one
+// string, so that many bodies are a few objects for the garbage collector, not a few each.
+// Their identity bytes are kept as they are: the caller lays those out in one arena.
+func packBodies(bodies []*Body) []Body {
+	size, tags := 0, 0
+	for _, b := range bodies {
+		size += len(b.Gzip)
+		tags += len(b.ETag)
+	}
+	arena := make([]byte, 0, size)
+	var etags strings.Builder
+	etags.Grow(tags)
+	for _, b := range bodies {
+		arena = append(arena, b.Gzip...)
+		etags.WriteString(b.ETag)
+	}
+	all := etags.String()
+	out := make([]Body, len(bodies))
+	at, tag := 0, 0
+	for i, b := range bodies {
+		out[i].Raw = b.Raw
+		if b.Gzip != nil {
+			out[i].Gzip = arena[at : at+len(b.Gzip) : at+len(b.Gzip)]
+			at += len(b.Gzip)
+		}
+		out[i].ETag = all[tag : tag+len(b.ETag)]
+		tag += len(b.ETag)
+	}
+	return out
 }
 
 // gzipMin is the smallest body worth compressing.

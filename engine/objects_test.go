@@ -1,0 +1,48 @@
+package engine_test
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
+)
+
+// heapObjects returns the live heap objects after two collections (the second empties the
+// pools' victim caches).
+func heapObjects() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapObjects
+}
+
+// TestSnapshotObjects holds the snapshot to what the garbage collector can mark in no time:
+// two hundred objects at most, whatever the number of gigs, venues and artists, since
+// gigs, keys, postings and bodies live in flat arrays and arenas.
+func TestSnapshotObjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two snapshots")
+	}
+	var counts []uint64
+	for _, n := range []int{2_000, 40_000} {
+		ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+		if _, err := engine.Build(ds, engine.Options{Now: now}); err != nil { // warms one-time caches
+			t.Fatal(err)
+		}
+		before := heapObjects()
+		s, err := engine.Build(ds, engine.Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		objects := heapObjects() - before
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(ds)
+		t.Logf("%d gigs (%d venues, %d artists): %d heap objects", n, s.Counts().Venues, s.Counts().Artists, objects)
+		counts = append(counts, objects)
+	}
+	if counts[0] > 200 || counts[1] > counts[0]+60 {
+		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 200, growing by at most 60", counts[0], counts[1])
+	}
+}

@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// bigPosting is the size from which a posting is kept as a roaring bitmap rather than a
+// sorted list: a list of fewer positions is at most 16 KB, turned into a bitmap in
+// microseconds when a query needs one, and a dimension has few postings this large.
+const bigPosting = 4096
+
+// postings indexes one dimension: each search key (a folded slug, name or code) names a
+// posting, the ascending positions it matches. Nothing in it is a pointer per key or per
+// posting: small postings are lists in one arena, large ones roaring bitmaps frozen in one
+// buffer (frozen views allocate one pointer-free block each). Immutable once built.
+type postings struct {
+	keys  keyTable
+	of    []uint32 // posting number of each key
+	start []uint32 // posting k's list is list[start[k]:start[k+1]]; empty when k is big
+	list  []uint32
+	big   []int32          // per posting, its index in views, or -1
+	frz   []uint32         // view j is frozen[frz[2j]:frz[2j+1]], starting at a 32-byte boundary
+	views []roaring.Bitmap // frozen views over frozen, never modified
+	// frozen holds the big postings' bitmaps in roaring's frozen format.
+	frozen []byte
+}
+
+// posting is one posting: a bitmap (never modified) or a sorted list.
+type posting struct {
+	bm   *roaring.Bitmap
+	list []uint32
+}
+
+// card returns the number of positions.
+func (p posting) card() uint64 {
+	if p.bm != nil {
+		return p.bm.GetCardinality()
+	}
+	return uint64(len(p.list))
+}
+
+// contains reports whether x is one of the positions.
+func (p posting) contains(x uint32) bool {
+	if p.bm != nil {
+		return p.bm.Contains(x)
+	}
+	_, ok := slices.BinarySearch(p.list, x)
+	return ok
+}
+
+// orInto adds the positions to dst.
+func (p posting) orInto(dst *roaring.Bitmap) {
+	if p.bm != nil {
+		dst.Or(p.bm) // copies p's containers
+		return
+	}
+	dst.AddMany(p.list)
+}
+
+// bitmap returns p as a bitmap to be read only: its own, or scratch made from its list.
+func (p posting) bitmap(scratch *roaring.Bitmap) *roaring.Bitmap {
+	if p.bm != nil {
+		return p.bm
+	}
+	scratch.Clear()
+	scratch.AddMany(p.list)
+	return scratch
+}
+
+// lookup returns the posting of key; ok is false when no key matches.
+func (ps *postings) lookup(key string) (posting, bool) {
+	i, ok := ps.keys.find(key)
+	if !ok {
+		return posting{}, false
+	}
+	return ps.posting(int(ps.of[i])), true
+}
+
+func (ps *postings) posting(k int) posting {
+	if j := ps.big[k]; j >= 0 {
+		return posting{bm: &ps.views[j]}
+	}
+	return posting{list: ps.list[ps.start[k]:ps.start[k+1]:ps.start[k+1]]}
+}
+
+// postingsBuilder gathers the postings of one dimension.
+type postingsBuilder struct {
+	keys  []string
+	of    []uint32
+	known map[string]int // key → its index in keys
+	lists [][]uint32
+}
+
+// add files the ascending positions under every key in keys (the same key twice counts
+// once). A key already filed gets the union of its postings.
+func (b *postingsBuilder) add(positions []uint32, keys ...string) {
+	if b.known == nil {
+		b.known = map[string]int{}
+	}
+	k := uint32(len(b.lists))
+	b.lists = append(b.lists, positions)
+	for _, key := range keys {
+		i, ok := b.known[key]
+		switch {
+		case !ok:
+			b.known[key] = len(b.keys)
+			b.keys = append(b.keys, key)
+			b.of = append(b.of, k)
+		case b.of[i] != k:
+			u := append(slices.Clone(b.lists[b.of[i]]), positions...)
+			slices.Sort(u)
+			b.lists = append(b.lists, slices.Compact(u))
+			b.of[i] = uint32(len(b.lists) - 1)
+		}
+	}
+}
+
+// build lays the postings out flat. Postings no key names any more (replaced by a union)
+// are left out.
+func (b *postingsBuilder) build() (postings, error) {
+	ps := postings{of: make([]uint32, len(b.of)), start: []uint32{0}}
+	renum := make([]int32, len(b.lists))
+	for i := range renum {
+		renum[i] = -1
+	}
+	var frozen [][]byte
+	for i, k := range b.of {
+		if renum[k] < 0 {
+			renum[k] = int32(len(ps.big))
+			l := b.lists[k]
+			if len(l) < bigPosting {
+				ps.list = append(ps.list, l...)
+				ps.big = append(ps.big, -1)
+			} else {
+				f, err := bitmapOf(l).Freeze()
+				if err != nil {
+					return postings{}, fmt.Errorf("cannot freeze a bitmap: %w", err)
+				}
+				ps.big = append(ps.big, int32(len(frozen)))
+				frozen = append(frozen, f)
+			}
+			ps.start = append(ps.start, uint32(len(ps.list)))
+		}
+		ps.of[i] = uint32(renum[k])
+	}
+	for _, f := range frozen {
+		for len(ps.frozen)%32 != 0 {
+			ps.frozen = append(ps.frozen, 0)
+		}
+		ps.frz = append(ps.frz, uint32(len(ps.frozen)), uint32(len(ps.frozen)+len(f)))
+		ps.frozen = append(ps.frozen, f...)
+	}
+	ps.keys = newKeyTable(b.keys)
+	return ps, ps.view()
+}
+
+// view makes the frozen bitmaps' views, once ps.frozen holds them all.
+func (ps *postings) view() error {
+	ps.views = make([]roaring.Bitmap, len(ps.frz)/2)
+	for j := range ps.views {
+		if err := ps.views[j].MustFrozenView(ps.frozen[ps.frz[2*j]:ps.frz[2*j+1]]); err != nil {
+			return fmt.Errorf("frozen bitmap %d: %w", j, err)
+		}
+	}
+	return nil
+}
+
+func bitmapOf(sorted []uint32) *roaring.Bitmap {
+	b := roaring.New()
+	b.AddMany(sorted)
+	b.RunOptimize()
+	return b
+}
+
+// rankList returns the number of elements of a sorted list below x.
+func rankList(l []uint32, x int) int {
+	return sort.Search(len(l), func(i int) bool { return int(l[i]) >= x })
+}
