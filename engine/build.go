@@ -57,7 +57,7 @@ type Snapshot struct {
 
 	cities, venues, artists, genres *Body
 	venueSlugs                      keyTable // venue number by slug, in slug order
-	venueDetail                     []Body   // each venue's detail body, by number
+	venueDetail                     bodySet  // each venue's detail body, by number
 	venueItems                      []byte   // each venue's directory entry, back to back
 	venueOff                        []uint32 // venue i's entry is venueItems[venueOff[i]:venueOff[i+1]]
 	venueIndex                      postings // "city:" or "country:" and a folded key → venue numbers
@@ -115,7 +115,7 @@ func (s *Snapshot) Venue(slug string) (*Body, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &s.venueDetail[i], true
+	return &s.venueDetail.bodies[i], true
 }
 
 // Options control Build.
@@ -388,7 +388,7 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 			b.add(bySlug[d][slug], Fold(slug), Fold(names[d](slug)))
 		}
 		var err error
-		if s.index[d], err = b.build(); err != nil {
+		if s.index[d], err = b.build(len(rows)); err != nil {
 			return err
 		}
 	}
@@ -554,7 +554,7 @@ func (s *Snapshot) indexVenues(items []venueJSON) ([]byte, error) {
 		b.add(lists[k], k)
 	}
 	var err error
-	if s.venueIndex, err = b.build(); err != nil {
+	if s.venueIndex, err = b.build(len(items)); err != nil {
 		return nil, err
 	}
 	all := make([]byte, 0, len(s.venueItems)+len(items)+2)
@@ -627,6 +627,6 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]in
 		}
 		slugs[i] = it.Slug
 	}
-	s.venueSlugs, s.venueDetail = newKeyTable(slugs), packBodies(bodies)
+	s.venueSlugs, s.venueDetail = newKeyTable(slugs), packBodies(arena, at, bodies)
 	return nil
 }

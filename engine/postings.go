@@ -121,7 +121,7 @@ func (b *postingsBuilder) add(positions []uint32, keys ...string) {
 
 // build lays the postings out flat. Postings no key names any more (replaced by a union)
 // are left out.
-func (b *postingsBuilder) build() (postings, error) {
+func (b *postingsBuilder) build(limit int) (postings, error) {
 	ps := postings{of: make([]uint32, len(b.of)), start: []uint32{0}}
 	renum := make([]int32, len(b.lists))
 	for i := range renum {
@@ -155,15 +155,20 @@ func (b *postingsBuilder) build() (postings, error) {
 		ps.frozen = append(ps.frozen, f...)
 	}
 	ps.keys = newKeyTable(b.keys)
-	return ps, ps.view()
+	return ps, ps.view(limit)
 }
 
-// view makes the frozen bitmaps' views, once ps.frozen holds them all.
-func (ps *postings) view() error {
+// view makes the frozen bitmaps' views, once ps.frozen holds them all, and checks them:
+// each must be a valid bitmap of positions below limit.
+func (ps *postings) view(limit int) error {
 	ps.views = make([]roaring.Bitmap, len(ps.frz)/2)
 	for j := range ps.views {
-		if err := ps.views[j].MustFrozenView(ps.frozen[ps.frz[2*j]:ps.frz[2*j+1]]); err != nil {
+		b := &ps.views[j]
+		if err := b.MustFrozenView(ps.frozen[ps.frz[2*j]:ps.frz[2*j+1]]); err != nil {
 			return fmt.Errorf("frozen bitmap %d: %w", j, err)
+		}
+		if !b.IsEmpty() && int(b.Maximum()) >= limit {
+			return fmt.Errorf("frozen bitmap %d: position %d out of range", j, b.Maximum())
 		}
 	}
 	return nil

@@ -206,12 +206,14 @@ func build(t testing.TB, ds *engine.Dataset) *engine.Snapshot {
 }
 
 // TestQueryMatchesReference checks random queries against the brute-force oracle, on a
-// small dataset and on one large enough for the large-union path (groups over 65,536 gigs).
+// small dataset and on one large enough for the large-union path (groups over 65,536 gigs),
+// with the snapshot as built and as read back from its file.
 func TestQueryMatchesReference(t *testing.T) {
 	for _, tc := range []struct{ gigs, queries, minMatching int }{{4000, 3000, 500}, {100_000, 120, 20}} {
 		t.Run(fmt.Sprint(tc.gigs), func(t *testing.T) {
 			ds := scale.Generate(scale.Config{Gigs: tc.gigs, Seed: 7, Now: now, Days: 40})
 			s := build(t, ds)
+			loaded := roundTrip(t, s)
 			ref := newReference(ds)
 			if s.Len() != len(ref.rows) {
 				t.Fatalf("snapshot holds %d gigs, reference %d", s.Len(), len(ref.rows))
@@ -228,10 +230,13 @@ func TestQueryMatchesReference(t *testing.T) {
 					}
 				}
 				q.From, q.To, q.Offset, q.Limit = rq.fromEngine, rq.toEngine, rq.offset, rq.limit
-				s.Run(q)
-				gotIDs := pageIDs(t, s, q.Page)
-				if q.Total != wantTotal || !slices.Equal(gotIDs, wantIDs) {
-					t.Fatalf("query %d %+v from=%+v to=%+v:\ngot total %d %v\nwant total %d %v", i, rq.filters, rq.from, rq.to, q.Total, gotIDs, wantTotal, wantIDs)
+				for _, snap := range []*engine.Snapshot{s, loaded} {
+					snap.Run(q)
+					gotIDs := pageIDs(t, snap, q.Page)
+					if q.Total != wantTotal || !slices.Equal(gotIDs, wantIDs) {
+						t.Fatalf("query %d %+v from=%+v to=%+v (read from its file: %v):\ngot total %d %v\nwant total %d %v",
+							i, rq.filters, rq.from, rq.to, snap == loaded, q.Total, gotIDs, wantTotal, wantIDs)
+					}
 				}
 				if wantTotal > 0 {
 					nonEmpty++

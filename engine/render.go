@@ -22,35 +22,48 @@ type Body struct {
 	ETag string // weak validator, the same for the same bytes on every replica
 }
 
-// packBodies copies the bodies' compressed bytes into one arena and their ETags into one
-// string, so that many bodies are a few objects for the garbage collector, not a few each.
-// Their identity bytes are kept as they are: the caller lays those out in one arena.
-func packBodies(bodies []*Body) []Body {
-	size, tags := 0, 0
+// bodySet is many bodies in three arenas, identity bytes, gzip bytes and ETags, so that
+// they are a few objects for the garbage collector, not a few each. Body i's parts are
+// raw[rawAt[i]:rawAt[i+1]] and the same in the others; its Gzip is nil when empty.
+type bodySet struct {
+	raw, gz            []byte
+	tags               string
+	rawAt, gzAt, tagAt []int
+	bodies             []Body // views of the arenas, made by view
+}
+
+// packBodies makes a bodySet of bodies whose identity bytes are raw[rawAt[i]:rawAt[i+1]],
+// copying their compressed bytes and ETags.
+func packBodies(raw []byte, rawAt []int, bodies []*Body) bodySet {
+	set := bodySet{raw: raw, rawAt: rawAt, gzAt: make([]int, 1, len(bodies)+1), tagAt: make([]int, 1, len(bodies)+1)}
 	for _, b := range bodies {
-		size += len(b.Gzip)
-		tags += len(b.ETag)
+		set.gzAt = append(set.gzAt, set.gzAt[len(set.gzAt)-1]+len(b.Gzip))
+		set.tagAt = append(set.tagAt, set.tagAt[len(set.tagAt)-1]+len(b.ETag))
 	}
-	arena := make([]byte, 0, size)
-	var etags strings.Builder
-	etags.Grow(tags)
+	set.gz = make([]byte, 0, set.gzAt[len(bodies)])
+	var tags strings.Builder
+	tags.Grow(set.tagAt[len(bodies)])
 	for _, b := range bodies {
-		arena = append(arena, b.Gzip...)
-		etags.WriteString(b.ETag)
+		set.gz = append(set.gz, b.Gzip...)
+		tags.WriteString(b.ETag)
 	}
-	all := etags.String()
-	out := make([]Body, len(bodies))
-	at, tag := 0, 0
-	for i, b := range bodies {
-		out[i].Raw = b.Raw
-		if b.Gzip != nil {
-			out[i].Gzip = arena[at : at+len(b.Gzip) : at+len(b.Gzip)]
-			at += len(b.Gzip)
+	set.tags = tags.String()
+	set.view()
+	return set
+}
+
+// view makes the bodies from the arenas.
+func (set *bodySet) view() {
+	n := len(set.rawAt) - 1
+	set.bodies = make([]Body, n)
+	for i := range set.bodies {
+		b := &set.bodies[i]
+		b.Raw = set.raw[set.rawAt[i]:set.rawAt[i+1]:set.rawAt[i+1]]
+		if set.gzAt[i] < set.gzAt[i+1] {
+			b.Gzip = set.gz[set.gzAt[i]:set.gzAt[i+1]:set.gzAt[i+1]]
 		}
-		out[i].ETag = all[tag : tag+len(b.ETag)]
-		tag += len(b.ETag)
+		b.ETag = set.tags[set.tagAt[i]:set.tagAt[i+1]]
 	}
-	return out
 }
 
 // gzipMin is the smallest body worth compressing.

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,20 +27,29 @@ func tempPattern(target string) string { return "." + filepath.Base(target) + ".
 // When root replaces a file, the file keeps its owner, so that an operator running
 // gigsctl as root does not leave a file the daemon's user cannot read.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	if err := write(path, data, perm); err != nil {
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is Write of what write writes, for files too large to hold in memory twice.
+// When write fails, the file at path is left as it was.
+func WriteFunc(path string, perm fs.FileMode, write func(w io.Writer) error) error {
+	if err := writeFile(path, perm, write); err != nil {
 		return fmt.Errorf("cannot write %q: %w", path, err)
 	}
 	return nil
 }
 
-func write(path string, data []byte, perm fs.FileMode) error {
+func writeFile(path string, perm fs.FileMode, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	_, err = tmp.Write(data)
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Chmod(perm)
 	}

@@ -1,0 +1,405 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/atomicfile"
+)
+
+// The snapshot file: a magic line and a little-endian uint32 format version, then the
+// snapshot's arrays as sections in a fixed order (each a uint64 byte length, zero padding
+// to a 32-byte boundary, and its bytes), then the xxhash64 of everything before it.
+// Sections start at 32-byte boundaries so that a read buffer's frozen bitmaps are viewed
+// in place, aligned as roaring requires. A file of another version is refused: the next
+// refresh writes one of this version.
+const (
+	snapshotMagic   = "gigs-snapshot\n"
+	snapshotVersion = 1
+	sectionAlign    = 32
+)
+
+// WriteFile writes s to path, replacing the file atomically: a reader finds the previous
+// file or this one, never a part.
+func (s *Snapshot) WriteFile(path string) error {
+	return atomicfile.WriteFunc(path, 0o600, func(w io.Writer) error {
+		fw := &fileWriter{w: bufio.NewWriterSize(w, 1<<20), h: xxhash.New()}
+		fw.write([]byte(snapshotMagic))
+		fw.write(binary.LittleEndian.AppendUint32(nil, snapshotVersion))
+		s.sections(&codec{w: fw})
+		if fw.err != nil {
+			return fw.err
+		}
+		if _, err := fw.w.Write(binary.LittleEndian.AppendUint64(nil, fw.h.Sum64())); err != nil {
+			return err
+		}
+		return fw.w.Flush()
+	})
+}
+
+// ReadSnapshotFile reads a snapshot WriteFile wrote, with no rebuild: the large arrays are
+// views of the one buffer the file is read into. A file that is not a snapshot, of another
+// version, damaged (its checksum), or inconsistent (an index out of range) is an error
+// naming the file.
+func ReadSnapshotFile(path string) (*Snapshot, error) {
+	data, err := readAll(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeSnapshot(data)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
+	}
+	return s, nil
+}
+
+// readAll reads the file at path into a buffer of its exact size.
+func readAll(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("snapshot file %q is not a regular file", path)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("cannot read snapshot file %q: %w", path, err)
+	}
+	return data, nil
+}
+
+var errDamaged = errors.New("damaged: its checksum does not match")
+
+func decodeSnapshot(data []byte) (*Snapshot, error) {
+	head := len(snapshotMagic) + 4
+	if len(data) < head+8 || string(data[:len(snapshotMagic)]) != snapshotMagic {
+		return nil, errors.New("not a snapshot file")
+	}
+	if v := binary.LittleEndian.Uint32(data[len(snapshotMagic):]); v != snapshotVersion {
+		return nil, fmt.Errorf("format version %d; this build reads version %d", v, snapshotVersion)
+	}
+	body := data[:len(data)-8]
+	if xxhash.Sum64(body) != binary.LittleEndian.Uint64(data[len(data)-8:]) {
+		return nil, errDamaged
+	}
+	r := &fileReader{data: body, at: head}
+	s := &Snapshot{}
+	s.sections(&codec{r: r})
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.at != len(body) {
+		return nil, fmt.Errorf("%d bytes after the last section", len(body)-r.at)
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s, s.views()
+}
+
+// sections lists what the file holds, in order, for writing and reading alike.
+func (s *Snapshot) sections(c *codec) {
+	c.str(&s.version)
+	built := s.built.Unix()
+	c.int64(&built)
+	s.built = time.Unix(built, 0).UTC()
+	counts := []int{s.counts.Gigs, s.counts.Cities, s.counts.Venues, s.counts.Artists, s.counts.Genres}
+	words(c, &counts, 8)
+	if len(counts) == 5 {
+		s.counts = Counts{counts[0], counts[1], counts[2], counts[3], counts[4]}
+	}
+	words(c, &s.keys, 8)
+	c.bytes(&s.arena)
+	words(c, &s.off, 8)
+	c.keyTable(&s.ids)
+	words(c, &s.days, 4)
+	for d := range s.index {
+		c.postings(&s.index[d])
+	}
+	if c.r != nil {
+		s.cities, s.venues, s.artists, s.genres = &Body{}, &Body{}, &Body{}, &Body{}
+		s.export = &Export{}
+	}
+	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
+		c.bytes(&b.Raw)
+		c.bytes(&b.Gzip)
+		c.str(&b.ETag)
+	}
+	c.keyTable(&s.venueSlugs)
+	v := &s.venueDetail
+	c.bytes(&v.raw)
+	c.bytes(&v.gz)
+	c.str(&v.tags)
+	words(c, &v.rawAt, 8)
+	words(c, &v.gzAt, 8)
+	words(c, &v.tagAt, 8)
+	c.bytes(&s.venueItems)
+	words(c, &s.venueOff, 4)
+	c.postings(&s.venueIndex)
+	e := s.export
+	c.bytes(&e.Head)
+	c.bytes(&e.Tail)
+	c.bytes(&e.Gzip)
+	c.str(&e.ETag)
+	e.Size = len(e.Head) + len(s.arena) + len(e.Tail)
+	c.bytes(&s.metaHead)
+	c.bytes(&s.metaTail)
+}
+
+// check proves that no index in a read snapshot points outside what it indexes, so that
+// no query can fail on it: offsets ascend within their arenas, positions are below the
+// number of gigs (venues for the venue index), and the counts agree.
+func (s *Snapshot) check() error {
+	n := len(s.keys)
+	var errs []error
+	bad := func(what string, ok bool) {
+		if !ok {
+			errs = append(errs, errors.New(what))
+		}
+	}
+	bad("gig offsets", len(s.off) == n+1 && ascending(s.off, true) && s.off[0] == 0 && (n == 0 || s.off[n]-1 == len(s.arena)))
+	bad("start times", ascending(s.keys, false))
+	bad("days", len(s.days) == n)
+	bad("gig ids", s.ids.valid(n))
+	for d := range s.index {
+		bad(fmt.Sprintf("index %d", d), s.index[d].valid(n))
+	}
+	v := &s.venueDetail
+	venues := len(s.venueOff) - 1
+	bad("venues", venues >= 0 && s.venueOff[0] == 0 && ascending(s.venueOff, false) && int(s.venueOff[venues]) == len(s.venueItems) &&
+		s.venueSlugs.valid(venues) && s.venueIndex.valid(venues) && s.counts.Venues == venues && s.counts.Gigs == n)
+	bad("venue bodies", len(v.rawAt) == venues+1 && len(v.gzAt) == venues+1 && len(v.tagAt) == venues+1 &&
+		within(v.rawAt, len(v.raw)) && within(v.gzAt, len(v.gz)) && within(v.tagAt, len(v.tags)))
+	if len(errs) > 0 {
+		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// ascending reports whether l ascends (strictly when strict).
+func ascending[T word](l []T, strict bool) bool {
+	for i := 1; i < len(l); i++ {
+		if l[i] < l[i-1] || strict && l[i] == l[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// within reports whether offsets start at 0, ascend, and end at size.
+func within(at []int, size int) bool {
+	return len(at) > 0 && at[0] == 0 && ascending(at, false) && at[len(at)-1] == size
+}
+
+// valid reports whether t holds n keys within its arena.
+func (t *keyTable) valid(n int) bool {
+	return len(t.off) == n+1 && t.off[0] == 0 && ascending(t.off, false) && int(t.off[n]) == len(t.arena)
+}
+
+// valid reports whether ps is consistent and its positions are below limit.
+func (ps *postings) valid(limit int) bool {
+	keys := len(ps.of)
+	if !ps.keys.valid(keys) || len(ps.start) != len(ps.big)+1 || ps.start[0] != 0 || !ascending(ps.start, false) ||
+		int(ps.start[len(ps.big)]) != len(ps.list) || len(ps.frz)%2 != 0 || !ascending(ps.frz, false) ||
+		len(ps.frz) > 0 && int(ps.frz[len(ps.frz)-1]) > len(ps.frozen) {
+		return false
+	}
+	for _, k := range ps.of {
+		if int(k) >= len(ps.big) {
+			return false
+		}
+	}
+	for _, j := range ps.big {
+		if j < -1 || int(j) >= len(ps.frz)/2 {
+			return false
+		}
+	}
+	for k := range ps.big {
+		l := ps.list[ps.start[k]:ps.start[k+1]]
+		if !ascending(l, true) || len(l) > 0 && int(l[len(l)-1]) >= limit {
+			return false
+		}
+	}
+	for j := 0; j < len(ps.frz); j += 2 {
+		if ps.frz[j]%sectionAlign != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// views makes what a read snapshot derives from its arrays: the key tables' slots, the
+// frozen bitmaps' views and the bodies.
+func (s *Snapshot) views() error {
+	s.ids = keyTableOf(s.ids.arena, s.ids.off)
+	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
+	for d := range s.index {
+		if err := s.index[d].reindex(len(s.keys)); err != nil {
+			return err
+		}
+	}
+	if err := s.venueIndex.reindex(len(s.venueOff) - 1); err != nil {
+		return err
+	}
+	s.venueDetail.view()
+	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
+		if len(b.Gzip) == 0 {
+			b.Gzip = nil
+		}
+	}
+	return nil
+}
+
+func (ps *postings) reindex(limit int) error {
+	ps.keys = keyTableOf(ps.keys.arena, ps.keys.off)
+	return ps.view(limit)
+}
+
+// codec writes or reads sections: exactly one of w and r is set.
+type codec struct {
+	w *fileWriter
+	r *fileReader
+}
+
+func (c *codec) bytes(p *[]byte) {
+	if c.w != nil {
+		c.w.section(*p)
+	} else {
+		*p = c.r.section()
+	}
+}
+
+func (c *codec) str(p *string) {
+	b := []byte(*p)
+	c.bytes(&b)
+	*p = string(b)
+}
+
+func (c *codec) int64(p *int64) {
+	l := []int64{*p}
+	words(c, &l, 8)
+	if len(l) == 1 {
+		*p = l[0]
+	}
+}
+
+func (c *codec) keyTable(t *keyTable) {
+	c.bytes(&t.arena)
+	words(c, &t.off, 4)
+}
+
+func (c *codec) postings(ps *postings) {
+	c.keyTable(&ps.keys)
+	words(c, &ps.of, 4)
+	words(c, &ps.start, 4)
+	words(c, &ps.list, 4)
+	words(c, &ps.big, 4)
+	words(c, &ps.frz, 4)
+	c.bytes(&ps.frozen)
+}
+
+// word is an integer kept in size bytes, little-endian.
+type word interface {
+	~int | ~int32 | ~uint32 | ~int64
+}
+
+func words[T word](c *codec, p *[]T, size int) {
+	if c.w != nil {
+		b := make([]byte, 0, len(*p)*size)
+		for _, x := range *p {
+			if size == 4 {
+				b = binary.LittleEndian.AppendUint32(b, uint32(x))
+			} else {
+				b = binary.LittleEndian.AppendUint64(b, uint64(x))
+			}
+		}
+		c.w.section(b)
+		return
+	}
+	b := c.r.section()
+	if len(b)%size != 0 {
+		c.r.fail(fmt.Errorf("a section of %d bytes is not of %d-byte words", len(b), size))
+		return
+	}
+	l := make([]T, len(b)/size)
+	for i := range l {
+		if size == 4 {
+			l[i] = T(binary.LittleEndian.Uint32(b[4*i:])) // wraps back to a negative int32
+		} else {
+			l[i] = T(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+	}
+	*p = l
+}
+
+type fileWriter struct {
+	w   *bufio.Writer
+	h   *xxhash.Digest
+	n   int
+	err error
+}
+
+func (fw *fileWriter) write(b []byte) {
+	if fw.err != nil {
+		return
+	}
+	_, _ = fw.h.Write(b)
+	_, fw.err = fw.w.Write(b)
+	fw.n += len(b)
+}
+
+var zeros [sectionAlign]byte
+
+func (fw *fileWriter) section(b []byte) {
+	fw.write(binary.LittleEndian.AppendUint64(nil, uint64(len(b))))
+	fw.write(zeros[:pad(fw.n)])
+	fw.write(b)
+}
+
+// pad returns the bytes from n to the next section boundary.
+func pad(n int) int { return (sectionAlign - n%sectionAlign) % sectionAlign }
+
+type fileReader struct {
+	data []byte
+	at   int
+	err  error
+}
+
+func (r *fileReader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// section returns the next section's bytes, capped: a view of the file's buffer.
+func (r *fileReader) section() []byte {
+	if r.err != nil {
+		return nil
+	}
+	if len(r.data)-r.at < 8 {
+		r.fail(errors.New("cut short"))
+		return nil
+	}
+	n := binary.LittleEndian.Uint64(r.data[r.at:])
+	r.at += 8
+	r.at += pad(r.at)
+	if r.at > len(r.data) || n > uint64(len(r.data)-r.at) {
+		r.fail(errors.New("cut short"))
+		return nil
+	}
+	b := r.data[r.at : r.at+int(n) : r.at+int(n)]
+	r.at += int(n)
+	return b
+}

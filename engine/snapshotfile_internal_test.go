@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// twoCities builds a snapshot of gigs in two cities: with gigs > bigPosting, one large
+// enough for a frozen bitmap and a small one.
+func twoCities(t testing.TB, gigs int) *Snapshot {
+	t.Helper()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ds := &Dataset{
+		Cities: []City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"},
+			{Slug: "lima", Name: "Lima", Country: "PE", Timezone: "America/Lima"}},
+		Venues:  []Venue{{Slug: "big", Name: "Big", City: "berlin"}, {Slug: "small", Name: "Small", City: "lima"}},
+		Artists: []Artist{{Slug: "a", Name: "A", Genres: []string{"rock"}}},
+		Genres:  []Genre{{Slug: "rock", Name: "Rock"}},
+	}
+	for i := range gigs {
+		v := "big"
+		if i%500 == 0 || i == 1 {
+			v = "small"
+		}
+		ds.Gigs = append(ds.Gigs, Gig{ID: fmt.Sprintf("g%d", i), Venue: v, Start: now.Add(time.Duration(i) * time.Hour),
+			Artists: []Billing{{Artist: "a"}}, Genres: []string{"rock"}})
+	}
+	s, err := Build(ds, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gigs > bigPosting && (len(s.index[DimCity].views) == 0 || len(s.index[DimCity].list) == 0) {
+		t.Fatal("the dataset has no frozen bitmap or no list")
+	}
+	return s
+}
+
+// TestInconsistentSnapshotFiles checks files whose checksum matches but whose indexes
+// point outside what they index: each is refused, not served to fail at the first query.
+func TestInconsistentSnapshotFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(s *Snapshot)
+	}{
+		{"position out of range", func(s *Snapshot) { s.index[DimCity].list[0] = 1 << 30 }},
+		{"list not sorted", func(s *Snapshot) { l := s.index[DimCity].list; l[0], l[1] = l[1], l[0] }},
+		{"gig offsets not ascending", func(s *Snapshot) { s.off[3] = s.off[2] }},
+		{"gig offsets past the arena", func(s *Snapshot) { s.off[len(s.off)-1] += 10 }},
+		{"days missing", func(s *Snapshot) { s.days = s.days[:1] }},
+		{"start times not sorted", func(s *Snapshot) { s.keys[0] = s.keys[len(s.keys)-1] + 1 }},
+		{"ids missing", func(s *Snapshot) { s.ids.off = s.ids.off[:2] }},
+		{"key names no posting", func(s *Snapshot) { s.index[DimArtist].of[0] = 999 }},
+		{"posting names no bitmap", func(s *Snapshot) { s.index[DimCity].big[0] = 7 }},
+		{"list bounds", func(s *Snapshot) { s.venueIndex.start[1] = 1000 }},
+		{"venue entry bounds", func(s *Snapshot) { s.venueOff[1] = 1 << 20 }},
+		{"venue ETag bounds", func(s *Snapshot) { s.venueDetail.tagAt[1] = 1 << 20 }},
+		{"frozen bitmap damaged", func(s *Snapshot) {
+			ps := &s.index[DimCity]
+			ps.frozen[ps.frz[1]-1] ^= 0xff // its header's last byte
+		}},
+		{"frozen bitmap misaligned", func(s *Snapshot) {
+			ps := &s.index[DimCity]
+			ps.frozen = append(make([]byte, 8), ps.frozen...)
+			for i := range ps.frz {
+				ps.frz[i] += 8
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := twoCities(t, bigPosting+100)
+			tc.damage(s)
+			path := filepath.Join(t.TempDir(), "snapshot")
+			if err := s.WriteFile(path); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadSnapshotFile(path); err == nil || !strings.Contains(err.Error(), path) {
+				t.Errorf("got %v, want an error naming the file", err)
+			}
+		})
+	}
+}
+
+// FuzzSnapshotFile feeds the reader files that pass the checksum (the fuzzer's bytes with
+// their checksum fixed): it must refuse them or give a snapshot every lookup and query of
+// which works. Its seed is small, so that the fuzzer mutates and minimizes quickly; frozen
+// bitmaps are roaring's to validate, and TestInconsistentSnapshotFiles damages them.
+func FuzzSnapshotFile(f *testing.F) {
+	s := twoCities(f, 3)
+	path := filepath.Join(f.TempDir(), "snapshot")
+	if err := s.WriteFile(path); err != nil {
+		f.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) >= 8 {
+			binary.LittleEndian.PutUint64(data[len(data)-8:], xxhash.Sum64(data[:len(data)-8]))
+		}
+		s, err := decodeSnapshot(data)
+		if err != nil {
+			return
+		}
+		for _, id := range []string{"g0", "g7", ""} {
+			s.GigByID(id)
+		}
+		s.Venue("big")
+		for i := range s.counts.Venues {
+			s.VenueItem(i)
+		}
+		for _, v := range []string{"berlin", "lima", "de", "a", "rock", "big"} {
+			for d := range numDims {
+				q := AcquireQuery()
+				q.Match(d, []byte(v))
+				q.Match(DimGenre, []byte("rock"))
+				q.Limit = 20
+				s.Run(q)
+				for _, p := range q.Page {
+					s.GigJSON(p)
+				}
+				ReleaseQuery(q)
+			}
+		}
+		q := AcquireQuery()
+		q.Match(DimCity, []byte("berlin"))
+		s.FilterVenues(q)
+		ReleaseQuery(q)
+	})
+}
