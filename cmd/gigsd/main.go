@@ -91,6 +91,7 @@ type Config struct {
 	DrainDelay      time.Duration
 	Check           bool
 	Dataset         string
+	Snapshot        bool
 
 	Places      string
 	MaxRecords  int
@@ -111,13 +112,14 @@ type Main struct {
 	// Registry holds the metrics served on the admin listener; Run makes a new one when nil.
 	Registry *prometheus.Registry
 
-	getenv  func(string) string // the environment ParseFlags read; platform credentials come from it
-	ln      net.Listener        // set before ready is closed, then immutable
-	adminLn net.Listener        // likewise; nil when the admin listener is off
-	ld      *loader.Loader      // likewise
-	fetcher *fetch.Client       // likewise
-	ready   chan struct{}       // closed once Run has opened ln or failed before it could
-	opened  func()              // closes ready, once
+	getenv   func(string) string // the environment ParseFlags read; platform credentials come from it
+	ln       net.Listener        // set before ready is closed, then immutable
+	adminLn  net.Listener        // likewise; nil when the admin listener is off
+	ld       *loader.Loader      // likewise
+	fetcher  *fetch.Client       // likewise
+	snapFile *snapshotFile       // nil with -snapshot=false; used by the refresh loop
+	ready    chan struct{}       // closed once Run has opened ln or failed before it could
+	opened   func()              // closes ready, once
 }
 
 // NewMain returns a Main with default configuration.
@@ -162,6 +164,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", server.DefaultMaxConnsPerClient, "cap on one client address's open connections to -addr (the direct peer; -trusted-proxies are exempt); -1: no cap")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
 	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
+	fs.BoolVar(&c.Snapshot, "snapshot", true, "keep each published snapshot in <data-dir>/snapshot and, at start, serve the one there (when built within -max-stale) until the first refresh ends")
 	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
 	flagenv.Networks(fs, &c.TrustedProxies, "trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed")
 	flagenv.Networks(fs, &c.FetchAllow, "fetch-allow", "comma-separated networks or addresses that source fetches may reach although they are loopback, private, link-local or otherwise internal (added to the sources file's allow_networks)")
@@ -334,6 +337,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
 	refreshes := loader.NewMetrics(m.Registry)
+	if m.Config.Snapshot {
+		m.snapFile = newSnapshotFile(m.Config.DataDir, m.Registry)
+		m.loadSnapshotFile(m.snapFile, m.Config.MaxStale)
+	}
 	refresh := m.serveDataset(refreshes)
 	if m.Config.Dataset == "" {
 		ld, fetcher, err := m.newLoader(refreshes)
@@ -455,7 +462,7 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 		Metrics:    refreshes,
 		OnRun: func(rep loader.Report, err error) {
 			if rep.Published {
-				released()
+				m.published()
 			}
 		},
 	}), fetcher, nil
@@ -478,10 +485,10 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 			rep := loader.Report{Duration: time.Since(start)}
 			if err == nil {
 				m.Live.Publish(snap)
-				released()
 				rep.Gigs, rep.Published = snap.Len(), true
 				m.Logger.Info("dataset snapshot published", "gigs", snap.Len(), "read", read.Sub(start).String(),
 					"build", time.Since(read).String())
+				m.published()
 			} else {
 				m.Logger.Error("dataset snapshot not built, keeping the previous one", "file", m.Config.Dataset, "err", err)
 			}
@@ -508,6 +515,15 @@ func readDataset(path string) (*engine.Dataset, error) {
 		return nil, fmt.Errorf("cannot read dataset file %q: %w", path, err)
 	}
 	return ds, nil
+}
+
+// published runs after each publish: the snapshot is saved to its file, and the memory
+// of the refresh released.
+func (m *Main) published() {
+	if m.snapFile != nil {
+		m.saveSnapshot(m.snapFile, m.Live.Load())
+	}
+	released()
 }
 
 // released hands the memory of the refresh just done (its dataset, the previous

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// stalledProxy accepts connections and never answers, so that a refresh through it does
+// not end while a test runs.
+func stalledProxy(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// runUntil runs m until stop is called, and returns once it listens.
+func runUntil(t *testing.T, m *Main) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	if m.Addr() == nil {
+		t.Fatalf("gigsd did not listen: %v", <-done)
+	}
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}
+}
+
+// TestRestartServesSnapshotFile runs gigsd on the demo until its snapshot is in the file,
+// then restarts it with every upstream stalled: it serves the same bytes at once. A
+// damaged file, or one older than -max-stale, is logged and not served, and is kept until
+// a refresh replaces it; with -snapshot=false no file is read or written.
+func TestRestartServesSnapshotFile(t *testing.T) {
+	dir := demoCorpus(t)
+	vars, _ := demoUpstream(t, dir)
+	first := demoMain(t, dir, env(vars), "-log-level", "error")
+	stop := runUntil(t, first)
+	file := filepath.Join(dir, "data", "snapshot")
+	waitFor(t, "the snapshot file", 60*time.Second, func() bool {
+		s, err := engine.ReadSnapshotFile(file)
+		live := first.Live.Load()
+		return err == nil && live != nil && s.Version() == live.Version()
+	})
+	const page = "/v1/gigs?city=london&page=2"
+	_, want := fetchChecked(t, "http://"+first.Addr().String()+page, nil)
+	stop()
+
+	stalled := map[string]string{}
+	for k, v := range vars {
+		stalled[k] = v
+	}
+	stalled["GIGS_FETCH_PROXY"] = stalledProxy(t)
+	restart := func(flags ...string) (*Main, *logBuffer, func()) {
+		var logs logBuffer
+		m := demoMain(t, dir, env(stalled), flags...)
+		m.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+		return m, &logs, runUntil(t, m)
+	}
+
+	m, _, stop := restart()
+	status, got := fetchChecked(t, "http://"+m.Addr().String()+page, nil)
+	if status != 200 || string(got) != string(want) {
+		t.Errorf("after a restart from the file: %d\n%s\nwant the page served before it\n%s", status, got, want)
+	}
+	stop()
+
+	for _, tc := range []struct {
+		name, log string
+		damage    func(t *testing.T)
+		flags     []string
+	}{
+		{"too old", "older than -max-stale", func(*testing.T) {}, []string{"-max-stale", "1ms"}},
+		{"damaged", "checksum", func(t *testing.T) {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 1
+			if err := os.WriteFile(file, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
+		{"turned off", "", func(*testing.T) {}, []string{"-snapshot=false"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.damage(t)
+			before, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, logs, stop := restart(tc.flags...)
+			if status := getStatus("http://" + m.Addr().String() + page); status != 503 {
+				t.Errorf("served %d before the first refresh, want 503", status)
+			}
+			stop()
+			if !strings.Contains(logs.String(), tc.log) || tc.log != "" && !strings.Contains(logs.String(), file) {
+				t.Errorf("the log does not say %q, naming the file:\n%s", tc.log, logs)
+			}
+			if after, err := os.ReadFile(file); err != nil || string(after) != string(before) {
+				t.Errorf("the file changed or went: %v", err)
+			}
+		})
+	}
+}
