@@ -50,6 +50,8 @@ type sizeResult struct {
 	PagePath              string
 	PageIDs               []string // the page's gig ids, and its total, for the peer's check
 	PageTotal             int
+	Restart               []time.Duration // from gigsd's start on the same data directory to the page served
+	SnapshotWrite         time.Duration   // gigsd's own log of writing its snapshot file
 }
 
 // bench measures every size of m and the swaps and peer, and returns the report.
@@ -145,6 +147,12 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	}
 	r.Read, _ = time.ParseDuration(fmt.Sprint(l["read"]))
 	r.Build, _ = time.ParseDuration(fmt.Sprint(l["build"]))
+	// gigsd writes its snapshot file after the publish: wait for it, so that the writing
+	// does not share the server's CPU with the runs.
+	if l = p.logged("snapshot file written", 10*time.Minute); l == nil {
+		return r, fmt.Errorf("gigsd did not log its snapshot file written")
+	}
+	r.SnapshotWrite, _ = time.ParseDuration(fmt.Sprint(l["took"]))
 	if r.StartRSS, _, err = p.rss(); err != nil {
 		return r, err
 	}
@@ -241,8 +249,31 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	if r.ExportRaw, r.ExportGzip, r.FirstByte, err = exportFacts(base, key); err != nil {
 		return r, err
 	}
-	r.RSS, r.PeakRSS, err = p.rss()
+	if r.RSS, r.PeakRSS, err = p.rss(); err != nil {
+		return r, err
+	}
+	r.Restart, err = measureRestarts(ctx, m, p, base+paths.page)
 	return r, err
+}
+
+// measureRestarts times gigsd's restarts on the snapshot file it wrote: from the start of
+// the process to the page served, m.Runs times. Each restarted gigsd is killed once it
+// served, as a crash would end it (it would otherwise finish its first rebuild first).
+func measureRestarts(ctx context.Context, m mode, p *process, page string) ([]time.Duration, error) {
+	p.stop()
+	var out []time.Duration
+	for range m.Runs {
+		q, took, err := p.restart(ctx, page, time.Minute)
+		if err != nil {
+			return nil, err
+		}
+		q.kill()
+		if q.logged("snapshot file served", 0) == nil {
+			return nil, fmt.Errorf("the restarted gigsd did not serve its snapshot file")
+		}
+		out = append(out, took)
+	}
+	return out, nil
 }
 
 // exportFacts measures the export's sizes, and the time to its first byte over 20

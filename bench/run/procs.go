@@ -18,10 +18,14 @@ import (
 
 // process is a server the bench started, pinned to one CPU.
 type process struct {
+	cpu    int
+	name   string
+	args   []string
 	cmd    *exec.Cmd
 	mu     sync.Mutex
 	logs   []map[string]any // its JSON log lines
 	exited chan error
+	ended  sync.Once // stop or kill
 }
 
 // freeAddr returns a loopback address with a port free right now.
@@ -37,7 +41,8 @@ func freeAddr() (string, error) {
 // start runs name with args pinned to cpu, collecting its JSON log lines from stderr, and
 // waits until url answers 200 (within wait).
 func start(ctx context.Context, cpu int, url string, wait time.Duration, name string, args ...string) (*process, error) {
-	p := &process{cmd: exec.CommandContext(ctx, "taskset", append([]string{"-c", strconv.Itoa(cpu), name}, args...)...), exited: make(chan error, 1)}
+	p := &process{cpu: cpu, name: name, args: args, exited: make(chan error, 1),
+		cmd: exec.CommandContext(ctx, "taskset", append([]string{"-c", strconv.Itoa(cpu), name}, args...)...)}
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -58,7 +63,7 @@ func start(ctx context.Context, cpu int, url string, wait time.Duration, name st
 		}
 		p.exited <- p.cmd.Wait()
 	}()
-	for deadline := time.Now().Add(wait); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
 		if status, _, _ := get(url, nil); status == 200 {
 			return p, nil
 		}
@@ -115,15 +120,33 @@ func (p *process) rss() (cur, peak int64, err error) {
 	return cur, peak, nil
 }
 
-// stop ends the process and waits for it.
-func (p *process) stop() {
-	_ = p.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
+// restart starts p's command again once p has ended, and returns the new process and the
+// time from its start until url answered 200.
+func (p *process) restart(ctx context.Context, url string, wait time.Duration) (*process, time.Duration, error) {
+	began := time.Now()
+	q, err := start(ctx, p.cpu, url, wait, p.name, p.args...)
+	return q, time.Since(began), err
+}
+
+// kill ends the process at once, as a crash would, and waits for it.
+func (p *process) kill() {
+	p.ended.Do(func() {
 		_ = p.cmd.Process.Kill()
 		<-p.exited
-	}
+	})
+}
+
+// stop ends the process and waits for it; once ended, a process is not stopped again.
+func (p *process) stop() {
+	p.ended.Do(func() {
+		_ = p.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-p.exited:
+		case <-time.After(30 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+	})
 }
 
 // get fetches url with headers, returning the status, body and headers.
