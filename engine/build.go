@@ -56,11 +56,11 @@ type Snapshot struct {
 	index [numDims]postings
 
 	cities, venues, artists, genres *Body
-	venueSlugs                      keyTable // venue number by slug, in slug order
-	venueDetail                     bodySet  // each venue's detail body, by number
-	venueItems                      []byte   // each venue's directory entry, back to back
-	venueOff                        []uint32 // venue i's entry is venueItems[venueOff[i]:venueOff[i+1]]
-	venueIndex                      postings // "city:" or "country:" and a folded key → venue numbers
+	venueSlugs                      keyTable    // venue number by slug, in slug order
+	venueDetail                     venueBodies // each venue's detail body, by number
+	venueItems                      []byte      // each venue's directory entry, back to back
+	venueOff                        []uint32    // venue i's entry is venueItems[venueOff[i]:venueOff[i+1]]
+	venueIndex                      postings    // "city:" or "country:" and a folded key → venue numbers
 	export                          *Export
 	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
 }
@@ -108,15 +108,6 @@ func (s *Snapshot) Artists() *Body { return s.artists }
 
 // Genres returns the genre directory body (genres with an upcoming gig only).
 func (s *Snapshot) Genres() *Body { return s.genres }
-
-// Venue returns a venue's detail body, with its upcoming gigs.
-func (s *Snapshot) Venue(slug string) (*Body, bool) {
-	i, ok := s.venueSlugs.find(slug)
-	if !ok {
-		return nil, false
-	}
-	return &s.venueDetail.bodies[i], true
-}
 
 // Options control Build.
 type Options struct {
@@ -576,57 +567,4 @@ func venueView(v *Venue, c *City, upcoming int) venueJSON {
 		j.Lat, j.Lon = &lat, &lon
 	}
 	return j
-}
-
-// renderVenueDetails renders and compresses every venue's detail body, in parallel: the
-// identity bodies into one arena of exactly their size, then the compressed ones into
-// another.
-func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]int) error {
-	heads := make([][]byte, len(items))
-	at := make([]int, len(items)+1)
-	for i := range items {
-		var err error
-		if heads[i], err = appendJSON([]byte(`{"data":`), &items[i]); err != nil {
-			return fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
-		}
-		heads[i] = append(heads[i][:len(heads[i])-1], `,"upcoming":[`...)
-		size := len(heads[i]) + len("]}}")
-		for n, p := range byVenue[items[i].Slug] {
-			size += len(s.GigJSON(p)) + min(n, 1)
-		}
-		at[i+1] = at[i] + size
-	}
-	arena := make([]byte, at[len(items)])
-	bodies := make([]*Body, len(items))
-	errs := make([]error, len(items))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				raw := append(arena[at[i]:at[i]:at[i+1]], heads[i]...)
-				for n, p := range byVenue[items[i].Slug] {
-					if n > 0 {
-						raw = append(raw, ',')
-					}
-					raw = append(raw, s.GigJSON(p)...)
-				}
-				bodies[i], errs[i] = newBody(append(raw, "]}}"...), gzip.BestSpeed)
-			}
-		})
-	}
-	for i := range items {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	slugs := make([]string, len(items))
-	for i, it := range items {
-		if errs[i] != nil {
-			return fmt.Errorf("cannot render venue %q: %w", it.Slug, errs[i])
-		}
-		slugs[i] = it.Slug
-	}
-	s.venueSlugs, s.venueDetail = newKeyTable(slugs), packBodies(arena, at, bodies)
-	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,50 +21,6 @@ type Body struct {
 	ETag string // weak validator, the same for the same bytes on every replica
 }
 
-// bodySet is many bodies in three arenas, identity bytes, gzip bytes and ETags, so that
-// they are a few objects for the garbage collector, not a few each. Body i's parts are
-// raw[rawAt[i]:rawAt[i+1]] and the same in the others; its Gzip is nil when empty.
-type bodySet struct {
-	raw, gz            []byte
-	tags               string
-	rawAt, gzAt, tagAt []int
-	bodies             []Body // views of the arenas, made by view
-}
-
-// packBodies makes a bodySet of bodies whose identity bytes are raw[rawAt[i]:rawAt[i+1]],
-// copying their compressed bytes and ETags.
-func packBodies(raw []byte, rawAt []int, bodies []*Body) bodySet {
-	set := bodySet{raw: raw, rawAt: rawAt, gzAt: make([]int, 1, len(bodies)+1), tagAt: make([]int, 1, len(bodies)+1)}
-	for _, b := range bodies {
-		set.gzAt = append(set.gzAt, set.gzAt[len(set.gzAt)-1]+len(b.Gzip))
-		set.tagAt = append(set.tagAt, set.tagAt[len(set.tagAt)-1]+len(b.ETag))
-	}
-	set.gz = make([]byte, 0, set.gzAt[len(bodies)])
-	var tags strings.Builder
-	tags.Grow(set.tagAt[len(bodies)])
-	for _, b := range bodies {
-		set.gz = append(set.gz, b.Gzip...)
-		tags.WriteString(b.ETag)
-	}
-	set.tags = tags.String()
-	set.view()
-	return set
-}
-
-// view makes the bodies from the arenas.
-func (set *bodySet) view() {
-	n := len(set.rawAt) - 1
-	set.bodies = make([]Body, n)
-	for i := range set.bodies {
-		b := &set.bodies[i]
-		b.Raw = set.raw[set.rawAt[i]:set.rawAt[i+1]:set.rawAt[i+1]]
-		if set.gzAt[i] < set.gzAt[i+1] {
-			b.Gzip = set.gz[set.gzAt[i]:set.gzAt[i+1]:set.gzAt[i+1]]
-		}
-		b.ETag = set.tags[set.tagAt[i]:set.tagAt[i+1]]
-	}
-}
-
 // gzipMin is the smallest body worth compressing.
 const gzipMin = 1024
 
@@ -74,22 +29,31 @@ func newBody(raw []byte, level int) (*Body, error) {
 	if len(raw) < gzipMin {
 		return b, nil
 	}
+	var err error
+	b.Gzip, err = compress(level, len(raw), func(w io.Writer) error {
+		_, err := w.Write(raw)
+		return err
+	})
+	return b, err
+}
+
+// compress returns the gzip stream, at level, of the size bytes write writes.
+func compress(level, size int, write func(w io.Writer) error) ([]byte, error) {
 	zw, err := acquireGzip(level)
 	if err != nil {
 		return nil, err
 	}
 	defer gzipPools[level-gzip.HuffmanOnly].Put(zw)
 	var buf bytes.Buffer
-	buf.Grow(len(raw)/4 + 64)
+	buf.Grow(size/4 + 64)
 	zw.Reset(&buf)
-	if _, err := zw.Write(raw); err != nil {
+	if err := write(zw); err != nil {
 		return nil, fmt.Errorf("cannot compress body: %w", err)
 	}
 	if err := zw.Close(); err != nil {
 		return nil, fmt.Errorf("cannot compress body: %w", err)
 	}
-	b.Gzip = buf.Bytes()
-	return b, nil
+	return buf.Bytes(), nil
 }
 
 // gzipPools keep compressors by level (a compressor holds about a megabyte of state, too much

@@ -139,10 +139,12 @@ func (s *Snapshot) sections(c *codec) {
 	}
 	c.keyTable(&s.venueSlugs)
 	v := &s.venueDetail
-	c.bytes(&v.raw)
+	c.bytes(&v.head)
+	words(c, &v.pos, 4)
 	c.bytes(&v.gz)
 	c.str(&v.tags)
-	words(c, &v.rawAt, 8)
+	words(c, &v.headAt, 8)
+	words(c, &v.posAt, 8)
 	words(c, &v.gzAt, 8)
 	words(c, &v.tagAt, 8)
 	c.bytes(&s.venueItems)
@@ -180,8 +182,9 @@ func (s *Snapshot) check() error {
 	venues := len(s.venueOff) - 1
 	bad("venues", venues >= 0 && s.venueOff[0] == 0 && ascending(s.venueOff, false) && int(s.venueOff[venues]) == len(s.venueItems) &&
 		s.venueSlugs.valid(venues) && s.venueIndex.valid(venues) && s.counts.Venues == venues && s.counts.Gigs == n)
-	bad("venue bodies", len(v.rawAt) == venues+1 && len(v.gzAt) == venues+1 && len(v.tagAt) == venues+1 &&
-		within(v.rawAt, len(v.raw)) && within(v.gzAt, len(v.gz)) && within(v.tagAt, len(v.tags)))
+	bad("venue bodies", len(v.headAt) == venues+1 && len(v.posAt) == venues+1 && len(v.gzAt) == venues+1 && len(v.tagAt) == venues+1 &&
+		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.gzAt, len(v.gz)) && within(v.tagAt, len(v.tags)) &&
+		below(v.pos, n))
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -192,6 +195,16 @@ func (s *Snapshot) check() error {
 func ascending[T word](l []T, strict bool) bool {
 	for i := 1; i < len(l); i++ {
 		if l[i] < l[i-1] || strict && l[i] == l[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// below reports whether every element of l is below limit.
+func below(l []uint32, limit int) bool {
+	for _, x := range l {
+		if int(x) >= limit {
 			return false
 		}
 	}
@@ -253,7 +266,6 @@ func (s *Snapshot) views() error {
 	if err := s.venueIndex.reindex(len(s.venueOff) - 1); err != nil {
 		return err
 	}
-	s.venueDetail.view()
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
 		if len(b.Gzip) == 0 {
 			b.Gzip = nil

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,7 @@ func TestInconsistentSnapshotFiles(t *testing.T) {
 		{"list bounds", func(s *Snapshot) { s.venueIndex.start[1] = 1000 }},
 		{"venue entry bounds", func(s *Snapshot) { s.venueOff[1] = 1 << 20 }},
 		{"venue ETag bounds", func(s *Snapshot) { s.venueDetail.tagAt[1] = 1 << 20 }},
+		{"venue gig out of range", func(s *Snapshot) { s.venueDetail.pos[0] = 1 << 30 }},
 		{"frozen bitmap damaged", func(s *Snapshot) {
 			ps := &s.index[DimCity]
 			ps.frozen[ps.frz[1]-1] ^= 0xff // its header's last byte
@@ -113,7 +115,9 @@ func FuzzSnapshotFile(f *testing.F) {
 		for _, id := range []string{"g0", "g7", ""} {
 			s.GigByID(id)
 		}
-		s.Venue("big")
+		if b, ok := s.Venue("big"); ok {
+			_, _ = b.WriteTo(io.Discard)
+		}
 		for i := range s.counts.Venues {
 			s.VenueItem(i)
 		}

@@ -109,7 +109,8 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	return s.send(ctx, snap, p.buf, nil, true)
 }
 
-// venue answers /v1/venues/{slug}.
+// venue answers /v1/venues/{slug}: its gzip variant as it is, or its identity body written
+// from the snapshot's parts into the response (the snapshot does not keep it).
 func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if err := noParams(ctx); err != nil {
 		return err
@@ -119,7 +120,17 @@ func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if !ok {
 		return notFound("no venue with slug %q", slug)
 	}
-	return s.send(ctx, snap, b.Raw, b, true)
+	var tag [24]byte
+	if s.validate(ctx, snap, append(tag[:0], b.ETag...), b.Gzip != nil, true) {
+		return nil
+	}
+	if b.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
+		ctx.Response.Header.Set("Content-Encoding", "gzip")
+		ctx.Response.SetBodyRaw(b.Gzip)
+		return nil
+	}
+	_, err := b.WriteTo(ctx.Response.BodyWriter())
+	return err
 }
 
 // meta answers /v1/meta: the snapshot's identity, counts and sources' health, and when
@@ -160,7 +171,6 @@ func pathParam(ctx *fasthttp.RequestCtx, name string) string {
 // (its bytes are set without copying: they never change). fixed says the body depends on
 // the snapshot alone, so If-Modified-Since can be answered from the build time.
 func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byte, pre *engine.Body, fixed bool) error {
-	h := &ctx.Response.Header
 	var tag [24]byte
 	etag := tag[:0]
 	if pre != nil {
@@ -168,23 +178,12 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byt
 	} else {
 		etag = engine.AppendETag(etag, raw)
 	}
-	s.setMaxAge(h)
-	h.SetBytesV("ETag", etag)
-	var lm [32]byte
-	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
-	if pre != nil && pre.Gzip != nil {
-		h.Set("Vary", "Accept-Encoding")
-	}
-	if notModified(&ctx.Request.Header, etag, snap.Built(), fixed) {
-		ctx.SetStatusCode(fasthttp.StatusNotModified)
-		ctx.Response.SkipBody = true
-		ctx.Response.ResetBody()
+	if s.validate(ctx, snap, etag, pre != nil && pre.Gzip != nil, fixed) {
 		return nil
 	}
-	ctx.SetContentType("application/json")
 	switch {
 	case pre != nil && pre.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")):
-		h.Set("Content-Encoding", "gzip")
+		ctx.Response.Header.Set("Content-Encoding", "gzip")
 		ctx.Response.SetBodyRaw(pre.Gzip)
 	case pre != nil:
 		ctx.Response.SetBodyRaw(pre.Raw)
@@ -192,6 +191,28 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byt
 		ctx.Response.SetBody(raw)
 	}
 	return nil
+}
+
+// validate sets the caching headers and the content type of a body with the ETag etag
+// (vary: it has a gzip variant), and answers 304 when the request's validators match; it
+// reports whether it did, leaving no body to send.
+func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag []byte, vary, fixed bool) bool {
+	h := &ctx.Response.Header
+	s.setMaxAge(h)
+	h.SetBytesV("ETag", etag)
+	var lm [32]byte
+	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
+	if vary {
+		h.Set("Vary", "Accept-Encoding")
+	}
+	if notModified(&ctx.Request.Header, etag, snap.Built(), fixed) {
+		ctx.SetStatusCode(fasthttp.StatusNotModified)
+		ctx.Response.SkipBody = true
+		ctx.Response.ResetBody()
+		return true
+	}
+	ctx.SetContentType("application/json")
+	return false
 }
 
 // notModified evaluates If-None-Match (weak comparison) or, when it is absent and the body

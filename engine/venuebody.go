@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/gzip"
+)
+
+// VenueBody is a venue's detail body, {"data":{…the venue…,"upcoming":[…its gigs…]}}. Its
+// identity bytes are not kept: they repeat the gigs' JSON, as large as the rest of a
+// snapshot together, so WriteTo writes them from the snapshot's parts. Its ETag and gzip
+// variant are kept. A VenueBody is valid while its snapshot is.
+type VenueBody struct {
+	ETag string
+	Gzip []byte // nil when the body is too small to gain from compression
+	s    *Snapshot
+	i    int
+}
+
+// Venue returns a venue's detail body, with its upcoming gigs.
+func (s *Snapshot) Venue(slug string) (VenueBody, bool) {
+	i, ok := s.venueSlugs.find(slug)
+	if !ok {
+		return VenueBody{}, false
+	}
+	v := &s.venueDetail
+	b := VenueBody{ETag: v.tags[v.tagAt[i]:v.tagAt[i+1]], s: s, i: i}
+	if v.gzAt[i] < v.gzAt[i+1] {
+		b.Gzip = v.gz[v.gzAt[i]:v.gzAt[i+1]:v.gzAt[i+1]]
+	}
+	return b, true
+}
+
+// WriteTo writes the identity body to w.
+func (b VenueBody) WriteTo(w io.Writer) (int64, error) {
+	v := &b.s.venueDetail
+	return b.s.writeVenue(w, v.head[v.headAt[b.i]:v.headAt[b.i+1]], v.pos[v.posAt[b.i]:v.posAt[b.i+1]])
+}
+
+// venueBodies keeps every venue's detail body in flat arrays, by venue number: the body up
+// to its upcoming list, the positions of its upcoming gigs, its gzip variant and its ETag.
+type venueBodies struct {
+	head                       []byte // {"data":{…,"upcoming":[ of venue i is head[headAt[i]:headAt[i+1]]
+	pos                        []uint32
+	gz                         []byte
+	tags                       string
+	headAt, posAt, gzAt, tagAt []int
+}
+
+// writeVenue writes a venue's identity body: its head, its gigs separated by commas, and
+// the closing brackets.
+func (s *Snapshot) writeVenue(w io.Writer, head []byte, pos []uint32) (int64, error) {
+	n, err := w.Write(head)
+	total := int64(n)
+	for k, p := range pos {
+		if err != nil {
+			return total, err
+		}
+		if k > 0 {
+			n, err = w.Write(comma)
+			total += int64(n)
+		}
+		if err == nil {
+			n, err = w.Write(s.GigJSON(int(p)))
+			total += int64(n)
+		}
+	}
+	if err == nil {
+		n, err = w.Write(closing)
+		total += int64(n)
+	}
+	return total, err
+}
+
+var comma, closing = []byte{','}, []byte("]}}")
+
+// renderVenueDetails lays out every venue's detail body and computes its ETag and gzip
+// variant, compressing in parallel; items are in venue number order.
+func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]int) error {
+	v := venueBodies{headAt: []int{0}, posAt: []int{0}}
+	slugs := make([]string, len(items))
+	for i := range items {
+		var err error
+		if v.head, err = appendJSON(append(v.head, `{"data":`...), &items[i]); err != nil {
+			return fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
+		}
+		v.head = append(v.head[:len(v.head)-1], `,"upcoming":[`...)
+		v.headAt = append(v.headAt, len(v.head))
+		for _, p := range byVenue[items[i].Slug] {
+			v.pos = append(v.pos, uint32(p))
+		}
+		v.posAt = append(v.posAt, len(v.pos))
+		slugs[i] = items[i].Slug
+	}
+	gz, tags := make([][]byte, len(items)), make([]string, len(items))
+	err := parallel(len(items), func(i int) error {
+		head, pos := v.head[v.headAt[i]:v.headAt[i+1]], v.pos[v.posAt[i]:v.posAt[i+1]]
+		h := xxhash.New()
+		size, _ := s.writeVenue(h, head, pos)
+		var sum [24]byte
+		tags[i] = string(appendETagSum(sum[:0], h.Sum64()))
+		if size < gzipMin {
+			return nil
+		}
+		var err error
+		gz[i], err = compress(gzip.BestSpeed, int(size), func(w io.Writer) error {
+			_, err := s.writeVenue(w, head, pos)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("cannot compress venue %q: %w", items[i].Slug, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	v.gzAt, v.tagAt = make([]int, 1, len(items)+1), make([]int, 1, len(items)+1)
+	var all strings.Builder
+	for i := range items {
+		v.gz = append(v.gz, gz[i]...)
+		gz[i] = nil
+		v.gzAt = append(v.gzAt, len(v.gz))
+		all.WriteString(tags[i])
+		v.tagAt = append(v.tagAt, all.Len())
+	}
+	v.tags = all.String()
+	s.venueSlugs, s.venueDetail = newKeyTable(slugs), v
+	return nil
+}
+
+// parallel calls f(0) … f(n-1) on every core and returns the first error by index.
+func parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				errs[i] = f(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
