@@ -52,6 +52,39 @@ func (p posting) contains(x uint32) bool {
 	return ok
 }
 
+// intersectAny keeps, in place, the elements of the sorted list ids that are positions of
+// any of alts. Lists are walked alongside ids, skipping ahead by binary search where they
+// are dense, so a list costs at most its length and ids' length together; bitmaps are
+// asked. alts' lists are consumed: they are the caller's copies of the slice headers.
+func intersectAny(ids []uint32, alts []posting) []uint32 {
+	kept := ids[:0]
+	for _, x := range ids {
+		for i := range alts {
+			if alts[i].bm != nil {
+				if alts[i].bm.Contains(x) {
+					kept = append(kept, x)
+					break
+				}
+				continue
+			}
+			l := alts[i].list
+			if len(l) > 16 && l[15] < x {
+				j, _ := slices.BinarySearch(l, x)
+				l = l[j:]
+			}
+			for len(l) > 0 && l[0] < x {
+				l = l[1:]
+			}
+			alts[i].list = l
+			if len(l) > 0 && l[0] == x {
+				kept = append(kept, x)
+				break
+			}
+		}
+	}
+	return kept
+}
+
 // orInto adds the positions to dst.
 func (p posting) orInto(dst *roaring.Bitmap) {
 	if p.bm != nil {

@@ -67,6 +67,7 @@ type Query struct {
 	it             roaring.IntIterator
 	ids            []uint32          // scratch
 	bms            []*roaring.Bitmap // scratch
+	alts           []posting         // scratch
 	scratch        []byte
 }
 
@@ -153,7 +154,15 @@ func (s *Snapshot) Run(q *Query) {
 // countEdge counts the members of m in [lo, hi), an edge of r, whose day r admits.
 func (s *Snapshot) countEdge(q *Query, m members, r posRange, lo, hi int) int {
 	n := 0
-	if lo < hi {
+	switch {
+	case lo >= hi:
+	case m.all: // a tight loop: an edge holds a day's gigs or so
+		for _, d := range s.days[lo:hi] {
+			if r.dayOK(d) {
+				n++
+			}
+		}
+	default:
 		m.each(q, lo, hi, func(p int) bool {
 			if r.dayOK(s.days[p]) {
 				n++
@@ -356,8 +365,9 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 }
 
 // probeSet filters when the smallest group is of lists alone, fewer positions than
-// bigPosting: its positions in [lo, hi) are gathered in q.ids and each is probed against
-// the other groups, in place, so that nothing is allocated once q.ids has grown.
+// bigPosting: its positions in [lo, hi) are gathered in q.ids, then each other group keeps
+// those of its alternatives' positions, found by walking their lists alongside (or asking
+// their bitmaps), in place, so that nothing is allocated once the scratch has grown.
 func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool) {
 	g := groups[0]
 	q.ids = q.ids[:0]
@@ -371,16 +381,13 @@ func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool
 		q.ids = slices.Compact(q.ids)
 	}
 	for _, g := range groups[1:] {
-		kept := q.ids[:0]
-		for _, x := range q.ids {
-			for i := range q.vals[g.d] {
-				if p, ok := s.posting(q, g.d, i); ok && p.contains(x) {
-					kept = append(kept, x)
-					break
-				}
+		q.alts = q.alts[:0]
+		for i := range q.vals[g.d] {
+			if p, ok := s.posting(q, g.d, i); ok {
+				q.alts = append(q.alts, p)
 			}
 		}
-		q.ids = kept
+		q.ids = intersectAny(q.ids, q.alts)
 	}
 	return members{list: q.ids}, len(q.ids) > 0
 }
