@@ -517,13 +517,13 @@ func readDataset(path string) (*engine.Dataset, error) {
 	return ds, nil
 }
 
-// published runs after each publish: the snapshot is saved to its file, and the memory
-// of the refresh released.
+// published runs after each publish: the memory of the refresh is released, then the
+// snapshot saved to its file (so that the file's log line finds memory settled).
 func (m *Main) published() {
+	released()
 	if m.snapFile != nil {
 		m.saveSnapshot(m.snapFile, m.Live.Load())
 	}
-	released()
 }
 
 // released hands the memory of the refresh just done (its dataset, the previous
