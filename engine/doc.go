@@ -3,13 +3,14 @@
 //
 // Build turns a normalized Dataset into a *Snapshot: gigs in start order (then id), so that
 // a date range is a range of positions found by binary search; the positions per city,
-// country, venue, artist and genre (sorted lists, or roaring bitmaps in the frozen format
+// country, venue, artist and genre (sorted lists, or roaring bitmaps in the portable format
 // for the large ones); every gig's JSON rendered once; and the bodies that are the same
 // for every caller (the directories, venue details, /v1/meta's fixed part and the export)
 // rendered and gzip-compressed once. It holds no pointer per gig, key or body: gigs,
 // strings and bodies live in flat arrays and byte arenas, and lookups by id and slug go
-// through pointer-free hash tables, so that the garbage collector marks a snapshot of a
-// million gigs in a couple of hundred objects. The bodies assembled per request (a page of gigs, a
+// through pointer-free hash tables, so that the garbage collector marks a snapshot in
+// objects counted in hundreds (thousands at a million gigs: one per large bitmap
+// container), not millions. The bodies assembled per request (a page of gigs, a
 // gig, a filtered venue directory, /v1/meta with its next refresh) are written here too,
 // from those rendered parts: the gig, venue, city, artist, genre, meta and version
 // objects are written by this package alone.

@@ -19,8 +19,9 @@ func heapObjects() uint64 {
 }
 
 // TestSnapshotObjects holds the snapshot to what the garbage collector can mark in no time:
-// two hundred objects at most, whatever the number of gigs, venues and artists, since
-// gigs, keys, postings and bodies live in flat arrays and arenas.
+// gigs, keys, small postings and bodies live in flat arrays and arenas, so the objects grow
+// only with the large postings' bitmap containers (one each), not with gigs, venues or
+// artists.
 func TestSnapshotObjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two snapshots")
@@ -42,7 +43,7 @@ func TestSnapshotObjects(t *testing.T) {
 		t.Logf("%d gigs (%d venues, %d artists): %d heap objects", n, s.Counts().Venues, s.Counts().Artists, objects)
 		counts = append(counts, objects)
 	}
-	if counts[0] > 200 || counts[1] > counts[0]+60 {
-		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 200, growing by at most 60", counts[0], counts[1])
+	if counts[0] > 200 || counts[1] > 300 {
+		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 200 and 300", counts[0], counts[1])
 	}
 }

@@ -16,12 +16,12 @@ import (
 // The snapshot file: a magic line and a little-endian uint32 format version, then the
 // snapshot's arrays as sections in a fixed order (each a uint64 byte length, zero padding
 // to a 32-byte boundary, and its bytes), then the xxhash64 of everything before it.
-// Sections start at 32-byte boundaries so that a read buffer's frozen bitmaps are viewed
+// Sections start at 32-byte boundaries so that a read buffer's bitmaps are viewed
 // in place, aligned as roaring requires. A file of another version is refused: the next
 // refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 1
+	snapshotVersion = 2
 	sectionAlign    = 32
 )
 
@@ -114,10 +114,10 @@ func (s *Snapshot) sections(c *codec) {
 	c.str(&s.version)
 	built := s.built.Unix()
 	c.int64(&built)
-	s.built = time.Unix(built, 0).UTC()
 	counts := []int{s.counts.Gigs, s.counts.Cities, s.counts.Venues, s.counts.Artists, s.counts.Genres}
 	words(c, &counts, 8)
-	if len(counts) == 5 {
+	if c.r != nil && len(counts) == 5 {
+		s.built = time.Unix(built, 0).UTC()
 		s.counts = Counts{counts[0], counts[1], counts[2], counts[3], counts[4]}
 	}
 	words(c, &s.keys, 8)
@@ -155,7 +155,9 @@ func (s *Snapshot) sections(c *codec) {
 	c.bytes(&e.Tail)
 	c.bytes(&e.Gzip)
 	c.str(&e.ETag)
-	e.Size = len(e.Head) + len(s.arena) + len(e.Tail)
+	if c.r != nil {
+		e.Size = len(e.Head) + len(s.arena) + len(e.Tail)
+	}
 	c.bytes(&s.metaHead)
 	c.bytes(&s.metaTail)
 }
@@ -254,7 +256,7 @@ func (ps *postings) valid(limit int) bool {
 }
 
 // views makes what a read snapshot derives from its arrays: the key tables' slots, the
-// frozen bitmaps' views and the bodies.
+// bitmaps' views and the bodies.
 func (s *Snapshot) views() error {
 	s.ids = keyTableOf(s.ids.arena, s.ids.off)
 	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
@@ -296,7 +298,9 @@ func (c *codec) bytes(p *[]byte) {
 func (c *codec) str(p *string) {
 	b := []byte(*p)
 	c.bytes(&b)
-	*p = string(b)
+	if c.r != nil {
+		*p = string(b)
+	}
 }
 
 func (c *codec) int64(p *int64) {
