@@ -24,10 +24,10 @@ type postings struct {
 	start []uint32 // posting k's list is list[start[k]:start[k+1]]; empty when k is big
 	list  []uint32
 	big   []int32          // per posting, its index in views, or -1
-	frz   []uint32         // view j is frozen[frz[2j]:frz[2j+1]], starting at a 32-byte boundary
-	views []roaring.Bitmap // read in place from frozen, never modified
-	// frozen holds the big postings' bitmaps in roaring's portable format.
-	frozen []byte
+	frz   []uint32         // view j is packed[frz[2j]:frz[2j+1]], starting at a 32-byte boundary
+	views []roaring.Bitmap // read in place from packed, never modified
+	// packed holds the big postings' bitmaps in roaring's portable format.
+	packed []byte
 }
 
 // posting is one posting: a bitmap (never modified) or a sorted list.
@@ -161,7 +161,7 @@ func (b *postingsBuilder) build(limit int) (postings, error) {
 	for i := range renum {
 		renum[i] = -1
 	}
-	var frozen [][]byte
+	var packed [][]byte
 	for i, k := range b.of {
 		if renum[k] < 0 {
 			renum[k] = int32(len(ps.big))
@@ -174,25 +174,25 @@ func (b *postingsBuilder) build(limit int) (postings, error) {
 				if err != nil {
 					return postings{}, fmt.Errorf("cannot serialize a bitmap: %w", err)
 				}
-				ps.big = append(ps.big, int32(len(frozen)))
-				frozen = append(frozen, f)
+				ps.big = append(ps.big, int32(len(packed)))
+				packed = append(packed, f)
 			}
 			ps.start = append(ps.start, uint32(len(ps.list)))
 		}
 		ps.of[i] = uint32(renum[k])
 	}
-	for _, f := range frozen {
-		for len(ps.frozen)%32 != 0 {
-			ps.frozen = append(ps.frozen, 0)
+	for _, f := range packed {
+		for len(ps.packed)%32 != 0 {
+			ps.packed = append(ps.packed, 0)
 		}
-		ps.frz = append(ps.frz, uint32(len(ps.frozen)), uint32(len(ps.frozen)+len(f)))
-		ps.frozen = append(ps.frozen, f...)
+		ps.frz = append(ps.frz, uint32(len(ps.packed)), uint32(len(ps.packed)+len(f)))
+		ps.packed = append(ps.packed, f...)
 	}
 	ps.keys = newKeyTable(b.keys)
 	return ps, ps.view(limit)
 }
 
-// view makes the large postings' bitmaps, reading them in place from ps.frozen once it
+// view makes the large postings' bitmaps, reading them in place from ps.packed once it
 // holds them all, and checks them: each must be a valid bitmap of positions below limit.
 // (Roaring's frozen format would need no allocation per container, but its FrozenView
 // trips the checkptr instrumentation of -race builds.)
@@ -200,7 +200,7 @@ func (ps *postings) view(limit int) error {
 	ps.views = make([]roaring.Bitmap, len(ps.frz)/2)
 	for j := range ps.views {
 		b := &ps.views[j]
-		buf := ps.frozen[ps.frz[2*j]:ps.frz[2*j+1]]
+		buf := ps.packed[ps.frz[2*j]:ps.frz[2*j+1]]
 		n, err := b.FromUnsafeBytes(buf)
 		if err == nil && int(n) != len(buf) {
 			err = fmt.Errorf("%d bytes after it", len(buf)-int(n))

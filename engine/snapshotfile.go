@@ -228,7 +228,7 @@ func (ps *postings) valid(limit int) bool {
 	keys := len(ps.of)
 	if !ps.keys.valid(keys) || len(ps.start) != len(ps.big)+1 || ps.start[0] != 0 || !ascending(ps.start, false) ||
 		int(ps.start[len(ps.big)]) != len(ps.list) || len(ps.frz)%2 != 0 || !ascending(ps.frz, false) ||
-		len(ps.frz) > 0 && int(ps.frz[len(ps.frz)-1]) > len(ps.frozen) {
+		len(ps.frz) > 0 && int(ps.frz[len(ps.frz)-1]) > len(ps.packed) {
 		return false
 	}
 	for _, k := range ps.of {
@@ -323,7 +323,7 @@ func (c *codec) postings(ps *postings) {
 	words(c, &ps.list, 4)
 	words(c, &ps.big, 4)
 	words(c, &ps.frz, 4)
-	c.bytes(&ps.frozen)
+	c.bytes(&ps.packed)
 }
 
 // word is an integer kept in size bytes, little-endian.

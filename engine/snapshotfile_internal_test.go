@@ -14,7 +14,7 @@ import (
 )
 
 // twoCities builds a snapshot of gigs in two cities: with gigs > bigPosting, one large
-// enough for a frozen bitmap and a small one.
+// enough for a serialized bitmap and a small one.
 func twoCities(t testing.TB, gigs int) *Snapshot {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -38,7 +38,7 @@ func twoCities(t testing.TB, gigs int) *Snapshot {
 		t.Fatal(err)
 	}
 	if gigs > bigPosting && (len(s.index[DimCity].views) == 0 || len(s.index[DimCity].list) == 0) {
-		t.Fatal("the dataset has no frozen bitmap or no list")
+		t.Fatal("the dataset has no serialized bitmap or no list")
 	}
 	return s
 }
@@ -63,13 +63,13 @@ func TestInconsistentSnapshotFiles(t *testing.T) {
 		{"venue entry bounds", func(s *Snapshot) { s.venueOff[1] = 1 << 20 }},
 		{"venue ETag bounds", func(s *Snapshot) { s.venueDetail.tagAt[1] = 1 << 20 }},
 		{"venue gig out of range", func(s *Snapshot) { s.venueDetail.pos[0] = 1 << 30 }},
-		{"frozen bitmap damaged", func(s *Snapshot) {
+		{"serialized bitmap damaged", func(s *Snapshot) {
 			ps := &s.index[DimCity]
-			ps.frozen[ps.frz[1]-1] ^= 0xff // its header's last byte
+			ps.packed[ps.frz[1]-1] ^= 0xff // its header's last byte
 		}},
-		{"frozen bitmap misaligned", func(s *Snapshot) {
+		{"serialized bitmap misaligned", func(s *Snapshot) {
 			ps := &s.index[DimCity]
-			ps.frozen = append(make([]byte, 8), ps.frozen...)
+			ps.packed = append(make([]byte, 8), ps.packed...)
 			for i := range ps.frz {
 				ps.frz[i] += 8
 			}
@@ -91,7 +91,7 @@ func TestInconsistentSnapshotFiles(t *testing.T) {
 
 // FuzzSnapshotFile feeds the reader files that pass the checksum (the fuzzer's bytes with
 // their checksum fixed): it must refuse them or give a snapshot every lookup and query of
-// which works. Its seed is small, so that the fuzzer mutates and minimizes quickly; frozen
+// which works. Its seed is small, so that the fuzzer mutates and minimizes quickly; packed
 // bitmaps are roaring's to validate, and TestInconsistentSnapshotFiles damages them.
 func FuzzSnapshotFile(f *testing.F) {
 	s := twoCities(f, 3)
