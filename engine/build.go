@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -303,22 +300,16 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 		offs []int // start of each gig within buf
 	}
 	chunks := make([]chunk, (len(rows)+renderChunk-1)/renderChunk)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for c := int(next.Add(1) - 1); c < len(chunks); c = int(next.Add(1) - 1) {
-				lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
-				ch := chunk{buf: make([]byte, 0, (hi-lo)*768), offs: make([]int, 0, hi-lo)}
-				for i := lo; i < hi; i++ {
-					ch.offs = append(ch.offs, len(ch.buf))
-					ch.buf = append(appendGig(ch.buf, &rows[i], artists), ',')
-				}
-				chunks[c] = ch
-			}
-		})
-	}
-	wg.Wait()
+	_ = parallel(len(chunks), func(c int) error {
+		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
+		ch := chunk{buf: make([]byte, 0, (hi-lo)*768), offs: make([]int, 0, hi-lo)}
+		for i := lo; i < hi; i++ {
+			ch.offs = append(ch.offs, len(ch.buf))
+			ch.buf = append(appendGig(ch.buf, &rows[i], artists), ',')
+		}
+		chunks[c] = ch
+		return nil
+	})
 	size := 0
 	for _, c := range chunks {
 		size += len(c.buf)
