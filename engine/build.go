@@ -51,6 +51,10 @@ type Snapshot struct {
 
 	days  []int32 // venue-local day number (days since 1970-01-01) per position
 	index [numDims]postings
+	// The day tables' window (see dayTable), and the table of every position.
+	dayBase int32
+	dayN    int
+	allDays dayTable
 
 	cities, venues, artists, genres *Body
 	venueSlugs                      keyTable    // venue number by slug, in slug order
@@ -172,6 +176,8 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		s.keys[i], s.days[i], ids[i] = r.key, r.day, r.g.ID
 	}
 	s.ids = newKeyTable(ids)
+	s.dayWindow()
+	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, artists)
 	if err := s.buildIndexes(rows, cities, venues, artists, genres); err != nil {
 		return nil, err
@@ -370,7 +376,7 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 			b.add(bySlug[d][slug], Fold(slug), Fold(names[d](slug)))
 		}
 		var err error
-		if s.index[d], err = b.build(len(rows)); err != nil {
+		if s.index[d], err = b.build(len(rows), s); err != nil {
 			return err
 		}
 	}
@@ -536,7 +542,7 @@ func (s *Snapshot) indexVenues(items []venueJSON) ([]byte, error) {
 		b.add(lists[k], k)
 	}
 	var err error
-	if s.venueIndex, err = b.build(len(items)); err != nil {
+	if s.venueIndex, err = b.build(len(items), nil); err != nil {
 		return nil, err
 	}
 	all := make([]byte, 0, len(s.venueItems)+len(items)+2)

@@ -28,12 +28,17 @@ type postings struct {
 	views []roaring.Bitmap // read in place from packed, never modified
 	// packed holds the big postings' bitmaps in roaring's portable format.
 	packed []byte
+	// dayCum and dayFirst hold the day tables of the big postings, view j's at
+	// [j*(dayN+1), (j+1)*(dayN+1)); empty in an index of venues.
+	dayCum, dayFirst []uint32
 }
 
-// posting is one posting: a bitmap (never modified) or a sorted list.
+// posting is one posting: a bitmap (never modified) or a sorted list. A bitmap has its
+// day table when its index keeps them.
 type posting struct {
 	bm   *roaring.Bitmap
 	list []uint32
+	days dayTable
 }
 
 // card returns the number of positions.
@@ -116,7 +121,12 @@ func (ps *postings) lookup(key string) (posting, bool) {
 
 func (ps *postings) posting(k int) posting {
 	if j := ps.big[k]; j >= 0 {
-		return posting{bm: &ps.views[j]}
+		p := posting{bm: &ps.views[j]}
+		if n := len(ps.dayCum) / len(ps.views); n > 0 {
+			lo, hi := int(j)*n, int(j+1)*n
+			p.days = dayTable{cum: ps.dayCum[lo:hi:hi], first: ps.dayFirst[lo:hi:hi]}
+		}
+		return p
 	}
 	return posting{list: ps.list[ps.start[k]:ps.start[k+1]:ps.start[k+1]]}
 }
@@ -153,9 +163,9 @@ func (b *postingsBuilder) add(positions []uint32, keys ...string) {
 	}
 }
 
-// build lays the postings out flat. Postings no key names any more (replaced by a union)
-// are left out.
-func (b *postingsBuilder) build(limit int) (postings, error) {
+// build lays the postings out flat, with the day tables of the big ones when days is not
+// nil. Postings no key names any more (replaced by a union) are left out.
+func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 	ps := postings{of: make([]uint32, len(b.of)), start: []uint32{0}}
 	renum := make([]int32, len(b.lists))
 	for i := range renum {
@@ -176,6 +186,9 @@ func (b *postingsBuilder) build(limit int) (postings, error) {
 				}
 				ps.big = append(ps.big, int32(len(packed)))
 				packed = append(packed, f)
+				if days != nil {
+					ps.dayCum, ps.dayFirst = days.appendDayTable(ps.dayCum, ps.dayFirst, l)
+				}
 			}
 			ps.start = append(ps.start, uint32(len(ps.list)))
 		}

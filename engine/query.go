@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -109,8 +110,10 @@ func (q *Query) Match(d Dim, value []byte) {
 // positions of at most q.Limit of them after skipping q.Offset, in start order. Positions
 // are in start order, so the bounds are a range of positions: exact for instants, and for
 // dates exact but for its edges, the hours where venues on other UTC offsets are already
-// (or still) on another day, whose gigs are checked one by one. The cost is the filters'
-// work within the range, the edges' matches and the page: the walk stops at the page's end.
+// (or still) on another day. The matches in the edges are counted from the day table of
+// the filter's posting (or of all gigs) where there is one, else by checking the edges'
+// gigs one by one. The cost is the filters' work within the range, the edges' lookups or
+// matches and the page: the walk stops at the page's end.
 func (s *Snapshot) Run(q *Query) {
 	q.Total, q.Page = 0, q.Page[:0]
 	r := s.positions(q.From, q.To)
@@ -121,16 +124,20 @@ func (s *Snapshot) Run(q *Query) {
 	if !ok {
 		return
 	}
-	// Matches below the exact core, in it, and above it.
-	below, above := s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi)
+	// Matches below the exact core, in it, and above it; and the first position at which
+	// the lower edge's matches may begin.
 	core := m.rank(r.coreHi) - m.rank(r.coreLo)
+	below, above, start, ok := s.edgesByDay(m, r)
+	if !ok {
+		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
+	}
 	q.Total = below + core + above
 	if q.Offset >= q.Total || q.Limit <= 0 {
 		return
 	}
 	// Start at the first match to show: in the lower edge, or found by rank in the core, or
 	// in the upper edge.
-	skip, from := q.Offset, r.lo
+	skip, from := q.Offset, start
 	switch {
 	case skip < below:
 	case skip < below+core:
@@ -149,6 +156,36 @@ func (s *Snapshot) Run(q *Query) {
 		}
 		return len(q.Page) < want
 	})
+}
+
+// edgesByDay counts the matches of m in r's edges from m's day table: every member whose
+// day is before the range's first lies below its core, and every member whose day is after
+// its last above it, so the lower edge's matches are the members below the core less those
+// of earlier days, and the upper edge's likewise. It also returns the first member on or
+// after the range's first day, where the lower edge's matches begin. ok is false when m
+// has no day table, a date lies beyond the table's window, or the range is too short to
+// have a core.
+func (s *Snapshot) edgesByDay(m members, r posRange) (below, above, start int, ok bool) {
+	if !m.days.ok() || !r.exact {
+		return 0, 0, 0, false
+	}
+	start = r.lo
+	if r.fromDay != noFromDay { // a date bound
+		k, in := s.dayAt(r.fromDay)
+		if !in {
+			return 0, 0, 0, false
+		}
+		below = m.rank(r.coreLo) - int(m.days.cum[k])
+		start = max(start, int(m.days.first[k]))
+	}
+	if r.toDay != noToDay {
+		k, in := s.dayAt(r.toDay + 1)
+		if !in {
+			return 0, 0, 0, false
+		}
+		above = int(m.days.cum[k]) - m.rank(r.coreHi)
+	}
+	return below, above, start, true
 }
 
 // countEdge counts the members of m in [lo, hi), an edge of r, whose day r admits.
@@ -179,6 +216,7 @@ type members struct {
 	bm   *roaring.Bitmap
 	list []uint32
 	all  bool
+	days dayTable // of bm or of all, when the snapshot keeps one
 }
 
 // rank returns the number of members below x.
@@ -240,21 +278,30 @@ func rankBelow(b *roaring.Bitmap, x int) int {
 
 // posRange is where a query's bounds put its gigs: every match is in [lo, hi), every gig
 // in [coreLo, coreHi) matches the bounds, and a gig in the edges between matches when its
-// venue-local day is within [fromDay, toDay].
+// venue-local day is within [fromDay, toDay]. exact says that the edges did not overlap:
+// every gig below coreHi is on or before the last day, and every gig from coreLo on is on
+// or after the first.
 type posRange struct {
 	lo, coreLo, coreHi, hi int
 	fromDay, toDay         int32
+	exact                  bool
 }
 
 func (r *posRange) inCore(p int) bool { return p >= r.coreLo && p < r.coreHi }
 
 func (r *posRange) dayOK(d int32) bool { return d >= r.fromDay && d <= r.toDay }
 
+// A posRange's fromDay and toDay when that bound is not a date.
+const (
+	noFromDay = math.MinInt32
+	noToDay   = math.MaxInt32
+)
+
 // positions turns the bounds into a position range. A date bound lets in the instants at
 // which its day has begun (or not ended) somewhere on Earth, and its core starts (ends)
 // where the day has begun (ended) everywhere.
 func (s *Snapshot) positions(from, to Bound) posRange {
-	r := posRange{lo: 0, hi: len(s.keys), fromDay: -1 << 31, toDay: 1<<31 - 1}
+	r := posRange{lo: 0, hi: len(s.keys), fromDay: noFromDay, toDay: noToDay}
 	switch from.kind {
 	case 1: // starts are whole seconds: a start at or after 19:00:00.5 is at or after 19:00:01
 		if from.ns > 0 {
@@ -283,6 +330,7 @@ func (s *Snapshot) positions(from, to Bound) posRange {
 	}
 	// The edges may overlap (a range of a day or two): then there is no core, and every
 	// gig of the range is checked.
+	r.exact = r.coreLo <= r.coreHi
 	r.coreLo, r.coreHi = min(max(r.coreLo, r.lo), r.hi), max(min(r.coreHi, r.hi), r.lo)
 	if r.coreLo > r.coreHi {
 		r.coreLo, r.coreHi = r.hi, r.hi
@@ -331,11 +379,11 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 		n++
 	}
 	if n == 0 {
-		return members{all: true}, true
+		return members{all: true, days: s.allDays}, true
 	}
 	if n == 1 && len(q.vals[groups[0].d]) == 1 {
 		p, _ := s.posting(q, groups[0].d, 0) // published, only read
-		return members{bm: p.bm, list: p.list}, true
+		return members{bm: p.bm, list: p.list, days: p.days}, true
 	}
 	if groups[0].est < bigPosting {
 		return s.probeSet(q, groups[:n], lo, hi)

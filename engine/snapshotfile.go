@@ -21,7 +21,7 @@ import (
 // refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 2
+	snapshotVersion = 3
 	sectionAlign    = 32
 )
 
@@ -125,6 +125,13 @@ func (s *Snapshot) sections(c *codec) {
 	words(c, &s.off, 8)
 	c.keyTable(&s.ids)
 	words(c, &s.days, 4)
+	window := []int64{int64(s.dayBase), int64(s.dayN)}
+	words(c, &window, 8)
+	if c.r != nil && len(window) == 2 {
+		s.dayBase, s.dayN = int32(window[0]), int(window[1])
+	}
+	words(c, &s.allDays.cum, 4)
+	words(c, &s.allDays.first, 4)
 	for d := range s.index {
 		c.postings(&s.index[d])
 	}
@@ -176,14 +183,18 @@ func (s *Snapshot) check() error {
 	bad("gig offsets", len(s.off) == n+1 && ascending(s.off, true) && s.off[0] == 0 && (n == 0 || s.off[n]-1 == len(s.arena)))
 	bad("start times", ascending(s.keys, false))
 	bad("days", len(s.days) == n)
+	bad("day window", s.dayN >= 0 && s.dayN <= maxDayWindow && len(s.allDays.cum) == s.dayN+1 &&
+		validDayTables(s.allDays.cum, s.allDays.first, s.dayN, n) && int(s.allDays.cum[s.dayN]) <= n)
 	bad("gig ids", s.ids.valid(n))
 	for d := range s.index {
-		bad(fmt.Sprintf("index %d", d), s.index[d].valid(n))
+		ps := &s.index[d]
+		bad(fmt.Sprintf("index %d", d), ps.valid(n) && len(ps.dayCum) == len(ps.frz)/2*(s.dayN+1) &&
+			validDayTables(ps.dayCum, ps.dayFirst, s.dayN, n))
 	}
 	v := &s.venueDetail
 	venues := len(s.venueOff) - 1
 	bad("venues", venues >= 0 && s.venueOff[0] == 0 && ascending(s.venueOff, false) && int(s.venueOff[venues]) == len(s.venueItems) &&
-		s.venueSlugs.valid(venues) && s.venueIndex.valid(venues) && s.counts.Venues == venues && s.counts.Gigs == n)
+		s.venueSlugs.valid(venues) && s.venueIndex.valid(venues) && len(s.venueIndex.dayCum) == 0 && s.counts.Venues == venues && s.counts.Gigs == n)
 	bad("venue bodies", len(v.headAt) == venues+1 && len(v.posAt) == venues+1 && len(v.gzAt) == venues+1 && len(v.tagAt) == venues+1 &&
 		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.gzAt, len(v.gz)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
@@ -324,6 +335,8 @@ func (c *codec) postings(ps *postings) {
 	words(c, &ps.big, 4)
 	words(c, &ps.frz, 4)
 	c.bytes(&ps.packed)
+	words(c, &ps.dayCum, 4)
+	words(c, &ps.dayFirst, 4)
 }
 
 // word is an integer kept in size bytes, little-endian.
