@@ -47,6 +47,9 @@ type Snapshot struct {
 	keys  []int64  // sort key (Unix seconds) per position, ascending
 	arena []byte   // gig JSON objects in position order, separated by commas
 	off   []int    // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
+	// gigHash is the xxhash64 of each gig's JSON, which the tags of assembled bodies are
+	// made from.
+	gigHash []uint64
 	ids   keyTable // position by gig id
 
 	days  []int32 // venue-local day number (days since 1970-01-01) per position
@@ -306,12 +309,16 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 		offs []int // start of each gig within buf
 	}
 	chunks := make([]chunk, (len(rows)+renderChunk-1)/renderChunk)
+	s.gigHash = make([]uint64, len(rows))
 	_ = parallel(len(chunks), func(c int) error {
 		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
 		ch := chunk{buf: make([]byte, 0, (hi-lo)*768), offs: make([]int, 0, hi-lo)}
 		for i := lo; i < hi; i++ {
-			ch.offs = append(ch.offs, len(ch.buf))
-			ch.buf = append(appendGig(ch.buf, &rows[i], artists), ',')
+			at := len(ch.buf)
+			ch.offs = append(ch.offs, at)
+			ch.buf = appendGig(ch.buf, &rows[i], artists)
+			s.gigHash[i] = xxhash.Sum64(ch.buf[at:])
+			ch.buf = append(ch.buf, ',')
 		}
 		chunks[c] = ch
 		return nil

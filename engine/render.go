@@ -79,6 +79,16 @@ func ETag(body []byte) string {
 // AppendETag appends the weak entity tag of body to dst.
 func AppendETag(dst, body []byte) []byte { return appendETagSum(dst, xxhash.Sum64(body)) }
 
+// A Tag is what an assembled body's ETag is written from: equal bodies have equal tags,
+// and unequal ones unequal tags but for a 64-bit hash's collisions.
+type Tag uint64
+
+// TagOf returns the tag of body, hashing its bytes.
+func TagOf(body []byte) Tag { return Tag(xxhash.Sum64(body)) }
+
+// AppendETag appends the weak entity tag W/"<16 hex digits>" to dst.
+func (t Tag) AppendETag(dst []byte) []byte { return appendETagSum(dst, uint64(t)) }
+
 func appendETagSum(dst []byte, h uint64) []byte {
 	var sum [8]byte
 	for i := range sum {

@@ -123,6 +123,7 @@ func (s *Snapshot) sections(c *codec) {
 	words(c, &s.keys, 8)
 	c.bytes(&s.arena)
 	words(c, &s.off, 8)
+	words(c, &s.gigHash, 8)
 	c.keyTable(&s.ids)
 	words(c, &s.days, 4)
 	window := []int64{int64(s.dayBase), int64(s.dayN)}
@@ -183,6 +184,7 @@ func (s *Snapshot) check() error {
 	bad("gig offsets", len(s.off) == n+1 && ascending(s.off, true) && s.off[0] == 0 && (n == 0 || s.off[n]-1 == len(s.arena)))
 	bad("start times", ascending(s.keys, false))
 	bad("days", len(s.days) == n)
+	bad("gig hashes", len(s.gigHash) == n)
 	bad("day window", s.dayN >= 0 && s.dayN <= maxDayWindow && len(s.allDays.cum) == s.dayN+1 &&
 		validDayTables(s.allDays.cum, s.allDays.first, s.dayN, n) && int(s.allDays.cum[s.dayN]) <= n)
 	bad("gig ids", s.ids.valid(n))
@@ -341,7 +343,7 @@ func (c *codec) postings(ps *postings) {
 
 // word is an integer kept in size bytes, little-endian.
 type word interface {
-	~int | ~int32 | ~uint32 | ~int64
+	~int | ~int32 | ~uint32 | ~int64 | ~uint64
 }
 
 func words[T word](c *codec, p *[]T, size int) {

@@ -71,9 +71,9 @@ func (s *Server) trusted(a netip.Addr) bool {
 // answer (a 304, an error, the docs), and sets the rate-limit headers. It reports false,
 // having written a 429 problem and marked the connection to close, when the quota is spent.
 func (s *Server) charge(ctx *fasthttp.RequestCtx) bool {
-	d := s.reads.Take(limit.KeyOf(s.clientAddr(ctx)), s.o.Now())
+	d := s.reads.Take(limit.KeyOf(s.clientAddr(ctx)), s.now(ctx))
 	s.m.limitDecision(limitRead, d.Allowed)
-	setRateHeaders(ctx, s.reads, "read", d)
+	s.readHeaders.set(ctx, d)
 	if d.Allowed {
 		return true
 	}
@@ -82,27 +82,33 @@ func (s *Server) charge(ctx *fasthttp.RequestCtx) bool {
 	return false
 }
 
-// setRateHeaders writes the IETF draft headers (RateLimit-Policy, RateLimit) and the
-// common X-RateLimit-* ones for the named policy, replacing those of an earlier one (the
-// export's per-key limit replaces the read limit's headers); times are whole seconds,
-// rounded up.
-func setRateHeaders(ctx *fasthttp.RequestCtx, l *limit.Limiter, name string, d limit.Decision) {
+// rateHeaders writes a limit's headers: the IETF draft ones (RateLimit-Policy, RateLimit)
+// and the common X-RateLimit-* ones, for a named policy. The parts that never change are
+// written once.
+type rateHeaders struct {
+	name          string
+	policy, limit []byte // RateLimit-Policy and X-RateLimit-Limit
+}
+
+func newRateHeaders(l *limit.Limiter, name string) rateHeaders {
+	policy := strconv.AppendInt([]byte(`"`+name+`";q=`), int64(l.Limit()), 10)
+	policy = appendCeilSeconds(append(policy, ";w="...), l.Period())
+	return rateHeaders{name: name, policy: policy, limit: strconv.AppendInt(nil, int64(l.Limit()), 10)}
+}
+
+// set writes the headers of decision d, replacing those of an earlier policy (the export's
+// per-key limit replaces the read limit's headers); times are whole seconds, rounded up.
+func (r *rateHeaders) set(ctx *fasthttp.RequestCtx, d limit.Decision) {
 	h := &ctx.Response.Header
 	var b [64]byte
 	reset := appendCeilSeconds(b[40:40], d.Reset)
-	v := append(b[:0], '"')
-	v = append(v, name...)
-	v = append(v, `";q=`...)
-	v = strconv.AppendInt(v, int64(l.Limit()), 10)
-	v = append(v, ";w="...)
-	v = appendCeilSeconds(v, l.Period())
-	h.SetBytesV("RateLimit-Policy", v)
-	v = append(append(append(b[:0], '"'), name...), `";r=`...)
+	h.SetBytesV("RateLimit-Policy", r.policy)
+	v := append(append(append(b[:0], '"'), r.name...), `";r=`...)
 	v = strconv.AppendInt(v, int64(d.Remaining), 10)
 	v = append(v, ";t="...)
 	v = append(v, reset...)
 	h.SetBytesV("RateLimit", v)
-	h.SetBytesV("X-RateLimit-Limit", strconv.AppendInt(b[:0], int64(l.Limit()), 10))
+	h.SetBytesV("X-RateLimit-Limit", r.limit)
 	h.SetBytesV("X-RateLimit-Remaining", strconv.AppendInt(b[:0], int64(d.Remaining), 10))
 	h.SetBytesV("X-RateLimit-Reset", reset)
 }

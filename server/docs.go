@@ -93,7 +93,7 @@ func (s *Server) docsAsset(ctx *fasthttp.RequestCtx) {
 // sendStatic writes a static body, or 304, with the same caching headers as the data.
 func (s *Server) sendStatic(ctx *fasthttp.RequestCtx, st *static) {
 	h := &ctx.Response.Header
-	s.setMaxAge(h)
+	s.setMaxAge(ctx)
 	h.Set("ETag", st.body.ETag)
 	h.Set("Vary", "Accept-Encoding")
 	if notModified(&ctx.Request.Header, []byte(st.body.ETag), time.Time{}, false) {
@@ -111,8 +111,9 @@ func (s *Server) sendStatic(ctx *fasthttp.RequestCtx, st *static) {
 }
 
 // setMaxAge sets Cache-Control to public with the whole seconds until the next refresh.
-func (s *Server) setMaxAge(h *fasthttp.ResponseHeader) {
-	maxAge := int64(s.o.Live.NextRefresh().Sub(s.o.Now()) / time.Second)
+func (s *Server) setMaxAge(ctx *fasthttp.RequestCtx) {
+	h := &ctx.Response.Header
+	maxAge := int64(s.o.Live.NextRefresh().Sub(s.now(ctx)) / time.Second)
 	var cc [48]byte
 	h.SetBytesV("Cache-Control", strconv.AppendInt(append(cc[:0], "public, max-age="...), max(maxAge, 0), 10))
 }

@@ -44,20 +44,19 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	h := &ctx.Response.Header
 	h.Set("Cache-Control", "private, no-store")
 	h.Set("ETag", e.ETag)
-	var lm [32]byte
-	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
+	h.SetBytesV("Last-Modified", s.lastModified(snap))
 	h.Set("Vary", "Accept-Encoding")
 	sum := sha256.Sum256([]byte(rec.ID))
 	k := limit.Key(sum[:16]) // the key's quota is by its id
 	if notModified(&ctx.Request.Header, []byte(e.ETag), snap.Built(), true) {
-		setRateHeaders(ctx, s.exports, "export", s.exports.Peek(k, s.o.Now()))
+		s.exportHeaders.set(ctx, s.exports.Peek(k, s.now(ctx)))
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		ctx.Response.SkipBody = true
 		return nil // costs no export: checked before the quota is touched
 	}
-	d := s.exports.Take(k, s.o.Now())
+	d := s.exports.Take(k, s.now(ctx))
 	s.m.limitDecision(limitExport, d.Allowed)
-	setRateHeaders(ctx, s.exports, "export", d)
+	s.exportHeaders.set(ctx, d)
 	if !d.Allowed {
 		return tooMany(d, s.exportPolicy+" per key")
 	}

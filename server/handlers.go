@@ -24,7 +24,7 @@ func (s *Server) release(p *params) { s.pool.Put(p) }
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	p := s.acquire()
 	defer s.release(p)
-	p.parseGigs(ctx.QueryArgs(), s.o.Now())
+	p.parseGigs(ctx.QueryArgs(), s.now(ctx))
 	if err := invalidParams(p.invalid); err != nil {
 		return err
 	}
@@ -53,9 +53,10 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		p.base = append(append(append(p.base, '<'), l.URL...), `>; rel="`...)
 		p.base = append(append(p.base, l.Rel...), '"')
 	}
-	p.buf = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links)
+	var tag engine.Tag
+	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links)
 	ctx.Response.Header.SetBytesV("Link", p.base[header:])
-	return s.send(ctx, snap, p.buf, nil, false)
+	return s.sendAssembled(ctx, snap, p, tag, false)
 }
 
 func appendGigsURL(dst, query []byte, page int) []byte {
@@ -74,10 +75,11 @@ func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	p := s.acquire()
 	defer s.release(p)
 	var ok bool
-	if p.buf, ok = snap.AppendGig(p.buf[:0], id); !ok {
+	var tag engine.Tag
+	if p.buf, tag, ok = snap.AppendGig(p.buf[:0], id); !ok {
 		return notFound("no upcoming gig with id %q", id)
 	}
-	return s.send(ctx, snap, p.buf, nil, true)
+	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
 // directory answers a directory route from its pre-rendered body.
@@ -87,7 +89,7 @@ func (s *Server) directory(body func(*engine.Snapshot) *engine.Body) handler {
 			return err
 		}
 		b := body(snap)
-		return s.send(ctx, snap, b.Raw, b, true)
+		return s.send(ctx, snap, b, true)
 	}
 }
 
@@ -95,7 +97,7 @@ func (s *Server) directory(body func(*engine.Snapshot) *engine.Body) handler {
 func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if ctx.QueryArgs().Len() == 0 {
 		b := snap.Venues()
-		return s.send(ctx, snap, b.Raw, b, true)
+		return s.send(ctx, snap, b, true)
 	}
 	p := s.acquire()
 	defer s.release(p)
@@ -105,8 +107,9 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		return err
 	}
 	snap.FilterVenues(p.q)
-	p.buf = snap.AppendVenueList(p.buf[:0], p.q.Page)
-	return s.send(ctx, snap, p.buf, nil, true)
+	var tag engine.Tag
+	p.buf, tag = snap.AppendVenueList(p.buf[:0], p.q.Page)
+	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
 // venue answers /v1/venues/{slug}: its gzip variant as it is, or its identity body written
@@ -142,7 +145,7 @@ func (s *Server) meta(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	p := s.acquire()
 	defer s.release(p)
 	p.buf = snap.AppendMeta(p.buf[:0], s.o.Live.NextRefresh())
-	return s.send(ctx, snap, p.buf, nil, false)
+	return s.sendAssembled(ctx, snap, p, engine.TagOf(p.buf), false)
 }
 
 // noParams rejects any query parameter on routes that take none.
@@ -166,30 +169,32 @@ func pathParam(ctx *fasthttp.RequestCtx, name string) string {
 	return v
 }
 
-// send writes a 200 (or 304) with the caching headers. raw is the identity body; pre, when
-// not nil, is the pre-rendered body raw belongs to, whose ETag and gzip variant are used
-// (its bytes are set without copying: they never change). fixed says the body depends on
-// the snapshot alone, so If-Modified-Since can be answered from the build time.
-func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byte, pre *engine.Body, fixed bool) error {
-	var tag [24]byte
-	etag := tag[:0]
-	if pre != nil {
-		etag = append(etag, pre.ETag...)
-	} else {
-		etag = engine.AppendETag(etag, raw)
-	}
-	if s.validate(ctx, snap, etag, pre != nil && pre.Gzip != nil, fixed) {
+// send writes a 200 (or 304) of a pre-rendered body with the caching headers: its ETag,
+// and its gzip variant when the client takes it (its bytes are set without copying: they
+// never change). fixed says the body depends on the snapshot alone, so If-Modified-Since
+// can be answered from the build time.
+func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, pre *engine.Body, fixed bool) error {
+	if s.validate(ctx, snap, []byte(pre.ETag), pre.Gzip != nil, fixed) {
 		return nil
 	}
-	switch {
-	case pre != nil && pre.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")):
+	if pre.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
 		ctx.Response.Header.Set("Content-Encoding", "gzip")
 		ctx.Response.SetBodyRaw(pre.Gzip)
-	case pre != nil:
-		ctx.Response.SetBodyRaw(pre.Raw)
-	default:
-		ctx.Response.SetBody(raw)
+		return nil
 	}
+	ctx.Response.SetBodyRaw(pre.Raw)
+	return nil
+}
+
+// sendAssembled writes a 200 (or 304) of the body assembled in p.buf, like send, with the
+// ETag of its tag. The body is not copied: p.buf becomes the response's body, and the
+// response's previous buffer becomes p.buf.
+func (s *Server) sendAssembled(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *params, tag engine.Tag, fixed bool) error {
+	var etag [24]byte
+	if s.validate(ctx, snap, tag.AppendETag(etag[:0]), false, fixed) {
+		return nil
+	}
+	p.buf = ctx.Response.SwapBody(p.buf)[:0]
 	return nil
 }
 
@@ -198,10 +203,9 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, raw []byt
 // reports whether it did, leaving no body to send.
 func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag []byte, vary, fixed bool) bool {
 	h := &ctx.Response.Header
-	s.setMaxAge(h)
+	s.setMaxAge(ctx)
 	h.SetBytesV("ETag", etag)
-	var lm [32]byte
-	h.SetBytesV("Last-Modified", fasthttp.AppendHTTPDate(lm[:0], snap.Built()))
+	h.SetBytesV("Last-Modified", s.lastModified(snap))
 	if vary {
 		h.Set("Vary", "Accept-Encoding")
 	}
@@ -213,6 +217,23 @@ func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag 
 	}
 	ctx.SetContentType("application/json")
 	return false
+}
+
+// builtDate is a snapshot's build time as an HTTP date, kept while it is served.
+type builtDate struct {
+	snap *engine.Snapshot
+	date []byte
+}
+
+// lastModified returns the Last-Modified value of snap's bodies: its build time, written
+// once per snapshot rather than per request.
+func (s *Server) lastModified(snap *engine.Snapshot) []byte {
+	if d := s.built.Load(); d != nil && d.snap == snap {
+		return d.date
+	}
+	d := &builtDate{snap: snap, date: fasthttp.AppendHTTPDate(nil, snap.Built())}
+	s.built.Store(d)
+	return d.date
 }
 
 // notModified evaluates If-None-Match (weak comparison) or, when it is absent and the body

@@ -68,16 +68,20 @@ type Options struct {
 
 // Server serves the public API. Safe for concurrent use.
 type Server struct {
-	o            Options
-	bootID       string // random per process, prefixes request ids
-	pool         sync.Pool
-	reads        *limit.Limiter
-	readPolicy   string // the read limit in words, for problem details
-	exports      *limit.Limiter
-	exportPolicy string
-	m            *Metrics
-	draining     atomic.Bool
-	requests     atomic.Uint64 // numbers request ids
+	o             Options
+	clock         func() time.Time // Options.Now as given: nil for the real clock
+	bootID        string           // random per process, prefixes request ids
+	pool          sync.Pool
+	reads         *limit.Limiter
+	readPolicy    string // the read limit in words, for problem details
+	readHeaders   rateHeaders
+	exports       *limit.Limiter
+	exportPolicy  string
+	exportHeaders rateHeaders
+	m             *Metrics
+	draining      atomic.Bool
+	requests      atomic.Uint64             // numbers request ids
+	built         atomic.Pointer[builtDate] // Last-Modified of the snapshot served last
 }
 
 // New returns a Server.
@@ -85,6 +89,7 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	clock := o.Now
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -114,9 +119,10 @@ func New(o Options) *Server {
 	if o.Metrics == nil {
 		o.Metrics = NewMetrics(prometheus.NewRegistry(), o.Live)
 	}
-	s := &Server{o: o, bootID: hex.EncodeToString(b[:]),
+	s := &Server{o: o, clock: clock, bootID: hex.EncodeToString(b[:]),
 		reads: limit.New(o.ReadLimit, time.Minute, o.MaxClients), readPolicy: fmt.Sprintf("%d requests per minute", o.ReadLimit),
 		exports: limit.New(o.ExportLimit, time.Minute, o.MaxClients), exportPolicy: fmt.Sprintf("%d exports per minute", o.ExportLimit), m: o.Metrics}
+	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
 }
@@ -236,11 +242,20 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	})
 	r.PanicHandler = s.recoverPanic
 	return func(ctx *fasthttp.RequestCtx) {
-		start := time.Now()
+		start := ctx.Time()
 		s.begin(ctx)
 		r.Handler(ctx)
 		s.observe(ctx, start)
 	}
+}
+
+// now returns the time of a request: when it began (read once by fasthttp per request)
+// with the real clock, else the Options' clock.
+func (s *Server) now(ctx *fasthttp.RequestCtx) time.Time {
+	if s.clock == nil {
+		return ctx.Time()
+	}
+	return s.clock()
 }
 
 // charged wraps the handler of route rt, and of every request the routes do not answer:
