@@ -2,10 +2,8 @@ package engine
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"time"
 
@@ -120,55 +118,14 @@ type Options struct {
 	Now time.Time
 }
 
-type gigRow struct {
-	g     *Gig
-	key   int64 // sort key
-	day   int32 // venue-local day number
-	venue *Venue
-	city  *City
-	loc   *time.Location
-}
-
 // Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug or
 // id, a dangling reference, an unknown status or time zone, or a gig without a start.
 func Build(ds *Dataset, opt Options) (*Snapshot, error) {
-	cities, locs, err := indexCities(ds.Cities)
+	cat, err := newCatalog(ds)
 	if err != nil {
 		return nil, err
 	}
-	venues := make(map[string]*Venue, len(ds.Venues))
-	for i := range ds.Venues {
-		v := &ds.Venues[i]
-		if err := checkSlug("venue", v.Slug, venues); err != nil {
-			return nil, err
-		}
-		if cities[v.City] == nil {
-			return nil, fmt.Errorf("venue %q: unknown city %q", v.Slug, v.City)
-		}
-		venues[v.Slug] = v
-	}
-	artists := make(map[string]*Artist, len(ds.Artists))
-	genres := make(map[string]*Genre, len(ds.Genres))
-	for i := range ds.Genres {
-		if err := checkSlug("genre", ds.Genres[i].Slug, genres); err != nil {
-			return nil, err
-		}
-		genres[ds.Genres[i].Slug] = &ds.Genres[i]
-	}
-	for i := range ds.Artists {
-		a := &ds.Artists[i]
-		if err := checkSlug("artist", a.Slug, artists); err != nil {
-			return nil, err
-		}
-		for _, g := range a.Genres {
-			if genres[g] == nil {
-				return nil, fmt.Errorf("artist %q: unknown genre %q", a.Slug, g)
-			}
-		}
-		artists[a.Slug] = a
-	}
-
-	rows, err := selectGigs(ds.Gigs, opt.Now, venues, cities, locs, artists, genres)
+	rows, err := cat.selectGigs(opt.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -181,119 +138,20 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	s.ids = newKeyTable(ids)
 	s.dayWindow()
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
-	s.renderGigs(rows, artists)
-	if err := s.buildIndexes(rows, cities, venues, artists, genres); err != nil {
+	s.renderGigs(rows, cat)
+	if err := s.buildIndexes(rows, cat); err != nil {
 		return nil, err
 	}
-	if err := s.renderDirectories(ds, rows, cities, artists, genres); err != nil {
+	if err := s.renderDirectories(rows, cat); err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-func checkSlug[T any](kind, slug string, seen map[string]*T) error {
-	if slug == "" {
-		return fmt.Errorf("%s without a slug", kind)
-	}
-	if seen[slug] != nil {
-		return fmt.Errorf("duplicate %s slug %q", kind, slug)
-	}
-	return nil
-}
-
-func indexCities(list []City) (map[string]*City, map[string]*time.Location, error) {
-	cities := make(map[string]*City, len(list))
-	locs := make(map[string]*time.Location, len(list))
-	for i := range list {
-		c := &list[i]
-		if err := checkSlug("city", c.Slug, cities); err != nil {
-			return nil, nil, err
-		}
-		loc, err := time.LoadLocation(c.Timezone)
-		if err != nil || c.Timezone == "" {
-			return nil, nil, fmt.Errorf("city %q: unknown time zone %q", c.Slug, c.Timezone)
-		}
-		if len(c.Country) != 2 {
-			return nil, nil, fmt.Errorf("city %q: country %q is not an ISO 3166-1 alpha-2 code", c.Slug, c.Country)
-		}
-		cities[c.Slug] = c
-		locs[c.Slug] = loc
-	}
-	return cities, locs, nil
 }
 
 // dayNumber returns the days since 1970-01-01 of t's calendar date in its own location.
 func dayNumber(t time.Time) int32 {
 	y, m, d := t.Date()
 	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
-}
-
-// selectGigs checks every gig, keeps those from the venue-local today on, and sorts them by
-// start (a gig whose time is to be announced sorts at the end of its venue-local day), then id.
-func selectGigs(gigs []Gig, now time.Time, venues map[string]*Venue, cities map[string]*City,
-	locs map[string]*time.Location, artists map[string]*Artist, genres map[string]*Genre) ([]gigRow, error) {
-	rows := make([]gigRow, 0, len(gigs))
-	seen := make(map[string]struct{}, len(gigs))
-	for i := range gigs {
-		g := &gigs[i]
-		if err := checkGig(g, seen, venues, artists, genres); err != nil {
-			return nil, err
-		}
-		v := venues[g.Venue]
-		loc := locs[v.City]
-		start := g.Start.In(loc)
-		day := dayNumber(start)
-		if day < dayNumber(now.In(loc)) {
-			continue
-		}
-		key := start.Unix()
-		if g.TimeTBA {
-			y, m, d := start.Date()
-			key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()
-		}
-		rows = append(rows, gigRow{g: g, key: key, day: day, venue: v, city: cities[v.City], loc: loc})
-	}
-	slices.SortFunc(rows, func(a, b gigRow) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.g.ID, b.g.ID))
-	})
-	return rows, nil
-}
-
-func checkGig(g *Gig, seen map[string]struct{}, venues map[string]*Venue, artists map[string]*Artist, genres map[string]*Genre) error {
-	if g.ID == "" {
-		return errors.New("gig without an id")
-	}
-	if _, dup := seen[g.ID]; dup {
-		return fmt.Errorf("duplicate gig id %q", g.ID)
-	}
-	seen[g.ID] = struct{}{}
-	if venues[g.Venue] == nil {
-		return fmt.Errorf("gig %q: unknown venue %q", g.ID, g.Venue)
-	}
-	if g.Start.IsZero() {
-		return fmt.Errorf("gig %q: no start", g.ID)
-	}
-	if g.Status != "" && !g.Status.Valid() {
-		return fmt.Errorf("gig %q: unknown status %q", g.ID, g.Status)
-	}
-	for _, b := range g.Artists {
-		if artists[b.Artist] == nil {
-			return fmt.Errorf("gig %q: unknown artist %q", g.ID, b.Artist)
-		}
-	}
-	for _, gn := range g.Genres {
-		if genres[gn] == nil {
-			return fmt.Errorf("gig %q: unknown genre %q", g.ID, gn)
-		}
-	}
-	for _, t := range g.Tickets {
-		for _, p := range []*float64{t.PriceMin, t.PriceMax} {
-			if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0) {
-				return fmt.Errorf("gig %q: price %v is not a finite, non-negative number", g.ID, *p)
-			}
-		}
-	}
-	return nil
 }
 
 // renderChunk is how many gigs one rendering task covers: small enough that no buffer grows
@@ -303,7 +161,7 @@ const renderChunk = 4096
 
 // renderGigs serializes every gig once, in parallel chunks, then copies the chunks into one
 // arena of exactly the right size.
-func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
+func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog) {
 	type chunk struct {
 		buf  []byte
 		offs []int // start of each gig within buf
@@ -316,7 +174,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 		for i := lo; i < hi; i++ {
 			at := len(ch.buf)
 			ch.offs = append(ch.offs, at)
-			ch.buf = appendGig(ch.buf, &rows[i], artists)
+			ch.buf = appendGig(ch.buf, &rows[i], cat)
 			s.gigHash[i] = xxhash.Sum64(ch.buf[at:])
 			ch.buf = append(ch.buf, ',')
 		}
@@ -346,41 +204,43 @@ func (s *Snapshot) renderGigs(rows []gigRow, artists map[string]*Artist) {
 // buildIndexes makes the postings of positions: one per entity, filed under the search key
 // of its slug and of its name (entities whose names fold alike share the union). Keys are
 // folded once per entity, not per gig.
-func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues map[string]*Venue, artists map[string]*Artist, genres map[string]*Genre) error {
-	bySlug := [numDims]map[string][]uint32{} // positions per entity slug (country: code)
-	for d := range bySlug {
-		bySlug[d] = map[string][]uint32{}
+func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
+	ds := cat.ds
+	dims := [numDims]struct {
+		n    int
+		each func(r *gigRow, emit func(e int32))
+		slug func(e int32) string
+		name func(e int32) string
+	}{
+		DimCity: {len(ds.Cities), func(r *gigRow, emit func(int32)) { emit(r.city) },
+			func(e int32) string { return ds.Cities[e].Slug }, func(e int32) string { return ds.Cities[e].Name }},
+		DimCountry: {len(cat.countries), func(r *gigRow, emit func(int32)) { emit(cat.countryOf[r.city]) },
+			func(e int32) string { return cat.countries[e] }, func(e int32) string { return cat.countries[e] }},
+		DimVenue: {len(ds.Venues), func(r *gigRow, emit func(int32)) { emit(r.venue) },
+			func(e int32) string { return ds.Venues[e].Slug }, func(e int32) string { return ds.Venues[e].Name }},
+		DimArtist: {len(ds.Artists), func(r *gigRow, emit func(int32)) {
+			for _, a := range cat.artists(r) {
+				emit(a)
+			}
+		}, func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
+		DimGenre: {len(ds.Genres), func(r *gigRow, emit func(int32)) {
+			for _, g := range cat.genres(r) {
+				emit(g)
+			}
+		}, func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
 	}
-	add := func(d Dim, slug string, pos uint32) {
-		l := bySlug[d][slug]
-		if n := len(l); n == 0 || l[n-1] != pos {
-			bySlug[d][slug] = append(l, pos)
-		}
-	}
-	for i, r := range rows {
-		p := uint32(i)
-		add(DimCity, r.city.Slug, p)
-		add(DimCountry, r.city.Country, p)
-		add(DimVenue, r.venue.Slug, p)
-		for _, b := range r.g.Artists {
-			add(DimArtist, b.Artist, p)
-		}
-		for _, gn := range r.g.Genres {
-			add(DimGenre, gn, p)
-		}
-	}
-	names := [numDims]func(slug string) string{
-		DimCity:    func(slug string) string { return cities[slug].Name },
-		DimCountry: func(code string) string { return code },
-		DimVenue:   func(slug string) string { return venues[slug].Name },
-		DimArtist:  func(slug string) string { return artists[slug].Name },
-		DimGenre:   func(slug string) string { return genres[slug].Name },
-	}
-	for d := range bySlug {
+	for d, dim := range dims {
+		at, pos := groupPositions(dim.n, func(emit func(int32, uint32)) {
+			for i := range rows {
+				dim.each(&rows[i], func(e int32) { emit(e, uint32(i)) })
+			}
+		})
 		var b postingsBuilder
 		// In slug order, so that equal datasets give equal snapshots.
-		for _, slug := range slices.Sorted(maps.Keys(bySlug[d])) {
-			b.add(bySlug[d][slug], Fold(slug), Fold(names[d](slug)))
+		for _, e := range bySlug(dim.n, dim.slug) {
+			if l := pos[at[e]:at[e+1]]; len(l) > 0 {
+				b.add(l, Fold(dim.slug(e)), Fold(dim.name(e)))
+			}
 		}
 		var err error
 		if s.index[d], err = b.build(len(rows), s); err != nil {
@@ -390,68 +250,76 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cities map[string]*City, venues m
 	return nil
 }
 
-// upcoming counts what the directories count: per city, venue, artist and genre, the
-// gigs from the build time on that are not cancelled; and, per venue, the positions of its
-// upcoming gigs, cancelled ones included; and every artist on a gig of the snapshot.
+// upcoming counts what the directories count, by entity index: per city, venue, artist
+// and genre, the gigs from the build time on that are not cancelled; per venue, the
+// positions of its upcoming gigs, cancelled ones included; and every artist on a gig of
+// the snapshot.
 type upcoming struct {
-	city, venue, artist, genre map[string]int
-	byVenue                    map[string][]int
-	listed                     map[string]bool
+	city, venue, artist, genre []int
+	listed                     []bool
+	venueAt, venuePos          []uint32 // venue v's upcoming positions are venuePos[venueAt[v]:venueAt[v+1]]
 }
 
-func countUpcoming(rows []gigRow, now int64) upcoming {
-	u := upcoming{city: map[string]int{}, venue: map[string]int{}, artist: map[string]int{}, genre: map[string]int{},
-		byVenue: map[string][]int{}, listed: map[string]bool{}}
-	for i, r := range rows {
-		for _, b := range r.g.Artists {
-			u.listed[b.Artist] = true
+func countUpcoming(rows []gigRow, cat *catalog, now int64) upcoming {
+	ds := cat.ds
+	u := upcoming{city: make([]int, len(ds.Cities)), venue: make([]int, len(ds.Venues)), artist: make([]int, len(ds.Artists)),
+		genre: make([]int, len(ds.Genres)), listed: make([]bool, len(ds.Artists))}
+	for i := range rows {
+		r := &rows[i]
+		for _, a := range cat.artists(r) {
+			u.listed[a] = true
 		}
-		if r.key < now {
+		if r.key < now || r.g.Status == StatusCancelled {
 			continue // started earlier today: still served by id, no longer upcoming
 		}
-		u.byVenue[r.venue.Slug] = append(u.byVenue[r.venue.Slug], i)
-		if r.g.Status == StatusCancelled {
-			continue
+		u.city[r.city]++
+		u.venue[r.venue]++
+		for _, a := range cat.artists(r) {
+			u.artist[a]++
 		}
-		u.city[r.city.Slug]++
-		u.venue[r.venue.Slug]++
-		for _, b := range r.g.Artists {
-			u.artist[b.Artist]++
-		}
-		for _, g := range r.g.Genres {
+		for _, g := range cat.genres(r) {
 			u.genre[g]++
 		}
 	}
+	u.venueAt, u.venuePos = groupPositions(len(ds.Venues), func(emit func(int32, uint32)) {
+		for i := range rows {
+			if rows[i].key >= now {
+				emit(rows[i].venue, uint32(i))
+			}
+		}
+	})
 	return u
 }
 
 // cityDirectory is the JSON array of every city, in slug order.
 func cityDirectory(list []City, u upcoming) ([]byte, int, error) {
 	items := make([]cityJSON, 0, len(list))
-	for _, c := range list {
-		items = append(items, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, u.city[c.Slug]})
+	for i, c := range list {
+		items = append(items, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, u.city[i]})
 	}
 	slices.SortFunc(items, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
 	b, err := appendJSON(nil, items)
 	return b, len(items), err
 }
 
-// venueDirectory is every venue's entry, in slug order.
-func venueDirectory(list []Venue, cities map[string]*City, u upcoming) []venueJSON {
-	items := make([]venueJSON, 0, len(list))
-	for _, v := range list {
-		items = append(items, venueView(&v, cities[v.City], u.venue[v.Slug]))
+// venueDirectory is every venue's entry in slug order, and the venues' indices in that order.
+func venueDirectory(cat *catalog, u upcoming) ([]venueJSON, []int32) {
+	ds := cat.ds
+	order := bySlug(len(ds.Venues), func(v int32) string { return ds.Venues[v].Slug })
+	items := make([]venueJSON, 0, len(order))
+	for _, v := range order {
+		items = append(items, venueView(&ds.Venues[v], &ds.Cities[cat.venueCity[v]], u.venue[v]))
 	}
-	slices.SortFunc(items, func(a, b venueJSON) int { return cmp.Compare(a.Slug, b.Slug) })
-	return items
+	return items, order
 }
 
 // artistDirectory is the JSON array of every artist on a gig of the snapshot, in slug order.
-func artistDirectory(artists map[string]*Artist, u upcoming) ([]byte, int, error) {
-	items := make([]artistJSON, 0, len(u.listed))
-	for slug := range u.listed {
-		a := artists[slug]
-		items = append(items, artistJSON{a.Slug, a.Name, u.artist[slug], append([]string{}, a.Genres...)})
+func artistDirectory(artists []Artist, u upcoming) ([]byte, int, error) {
+	var items []artistJSON
+	for i := range artists {
+		if a := &artists[i]; u.listed[i] {
+			items = append(items, artistJSON{a.Slug, a.Name, u.artist[i], append([]string{}, a.Genres...)})
+		}
 	}
 	slices.SortFunc(items, func(a, b artistJSON) int { return cmp.Compare(a.Slug, b.Slug) })
 	b, err := appendJSON(nil, items)
@@ -459,10 +327,12 @@ func artistDirectory(artists map[string]*Artist, u upcoming) ([]byte, int, error
 }
 
 // genreDirectory is the JSON array of the genres with an upcoming gig, in slug order.
-func genreDirectory(genres map[string]*Genre, u upcoming) ([]byte, int, error) {
-	items := make([]genreJSON, 0, len(u.genre))
-	for slug, n := range u.genre {
-		items = append(items, genreJSON{slug, genres[slug].Name, n})
+func genreDirectory(genres []Genre, u upcoming) ([]byte, int, error) {
+	var items []genreJSON
+	for i, g := range genres {
+		if u.genre[i] > 0 {
+			items = append(items, genreJSON{g.Slug, g.Name, u.genre[i]})
+		}
 	}
 	slices.SortFunc(items, func(a, b genreJSON) int { return cmp.Compare(a.Slug, b.Slug) })
 	b, err := appendJSON(nil, items)
@@ -474,9 +344,10 @@ func genreDirectory(genres map[string]*Genre, u upcoming) ([]byte, int, error) {
 // included (with their status); the counts (upcoming_gigs, upcoming_tour_dates) are of the
 // same gigs less the cancelled ones, and a genre appears only when it has such a gig. The
 // snapshot's version is the hash of every gig and directory.
-func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[string]*City, artists map[string]*Artist, genres map[string]*Genre) error {
-	u := countUpcoming(rows, s.built.Unix())
-	venueItems := venueDirectory(ds.Venues, cities, u)
+func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog) error {
+	ds := cat.ds
+	u := countUpcoming(rows, cat, s.built.Unix())
+	venueItems, venueOrder := venueDirectory(cat, u)
 	type directory struct {
 		dst  **Body
 		data []byte
@@ -492,10 +363,10 @@ func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[stri
 		return err
 	}
 	dirs[1].n = len(venueItems)
-	if dirs[2].data, dirs[2].n, err = artistDirectory(artists, u); err != nil {
+	if dirs[2].data, dirs[2].n, err = artistDirectory(ds.Artists, u); err != nil {
 		return fmt.Errorf("cannot render the artists: %w", err)
 	}
-	if dirs[3].data, dirs[3].n, err = genreDirectory(genres, u); err != nil {
+	if dirs[3].data, dirs[3].n, err = genreDirectory(ds.Genres, u); err != nil {
 		return fmt.Errorf("cannot render the genres: %w", err)
 	}
 	h := xxhash.New()
@@ -524,7 +395,11 @@ func (s *Snapshot) renderDirectories(ds *Dataset, rows []gigRow, cities map[stri
 	if err := s.renderMeta(ds.Sources); err != nil {
 		return err
 	}
-	return s.renderVenueDetails(venueItems, u.byVenue)
+	venuePos := make([][]uint32, len(venueOrder))
+	for i, v := range venueOrder {
+		venuePos[i] = u.venuePos[u.venueAt[v]:u.venueAt[v+1]]
+	}
+	return s.renderVenueDetails(venueItems, venuePos)
 }
 
 // indexVenues renders each venue's directory entry into one arena and indexes them by

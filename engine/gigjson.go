@@ -11,8 +11,9 @@ import (
 // per gig per build (a million times at scale) and reflection-based encoding dominated the
 // build; TestAppendGigMatchesEncodingJSON holds it to encoding/json's output byte for byte.
 // Optional facts are left out when absent; lists are always present.
-func appendGig(b []byte, r *gigRow, artists map[string]*Artist) []byte {
-	g := r.g
+func appendGig(b []byte, r *gigRow, cat *catalog) []byte {
+	g, loc := r.g, cat.loc(r)
+	city, venue := &cat.ds.Cities[r.city], &cat.ds.Venues[r.venue]
 	b = append(b, '{')
 	b = appendKey(b, "id")
 	b = appendString(b, g.ID)
@@ -25,26 +26,26 @@ func appendGig(b []byte, r *gigRow, artists map[string]*Artist) []byte {
 	}
 	b = appendString(b, string(status))
 	if !g.TimeTBA {
-		b = appendTime(b, ",starts_at", g.Start, r.loc)
+		b = appendTime(b, ",starts_at", g.Start, loc)
 	}
-	b = appendTime(b, ",ends_at", g.End, r.loc)
-	b = appendTime(b, ",doors_at", g.Doors, r.loc)
-	b = appendTime(b, ",previous_starts_at", g.PreviousStart, r.loc)
-	b = appendTime(b, ",on_sale_at", g.OnSale, r.loc)
+	b = appendTime(b, ",ends_at", g.End, loc)
+	b = appendTime(b, ",doors_at", g.Doors, loc)
+	b = appendTime(b, ",previous_starts_at", g.PreviousStart, loc)
+	b = appendTime(b, ",on_sale_at", g.OnSale, loc)
 	b = appendKey(b, ",date")
 	b = append(b, '"')
-	b = g.Start.In(r.loc).AppendFormat(b, time.DateOnly)
+	b = g.Start.In(loc).AppendFormat(b, time.DateOnly)
 	b = append(b, '"')
 	b = appendKey(b, ",time_tba")
 	b = strconv.AppendBool(b, g.TimeTBA)
 	b = appendKey(b, ",timezone")
-	b = appendString(b, r.city.Timezone)
+	b = appendString(b, city.Timezone)
 	b = appendKey(b, ",venue")
-	b = appendRef(b, r.venue.Slug, r.venue.Name)
+	b = appendRef(b, venue.Slug, venue.Name)
 	b = appendKey(b, ",city")
-	b = appendRef(b, r.city.Slug, r.city.Name)
+	b = appendRef(b, city.Slug, city.Name)
 	b = appendKey(b, ",country")
-	b = appendString(b, r.city.Country)
+	b = appendString(b, city.Country)
 	if g.HasMinAge {
 		b = appendKey(b, ",min_age")
 		b = strconv.AppendInt(b, int64(g.MinAge), 10)
@@ -53,12 +54,13 @@ func appendGig(b []byte, r *gigRow, artists map[string]*Artist) []byte {
 
 	b = appendKey(b, ",artists")
 	b = append(b, '[')
+	artists := cat.artists(r)
 	for i, a := range g.Artists {
 		b = appendItemStart(b, i)
 		b = appendKey(b, "slug")
 		b = appendString(b, a.Artist)
 		b = appendKey(b, ",name")
-		b = appendString(b, artists[a.Artist].Name)
+		b = appendString(b, cat.ds.Artists[artists[i]].Name)
 		b = appendKey(b, ",headliner")
 		b = strconv.AppendBool(b, a.Headliner)
 		b = append(b, '}')

@@ -58,18 +58,17 @@ type refGig struct {
 	UpdatedAt        string       `json:"updated_at,omitempty"`
 }
 
-func refEncode(t *testing.T, r *gigRow, artists map[string]*Artist) []byte {
-	g := r.g
+func refEncode(t *testing.T, g *Gig, loc *time.Location, venue *Venue, city *City, artists map[string]*Artist) []byte {
 	local := func(x time.Time) string {
 		if x.IsZero() {
 			return ""
 		}
-		return x.In(r.loc).Truncate(time.Second).Format(offsetLayout)
+		return x.In(loc).Truncate(time.Second).Format(offsetLayout)
 	}
 	v := refGig{ID: g.ID, Title: g.Title, Status: cmpOr(g.Status), EndsAt: local(g.End), DoorsAt: local(g.Doors),
-		PreviousStartsAt: local(g.PreviousStart), OnSaleAt: local(g.OnSale), ImageURL: g.Image, Date: g.Start.In(r.loc).Format(time.DateOnly), TimeTBA: g.TimeTBA,
-		Timezone: r.city.Timezone, Venue: refRef{r.venue.Slug, r.venue.Name}, City: refRef{r.city.Slug, r.city.Name},
-		Country: r.city.Country, Artists: []refBilling{}, Genres: append([]string{}, g.Genres...), Tickets: []refTicket{}, Sources: []refSource{}}
+		PreviousStartsAt: local(g.PreviousStart), OnSaleAt: local(g.OnSale), ImageURL: g.Image, Date: g.Start.In(loc).Format(time.DateOnly), TimeTBA: g.TimeTBA,
+		Timezone: city.Timezone, Venue: refRef{venue.Slug, venue.Name}, City: refRef{city.Slug, city.Name},
+		Country: city.Country, Artists: []refBilling{}, Genres: append([]string{}, g.Genres...), Tickets: []refTicket{}, Sources: []refSource{}}
 	if !g.TimeTBA {
 		v.StartsAt = local(g.Start)
 	}
@@ -147,9 +146,14 @@ func TestAppendGigMatchesEncodingJSON(t *testing.T) {
 		for range r.IntN(3) {
 			g.Sources = append(g.Sources, Attribution{Name: text(), URL: text()})
 		}
-		row := &gigRow{g: g, loc: loc, venue: &Venue{Slug: text(), Name: text()},
-			city: &City{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}}
-		got, want := appendGig(nil, row, artists), refEncode(t, row, artists)
+		cat := &catalog{ds: &Dataset{Venues: []Venue{{Slug: text(), Name: text()}},
+			Cities: []City{{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}}}, locs: []*time.Location{loc}}
+		for _, b := range g.Artists {
+			cat.refs = append(cat.refs, int32(len(cat.ds.Artists)))
+			cat.ds.Artists = append(cat.ds.Artists, *artists[b.Artist])
+		}
+		got := appendGig(nil, &gigRow{g: g}, cat)
+		want := refEncode(t, g, loc, &cat.ds.Venues[0], &cat.ds.Cities[0], artists)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("case %d:\n got %s\nwant %s", i, got, want)
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
@@ -134,18 +135,18 @@ func (ps *postings) posting(k int) posting {
 // postingsBuilder gathers the postings of one dimension.
 type postingsBuilder struct {
 	keys  []string
-	of    []uint32
 	known map[string]int // key → its index in keys
+	parts [][]int32      // per key, the lists it is filed under, ascending
 	lists [][]uint32
 }
 
 // add files the ascending positions under every key in keys (the same key twice counts
-// once). A key already filed gets the union of its postings.
+// once). A key filed under several lists gets their union. positions is kept, not copied.
 func (b *postingsBuilder) add(positions []uint32, keys ...string) {
 	if b.known == nil {
 		b.known = map[string]int{}
 	}
-	k := uint32(len(b.lists))
+	k := int32(len(b.lists))
 	b.lists = append(b.lists, positions)
 	for _, key := range keys {
 		i, ok := b.known[key]
@@ -153,46 +154,57 @@ func (b *postingsBuilder) add(positions []uint32, keys ...string) {
 		case !ok:
 			b.known[key] = len(b.keys)
 			b.keys = append(b.keys, key)
-			b.of = append(b.of, k)
-		case b.of[i] != k:
-			u := append(slices.Clone(b.lists[b.of[i]]), positions...)
-			slices.Sort(u)
-			b.lists = append(b.lists, slices.Compact(u))
-			b.of[i] = uint32(len(b.lists) - 1)
+			b.parts = append(b.parts, []int32{k})
+		case b.parts[i][len(b.parts[i])-1] != k:
+			b.parts[i] = append(b.parts[i], k)
 		}
 	}
 }
 
 // build lays the postings out flat, with the day tables of the big ones when days is not
-// nil. Postings no key names any more (replaced by a union) are left out.
+// nil. A key's posting is its list, or the union of its lists, made once however many
+// keys share it.
 func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
-	ps := postings{of: make([]uint32, len(b.of)), start: []uint32{0}}
-	renum := make([]int32, len(b.lists))
-	for i := range renum {
-		renum[i] = -1
-	}
+	ps := postings{of: make([]uint32, len(b.keys)), start: []uint32{0}}
+	numbered := map[string]uint32{} // a key's parts, as bytes → its posting
 	var packed [][]byte
-	for i, k := range b.of {
-		if renum[k] < 0 {
-			renum[k] = int32(len(ps.big))
-			l := b.lists[k]
-			if len(l) < bigPosting {
-				ps.list = append(ps.list, l...)
-				ps.big = append(ps.big, -1)
-			} else {
-				f, err := bitmapOf(l).ToBytes()
-				if err != nil {
-					return postings{}, fmt.Errorf("cannot serialize a bitmap: %w", err)
-				}
-				ps.big = append(ps.big, int32(len(packed)))
-				packed = append(packed, f)
-				if days != nil {
-					ps.dayCum, ps.dayFirst = days.appendDayTable(ps.dayCum, ps.dayFirst, l)
-				}
-			}
-			ps.start = append(ps.start, uint32(len(ps.list)))
+	var sig []byte
+	for i, parts := range b.parts {
+		sig = sig[:0]
+		for _, k := range parts {
+			sig = binary.LittleEndian.AppendUint32(sig, uint32(k))
 		}
-		ps.of[i] = uint32(renum[k])
+		if n, ok := numbered[string(sig)]; ok {
+			ps.of[i] = n
+			continue
+		}
+		n := uint32(len(ps.big))
+		numbered[string(sig)] = n
+		ps.of[i] = n
+		l := b.lists[parts[0]]
+		if len(parts) > 1 {
+			var u []uint32
+			for _, k := range parts {
+				u = append(u, b.lists[k]...)
+			}
+			slices.Sort(u)
+			l = slices.Compact(u)
+		}
+		if len(l) < bigPosting {
+			ps.list = append(ps.list, l...)
+			ps.big = append(ps.big, -1)
+		} else {
+			f, err := bitmapOf(l).ToBytes()
+			if err != nil {
+				return postings{}, fmt.Errorf("cannot serialize a bitmap: %w", err)
+			}
+			ps.big = append(ps.big, int32(len(packed)))
+			packed = append(packed, f)
+			if days != nil {
+				ps.dayCum, ps.dayFirst = days.appendDayTable(ps.dayCum, ps.dayFirst, l)
+			}
+		}
+		ps.start = append(ps.start, uint32(len(ps.list)))
 	}
 	for _, f := range packed {
 		for len(ps.packed)%32 != 0 {

@@ -81,8 +81,9 @@ func (s *Snapshot) writeVenue(w io.Writer, head []byte, pos []uint32) (int64, er
 var comma, closing = []byte{','}, []byte("]}}")
 
 // renderVenueDetails lays out every venue's detail body and computes its ETag and gzip
-// variant, compressing in parallel; items are in venue number order.
-func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]int) error {
+// variant, compressing in parallel; items are in venue number order, and positions[i] are
+// the upcoming gigs of items[i].
+func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) error {
 	v := venueBodies{headAt: []int{0}, posAt: []int{0}}
 	slugs := make([]string, len(items))
 	for i := range items {
@@ -92,9 +93,7 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, byVenue map[string][]in
 		}
 		v.head = append(v.head[:len(v.head)-1], `,"upcoming":[`...)
 		v.headAt = append(v.headAt, len(v.head))
-		for _, p := range byVenue[items[i].Slug] {
-			v.pos = append(v.pos, uint32(p))
-		}
+		v.pos = append(v.pos, positions[i]...)
 		v.posAt = append(v.posAt, len(v.pos))
 		slugs[i] = items[i].Slug
 	}

@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// catalog numbers a dataset's entities by their index in it, checks every reference, and
+// resolves each gig's references once, so that the rest of a build works on numbers and
+// flat arrays rather than on maps of slugs.
+type catalog struct {
+	ds                         *Dataset
+	city, venue, artist, genre map[string]int32 // slug → index in ds
+	locs                       []*time.Location // per city
+	venueCity                  []int32          // per venue: its city
+	countries                  []string         // the cities' country codes, sorted, once each
+	countryOf                  []int32          // per city: its country in countries
+	refs                       []int32          // each row's artists then genres; see gigRow.refs
+}
+
+// gigRow is a gig the snapshot holds, with its references resolved.
+type gigRow struct {
+	g           *Gig
+	key         int64 // sort key
+	day         int32 // venue-local day number
+	venue, city int32
+	refs        int32 // the gig's artists are catalog.refs[refs:refs+len(g.Artists)], its genres follow
+}
+
+func (c *catalog) artists(r *gigRow) []int32 { return c.refs[r.refs : int(r.refs)+len(r.g.Artists)] }
+
+func (c *catalog) genres(r *gigRow) []int32 {
+	at := int(r.refs) + len(r.g.Artists)
+	return c.refs[at : at+len(r.g.Genres)]
+}
+
+func (c *catalog) loc(r *gigRow) *time.Location { return c.locs[r.city] }
+
+// newCatalog indexes ds's cities, venues, genres and artists, and fails on a duplicate or
+// missing slug, an unknown time zone, country code, city or genre.
+func newCatalog(ds *Dataset) (*catalog, error) {
+	c := &catalog{ds: ds, city: make(map[string]int32, len(ds.Cities)), venue: make(map[string]int32, len(ds.Venues)),
+		artist: make(map[string]int32, len(ds.Artists)), genre: make(map[string]int32, len(ds.Genres))}
+	for i := range ds.Cities {
+		ct := &ds.Cities[i]
+		if err := checkSlug("city", ct.Slug, c.city, i); err != nil {
+			return nil, err
+		}
+		loc, err := time.LoadLocation(ct.Timezone)
+		if err != nil || ct.Timezone == "" {
+			return nil, fmt.Errorf("city %q: unknown time zone %q", ct.Slug, ct.Timezone)
+		}
+		if len(ct.Country) != 2 {
+			return nil, fmt.Errorf("city %q: country %q is not an ISO 3166-1 alpha-2 code", ct.Slug, ct.Country)
+		}
+		c.locs = append(c.locs, loc)
+		c.countries = append(c.countries, ct.Country)
+	}
+	slices.Sort(c.countries)
+	c.countries = slices.Compact(c.countries)
+	for i := range ds.Cities {
+		k, _ := slices.BinarySearch(c.countries, ds.Cities[i].Country)
+		c.countryOf = append(c.countryOf, int32(k))
+	}
+	for i := range ds.Venues {
+		v := &ds.Venues[i]
+		if err := checkSlug("venue", v.Slug, c.venue, i); err != nil {
+			return nil, err
+		}
+		ct, ok := c.city[v.City]
+		if !ok {
+			return nil, fmt.Errorf("venue %q: unknown city %q", v.Slug, v.City)
+		}
+		c.venueCity = append(c.venueCity, ct)
+	}
+	for i := range ds.Genres {
+		if err := checkSlug("genre", ds.Genres[i].Slug, c.genre, i); err != nil {
+			return nil, err
+		}
+	}
+	for i := range ds.Artists {
+		a := &ds.Artists[i]
+		if err := checkSlug("artist", a.Slug, c.artist, i); err != nil {
+			return nil, err
+		}
+		for _, g := range a.Genres {
+			if _, ok := c.genre[g]; !ok {
+				return nil, fmt.Errorf("artist %q: unknown genre %q", a.Slug, g)
+			}
+		}
+	}
+	return c, nil
+}
+
+// checkSlug files slug under index i in seen, or fails when it is empty or taken.
+func checkSlug(kind, slug string, seen map[string]int32, i int) error {
+	if slug == "" {
+		return fmt.Errorf("%s without a slug", kind)
+	}
+	if _, dup := seen[slug]; dup {
+		return fmt.Errorf("duplicate %s slug %q", kind, slug)
+	}
+	seen[slug] = int32(i)
+	return nil
+}
+
+// selectGigs checks every gig, keeps those from the venue-local today on, and sorts them by
+// start (a gig whose time is to be announced sorts at the end of its venue-local day), then id.
+func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
+	gigs := c.ds.Gigs
+	rows := make([]gigRow, 0, len(gigs))
+	seen := make(map[string]struct{}, len(gigs))
+	today := make([]int32, len(c.ds.Cities)) // per city: the venue-local day of now
+	for i, loc := range c.locs {
+		today[i] = dayNumber(now.In(loc))
+	}
+	for i := range gigs {
+		g := &gigs[i]
+		refs := len(c.refs)
+		v, err := c.checkGig(g, seen)
+		if err != nil {
+			return nil, err
+		}
+		city := c.venueCity[v]
+		loc := c.locs[city]
+		start := g.Start.In(loc)
+		day := dayNumber(start)
+		if day < today[city] {
+			c.refs = c.refs[:refs]
+			continue
+		}
+		key := start.Unix()
+		if g.TimeTBA {
+			y, m, d := start.Date()
+			key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()
+		}
+		rows = append(rows, gigRow{g: g, key: key, day: day, venue: v, city: city, refs: int32(refs)})
+	}
+	slices.SortFunc(rows, func(a, b gigRow) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.g.ID, b.g.ID))
+	})
+	return rows, nil
+}
+
+// checkGig checks one gig, files its id in seen, appends its artists' and genres' indices
+// to c.refs, and returns its venue's.
+func (c *catalog) checkGig(g *Gig, seen map[string]struct{}) (int32, error) {
+	if g.ID == "" {
+		return 0, errors.New("gig without an id")
+	}
+	if _, dup := seen[g.ID]; dup {
+		return 0, fmt.Errorf("duplicate gig id %q", g.ID)
+	}
+	seen[g.ID] = struct{}{}
+	v, ok := c.venue[g.Venue]
+	if !ok {
+		return 0, fmt.Errorf("gig %q: unknown venue %q", g.ID, g.Venue)
+	}
+	if g.Start.IsZero() {
+		return 0, fmt.Errorf("gig %q: no start", g.ID)
+	}
+	if g.Status != "" && !g.Status.Valid() {
+		return 0, fmt.Errorf("gig %q: unknown status %q", g.ID, g.Status)
+	}
+	if len(c.refs)+len(g.Artists)+len(g.Genres) > math.MaxInt32 {
+		return 0, errors.New("too many artists and genres on the gigs")
+	}
+	for _, b := range g.Artists {
+		a, ok := c.artist[b.Artist]
+		if !ok {
+			return 0, fmt.Errorf("gig %q: unknown artist %q", g.ID, b.Artist)
+		}
+		c.refs = append(c.refs, a)
+	}
+	for _, gn := range g.Genres {
+		k, ok := c.genre[gn]
+		if !ok {
+			return 0, fmt.Errorf("gig %q: unknown genre %q", g.ID, gn)
+		}
+		c.refs = append(c.refs, k)
+	}
+	for _, t := range g.Tickets {
+		for _, p := range []*float64{t.PriceMin, t.PriceMax} {
+			if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0) {
+				return 0, fmt.Errorf("gig %q: price %v is not a finite, non-negative number", g.ID, *p)
+			}
+		}
+	}
+	return v, nil
+}
+
+// groupPositions lists each of n entities' positions, ascending and each once: entity e's
+// are pos[at[e]:at[e+1]]. each calls emit(e, p) for every entity e of every position p, in
+// ascending order of p. Two passes of counting, no map and no growing slice.
+func groupPositions(n int, each func(emit func(e int32, p uint32))) (at, pos []uint32) {
+	at = make([]uint32, n+1)
+	last := make([]uint32, n) // the last position emitted per entity, plus one
+	each(func(e int32, p uint32) {
+		if last[e] != p+1 {
+			last[e] = p + 1
+			at[e+1]++
+		}
+	})
+	for e := 1; e <= n; e++ {
+		at[e] += at[e-1]
+	}
+	pos = make([]uint32, at[n])
+	next := slices.Clone(at[:n])
+	clear(last)
+	each(func(e int32, p uint32) {
+		if last[e] != p+1 {
+			last[e] = p + 1
+			pos[next[e]] = p
+			next[e]++
+		}
+	})
+	return at, pos
+}
+
+// bySlug returns the indices 0 … n-1 ordered by slug(i).
+func bySlug(n int, slug func(i int32) string) []int32 {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(slug(a), slug(b)) })
+	return order
+}
