@@ -42,13 +42,13 @@ type Snapshot struct {
 	built   time.Time // generated_at, whole seconds
 	counts  Counts
 
-	keys  []int64  // sort key (Unix seconds) per position, ascending
-	arena []byte   // gig JSON objects in position order, separated by commas
-	off   []int    // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
+	keys  []int64 // sort key (Unix seconds) per position, ascending
+	arena []byte  // gig JSON objects in position order, separated by commas
+	off   []int   // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
 	// gigHash is the xxhash64 of each gig's JSON, which the tags of assembled bodies are
 	// made from.
 	gigHash []uint64
-	ids   keyTable // position by gig id
+	ids     keyTable // position by gig id
 
 	days  []int32 // venue-local day number (days since 1970-01-01) per position
 	index [numDims]postings
