@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -42,9 +44,12 @@ type Snapshot struct {
 	built   time.Time // generated_at, whole seconds
 	counts  Counts
 
-	keys  []int64 // sort key (Unix seconds) per position, ascending
-	arena []byte  // gig JSON objects in position order, separated by commas
-	off   []int   // gig i is arena[off[i]:off[i+1]-1]; len(off) == len(keys)+1
+	keys []int64 // sort key (Unix seconds) per position, ascending
+	// arena holds the gig JSON objects in position order, separated by commas, in parts of
+	// renderChunk gigs; off is where each gig starts in the parts back to back, and where
+	// the next would (len(off) == len(keys)+1): see GigJSON.
+	arena [][]byte
+	off   []int
 	// gigHash is the xxhash64 of each gig's JSON, which the tags of assembled bodies are
 	// made from.
 	gigHash []uint64
@@ -82,13 +87,29 @@ func (s *Snapshot) Len() int { return len(s.keys) }
 // GigJSON returns the JSON object of the gig at position i, 0 <= i < Len().
 // The slice is capped: appending to it copies and never writes into the snapshot.
 func (s *Snapshot) GigJSON(i int) []byte {
-	end := s.off[i+1] - 1
-	return s.arena[s.off[i]:end:end]
+	c := i / renderChunk
+	base := s.off[c*renderChunk]
+	end := s.off[i+1] - 1 - base
+	return s.arena[c][s.off[i]-base : end : end]
 }
 
 // GigsJSON returns the JSON objects of every gig in order, separated by commas (the inside
-// of a JSON array). The slice is capped like GigJSON's.
-func (s *Snapshot) GigsJSON() []byte { return s.arena[:len(s.arena):len(s.arena)] }
+// of a JSON array), in parts that are capped like GigJSON's slices.
+func (s *Snapshot) GigsJSON() [][]byte {
+	parts := make([][]byte, len(s.arena))
+	for i, p := range s.arena {
+		parts[i] = p[:len(p):len(p)]
+	}
+	return parts
+}
+
+// gigsSize returns the bytes of GigsJSON's parts together.
+func (s *Snapshot) gigsSize() int {
+	if len(s.off) < 2 {
+		return 0
+	}
+	return s.off[len(s.off)-1] - 1
+}
 
 // GigByID returns the JSON object of a gig by id.
 func (s *Snapshot) GigByID(id string) ([]byte, bool) {
@@ -154,50 +175,51 @@ func dayNumber(t time.Time) int32 {
 	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
-// renderChunk is how many gigs one rendering task covers: small enough that no buffer grows
-// large (copying hundreds of megabytes at once stalls the garbage collector), large enough
-// to keep the workers busy.
+// renderChunk is how many gigs one rendering task covers, and one part of the arena holds:
+// large enough to keep the workers busy and the parts few, small enough that a worker's
+// buffer stays in cache.
 const renderChunk = 4096
 
-// renderGigs serializes every gig once, in parallel chunks, then copies the chunks into one
-// arena of exactly the right size.
+// renderGigs serializes every gig once, in parallel chunks: each is rendered into its
+// worker's scratch buffer, then copied into a part of exactly its size, so that the arena
+// is written once and no buffer of hundreds of megabytes is grown or copied.
 func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog) {
-	type chunk struct {
-		buf  []byte
-		offs []int // start of each gig within buf
-	}
-	chunks := make([]chunk, (len(rows)+renderChunk-1)/renderChunk)
+	chunks := (len(rows) + renderChunk - 1) / renderChunk
+	s.arena = make([][]byte, chunks)
+	s.off = make([]int, len(rows)+1)
 	s.gigHash = make([]uint64, len(rows))
-	_ = parallel(len(chunks), func(c int) error {
-		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
-		ch := chunk{buf: make([]byte, 0, (hi-lo)*768), offs: make([]int, 0, hi-lo)}
-		for i := lo; i < hi; i++ {
-			at := len(ch.buf)
-			ch.offs = append(ch.offs, at)
-			ch.buf = appendGig(ch.buf, &rows[i], cat)
-			s.gigHash[i] = xxhash.Sum64(ch.buf[at:])
-			ch.buf = append(ch.buf, ',')
+	var scratch sync.Pool
+	_ = parallel(chunks, func(c int) error {
+		buf, _ := scratch.Get().(*[]byte)
+		if buf == nil {
+			buf = new([]byte)
 		}
-		chunks[c] = ch
+		b := (*buf)[:0]
+		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
+		for i := lo; i < hi; i++ {
+			at := len(b)
+			s.off[i] = at // within the part, until the parts' sizes are known
+			b = appendGig(b, &rows[i], cat)
+			s.gigHash[i] = xxhash.Sum64(b[at:])
+			if i < len(rows)-1 {
+				b = append(b, ',')
+			}
+		}
+		s.arena[c] = bytes.Clone(b)
+		*buf = b
+		scratch.Put(buf)
 		return nil
 	})
-	size := 0
-	for _, c := range chunks {
-		size += len(c.buf)
-	}
-	s.arena = make([]byte, 0, size)
-	s.off = make([]int, 0, len(rows)+1)
-	for i := range chunks {
-		base := len(s.arena)
-		for _, o := range chunks[i].offs {
-			s.off = append(s.off, base+o)
+	base := 0
+	for c, part := range s.arena {
+		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
+		for i := lo; i < hi; i++ {
+			s.off[i] += base
 		}
-		s.arena = append(s.arena, chunks[i].buf...)
-		chunks[i] = chunk{} // let it go
+		base += len(part)
 	}
-	s.off = append(s.off, len(s.arena))
-	if len(s.arena) > 0 {
-		s.arena = s.arena[:len(s.arena)-1] // no comma after the last gig
+	if len(rows) > 0 {
+		s.off[len(rows)] = base + 1 // as if the last gig were followed by a comma
 	}
 }
 
@@ -207,32 +229,30 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog) {
 func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 	ds := cat.ds
 	dims := [numDims]struct {
-		n    int
-		each func(r *gigRow, emit func(e int32))
-		slug func(e int32) string
-		name func(e int32) string
+		n        int
+		entities func(r *gigRow, dst []int32) []int32 // appends the row's entities to dst
+		slug     func(e int32) string
+		name     func(e int32) string
 	}{
-		DimCity: {len(ds.Cities), func(r *gigRow, emit func(int32)) { emit(r.city) },
+		DimCity: {len(ds.Cities), func(r *gigRow, dst []int32) []int32 { return append(dst, r.city) },
 			func(e int32) string { return ds.Cities[e].Slug }, func(e int32) string { return ds.Cities[e].Name }},
-		DimCountry: {len(cat.countries), func(r *gigRow, emit func(int32)) { emit(cat.countryOf[r.city]) },
+		DimCountry: {len(cat.countries), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.countryOf[r.city]) },
 			func(e int32) string { return cat.countries[e] }, func(e int32) string { return cat.countries[e] }},
-		DimVenue: {len(ds.Venues), func(r *gigRow, emit func(int32)) { emit(r.venue) },
+		DimVenue: {len(ds.Venues), func(r *gigRow, dst []int32) []int32 { return append(dst, r.venue) },
 			func(e int32) string { return ds.Venues[e].Slug }, func(e int32) string { return ds.Venues[e].Name }},
-		DimArtist: {len(ds.Artists), func(r *gigRow, emit func(int32)) {
-			for _, a := range cat.artists(r) {
-				emit(a)
-			}
-		}, func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
-		DimGenre: {len(ds.Genres), func(r *gigRow, emit func(int32)) {
-			for _, g := range cat.genres(r) {
-				emit(g)
-			}
-		}, func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
+		DimArtist: {len(ds.Artists), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.artists(r)...) },
+			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
+		DimGenre: {len(ds.Genres), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.genres(r)...) },
+			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
 	}
+	var scratch []int32
 	for d, dim := range dims {
 		at, pos := groupPositions(dim.n, func(emit func(int32, uint32)) {
 			for i := range rows {
-				dim.each(&rows[i], func(e int32) { emit(e, uint32(i)) })
+				scratch = dim.entities(&rows[i], scratch[:0])
+				for _, e := range scratch {
+					emit(e, uint32(i))
+				}
 			}
 		})
 		var b postingsBuilder
@@ -370,7 +390,9 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog) error {
 		return fmt.Errorf("cannot render the genres: %w", err)
 	}
 	h := xxhash.New()
-	_, _ = h.Write(s.arena)
+	for _, part := range s.arena {
+		_, _ = h.Write(part)
+	}
 	for _, d := range dirs {
 		_, _ = h.Write(d.data)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -25,8 +26,9 @@ type catalog struct {
 // gigRow is a gig the snapshot holds, with its references resolved.
 type gigRow struct {
 	g           *Gig
-	key         int64 // sort key
-	day         int32 // venue-local day number
+	key         int64  // sort key
+	id          uint64 // the id's first 8 bytes, big-endian: it orders rows of one key mostly without g
+	day         int32  // venue-local day number
 	venue, city int32
 	refs        int32 // the gig's artists are catalog.refs[refs:refs+len(g.Artists)], its genres follow
 }
@@ -113,6 +115,11 @@ func checkSlug(kind, slug string, seen map[string]int32, i int) error {
 func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 	gigs := c.ds.Gigs
 	rows := make([]gigRow, 0, len(gigs))
+	refs := 0
+	for i := range gigs {
+		refs += len(gigs[i].Artists) + len(gigs[i].Genres)
+	}
+	c.refs = make([]int32, 0, refs)
 	seen := make(map[string]struct{}, len(gigs))
 	today := make([]int32, len(c.ds.Cities)) // per city: the venue-local day of now
 	for i, loc := range c.locs {
@@ -138,10 +145,15 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 			y, m, d := start.Date()
 			key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()
 		}
-		rows = append(rows, gigRow{g: g, key: key, day: day, venue: v, city: city, refs: int32(refs)})
+		var id [8]byte
+		copy(id[:], g.ID)
+		rows = append(rows, gigRow{g: g, key: key, id: binary.BigEndian.Uint64(id[:]), day: day, venue: v, city: city, refs: int32(refs)})
 	}
 	slices.SortFunc(rows, func(a, b gigRow) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.g.ID, b.g.ID))
+		if c := cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.id, b.id)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.g.ID, b.g.ID)
 	})
 	return rows, nil
 }

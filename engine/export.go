@@ -27,7 +27,11 @@ func (s *Snapshot) Export() *Export { return s.export }
 
 // Reader returns the identity body as a reader over the snapshot's own bytes.
 func (e *Export) Reader(s *Snapshot) io.Reader {
-	return io.MultiReader(bytes.NewReader(e.Head), bytes.NewReader(s.arena), bytes.NewReader(e.Tail))
+	readers := []io.Reader{bytes.NewReader(e.Head)}
+	for _, part := range s.arena {
+		readers = append(readers, bytes.NewReader(part))
+	}
+	return io.MultiReader(append(readers, bytes.NewReader(e.Tail))...)
 }
 
 func (s *Snapshot) renderExport() error {
@@ -35,7 +39,7 @@ func (s *Snapshot) renderExport() error {
 	tail := append([]byte(`],"meta":{"count":`), strconv.Itoa(len(s.keys))...)
 	tail = AppendVersion(tail, s)
 	e.Tail = append(tail, "}}"...)
-	e.Size = len(e.Head) + len(s.arena) + len(e.Tail)
+	e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
 	h := xxhash.New()
 	var buf bytes.Buffer
 	buf.Grow(e.Size / 6)
@@ -48,7 +52,7 @@ func (s *Snapshot) renderExport() error {
 	if err := zw.SetConcurrency(1<<20, runtime.GOMAXPROCS(0)); err != nil {
 		return err
 	}
-	for _, part := range [][]byte{e.Head, s.arena, e.Tail} {
+	for _, part := range append(append([][]byte{e.Head}, s.arena...), e.Tail) {
 		_, _ = h.Write(part)
 		if _, err := zw.Write(part); err != nil {
 			return fmt.Errorf("cannot compress the export: %w", err)
@@ -58,6 +62,9 @@ func (s *Snapshot) renderExport() error {
 		return fmt.Errorf("cannot compress the export: %w", err)
 	}
 	e.Gzip = buf.Bytes()
+	if cap(e.Gzip) > len(e.Gzip)+len(e.Gzip)/8 { // grown past the guess: keep no slack
+		e.Gzip = bytes.Clone(e.Gzip)
+	}
 	var sum [24]byte
 	e.ETag = string(appendETagSum(sum[:0], h.Sum64()))
 	s.export = e

@@ -166,6 +166,13 @@ func (b *postingsBuilder) add(positions []uint32, keys ...string) {
 // keys share it.
 func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 	ps := postings{of: make([]uint32, len(b.keys)), start: []uint32{0}}
+	size := 0
+	for _, l := range b.lists {
+		if len(l) < bigPosting {
+			size += len(l)
+		}
+	}
+	ps.list = make([]uint32, 0, size) // the unions of small lists may be larger: rare
 	numbered := map[string]uint32{} // a key's parts, as bytes → its posting
 	var packed [][]byte
 	var sig []byte

@@ -44,17 +44,26 @@ func compress(level, size int, write func(w io.Writer) error) ([]byte, error) {
 		return nil, err
 	}
 	defer gzipPools[level-gzip.HuffmanOnly].Put(zw)
-	var buf bytes.Buffer
+	buf, _ := compressed.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer compressed.Put(buf)
+	buf.Reset()
 	buf.Grow(size/4 + 64)
-	zw.Reset(&buf)
+	zw.Reset(buf)
 	if err := write(zw); err != nil {
 		return nil, fmt.Errorf("cannot compress body: %w", err)
 	}
 	if err := zw.Close(); err != nil {
 		return nil, fmt.Errorf("cannot compress body: %w", err)
 	}
-	return buf.Bytes(), nil
+	return bytes.Clone(buf.Bytes()), nil
 }
+
+// compressed keeps the buffers bodies are compressed into before they are copied out at
+// their exact size.
+var compressed sync.Pool
 
 // gzipPools keep compressors by level (a compressor holds about a megabyte of state, too much
 // to allocate per body); indexed by level - gzip.HuffmanOnly.

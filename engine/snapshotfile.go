@@ -121,7 +121,7 @@ func (s *Snapshot) sections(c *codec) {
 		s.counts = Counts{counts[0], counts[1], counts[2], counts[3], counts[4]}
 	}
 	words(c, &s.keys, 8)
-	c.bytes(&s.arena)
+	c.parts(&s.arena)
 	words(c, &s.off, 8)
 	words(c, &s.gigHash, 8)
 	c.keyTable(&s.ids)
@@ -164,7 +164,7 @@ func (s *Snapshot) sections(c *codec) {
 	c.bytes(&e.Gzip)
 	c.str(&e.ETag)
 	if c.r != nil {
-		e.Size = len(e.Head) + len(s.arena) + len(e.Tail)
+		e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
 	}
 	c.bytes(&s.metaHead)
 	c.bytes(&s.metaTail)
@@ -181,7 +181,8 @@ func (s *Snapshot) check() error {
 			errs = append(errs, errors.New(what))
 		}
 	}
-	bad("gig offsets", len(s.off) == n+1 && ascending(s.off, true) && s.off[0] == 0 && (n == 0 || s.off[n]-1 == len(s.arena)))
+	bad("gig offsets", len(s.off) == n+1 && ascending(s.off, true) && s.off[0] == 0 && len(s.arena) == 1 &&
+		(n == 0 || s.off[n]-1 == len(s.arena[0])))
 	bad("start times", ascending(s.keys, false))
 	bad("days", len(s.days) == n)
 	bad("gig hashes", len(s.gigHash) == n)
@@ -271,6 +272,15 @@ func (ps *postings) valid(limit int) bool {
 // views makes what a read snapshot derives from its arrays: the key tables' slots, the
 // bitmaps' views and the bodies.
 func (s *Snapshot) views() error {
+	whole := s.arena[0]
+	s.arena = s.arena[:0]
+	for lo := 0; lo < len(s.keys); lo += renderChunk {
+		end := len(whole)
+		if hi := lo + renderChunk; hi < len(s.keys) {
+			end = s.off[hi]
+		}
+		s.arena = append(s.arena, whole[s.off[lo]:end:end])
+	}
 	s.ids = keyTableOf(s.ids.arena, s.ids.off)
 	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
 	for d := range s.index {
@@ -305,6 +315,15 @@ func (c *codec) bytes(p *[]byte) {
 		c.w.section(*p)
 	} else {
 		*p = c.r.section()
+	}
+}
+
+// parts writes byte slices as one section, read back as one slice.
+func (c *codec) parts(p *[][]byte) {
+	if c.w != nil {
+		c.w.section(*p...)
+	} else {
+		*p = [][]byte{c.r.section()}
 	}
 }
 
@@ -393,10 +412,17 @@ func (fw *fileWriter) write(b []byte) {
 
 var zeros [sectionAlign]byte
 
-func (fw *fileWriter) section(b []byte) {
-	fw.write(binary.LittleEndian.AppendUint64(nil, uint64(len(b))))
+// section writes the parts back to back as one section.
+func (fw *fileWriter) section(parts ...[]byte) {
+	n := 0
+	for _, b := range parts {
+		n += len(b)
+	}
+	fw.write(binary.LittleEndian.AppendUint64(nil, uint64(n)))
 	fw.write(zeros[:pad(fw.n)])
-	fw.write(b)
+	for _, b := range parts {
+		fw.write(b)
+	}
 }
 
 // pad returns the bytes from n to the next section boundary.

@@ -84,7 +84,13 @@ var comma, closing = []byte{','}, []byte("]}}")
 // variant, compressing in parallel; items are in venue number order, and positions[i] are
 // the upcoming gigs of items[i].
 func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) error {
-	v := venueBodies{headAt: []int{0}, posAt: []int{0}}
+	v := venueBodies{headAt: make([]int, 1, len(items)+1), posAt: make([]int, 1, len(items)+1)}
+	total := 0
+	for _, p := range positions {
+		total += len(p)
+	}
+	v.pos = make([]uint32, 0, total)
+	v.head = make([]byte, 0, 512*len(items)) // a venue's head is some 300 bytes
 	slugs := make([]string, len(items))
 	for i := range items {
 		var err error
@@ -121,7 +127,13 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 		return err
 	}
 	v.gzAt, v.tagAt = make([]int, 1, len(items)+1), make([]int, 1, len(items)+1)
+	size := 0
+	for _, z := range gz {
+		size += len(z)
+	}
+	v.gz = make([]byte, 0, size)
 	var all strings.Builder
+	all.Grow(len(items) * len(`W/"0123456789abcdef"`))
 	for i := range items {
 		v.gz = append(v.gz, gz[i]...)
 		gz[i] = nil
