@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 
 	"github.com/cespare/xxhash/v2"
@@ -49,7 +48,7 @@ func (s *Snapshot) renderExport() error {
 	if err != nil {
 		return err
 	}
-	if err := zw.SetConcurrency(1<<20, runtime.GOMAXPROCS(0)); err != nil {
+	if err := zw.SetConcurrency(1<<20, buildWorkers()); err != nil {
 		return err
 	}
 	for _, part := range append(append([][]byte{e.Head}, s.arena...), e.Tail) {

@@ -146,12 +146,13 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 	return nil
 }
 
-// parallel calls f(0) … f(n-1) on every core and returns the first error by index.
+// parallel calls f(0) … f(n-1) on buildWorkers goroutines and returns the first error by
+// index.
 func parallel(n int, f func(i int) error) error {
 	errs := make([]error, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range buildWorkers() {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				errs[i] = f(i)
@@ -166,3 +167,10 @@ func parallel(n int, f func(i int) error) error {
 	}
 	return nil
 }
+
+// buildWorkers is how many goroutines a build runs at once: one less than GOMAXPROCS, and
+// at least one, so that a build never holds every P of a process that is also serving.
+// With GOMAXPROCS at one more than the cores (gigsd's default), the build takes every
+// core and requests still find a P, instead of waiting for the build's goroutines to be
+// preempted.
+func buildWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }

@@ -329,6 +329,8 @@ func (m *Main) Reload() error {
 func (m *Main) Run(ctx context.Context) error {
 	defer m.opened()
 	m.setMemoryLimit()
+	m.setGC()
+	m.setProcs()
 	if err := os.MkdirAll(m.Config.DataDir, 0o700); err != nil {
 		return fmt.Errorf("cannot make the data directory: %w", err)
 	}
@@ -520,7 +522,9 @@ func readDataset(path string) (*engine.Dataset, error) {
 // published runs after each publish: the memory of the refresh is released, then the
 // snapshot saved to its file (so that the file's log line finds memory settled).
 func (m *Main) published() {
+	start := time.Now()
 	released()
+	m.Logger.Debug("refresh memory released", "took", time.Since(start).String())
 	if m.snapFile != nil {
 		m.saveSnapshot(m.snapFile, m.Live.Load())
 	}
