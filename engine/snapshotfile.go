@@ -161,10 +161,11 @@ func (s *Snapshot) sections(c *codec) {
 	e := s.export
 	c.bytes(&e.Head)
 	c.bytes(&e.Tail)
-	c.bytes(&e.Gzip)
+	c.parts(&e.Gzip)
 	c.str(&e.ETag)
 	if c.r != nil {
 		e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
+		e.GzipSize = len(e.Gzip[0])
 	}
 	c.bytes(&s.metaHead)
 	c.bytes(&s.metaTail)

@@ -78,7 +78,8 @@ func TestSnapshotFileRoundTrip(t *testing.T) {
 			t.Error("an unknown venue is found")
 		}
 		ea, eb := got.Export(), s.Export()
-		if ea.Size != eb.Size || ea.ETag != eb.ETag || !bytes.Equal(ea.Gzip, eb.Gzip) || !bytes.Equal(ea.Head, eb.Head) || !bytes.Equal(ea.Tail, eb.Tail) {
+		if ea.Size != eb.Size || ea.ETag != eb.ETag || ea.GzipSize != eb.GzipSize || !bytes.Equal(bytes.Join(ea.Gzip, nil), bytes.Join(eb.Gzip, nil)) ||
+			!bytes.Equal(ea.Head, eb.Head) || !bytes.Equal(ea.Tail, eb.Tail) {
 			t.Error("the export differs")
 		}
 		next := now.Add(time.Hour)

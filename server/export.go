@@ -63,9 +63,9 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	ctx.SetContentType("application/json")
 	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
 		h.Set("Content-Encoding", "gzip")
-		ctx.Response.SetBodyRaw(e.Gzip)
+		ctx.Response.SetBodyStream(e.GzipReader(), e.GzipSize)
 		if !ctx.IsHead() {
-			s.m.export[1].Add(float64(len(e.Gzip)))
+			s.m.export[1].Add(float64(e.GzipSize))
 		}
 		return nil
 	}

@@ -211,5 +211,5 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descGenerated, prometheus.GaugeValue, float64(s.Built().Unix()))
 	e := s.Export()
 	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(e.Size), "identity")
-	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(len(e.Gzip)), "gzip")
+	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(e.GzipSize), "gzip")
 }

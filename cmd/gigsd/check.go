@@ -75,5 +75,5 @@ func writeSummary(out io.Writer, rep loader.Report, snap *engine.Snapshot) {
 	}
 	c, e := snap.Counts(), snap.Export()
 	fmt.Fprintf(out, "snapshot: %d gigs, %d cities, %d venues, %d artists, %d genres; export %.1f MB (%.1f MB gzip); data_version %s\n",
-		c.Gigs, c.Cities, c.Venues, c.Artists, c.Genres, float64(e.Size)/1e6, float64(len(e.Gzip))/1e6, snap.Version())
+		c.Gigs, c.Cities, c.Venues, c.Artists, c.Genres, float64(e.Size)/1e6, float64(e.GzipSize)/1e6, snap.Version())
 }
