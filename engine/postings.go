@@ -173,7 +173,7 @@ func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 		}
 	}
 	ps.list = make([]uint32, 0, size) // the unions of small lists may be larger: rare
-	numbered := map[string]uint32{} // a key's parts, as bytes → its posting
+	numbered := map[string]uint32{}   // a key's parts, as bytes → its posting
 	var packed [][]byte
 	var sig []byte
 	for i, parts := range b.parts {
