@@ -146,19 +146,22 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 	return nil
 }
 
-// parallel calls f(0) … f(n-1) on buildWorkers goroutines and returns the first error by
-// index.
+// parallel calls f(0) … f(n-1) on buildWorkers goroutines, the caller's among them, and
+// returns the first error by index. With one worker, everything runs on the caller's
+// goroutine (and its thread, which gigsd runs at a lower priority than the server's).
 func parallel(n int, f func(i int) error) error {
 	errs := make([]error, n)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range buildWorkers() {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				errs[i] = f(i)
-			}
-		})
+	work := func() {
+		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			errs[i] = f(i)
+		}
 	}
+	var wg sync.WaitGroup
+	for range buildWorkers() - 1 {
+		wg.Go(work)
+	}
+	work()
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {

@@ -388,6 +388,7 @@ func (m *Main) Run(ctx context.Context) error {
 	loaded, synced := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(loaded)
+		m.inBackground()
 		refresh(ctx)
 	}()
 	keysCtx, stopKeys := context.WithCancel(context.Background())

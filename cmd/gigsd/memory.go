@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // defaultGCPercent is the collector's GOGC unless the operator sets GOGC: the heap may
@@ -132,4 +133,19 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 4GiB or 512MiB", s)
 	}
 	return n * mult, nil
+}
+
+// refreshNice is the niceness of the thread a refresh runs on (the server's threads keep
+// theirs): when the CPUs are busy, the operating system gives requests the larger share
+// and a refresh the rest, rather than half each.
+const refreshNice = 5
+
+// inBackground moves the calling goroutine, for the rest of its life, onto a thread of
+// its own at niceness refreshNice; goroutines it starts run where the scheduler puts them.
+// Where the niceness cannot be set, it logs why and goes on as it is.
+func (m *Main) inBackground() {
+	runtime.LockOSThread()
+	if err := syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), refreshNice); err != nil {
+		m.Logger.Warn("refreshes run at the server's priority", "err", err)
+	}
 }
