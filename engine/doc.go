@@ -4,7 +4,9 @@
 // Build turns a normalized Dataset into a *Snapshot: gigs in start order (then id), so that
 // a date range is a range of positions found by binary search; the positions per city,
 // country, venue, artist and genre (sorted lists, or roaring bitmaps in the portable format
-// for the large ones); every gig's JSON rendered once; and the bodies that are the same
+// for the large ones, each with its members counted by venue-local day, so that a date
+// range's total is two lookups); every gig's JSON rendered once, with its hash, which the
+// ETags of assembled bodies are made from; and the bodies that are the same
 // for every caller (the directories, venue details, /v1/meta's fixed part and the export)
 // rendered and gzip-compressed once. It holds no pointer per gig, key or body: gigs,
 // strings and bodies live in flat arrays and byte arenas, and lookups by id and slug go

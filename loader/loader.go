@@ -45,6 +45,9 @@ type Options struct {
 	Metrics *Metrics
 	// OnRun, when set, is called by Run after each refresh with its report and error.
 	OnRun func(Report, error)
+	// Building, when set, runs each refresh's merge and build (build) as the process wants
+	// that work run: gigsd gives the runtime a P more for it.
+	Building func(build func())
 }
 
 // DefaultMaxRecords is Options.MaxRecords when zero: a million gigs listed about twice.
@@ -197,9 +200,17 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 		return rep, fmt.Errorf("%w: %w", ErrNotPublished, err)
 	}
 	run := l.o.IDs.begin()
-	ds := norm.dataset(run, norm.clusters())
-	ds.Sources = sourceHealth(rep.Sources)
-	snap, err := engine.Build(&ds, engine.Options{Now: start})
+	var snap *engine.Snapshot
+	build := func() {
+		ds := norm.dataset(run, norm.clusters())
+		ds.Sources = sourceHealth(rep.Sources)
+		snap, err = engine.Build(&ds, engine.Options{Now: start})
+	}
+	if l.o.Building != nil {
+		l.o.Building(build)
+	} else {
+		build()
+	}
 	if err == nil {
 		err = l.check(snap)
 	}

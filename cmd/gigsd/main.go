@@ -330,7 +330,6 @@ func (m *Main) Run(ctx context.Context) error {
 	defer m.opened()
 	m.setMemoryLimit()
 	m.setGC()
-	m.setProcs()
 	if err := os.MkdirAll(m.Config.DataDir, 0o700); err != nil {
 		return fmt.Errorf("cannot make the data directory: %w", err)
 	}
@@ -463,6 +462,7 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 		MaxRecords: m.Config.MaxRecords,
 		Places:     gaz,
 		Metrics:    refreshes,
+		Building:   m.building,
 		OnRun: func(rep loader.Report, err error) {
 			if rep.Published {
 				m.published()
@@ -478,13 +478,16 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 	return func(ctx context.Context) {
 		for {
 			start := time.Now()
-			ds, err := readDataset(m.Config.Dataset)
-			read := time.Now()
+			var read time.Time
 			var snap *engine.Snapshot
-			if err == nil {
-				snap, err = engine.Build(ds, engine.Options{Now: start})
-			}
-			ds = nil // the snapshot keeps nothing of it
+			var err error
+			m.building(func() {
+				ds, rerr := readDataset(m.Config.Dataset)
+				read, err = time.Now(), rerr
+				if err == nil {
+					snap, err = engine.Build(ds, engine.Options{Now: start})
+				}
+			}) // the snapshot keeps nothing of the dataset
 			rep := loader.Report{Duration: time.Since(start)}
 			if err == nil {
 				m.Live.Publish(snap)

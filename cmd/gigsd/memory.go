@@ -31,17 +31,22 @@ func (m *Main) setGC() {
 	}
 }
 
-// setProcs gives the Go runtime one P more than it would take by itself (its default
-// follows the CPUs this process may use), unless the operator set GOMAXPROCS. A refresh
-// runs as many goroutines as the other Ps (engine.Build leaves one), so requests always
-// find a P: on one CPU, without it, a request waits for the build's goroutine to be
-// preempted, 10 ms and more, and behind every non-preemptible step of the runtime.
-func (m *Main) setProcs() {
-	if m.getenv("GOMAXPROCS") == "" {
-		n := runtimeProcs + 1
-		runtime.GOMAXPROCS(n)
-		m.Logger.Info("scheduler set", "gomaxprocs", n)
+// building runs a refresh's merge and build with one P more than the runtime's default
+// (its default follows the CPUs this process may use), unless the operator set
+// GOMAXPROCS. A build runs one goroutine fewer than GOMAXPROCS (engine.Build leaves one),
+// so requests always find a P: on one CPU, without it, a request waits for the build's
+// goroutine to be preempted, 10 ms and more, and behind each step the runtime cannot
+// preempt. The extra P is given back afterwards: with more Ps than CPUs the operating
+// system time-slices the server's own threads, and tail latency suffers. Refreshes run
+// one at a time.
+func (m *Main) building(build func()) {
+	if m.getenv("GOMAXPROCS") != "" {
+		build()
+		return
 	}
+	runtime.GOMAXPROCS(runtimeProcs + 1)
+	defer runtime.GOMAXPROCS(runtimeProcs)
+	build()
 }
 
 // runtimeProcs is GOMAXPROCS as the runtime set it at start.
