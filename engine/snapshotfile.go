@@ -2,12 +2,13 @@ package engine
 
 import (
 	"bufio"
+	"runtime"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/atomicfile"
@@ -43,42 +44,33 @@ func (s *Snapshot) WriteFile(path string) error {
 	})
 }
 
-// ReadSnapshotFile reads a snapshot WriteFile wrote, with no rebuild: the large arrays are
-// views of the one buffer the file is read into. A file that is not a snapshot, of another
-// version, damaged (its checksum), or inconsistent (an index out of range) is an error
-// naming the file.
+// ReadSnapshotFile reads a snapshot WriteFile wrote, with no rebuild: the file is mapped
+// into memory (read into one buffer where it cannot be), and the large arrays are views
+// of it. A file that is not a snapshot, of another version, damaged (its checksum), or
+// inconsistent (an index out of range) is an error naming the file.
+//
+// A mapped file must not be changed in place while it is served (WriteFile replaces it
+// with another file, which is safe). When the snapshot is no longer reachable its pages
+// are handed back at once, and the mapping itself is removed an hour later, after any
+// response still writing its bytes has ended.
 func ReadSnapshotFile(path string) (*Snapshot, error) {
-	data, err := readAll(path)
+	data, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSnapshot(data)
+	s, err := decodeSnapshot(data.b)
 	if err != nil {
+		data.unmapAfter(0)
 		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
 	}
+	runtime.AddCleanup(s, func(m mapped) { m.unmapAfter(unmapGrace) }, data)
 	return s, nil
 }
 
-// readAll reads the file at path into a buffer of its exact size.
-func readAll(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("snapshot file %q is not a regular file", path)
-	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, fmt.Errorf("cannot read snapshot file %q: %w", path, err)
-	}
-	return data, nil
-}
+// unmapGrace is how long a mapped snapshot's memory stays mapped once the snapshot is
+// unreachable: longer than any response may take to write bytes it holds of it (the
+// export's 30 minutes).
+const unmapGrace = time.Hour
 
 var errDamaged = errors.New("damaged: its checksum does not match")
 
@@ -368,6 +360,10 @@ type word interface {
 
 func words[T word](c *codec, p *[]T, size int) {
 	if c.w != nil {
+		if b, ok := wordBytes(*p, size); ok {
+			c.w.section(b)
+			return
+		}
 		b := make([]byte, 0, len(*p)*size)
 		for _, x := range *p {
 			if size == 4 {
@@ -384,6 +380,10 @@ func words[T word](c *codec, p *[]T, size int) {
 		c.r.fail(fmt.Errorf("a section of %d bytes is not of %d-byte words", len(b), size))
 		return
 	}
+	if l, ok := bytesWords[T](b, size); ok {
+		*p = l
+		return
+	}
 	l := make([]T, len(b)/size)
 	for i := range l {
 		if size == 4 {
@@ -393,6 +393,34 @@ func words[T word](c *codec, p *[]T, size int) {
 		}
 	}
 	*p = l
+}
+
+// littleEndian says whether the host stores integers as the file does.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// wordBytes returns the bytes of l as the file stores them, without copying, when the
+// host stores a T in size bytes, little-endian; ok is false otherwise.
+func wordBytes[T word](l []T, size int) (b []byte, ok bool) {
+	var zero T
+	if !littleEndian || int(unsafe.Sizeof(zero)) != size {
+		return nil, false
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l))), len(l)*size), true
+}
+
+// bytesWords is wordBytes's inverse: a view of a section as the words it holds, when
+// the host stores them as the file does and the section is aligned for them (sections
+// start at 32-byte boundaries of the file, which is mapped at a page boundary). The view
+// shares the file's memory, which nothing writes.
+func bytesWords[T word](b []byte, size int) (l []T, ok bool) {
+	var zero T
+	if !littleEndian || int(unsafe.Sizeof(zero)) != size || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) != 0 {
+		return nil, false
+	}
+	if len(b) == 0 {
+		return []T{}, true
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), true
 }
 
 type fileWriter struct {
