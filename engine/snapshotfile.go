@@ -2,11 +2,11 @@ package engine
 
 import (
 	"bufio"
-	"runtime"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 	"unsafe"
 
