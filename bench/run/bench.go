@@ -317,8 +317,10 @@ type mixSet struct {
 
 // mixPaths makes 1,000 requests in realistic proportions from what the server lists:
 // mostly filtered pages of gigs weighted by the size of their city, some deep pages and
-// gig details, few directories.
+// gig details, few directories. The gigs asked for by id start two days on or later, so
+// that none ends (and is removed) during a run.
 func mixPaths(base string, n int) (mixSet, error) {
+	day := func(offset int) string { return time.Now().UTC().AddDate(0, 0, offset).Format(time.DateOnly) }
 	var cities, genres struct {
 		Data []struct {
 			Slug, Country string
@@ -330,7 +332,7 @@ func mixPaths(base string, n int) (mixSet, error) {
 	for _, l := range []struct {
 		path string
 		dst  any
-	}{{"/v1/cities", &cities}, {"/v1/genres", &genres}, {"/v1/gigs?page_size=100", &gigs}, {"/v1/venues", &venues}} {
+	}{{"/v1/cities", &cities}, {"/v1/genres", &genres}, {"/v1/gigs?page_size=100&from=" + day(2), &gigs}, {"/v1/venues", &venues}} {
 		status, body, _ := get(base+l.path, nil)
 		if status != 200 {
 			return mixSet{}, fmt.Errorf("%s: %d", l.path, status)
@@ -356,7 +358,6 @@ func mixPaths(base string, n int) (mixSet, error) {
 		}
 		return cities.Data[0].Slug, cities.Data[0].Country
 	}
-	day := func(offset int) string { return time.Now().UTC().AddDate(0, 0, offset).Format(time.DateOnly) }
 	genre := func() string { return genres.Data[r.IntN(len(genres.Data))].Slug }
 	q := func(kv ...string) string {
 		v := url.Values{}

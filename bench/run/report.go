@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -257,6 +258,14 @@ func (r *report) markdown() string {
 	s := r.Swap
 	w("%s gigs rebuilt and swapped in every %s (plus the build) while the mix ran: %d snapshots published, %d requests, %.0f req/s, p99 %.2f ms, %d non-2xx, %d socket errors.",
 		count(s.Gigs), s.Refresh, s.Swaps, s.Load.Requests, s.Load.ReqPerSec, float64(s.Load.P99)/float64(time.Millisecond), s.Load.Non2xx, s.Load.SocketErrs)
+	if len(s.Failed) > 0 {
+		keys := slices.Sorted(maps.Keys(s.Failed))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%s: %d", k, s.Failed[k])
+		}
+		w("By route and status, from gigsd's metrics: %s.", strings.Join(parts, ", "))
+	}
 	w("")
 	w("## PostgreSQL 15 peer")
 	w("")

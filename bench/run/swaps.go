@@ -16,6 +16,9 @@ type swapResult struct {
 	Swaps   int // snapshots published during the load
 	Load    wrkResult
 	Command string
+	// Failed counts the answers other than 2xx and 3xx by route and status, from gigsd's
+	// own metrics, e.g. "/v1/gigs/{id} 404": what the load's non-2xx were.
+	Failed map[string]int
 }
 
 // measureSwaps serves m.SwapSize gigs rebuilt back to back and runs the request mix for
@@ -53,6 +56,10 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 	if err != nil {
 		return sw, err
 	}
+	failedBefore, err := failedAnswers(admin)
+	if err != nil {
+		return sw, err
+	}
 	// Builds share the server's CPU with the load, at a lower priority than the server's
 	// (gigsd runs refreshes at niceness 5): allow for them to take three times as long.
 	dur := time.Duration(float64(m.Swaps)*4*float64(cycle)) + 2*time.Second
@@ -66,8 +73,34 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 		return sw, err
 	}
 	sw.Swaps = after - before
+	if sw.Failed, err = failedAnswers(admin); err != nil {
+		return sw, err
+	}
+	for k, n := range failedBefore {
+		if sw.Failed[k] -= n; sw.Failed[k] == 0 {
+			delete(sw.Failed, k)
+		}
+	}
 	rep.command("swaps", sw.Command)
 	return sw, nil
+}
+
+var answersRE = regexp.MustCompile(`(?m)^gigs_http_requests_total\{code="([^"]+)",method="[^"]*",route="([^"]+)"\} (\d+)`)
+
+// failedAnswers reads gigsd's answers other than 2xx and 3xx so far, by route and status.
+func failedAnswers(admin string) (map[string]int, error) {
+	status, body, _ := get("http://"+admin+"/metrics", nil)
+	if status != 200 {
+		return nil, fmt.Errorf("%s/metrics: %d", admin, status)
+	}
+	out := map[string]int{}
+	for _, m := range answersRE.FindAllSubmatch(body, -1) {
+		if code := string(m[1]); code[0] != '2' && code[0] != '3' {
+			n, _ := strconv.Atoi(string(m[3]))
+			out[string(m[2])+" "+code] += n
+		}
+	}
+	return out, nil
 }
 
 var publishedRE = regexp.MustCompile(`(?m)^gigs_snapshot_builds_total\{result="published"\} (\d+)`)
