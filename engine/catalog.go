@@ -149,13 +149,69 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 		copy(id[:], g.ID)
 		rows = append(rows, gigRow{g: g, key: key, id: binary.BigEndian.Uint64(id[:]), day: day, venue: v, city: city, refs: int32(refs)})
 	}
-	slices.SortFunc(rows, func(a, b gigRow) int {
-		if c := cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.id, b.id)); c != 0 {
+	return sortRows(rows), nil
+}
+
+// sortRows orders rows by start, then id: a radix sort of their indices by start (rows
+// span months or years of seconds, a few 11-bit digits), then a comparison sort within
+// each run of equal starts. It returns the rows in a new slice.
+func sortRows(rows []gigRow) []gigRow {
+	if len(rows) == 0 {
+		return rows
+	}
+	lo := rows[0].key
+	for i := range rows {
+		lo = min(lo, rows[i].key)
+	}
+	order, tmp := make([]uint32, len(rows)), make([]uint32, len(rows))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	const bits = 11
+	var count [1 << bits]int
+	for shift := 0; shift < 64; shift += bits {
+		clear(count[:])
+		more := false
+		for _, i := range order {
+			d := uint64(rows[i].key-lo) >> shift
+			more = more || d>>bits != 0
+			count[d&(1<<bits-1)]++
+		}
+		at := 0
+		for d, n := range count {
+			count[d], at = at, at+n
+		}
+		for _, i := range order {
+			d := uint64(rows[i].key-lo) >> shift & (1<<bits - 1)
+			tmp[count[d]] = i
+			count[d]++
+		}
+		order, tmp = tmp, order
+		if !more {
+			break
+		}
+	}
+	byID := func(a, b uint32) int {
+		if c := cmp.Compare(rows[a].id, rows[b].id); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.g.ID, b.g.ID)
-	})
-	return rows, nil
+		return cmp.Compare(rows[a].g.ID, rows[b].g.ID)
+	}
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && rows[order[end]].key == rows[order[start]].key {
+			end++
+		}
+		if end-start > 1 {
+			slices.SortFunc(order[start:end], byID)
+		}
+		start = end
+	}
+	sorted := make([]gigRow, len(rows))
+	for k, i := range order {
+		sorted[k] = rows[i]
+	}
+	return sorted
 }
 
 // checkGig checks one gig, files its id in seen, appends its artists' and genres' indices

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
@@ -106,15 +107,23 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 	gz, tags := make([][]byte, len(items)), make([]string, len(items))
 	err := parallel(len(items), func(i int) error {
 		head, pos := v.head[v.headAt[i]:v.headAt[i+1]], v.pos[v.posAt[i]:v.posAt[i+1]]
-		h := xxhash.New()
-		size, _ := s.writeVenue(h, head, pos)
+		// The tag hashes the head and the gigs' hashes, not the gigs' bytes again.
+		var h xxhash.Digest
+		h.Reset()
+		_, _ = h.Write(head)
+		size := len(head) + len(closing) + max(len(pos)-1, 0)
+		var word [8]byte
+		for _, p := range pos {
+			_, _ = h.Write(binary.LittleEndian.AppendUint64(word[:0], s.gigHash[p]))
+			size += len(s.GigJSON(int(p)))
+		}
 		var sum [24]byte
 		tags[i] = string(appendETagSum(sum[:0], h.Sum64()))
 		if size < gzipMin {
 			return nil
 		}
 		var err error
-		gz[i], err = compress(gzip.BestSpeed, int(size), func(w io.Writer) error {
+		gz[i], err = compress(gzip.BestSpeed, size, func(w io.Writer) error {
 			_, err := s.writeVenue(w, head, pos)
 			return err
 		})
