@@ -61,6 +61,10 @@ type Snapshot struct {
 	dayBase int32
 	dayN    int
 	allDays dayTable
+	// hourAt[h] is the first position whose key is in hour hourBase+h (Unix hours) or
+	// later, for the hours of the day window: where search starts.
+	hourBase int64
+	hourAt   []uint32
 
 	cities, venues, artists, genres *Body
 	venueSlugs                      keyTable    // venue number by slug, in slug order
@@ -157,6 +161,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		s.keys[i], s.days[i], ids[i] = r.key, r.day, r.g.ID
 	}
 	s.ids = newKeyTable(ids)
+	s.indexHours()
 	s.dayWindow()
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, cat)

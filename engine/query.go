@@ -126,8 +126,9 @@ func (s *Snapshot) Run(q *Query) {
 	}
 	// Matches below the exact core, in it, and above it; and the first position at which
 	// the lower edge's matches may begin.
-	core := m.rank(r.coreHi) - m.rank(r.coreLo)
-	below, above, start, ok := s.edgesByDay(m, r)
+	rankLo, rankHi := m.rank(r.coreLo), m.rank(r.coreHi)
+	core := rankHi - rankLo
+	below, above, start, ok := s.edgesByDay(m, r, rankLo, rankHi)
 	if !ok {
 		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
 	}
@@ -141,7 +142,7 @@ func (s *Snapshot) Run(q *Query) {
 	switch {
 	case skip < below:
 	case skip < below+core:
-		from, skip = m.at(m.rank(r.coreLo)+skip-below), 0
+		from, skip = m.at(rankLo+skip-below), 0
 	default:
 		from, skip = r.coreHi, skip-below-core
 	}
@@ -164,8 +165,8 @@ func (s *Snapshot) Run(q *Query) {
 // of earlier days, and the upper edge's likewise. It also returns the first member on or
 // after the range's first day, where the lower edge's matches begin. ok is false when m
 // has no day table, a date lies beyond the table's window, or the range is too short to
-// have a core.
-func (s *Snapshot) edgesByDay(m members, r posRange) (below, above, start int, ok bool) {
+// have a core. rankLo and rankHi are the members below r's core and below its end.
+func (s *Snapshot) edgesByDay(m members, r posRange, rankLo, rankHi int) (below, above, start int, ok bool) {
 	if !m.days.ok() || !r.exact {
 		return 0, 0, 0, false
 	}
@@ -175,7 +176,7 @@ func (s *Snapshot) edgesByDay(m members, r posRange) (below, above, start int, o
 		if !in {
 			return 0, 0, 0, false
 		}
-		below = m.rank(r.coreLo) - int(m.days.cum[k])
+		below = rankLo - int(m.days.cum[k])
 		start = max(start, int(m.days.first[k]))
 	}
 	if r.toDay != noToDay {
@@ -183,7 +184,7 @@ func (s *Snapshot) edgesByDay(m members, r posRange) (below, above, start int, o
 		if !in {
 			return 0, 0, 0, false
 		}
-		above = int(m.days.cum[k]) - m.rank(r.coreHi)
+		above = int(m.days.cum[k]) - rankHi
 	}
 	return below, above, start, true
 }
@@ -338,9 +339,42 @@ func (s *Snapshot) positions(from, to Bound) posRange {
 	return r
 }
 
-// search returns the first position whose sort key is at least t.
+// search returns the first position whose sort key is at least t: within the hour of t
+// that hourAt gives, or, beyond the hours it covers, among the rest.
 func (s *Snapshot) search(t int64) int {
-	return sort.Search(len(s.keys), func(i int) bool { return s.keys[i] >= t })
+	if len(s.keys) == 0 || t <= s.keys[0] {
+		return 0
+	}
+	lo, hi := 0, len(s.keys)
+	if h := (t - s.hourBase*3600) / 3600; h+1 < int64(len(s.hourAt)) {
+		lo, hi = int(s.hourAt[h]), int(s.hourAt[h+1])
+	} else if len(s.hourAt) > 0 {
+		lo = int(s.hourAt[len(s.hourAt)-1])
+	}
+	return lo + sort.Search(hi-lo, func(i int) bool { return s.keys[lo+i] >= t })
+}
+
+// indexHours sets hourAt: for each hour from the first gig's on, over at most the day
+// tables' window, the first position whose key is in that hour or later.
+func (s *Snapshot) indexHours() {
+	s.hourAt = nil
+	if len(s.keys) == 0 {
+		return
+	}
+	s.hourBase = s.keys[0] / 3600
+	if s.keys[0] < 0 {
+		s.hourBase = (s.keys[0] - 3599) / 3600
+	}
+	hours := min((s.keys[len(s.keys)-1]/3600-s.hourBase)+2, maxDayWindow*24)
+	s.hourAt = make([]uint32, hours)
+	p := 0
+	for h := range s.hourAt {
+		start := (s.hourBase + int64(h)) * 3600
+		for p < len(s.keys) && s.keys[p] < start {
+			p++
+		}
+		s.hourAt[h] = uint32(p)
+	}
 }
 
 // group is one filtered dimension during evaluation: its alternatives' bitmaps and the sum

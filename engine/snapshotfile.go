@@ -265,6 +265,7 @@ func (ps *postings) valid(limit int) bool {
 // views makes what a read snapshot derives from its arrays: the key tables' slots, the
 // bitmaps' views and the bodies.
 func (s *Snapshot) views() error {
+	s.indexHours()
 	whole := s.arena[0]
 	s.arena = s.arena[:0]
 	for lo := 0; lo < len(s.keys); lo += renderChunk {
