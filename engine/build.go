@@ -55,8 +55,9 @@ type Snapshot struct {
 	gigHash []uint64
 	ids     keyTable // position by gig id
 
-	days  []int32 // venue-local day number (days since 1970-01-01) per position
-	index [numDims]postings
+	days   []int32 // venue-local day number (days since 1970-01-01) per position
+	status []uint8 // the code of each gig's status (see statuses)
+	index  [numDims]postings
 	// The day tables' window (see dayTable), and the table of every position.
 	dayBase int32
 	dayN    int
@@ -74,6 +75,7 @@ type Snapshot struct {
 	venueIndex                      postings    // "city:" or "country:" and a folded key → venue numbers
 	export                          *Export
 	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
+	ledger
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.
@@ -141,6 +143,9 @@ type Options struct {
 	// Now is the build time. Gigs whose venue-local date is before the venue-local date of
 	// Now are left out; counts of upcoming gigs are as of Now.
 	Now time.Time
+	// Prev is the snapshot served before this one, whose ledger (see ledger.go) this one
+	// carries on; nil starts a new ledger, in which every gig is created at Now.
+	Prev *Snapshot
 }
 
 // Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug or
@@ -155,20 +160,23 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		return nil, err
 	}
 	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second)}
-	s.keys, s.days = make([]int64, len(rows)), make([]int32, len(rows))
+	s.keys, s.days, s.status = make([]int64, len(rows)), make([]int32, len(rows)), make([]uint8, len(rows))
 	ids := make([]string, len(rows))
 	for i, r := range rows {
-		s.keys[i], s.days[i], ids[i] = r.key, r.day, r.g.ID
+		s.keys[i], s.days[i], s.status[i], ids[i] = r.key, r.day, r.g.Status.code(), r.g.ID
 	}
 	s.ids = newKeyTable(ids)
 	s.indexHours()
 	s.dayWindow()
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
-	s.renderGigs(rows, cat)
+	s.renderGigs(rows, cat, opt.Prev)
+	if err := s.carryLedger(opt.Prev, ds.Merges); err != nil {
+		return nil, err
+	}
 	if err := s.buildIndexes(rows, cat); err != nil {
 		return nil, err
 	}
-	if err := s.renderDirectories(rows, cat); err != nil {
+	if err := s.renderDirectories(rows, cat, opt.Prev); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -187,12 +195,17 @@ const renderChunk = 4096
 
 // renderGigs serializes every gig once, in parallel chunks: each is rendered into its
 // worker's scratch buffer, then copied into a part of exactly its size, so that the arena
-// is written once and no buffer of hundreds of megabytes is grown or copied.
-func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog) {
+// is written once and no buffer of hundreds of megabytes is grown or copied. Each gig's
+// times are what prev knew of it (see priorOf), or the build time; the sequence numbers
+// of new and changed gigs are left 0 for carryLedger to give.
+func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 	chunks := (len(rows) + renderChunk - 1) / renderChunk
+	n, now := len(rows), s.built.Unix()
 	s.arena = make([][]byte, chunks)
-	s.off = make([]int, len(rows)+1)
-	s.gigHash = make([]uint64, len(rows))
+	s.off = make([]int, n+1)
+	s.gigHash, s.content = make([]uint64, n), make([]uint64, n)
+	s.created, s.updated = make([]int64, n), make([]int64, n)
+	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
 	var scratch sync.Pool
 	_ = parallel(chunks, func(c int) error {
 		buf, _ := scratch.Get().(*[]byte)
@@ -205,6 +218,15 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog) {
 			at := len(b)
 			s.off[i] = at // within the part, until the parts' sizes are known
 			b = appendGig(b, &rows[i], cat)
+			s.content[i] = xxhash.Sum64(b[at:])
+			s.created[i], s.updated[i] = now, now
+			if p, ok := prev.priorOf(rows[i].g.ID, s.content[i]); ok {
+				s.created[i], s.firstSeq[i], s.lastSeq[i] = p.created, p.firstSeq, p.lastSeq
+				if p.lastSeq != 0 {
+					s.updated[i] = p.updated
+				}
+			}
+			b = appendGigTimes(b, s.created[i], s.updated[i])
 			s.gigHash[i] = xxhash.Sum64(b[at:])
 			if i < len(rows)-1 {
 				b = append(b, ',')
@@ -369,7 +391,7 @@ func genreDirectory(genres []Genre, u upcoming) ([]byte, int, error) {
 // included (with their status); the counts (upcoming_gigs, upcoming_tour_dates) are of the
 // same gigs less the cancelled ones, and a genre appears only when it has such a gig. The
 // snapshot's version is the hash of every gig and directory.
-func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog) error {
+func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot) error {
 	ds := cat.ds
 	u := countUpcoming(rows, cat, s.built.Unix())
 	venueItems, venueOrder := venueDirectory(cat, u)
@@ -402,13 +424,14 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog) error {
 		_, _ = h.Write(d.data)
 	}
 	s.version = fmt.Sprintf("%016x", h.Sum64())
+	s.settleChanged(prev)
 	s.counts = Counts{Gigs: len(rows), Cities: dirs[0].n, Venues: dirs[1].n, Artists: dirs[2].n, Genres: dirs[3].n}
 	for _, d := range dirs {
 		raw := make([]byte, 0, len(d.data)+128)
 		raw = append(raw, `{"data":`...)
 		raw = append(raw, d.data...)
 		raw = append(raw, ',')
-		raw = appendMeta(raw, d.n, s)
+		raw = appendMeta(raw, d.n)
 		raw = append(raw, '}')
 		b, err := newBody(raw, gzip.DefaultCompression)
 		if err != nil {

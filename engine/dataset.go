@@ -13,6 +13,14 @@ type Dataset struct {
 	// Sources say how each source fared in the refresh that made the dataset; /v1/meta
 	// shows them so users can judge freshness.
 	Sources []SourceHealth
+	// Merges name the gigs of earlier refreshes that turned out to be another gig: the
+	// ledger's tombstones say so (see Options.Prev).
+	Merges []Merge
+}
+
+// Merge says that the gig with id From is the gig with id Into.
+type Merge struct {
+	From, Into string
 }
 
 // SourceHealth is how one source fared in the refresh that made a dataset.
@@ -85,11 +93,10 @@ type Gig struct {
 	MinAge    int
 	HasMinAge bool
 
-	Artists   []Billing // billing order
-	Genres    []string  // genre slugs
-	Tickets   []Ticket
-	Sources   []Attribution
-	UpdatedAt time.Time // zero when unknown
+	Artists []Billing // billing order
+	Genres  []string  // genre slugs
+	Tickets []Ticket
+	Sources []Attribution
 }
 
 // Billing is one artist on a gig's bill.

@@ -71,8 +71,11 @@ func (e *Export) Reader(s *Snapshot) io.Reader {
 func (s *Snapshot) renderExport() error {
 	e := &Export{Head: []byte(`{"data":[`)}
 	tail := append([]byte(`],"meta":{"count":`), strconv.Itoa(len(s.keys))...)
-	tail = AppendVersion(tail, s)
-	e.Tail = append(tail, "}}"...)
+	tail = append(tail, `,"data_version":"`...)
+	tail = append(tail, s.version...)
+	tail = append(tail, `","cursor":"`...)
+	tail = s.Cursor().Append(tail)
+	e.Tail = append(tail, `"}}`...)
 	e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
 	h := xxhash.New()
 	var buf partsWriter

@@ -52,7 +52,13 @@ func (s *Snapshot) renderMeta(sources []SourceHealth) error {
 			m.Sources[i].LastError = &errorJSON{At: src.LastErrorAt.UTC().Truncate(time.Second).Format(time.RFC3339), Message: src.LastError}
 		}
 	}
-	head := append([]byte(`{"data":{`), AppendVersion(nil, s)[1:]...) // without its leading comma
+	head := append([]byte(`{"data":{"data_version":"`), s.version...)
+	head = append(head, `","generated_at":"`...)
+	head = s.built.AppendFormat(head, time.RFC3339)
+	head = append(head, `","changed_at":"`...)
+	head = s.Changed().AppendFormat(head, time.RFC3339)
+	head = append(head, `","cursor":"`...)
+	head = append(s.Cursor().Append(head), '"')
 	b, err := appendJSON(nil, m)
 	if err != nil {
 		return fmt.Errorf("cannot render meta: %w", err)

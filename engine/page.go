@@ -50,7 +50,14 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 	dst = strconv.AppendInt(dst, int64(m.Total), 10)
 	dst = append(dst, `,"total_pages":`...)
 	dst = strconv.AppendInt(dst, int64(m.TotalPages), 10)
-	dst = AppendVersion(dst, s)
+	dst = appendLinks(dst, links)
+	_, _ = h.Write(dst[tail:])
+	return dst, Tag(h.Sum64())
+}
+
+// appendLinks closes a meta object and appends the links object after it, closing the
+// body: `},"links":{...}}`.
+func appendLinks(dst []byte, links []Link) []byte {
 	dst = append(dst, `},"links":{`...)
 	for i, l := range links {
 		if i > 0 {
@@ -62,9 +69,47 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 		dst = append(dst, l.URL...)
 		dst = append(dst, '"')
 	}
-	dst = append(dst, "}}"...)
-	_, _ = h.Write(dst[tail:])
-	return dst, Tag(h.Sum64())
+	return append(dst, "}}"...)
+}
+
+// AppendChanges appends the body of a page of the change feed: the entries ChangesSince
+// returned after since, the cursor after them, whether more follow, and the page's links.
+// Each entry is the gig's change ("created" when it is new since the cursor, "cancelled"
+// when its status is, else "updated") with its body, or its removal with its tombstone.
+// It allocates nothing when dst has room.
+func (s *Snapshot) AppendChanges(dst []byte, entries []uint32, since, next Cursor, more bool, links []Link) []byte {
+	dst = append(dst, `{"data":[`...)
+	for i, e := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if int(e) >= s.Len() {
+			t := int(e) - s.Len()
+			dst = append(dst, `{"change":"removed","id":`...)
+			dst = appendString(dst, string(s.tomb.ids.key(t)))
+			dst = append(dst, `,"tombstone":`...)
+			dst = append(s.tomb.appendJSON(dst, t), '}')
+			continue
+		}
+		change := "updated"
+		switch {
+		case s.firstSeq[e] > since.Seq:
+			change = "created"
+		case s.status[e] == StatusCancelled.code():
+			change = "cancelled"
+		}
+		dst = append(dst, `{"change":"`...)
+		dst = append(dst, change...)
+		dst = append(dst, `","id":`...)
+		dst = appendString(dst, string(s.ids.key(int(e))))
+		dst = append(dst, `,"gig":`...)
+		dst = append(append(dst, s.GigJSON(int(e))...), '}')
+	}
+	dst = append(dst, `],"meta":{"cursor":"`...)
+	dst = next.Append(dst)
+	dst = append(dst, `","has_more":`...)
+	dst = strconv.AppendBool(dst, more)
+	return appendLinks(dst, links)
 }
 
 // AppendGig appends the body of the gig with id to dst, and reports whether there is one;
@@ -91,6 +136,6 @@ func (s *Snapshot) AppendVenueList(dst []byte, positions []int) ([]byte, Tag) {
 		dst = append(dst, s.VenueItem(v)...)
 	}
 	dst = append(dst, "],"...)
-	dst = append(appendMeta(dst, len(positions), s), '}')
+	dst = append(appendMeta(dst, len(positions)), '}')
 	return dst, TagOf(dst[start:])
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/cespare/xxhash/v2"
 	json "github.com/goccy/go-json"
@@ -159,19 +158,11 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 	return append(dst, b...), nil
 }
 
-// appendMeta appends `"meta":{"count":N,"data_version":"...","generated_at":"..."}`.
-func appendMeta(dst []byte, count int, s *Snapshot) []byte {
+// appendMeta appends `"meta":{"count":N}`. Bodies say nothing of the snapshot that
+// served them, so that equal content is equal bytes whatever the build (/v1/meta tells
+// the snapshot).
+func appendMeta(dst []byte, count int) []byte {
 	dst = append(dst, `"meta":{"count":`...)
 	dst = strconv.AppendInt(dst, int64(count), 10)
-	return append(AppendVersion(dst, s), '}')
-}
-
-// AppendVersion appends `,"data_version":"...","generated_at":"..."`, the fields every
-// meta object carries.
-func AppendVersion(dst []byte, s *Snapshot) []byte {
-	dst = append(dst, `,"data_version":"`...)
-	dst = append(dst, s.version...)
-	dst = append(dst, `","generated_at":"`...)
-	dst = s.built.UTC().AppendFormat(dst, time.RFC3339)
-	return append(dst, '"')
+	return append(dst, '}')
 }

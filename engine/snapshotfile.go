@@ -22,7 +22,7 @@ import (
 // refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 3
+	snapshotVersion = 4
 	sectionAlign    = 32
 )
 
@@ -118,6 +118,7 @@ func (s *Snapshot) sections(c *codec) {
 	words(c, &s.gigHash, 8)
 	c.keyTable(&s.ids)
 	words(c, &s.days, 4)
+	c.bytes(&s.status)
 	window := []int64{int64(s.dayBase), int64(s.dayN)}
 	words(c, &window, 8)
 	if c.r != nil && len(window) == 2 {
@@ -161,6 +162,28 @@ func (s *Snapshot) sections(c *codec) {
 	}
 	c.bytes(&s.metaHead)
 	c.bytes(&s.metaTail)
+	c.ledger(&s.ledger)
+}
+
+func (c *codec) ledger(l *ledger) {
+	head := []uint64{l.epoch, l.seq, l.floor, uint64(l.changed)}
+	words(c, &head, 8)
+	if c.r != nil && len(head) == 4 {
+		l.epoch, l.seq, l.floor, l.changed = head[0], head[1], head[2], int64(head[3])
+	}
+	words(c, &l.content, 8)
+	words(c, &l.created, 8)
+	words(c, &l.updated, 8)
+	words(c, &l.firstSeq, 8)
+	words(c, &l.lastSeq, 8)
+	t := &l.tomb
+	c.keyTable(&t.ids)
+	words(c, &t.removed, 8)
+	words(c, &t.seq, 8)
+	c.bytes(&t.reason)
+	c.bytes(&t.into)
+	words(c, &t.intoOff, 4)
+	words(c, &l.feed, 4)
 }
 
 // check proves that no index in a read snapshot points outside what it indexes, so that
@@ -178,6 +201,7 @@ func (s *Snapshot) check() error {
 		(n == 0 || s.off[n]-1 == len(s.arena[0])))
 	bad("start times", ascending(s.keys, false))
 	bad("days", len(s.days) == n)
+	bad("statuses", len(s.status) == n && below(s.status, len(statuses)))
 	bad("gig hashes", len(s.gigHash) == n)
 	bad("day window", s.dayN >= 0 && s.dayN <= maxDayWindow && len(s.allDays.cum) == s.dayN+1 &&
 		validDayTables(s.allDays.cum, s.allDays.first, s.dayN, n) && int(s.allDays.cum[s.dayN]) <= n)
@@ -194,6 +218,7 @@ func (s *Snapshot) check() error {
 	bad("venue bodies", len(v.headAt) == venues+1 && len(v.posAt) == venues+1 && len(v.gzAt) == venues+1 && len(v.tagAt) == venues+1 &&
 		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.gzAt, len(v.gz)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
+	bad("ledger", s.validLedger())
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -211,7 +236,7 @@ func ascending[T word](l []T, strict bool) bool {
 }
 
 // below reports whether every element of l is below limit.
-func below(l []uint32, limit int) bool {
+func below[T uint8 | uint32](l []T, limit int) bool {
 	for _, x := range l {
 		if int(x) >= limit {
 			return false
@@ -277,6 +302,7 @@ func (s *Snapshot) views() error {
 	}
 	s.ids = keyTableOf(s.ids.arena, s.ids.off)
 	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
+	s.tomb.ids = keyTableOf(s.tomb.ids.arena, s.tomb.ids.off)
 	for d := range s.index {
 		if err := s.index[d].reindex(len(s.keys)); err != nil {
 			return err

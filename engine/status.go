@@ -19,3 +19,16 @@ func (s Status) Valid() bool {
 	}
 	return false
 }
+
+// statuses lists the statuses by code, the byte a snapshot keeps per gig.
+var statuses = [...]Status{StatusScheduled, StatusCancelled, StatusPostponed, StatusRescheduled}
+
+// code returns the status's code in statuses; the zero Status is StatusScheduled's.
+func (s Status) code() uint8 {
+	for i, x := range statuses {
+		if x == s {
+			return uint8(i)
+		}
+	}
+	return 0
+}

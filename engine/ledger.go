@@ -1,0 +1,341 @@
+package engine
+
+import (
+	"cmp"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The ledger is what a snapshot knows of its gigs' history, carried from each snapshot to
+// the one built after it (Options.Prev) and kept in the snapshot file:
+//
+//   - per gig, when it first appeared (created_at) and when its body, less these two
+//     times, last changed (updated_at), compared by a hash of that body;
+//   - a sequence number per change: each gig created or changed, and each gig removed,
+//     takes the next number, so that the change feed lists what happened after a cursor;
+//   - a tombstone per gig removed within TombstoneKeep: when, why, and the gig it was
+//     merged into.
+//
+// A snapshot built without a previous one starts a new ledger, with a new epoch: cursors
+// of another ledger are refused rather than misread.
+type ledger struct {
+	epoch   uint64 // names the ledger's history; random when it starts
+	seq     uint64 // the last sequence number given
+	floor   uint64 // a cursor below it may have missed a tombstone since dropped
+	changed int64  // Unix seconds: when the snapshot's content (data_version) last changed
+
+	content          []uint64 // per position: xxhash64 of the gig's body without its times
+	created, updated []int64  // per position: Unix seconds
+	firstSeq         []uint64 // per position: the number of its creation
+	lastSeq          []uint64 // per position: the number of its last change (or creation)
+	tomb             tombstones
+	// feed lists every live gig (its position) and tombstone (Len() plus its number) in
+	// ascending order of their last sequence number.
+	feed []uint32
+}
+
+// TombstoneKeep is how long a removed gig's tombstone is kept, and so how far back the
+// change feed reaches.
+const TombstoneKeep = 30 * 24 * time.Hour
+
+// Reason says why a gig was removed.
+type Reason uint8
+
+// The reasons of a removal.
+const (
+	ReasonPast   Reason = iota + 1 // its start went by
+	ReasonGone                     // no source lists it any more
+	ReasonMerged                   // it was found to be another gig, which keeps its sources
+)
+
+func (r Reason) String() string {
+	switch r {
+	case ReasonPast:
+		return "past"
+	case ReasonGone:
+		return "gone_from_sources"
+	case ReasonMerged:
+		return "merged"
+	}
+	return "unknown"
+}
+
+// Tombstone is what is known of a removed gig.
+type Tombstone struct {
+	ID         string
+	Removed    time.Time
+	Reason     Reason
+	MergedInto string // the surviving gig's id when Reason is ReasonMerged
+}
+
+// tombstones holds the ledger's tombstones without pointers, by number.
+type tombstones struct {
+	ids     keyTable // tombstone number by gig id
+	removed []int64  // Unix seconds
+	seq     []uint64
+	reason  []byte
+	into    []byte   // merged_into ids back to back
+	intoOff []uint32 // tombstone i's is into[intoOff[i]:intoOff[i+1]]
+}
+
+func (t *tombstones) len() int { return t.ids.len() }
+
+func (t *tombstones) get(i int) Tombstone {
+	return Tombstone{ID: string(t.ids.key(i)), Removed: time.Unix(t.removed[i], 0).UTC(), Reason: Reason(t.reason[i]),
+		MergedInto: string(t.into[t.intoOff[i]:t.intoOff[i+1]])}
+}
+
+// newTombstones lays out a list of tombstones and their sequence numbers.
+func newTombstones(list []Tombstone, seq []uint64) tombstones {
+	t := tombstones{removed: make([]int64, len(list)), seq: seq, reason: make([]byte, len(list)), intoOff: make([]uint32, 1, len(list)+1)}
+	ids := make([]string, len(list))
+	for i, x := range list {
+		ids[i], t.removed[i], t.reason[i] = x.ID, x.Removed.Unix(), byte(x.Reason)
+		t.into = append(t.into, x.MergedInto...)
+		t.intoOff = append(t.intoOff, uint32(len(t.into)))
+	}
+	t.ids = newKeyTable(ids)
+	return t
+}
+
+// Tombstone returns the tombstone of the gig with id, removed within TombstoneKeep and not
+// back since.
+func (s *Snapshot) Tombstone(id string) (Tombstone, bool) {
+	i, ok := s.tomb.ids.find(id)
+	if !ok {
+		return Tombstone{}, false
+	}
+	return s.tomb.get(i), true
+}
+
+// Changed returns when the snapshot's content last changed: the build time of the first
+// snapshot in the ledger with this data_version. An identical rebuild keeps it.
+func (s *Snapshot) Changed() time.Time { return time.Unix(s.changed, 0).UTC() }
+
+// GigTimes returns when the gig at position i first appeared and when its body last
+// changed.
+func (s *Snapshot) GigTimes(i int) (created, updated time.Time) {
+	return time.Unix(s.created[i], 0).UTC(), time.Unix(s.updated[i], 0).UTC()
+}
+
+// prior is the previous snapshot's record of one gig, found by id while rendering it.
+type prior struct {
+	created, updated int64
+	firstSeq         uint64
+	lastSeq          uint64 // 0 when the body changed: it takes a new number
+}
+
+// priorOf returns what prev knew of the gig with id whose body (without its times) hashes
+// to content; ok is false when prev did not have the gig. prev may be nil.
+func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
+	if prev == nil {
+		return p, false
+	}
+	i, ok := prev.ids.find(id)
+	if !ok {
+		return p, false
+	}
+	p = prior{created: prev.created[i], updated: prev.updated[i], firstSeq: prev.firstSeq[i]}
+	if prev.content[i] == content {
+		p.lastSeq = prev.lastSeq[i]
+	}
+	return p, true
+}
+
+// carryLedger numbers this build's changes after what prev numbered (prev may be nil),
+// and writes the tombstones: prev's still within TombstoneKeep whose gig is not back,
+// and one per gig of prev this snapshot lacks: merged when merges names it and its
+// survivor is here, past when its start went by, else gone from the sources. Gigs'
+// times and hashes are set already (renderGigs); a number 0 is one to give.
+func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) error {
+	now := s.built.Unix()
+	if prev != nil {
+		s.epoch, s.seq, s.floor = prev.epoch, prev.seq, prev.floor
+	} else {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return fmt.Errorf("cannot start a ledger: %w", err)
+		}
+		s.epoch = binary.LittleEndian.Uint64(b[:]) | 1 // never 0
+	}
+	for i := range s.lastSeq {
+		if s.lastSeq[i] == 0 {
+			s.seq++
+			s.lastSeq[i] = s.seq
+			if s.firstSeq[i] == 0 {
+				s.firstSeq[i] = s.seq
+			}
+		}
+	}
+	var list []Tombstone
+	var seqs []uint64
+	if prev != nil {
+		expired := now - int64(TombstoneKeep/time.Second)
+		for i := range prev.tomb.len() {
+			t := prev.tomb.get(i)
+			if _, back := s.ids.find(t.ID); back {
+				continue // its creation has a later number
+			}
+			if t.Removed.Unix() < expired {
+				s.floor = max(s.floor, prev.tomb.seq[i])
+				continue
+			}
+			list, seqs = append(list, t), append(seqs, prev.tomb.seq[i])
+		}
+		into := make(map[string]string, len(merges))
+		for _, m := range merges {
+			into[m.From] = m.Into
+		}
+		for i := range prev.Len() {
+			id := string(prev.ids.key(i))
+			if _, ok := s.ids.find(id); ok {
+				continue
+			}
+			t := Tombstone{ID: id, Removed: s.built, Reason: ReasonGone}
+			if survivor, ok := into[id]; ok {
+				if _, alive := s.ids.find(survivor); alive {
+					t.Reason, t.MergedInto = ReasonMerged, survivor
+				}
+			}
+			if t.Reason == ReasonGone && prev.keys[i] < now {
+				t.Reason = ReasonPast
+			}
+			s.seq++
+			list, seqs = append(list, t), append(seqs, s.seq)
+		}
+	}
+	s.tomb = newTombstones(list, seqs)
+	s.feed = make([]uint32, 0, s.Len()+len(list))
+	for i := range s.Len() + len(list) {
+		s.feed = append(s.feed, uint32(i))
+	}
+	slices.SortFunc(s.feed, func(a, b uint32) int { return cmp.Compare(s.entrySeq(a), s.entrySeq(b)) })
+	return nil
+}
+
+// settleChanged sets when the content last changed: prev's time when the data_version is
+// prev's, else the build time.
+func (s *Snapshot) settleChanged(prev *Snapshot) {
+	s.changed = s.built.Unix()
+	if prev != nil && prev.version == s.version {
+		s.changed = prev.changed
+	}
+}
+
+// entrySeq returns the sequence number of a feed entry.
+func (s *Snapshot) entrySeq(e uint32) uint64 {
+	if int(e) < s.Len() {
+		return s.lastSeq[e]
+	}
+	return s.tomb.seq[int(e)-s.Len()]
+}
+
+// Cursor names a point of a ledger's history: the changes after it are those with a
+// greater sequence number.
+type Cursor struct {
+	Epoch, Seq uint64
+}
+
+// String writes the cursor as clients see it: the epoch in hex, a dash, the number.
+func (c Cursor) String() string {
+	return string(c.Append(nil))
+}
+
+// Append appends the cursor's String form to dst.
+func (c Cursor) Append(dst []byte) []byte {
+	dst = strconv.AppendUint(dst, c.Epoch, 16)
+	dst = append(dst, '-')
+	return strconv.AppendUint(dst, c.Seq, 10)
+}
+
+// ParseCursor reads a cursor String wrote.
+func ParseCursor(v string) (Cursor, error) {
+	e, n, ok := strings.Cut(v, "-")
+	var c Cursor
+	var err1, err2 error
+	if ok {
+		c.Epoch, err1 = strconv.ParseUint(e, 16, 64)
+		c.Seq, err2 = strconv.ParseUint(n, 10, 64)
+	}
+	if !ok || err1 != nil || err2 != nil || len(e) > 16 || c.Epoch == 0 {
+		return Cursor{}, errors.New("not a cursor: use the next_cursor of a change page or the export's cursor")
+	}
+	return c, nil
+}
+
+// Cursor returns the cursor of the snapshot: its changes are all at or before it.
+func (s *Snapshot) Cursor() Cursor { return Cursor{s.epoch, s.seq} }
+
+// Errors of ChangesSince.
+var (
+	// ErrCursorExpired: the cursor is of another ledger, or older than the feed reaches.
+	ErrCursorExpired = errors.New("cursor expired")
+	// ErrCursorAhead: the cursor is after every change this snapshot knows.
+	ErrCursorAhead = errors.New("cursor ahead of the data")
+)
+
+// ChangesSince returns the feed's entries after cursor c (at most limit of them, from
+// start), whether more follow, and the cursor after the last one returned (c when none).
+func (s *Snapshot) ChangesSince(c Cursor, limit int) (entries []uint32, more bool, next Cursor, err error) {
+	switch {
+	case c.Epoch != s.epoch || c.Seq < s.floor:
+		return nil, false, c, ErrCursorExpired
+	case c.Seq > s.seq:
+		return nil, false, c, ErrCursorAhead
+	}
+	at, _ := slices.BinarySearchFunc(s.feed, c.Seq+1, func(e uint32, seq uint64) int { return cmp.Compare(s.entrySeq(e), seq) })
+	end := min(at+limit, len(s.feed))
+	entries, next = s.feed[at:end:end], c
+	if end > at {
+		next.Seq = s.entrySeq(s.feed[end-1])
+	}
+	return entries, end < len(s.feed), next, nil
+}
+
+// validLedger reports whether a read snapshot's ledger is whole: an entry per gig, each
+// tombstone's fields, and a feed of every gig and tombstone in ascending order of
+// sequence numbers no greater than the last given.
+func (s *Snapshot) validLedger() bool {
+	n, t := s.Len(), &s.tomb
+	k := len(t.removed)
+	if len(s.content) != n || len(s.created) != n || len(s.updated) != n || len(s.firstSeq) != n || len(s.lastSeq) != n ||
+		!t.ids.valid(k) || len(t.seq) != k || len(t.reason) != k || len(t.intoOff) != k+1 || t.intoOff[0] != 0 ||
+		!ascending(t.intoOff, false) || int(t.intoOff[k]) != len(t.into) || len(s.feed) != n+k || s.epoch == 0 {
+		return false
+	}
+	var last uint64
+	for i, e := range s.feed {
+		if int(e) >= n+k {
+			return false
+		}
+		seq := s.entrySeq(e)
+		if i > 0 && seq <= last || seq > s.seq || seq == 0 {
+			return false
+		}
+		last = seq
+	}
+	return true
+}
+
+// appendJSON appends tombstone i as a JSON object: id, removed_at, reason and, for a
+// merge, merged_into.
+func (t *tombstones) appendJSON(dst []byte, i int) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendString(dst, string(t.ids.key(i)))
+	dst = append(dst, `,"removed_at":"`...)
+	dst = time.Unix(t.removed[i], 0).UTC().AppendFormat(dst, time.RFC3339)
+	dst = append(dst, `","reason":"`...)
+	dst = append(dst, Reason(t.reason[i]).String()...)
+	dst = append(dst, '"')
+	if into := t.into[t.intoOff[i]:t.intoOff[i+1]]; len(into) > 0 {
+		dst = append(dst, `,"merged_into":`...)
+		dst = appendString(dst, string(into))
+	}
+	return append(dst, '}')
+}

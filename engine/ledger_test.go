@@ -1,0 +1,211 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// ledgerDataset is a small dataset whose gigs are named by their ids' letters; each
+// starts at t0 plus its offset.
+func ledgerDataset(t0 time.Time, gigs map[string]time.Duration, titles map[string]string) *engine.Dataset {
+	ds := &engine.Dataset{
+		Cities:  []engine.City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+		Venues:  []engine.Venue{{Slug: "hall", Name: "Hall", City: "berlin"}},
+		Artists: []engine.Artist{{Slug: "x", Name: "X"}},
+	}
+	for id, at := range gigs {
+		ds.Gigs = append(ds.Gigs, engine.Gig{ID: id, Title: titles[id], Venue: "hall", Start: t0.Add(at),
+			Artists: []engine.Billing{{Artist: "x", Headliner: true}}})
+	}
+	return ds
+}
+
+type changeJSON struct {
+	Change string `json:"change"`
+	ID     string `json:"id"`
+	Gig    *struct {
+		CreatedAt string `json:"created_at"`
+		UpdatedAt string `json:"updated_at"`
+		Title     string `json:"title"`
+	}
+	Tombstone *struct {
+		ID         string `json:"id"`
+		RemovedAt  string `json:"removed_at"`
+		Reason     string `json:"reason"`
+		MergedInto string `json:"merged_into"`
+	}
+}
+
+type changesJSON struct {
+	Data []changeJSON
+	Meta struct {
+		Cursor  string
+		HasMore bool `json:"has_more"`
+	}
+}
+
+// changes reads the whole feed after c, limit entries a page, as the API would serve it.
+func changes(t *testing.T, s *engine.Snapshot, c engine.Cursor, limit int) ([]changeJSON, engine.Cursor) {
+	t.Helper()
+	var all []changeJSON
+	for {
+		entries, more, next, err := s.ChangesSince(c, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page changesJSON
+		body := s.AppendChanges(nil, entries, c, next, more, nil)
+		if err := json.Unmarshal(body, &page); err != nil {
+			t.Fatalf("%v in %s", err, body)
+		}
+		if page.Meta.Cursor != next.String() || page.Meta.HasMore != more || len(page.Data) != len(entries) || len(entries) > limit {
+			t.Fatalf("page meta %+v, want cursor %s more %v, %d entries", page.Meta, next, more, len(entries))
+		}
+		all = append(all, page.Data...)
+		if c = next; !more {
+			return all, c
+		}
+	}
+}
+
+func summary(list []changeJSON) []string {
+	var out []string
+	for _, c := range list {
+		s := c.Change + " " + c.ID
+		if c.Tombstone != nil {
+			s += " " + c.Tombstone.Reason + ">" + c.Tombstone.MergedInto
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func buildAt(t *testing.T, ds *engine.Dataset, now time.Time, prev *engine.Snapshot) *engine.Snapshot {
+	t.Helper()
+	s, err := engine.Build(ds, engine.Options{Now: now, Prev: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestLedger follows gigs through refreshes: edits, removals for each reason, a new gig,
+// an identical rebuild (also from the snapshot file), tombstones' expiry and a gig's return.
+func TestLedger(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	starts := map[string]time.Duration{"a": 40 * day, "b": 41 * day, "c": 42 * day, "d": 2 * time.Hour, "e": 43 * day}
+	s1 := buildAt(t, ledgerDataset(t0, starts, nil), t0, nil)
+	start := engine.Cursor{Epoch: s1.Cursor().Epoch}
+	got, c1 := changes(t, s1, start, 2)
+	if want := []string{"created d", "created a", "created b", "created c", "created e"}; !slices.Equal(summary(got), want) {
+		t.Fatalf("first feed %v, want %v", summary(got), want)
+	}
+	if c1 != s1.Cursor() {
+		t.Fatalf("feed ends at %v, snapshot cursor %v", c1, s1.Cursor())
+	}
+
+	// A day later: d is past, a edited, b gone, c merged into e, f new.
+	t1 := t0.Add(day)
+	starts2 := map[string]time.Duration{"a": 40 * day, "e": 43 * day, "f": 44 * day}
+	ds2 := ledgerDataset(t0, starts2, map[string]string{"a": "A, edited"})
+	ds2.Merges = []engine.Merge{{From: "c", Into: "e"}, {From: "a", Into: "e"}} // a is alive: not a merge
+	s2 := buildAt(t, ds2, t1, s1)
+	got, c2 := changes(t, s2, c1, 1)
+	if want := []string{"updated a", "created f", "removed d past>", "removed b gone_from_sources>", "removed c merged>e"}; !slices.Equal(summary(got), want) {
+		t.Fatalf("second feed %v, want %v", summary(got), want)
+	}
+	if a := got[0].Gig; a.CreatedAt != "2026-11-22T12:00:00Z" || a.UpdatedAt != "2026-11-23T12:00:00Z" || a.Title != "A, edited" {
+		t.Errorf("edited gig: %+v", a)
+	}
+	if tb := got[4].Tombstone; tb.ID != "c" || tb.RemovedAt != "2026-11-23T12:00:00Z" {
+		t.Errorf("tombstone %+v", tb)
+	}
+	if tb, ok := s2.Tombstone("c"); !ok || tb.Reason != engine.ReasonMerged || tb.MergedInto != "e" {
+		t.Errorf("Tombstone(c) = %+v, %v", tb, ok)
+	}
+	if _, ok := s2.Tombstone("a"); ok {
+		t.Error("a live gig has a tombstone")
+	}
+	all, _ := changes(t, s2, engine.Cursor{Epoch: s2.Cursor().Epoch}, 100)
+	if want := []string{"created e", "created a", "created f", "removed d past>", "removed b gone_from_sources>", "removed c merged>e"}; !slices.Equal(summary(all), want) {
+		t.Errorf("whole feed %v, want %v (each gig once, at its last change, new to this cursor)", summary(all), want)
+	}
+	if !s2.Changed().Equal(t1) {
+		t.Errorf("changed at %v, want %v", s2.Changed(), t1)
+	}
+
+	// An identical rebuild, an hour later, from the snapshot as built and as read back:
+	// same bytes, same cursor, same change time.
+	for _, prev := range []*engine.Snapshot{s2, roundTrip(t, s2)} {
+		s3 := buildAt(t, ds2, t1.Add(time.Hour), prev)
+		if s3.Version() != s2.Version() || s3.Cursor() != s2.Cursor() || !s3.Changed().Equal(t1) ||
+			!bytes.Equal(bytes.Join(s3.GigsJSON(), nil), bytes.Join(s2.GigsJSON(), nil)) || s3.Export().ETag != s2.Export().ETag {
+			t.Errorf("identical rebuild differs: version %s/%s cursor %v/%v changed %v", s3.Version(), s2.Version(), s3.Cursor(), s2.Cursor(), s3.Changed())
+		}
+		if got, _ := changes(t, s3, c2, 10); len(got) != 0 {
+			t.Errorf("identical rebuild has changes %v", summary(got))
+		}
+	}
+
+	// Cursors: of another ledger, ahead of the data, and (after 30 days) older than the
+	// tombstones kept.
+	other := buildAt(t, ds2, t1, nil)
+	for _, tc := range []struct {
+		c    engine.Cursor
+		want error
+	}{{other.Cursor(), engine.ErrCursorExpired}, {engine.Cursor{Epoch: c2.Epoch, Seq: c2.Seq + 1}, engine.ErrCursorAhead}} {
+		if _, _, _, err := s2.ChangesSince(tc.c, 10); !errors.Is(err, tc.want) {
+			t.Errorf("cursor %v: %v, want %v", tc.c, err, tc.want)
+		}
+	}
+	t4 := t1.Add(engine.TombstoneKeep + time.Hour)
+	starts4 := map[string]time.Duration{"a": 40 * day, "b": 41 * day, "e": 43 * day, "f": 44 * day}
+	s4 := buildAt(t, ledgerDataset(t0, starts4, map[string]string{"a": "A, edited"}), t4, s2)
+	if _, _, _, err := s4.ChangesSince(c1, 10); !errors.Is(err, engine.ErrCursorExpired) {
+		t.Errorf("a cursor from before dropped tombstones: %v, want ErrCursorExpired", err)
+	}
+	got, _ = changes(t, s4, c2, 10)
+	if want := []string{"created b"}; !slices.Equal(summary(got), want) {
+		t.Errorf("after 30 days: %v, want %v", summary(got), want)
+	}
+	for _, id := range []string{"b", "c", "d"} {
+		if _, ok := s4.Tombstone(id); ok {
+			t.Errorf("tombstone of %s kept after 30 days, or after its return", id)
+		}
+	}
+}
+
+func TestParseCursor(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want engine.Cursor
+		ok   bool
+	}{
+		{"1f-0", engine.Cursor{Epoch: 0x1f}, true},
+		{"ffffffffffffffff-18446744073709551615", engine.Cursor{Epoch: 1<<64 - 1, Seq: 1<<64 - 1}, true},
+		{"", engine.Cursor{}, false},
+		{"1f", engine.Cursor{}, false},
+		{"0-5", engine.Cursor{}, false},
+		{"1f-+5", engine.Cursor{}, false},
+		{"1f--5", engine.Cursor{}, false},
+		{"x-5", engine.Cursor{}, false},
+		{"1f-5-6", engine.Cursor{}, false},
+		{"01ffffffffffffffff-5", engine.Cursor{}, false},
+		{"1f-18446744073709551616", engine.Cursor{}, false},
+	} {
+		got, err := engine.ParseCursor(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("ParseCursor(%q) = %v, %v", tc.in, got, err)
+		}
+		if tc.ok && got.String() != tc.in {
+			t.Errorf("%v.String() = %q, want %q", got, got.String(), tc.in)
+		}
+	}
+}
