@@ -50,6 +50,7 @@ func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
 	for _, c := range clusters {
 		a.gig(c)
 	}
+	a.ds.Merges = run.merges
 	return a.ds
 }
 

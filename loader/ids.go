@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/engine/atomicfile"
 )
 
@@ -160,6 +161,7 @@ type idRun struct {
 	store   *IDStore
 	claimed map[idValue]bool
 	used    map[idKey]idValue
+	merges  []engine.Merge // ids whose records now make another gig, in the order found
 }
 
 func (s *IDStore) begin() *idRun {
@@ -210,6 +212,13 @@ func (r *idRun) assign(n *normalizer, members []int32, venueSlugs []string, own 
 	var id idValue
 	if len(cands) > 0 {
 		id = cands[0]
+		// The other gigs its records made are this one now, unless another gig of the
+		// run keeps their id (the snapshot's ledger checks that).
+		for _, other := range cands[1:] {
+			if votes[other] > 0 {
+				r.merges = append(r.merges, engine.Merge{From: other.String(), Into: id.String()})
+			}
+		}
 	} else {
 		id = mintID(own, 0)
 	}

@@ -3,6 +3,7 @@ package loader
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,5 +122,31 @@ func TestIDsNeverCollide(t *testing.T) {
 	)
 	if len(ds.Gigs) != 2 || ds.Gigs[0].ID == ds.Gigs[1].ID || ds.Gigs[0].ID != first["A"] {
 		t.Errorf("gigs %+v; the first should keep id %s", ds.Gigs, first["A"])
+	}
+}
+
+// TestMergesNamed checks that when the records of two gigs come to make one, the gig
+// whose id is not kept is named as merged into the one whose id is.
+func TestMergesNamed(t *testing.T) {
+	store := NewIDStore()
+	first := merged(t, store,
+		listing{source: "site", venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive", ref: "https://garage.test/e/1"},
+		listing{source: "tix", venue: "The Garage", start: "2026-12-09T20:00", title: "Slowdive", ref: "T1"},
+	)
+	if len(first.Gigs) != 2 || len(first.Merges) != 0 {
+		t.Fatalf("first refresh: %d gigs, merges %v; want 2 gigs, no merge", len(first.Gigs), first.Merges)
+	}
+	// The platform corrects its date: both records are one gig.
+	second := merged(t, store,
+		listing{source: "site", venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", performer: "Slowdive", ref: "https://garage.test/e/1"},
+		listing{source: "tix", venue: "The Garage", start: "2026-12-05T20:00", title: "Slowdive", ref: "T1"},
+	)
+	if len(second.Gigs) != 1 || len(second.Merges) != 1 {
+		t.Fatalf("second refresh: %d gigs, merges %v; want 1 gig, 1 merge", len(second.Gigs), second.Merges)
+	}
+	m, kept := second.Merges[0], second.Gigs[0].ID
+	ids := []string{first.Gigs[0].ID, first.Gigs[1].ID}
+	if m.Into != kept || m.From == kept || !slices.Contains(ids, m.From) || !slices.Contains(ids, kept) {
+		t.Errorf("merge %+v, kept %s, first ids %v", m, kept, ids)
 	}
 }

@@ -204,7 +204,7 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	build := func() {
 		ds := norm.dataset(run, norm.clusters())
 		ds.Sources = sourceHealth(rep.Sources)
-		snap, err = engine.Build(&ds, engine.Options{Now: start})
+		snap, err = engine.Build(&ds, engine.Options{Now: start, Prev: l.o.Live.Load()})
 	}
 	if l.o.Building != nil {
 		l.o.Building(build)

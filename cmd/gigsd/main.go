@@ -485,7 +485,7 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 				ds, rerr := readDataset(m.Config.Dataset)
 				read, err = time.Now(), rerr
 				if err == nil {
-					snap, err = engine.Build(ds, engine.Options{Now: start})
+					snap, err = engine.Build(ds, engine.Options{Now: start, Prev: m.Live.Load()})
 				}
 			}) // the snapshot keeps nothing of the dataset
 			rep := loader.Report{Duration: time.Since(start)}
