@@ -170,9 +170,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	s.dayWindow()
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, cat, opt.Prev)
-	if err := s.carryLedger(opt.Prev, ds.Merges); err != nil {
-		return nil, err
-	}
+	s.carryLedger(opt.Prev, ds.Merges)
 	if err := s.buildIndexes(rows, cat); err != nil {
 		return nil, err
 	}

@@ -2,14 +2,14 @@ package engine
 
 import (
 	"cmp"
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // The ledger is what a snapshot knows of its gigs' history, carried from each snapshot to
@@ -22,10 +22,10 @@ import (
 //   - a tombstone per gig removed within TombstoneKeep: when, why, and the gig it was
 //     merged into.
 //
-// A snapshot built without a previous one starts a new ledger, with a new epoch: cursors
-// of another ledger are refused rather than misread.
+// A snapshot built without a previous one starts a new ledger, with a new epoch (a hash
+// of its build time and gigs): cursors of another ledger are refused rather than misread.
 type ledger struct {
-	epoch   uint64 // names the ledger's history; random when it starts
+	epoch   uint64 // names the ledger's history
 	seq     uint64 // the last sequence number given
 	floor   uint64 // a cursor below it may have missed a tombstone since dropped
 	changed int64  // Unix seconds: when the snapshot's content (data_version) last changed
@@ -153,16 +153,18 @@ func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
 // and one per gig of prev this snapshot lacks: merged when merges names it and its
 // survivor is here, past when its start went by, else gone from the sources. Gigs'
 // times and hashes are set already (renderGigs); a number 0 is one to give.
-func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) error {
+func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) {
 	now := s.built.Unix()
 	if prev != nil {
 		s.epoch, s.seq, s.floor = prev.epoch, prev.seq, prev.floor
 	} else {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return fmt.Errorf("cannot start a ledger: %w", err)
+		// Named by when it starts and what: two replicas starting alike agree.
+		h := xxhash.New()
+		_, _ = h.Write(binary.LittleEndian.AppendUint64(nil, uint64(now)))
+		for _, c := range s.content {
+			_, _ = h.Write(binary.LittleEndian.AppendUint64(nil, c))
 		}
-		s.epoch = binary.LittleEndian.Uint64(b[:]) | 1 // never 0
+		s.epoch = h.Sum64() | 1 // never 0
 	}
 	for i := range s.lastSeq {
 		if s.lastSeq[i] == 0 {
@@ -216,7 +218,6 @@ func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) error {
 		s.feed = append(s.feed, uint32(i))
 	}
 	slices.SortFunc(s.feed, func(a, b uint32) int { return cmp.Compare(s.entrySeq(a), s.entrySeq(b)) })
-	return nil
 }
 
 // settleChanged sets when the content last changed: prev's time when the data_version is
@@ -339,3 +340,6 @@ func (t *tombstones) appendJSON(dst []byte, i int) []byte {
 	}
 	return append(dst, '}')
 }
+
+// Tombstones returns the number of tombstones the snapshot keeps.
+func (s *Snapshot) Tombstones() int { return s.tomb.len() }

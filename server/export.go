@@ -48,7 +48,7 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	h.Set("Vary", "Accept-Encoding")
 	sum := sha256.Sum256([]byte(rec.ID))
 	k := limit.Key(sum[:16]) // the key's quota is by its id
-	if notModified(&ctx.Request.Header, []byte(e.ETag), snap.Built(), true) {
+	if notModified(&ctx.Request.Header, []byte(e.ETag), snap.Changed(), true) {
 		s.exportHeaders.set(ctx, s.exports.Peek(k, s.now(ctx)))
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		ctx.Response.SkipBody = true

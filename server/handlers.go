@@ -77,6 +77,9 @@ func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	var ok bool
 	var tag engine.Tag
 	if p.buf, tag, ok = snap.AppendGig(p.buf[:0], id); !ok {
+		if known, err := s.gone(ctx, snap, id); known {
+			return err
+		}
 		return notFound("no upcoming gig with id %q", id)
 	}
 	return s.sendAssembled(ctx, snap, p, tag, true)
@@ -209,7 +212,7 @@ func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag 
 	if vary {
 		h.Set("Vary", "Accept-Encoding")
 	}
-	if notModified(&ctx.Request.Header, etag, snap.Built(), fixed) {
+	if notModified(&ctx.Request.Header, etag, snap.Changed(), fixed) {
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		ctx.Response.SkipBody = true
 		ctx.Response.ResetBody()
@@ -219,32 +222,34 @@ func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag 
 	return false
 }
 
-// builtDate is a snapshot's build time as an HTTP date, kept while it is served.
-type builtDate struct {
+// changedDate is when a snapshot's data last changed, as an HTTP date, kept while it is
+// served.
+type changedDate struct {
 	snap *engine.Snapshot
 	date []byte
 }
 
-// lastModified returns the Last-Modified value of snap's bodies: its build time, written
-// once per snapshot rather than per request.
+// lastModified returns the Last-Modified value of snap's bodies: when its content last
+// changed (engine.Snapshot.Changed, which an identical rebuild keeps), written once per
+// snapshot rather than per request.
 func (s *Server) lastModified(snap *engine.Snapshot) []byte {
-	if d := s.built.Load(); d != nil && d.snap == snap {
+	if d := s.changed.Load(); d != nil && d.snap == snap {
 		return d.date
 	}
-	d := &builtDate{snap: snap, date: fasthttp.AppendHTTPDate(nil, snap.Built())}
-	s.built.Store(d)
+	d := &changedDate{snap: snap, date: fasthttp.AppendHTTPDate(nil, snap.Changed())}
+	s.changed.Store(d)
 	return d.date
 }
 
 // notModified evaluates If-None-Match (weak comparison) or, when it is absent and the body
-// depends on the snapshot alone, If-Modified-Since.
-func notModified(h *fasthttp.RequestHeader, etag []byte, built time.Time, fixed bool) bool {
+// depends on the snapshot alone, If-Modified-Since against when its data last changed.
+func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixed bool) bool {
 	if inm := h.Peek("If-None-Match"); len(inm) > 0 {
 		return etagListMatches(inm, etag)
 	}
 	if ims := h.Peek("If-Modified-Since"); fixed && len(ims) > 0 {
 		t, err := fasthttp.ParseHTTPDate(ims)
-		return err == nil && !built.After(t)
+		return err == nil && !changed.After(t)
 	}
 	return false
 }

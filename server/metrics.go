@@ -21,6 +21,10 @@ type Metrics struct {
 	limits    [2][2]prometheus.Counter // [read, export][allowed, limited]
 	keyChecks [numKeyResults]prometheus.Counter
 	export    [2]prometheus.Counter // bytes, [identity, gzip]
+	changes   struct {
+		entries prometheus.Counter // changes listed by /v1/changes
+		expired prometheus.Counter // cursors refused as expired
+	}
 
 	conns    atomic.Pointer[conns.Listener] // the guarded listener, for its gauge and counter
 	rejected [2]prometheus.Counter          // connections refused, [total cap, per-client cap]
@@ -37,7 +41,7 @@ const (
 var methodNames = [numMethods]string{"GET", "HEAD", "other"}
 
 // knownCodes are the statuses the server writes; the last entry stands for any other.
-var knownCodes = [...]int{200, 204, 304, 400, 401, 404, 405, 413, 429, 431, 500, 503, 0}
+var knownCodes = [...]int{200, 204, 301, 304, 400, 401, 404, 405, 410, 413, 429, 431, 500, 503, 0}
 
 // keyResult is the outcome of checking an X-API-Key.
 type keyResult uint8
@@ -122,7 +126,16 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		}
 		return 0
 	})
-	reg.MustRegister(m.requests, durations, limits, keyChecks, export, acceptErrors, rejected, open, snapshotCollector{live})
+	m.changes.entries = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "gigs_changes_listed_total",
+		Help: "Changes (created, updated, cancelled or removed gigs) listed by /v1/changes.",
+	})
+	m.changes.expired = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "gigs_changes_expired_cursors_total",
+		Help: "Cursors /v1/changes refused as expired (older than the tombstones kept, or of replaced data): each is a client told to download the export again.",
+	})
+	reg.MustRegister(m.requests, durations, limits, keyChecks, export, acceptErrors, rejected, open, m.changes.entries, m.changes.expired,
+		snapshotCollector{live})
 	return m
 }
 
@@ -188,6 +201,12 @@ var (
 		"Size of the served snapshot's export body, by content encoding.", []string{"encoding"}, nil)
 	descNextRefresh = prometheus.NewDesc("gigs_next_refresh_timestamp_seconds",
 		"When the next refresh is due, in Unix seconds.", nil, nil)
+	descChangeSeq = prometheus.NewDesc("gigs_changes_sequence",
+		"The last change number of the served snapshot's ledger: it grows by one per gig created, changed or removed.", nil, nil)
+	descTombstones = prometheus.NewDesc("gigs_changes_tombstones",
+		"Removed gigs whose tombstones the served snapshot keeps (30 days).", nil, nil)
+	descChanged = prometheus.NewDesc("gigs_snapshot_changed_timestamp_seconds",
+		"When the served data last changed (its changed_at, the Last-Modified of its bodies), in Unix seconds.", nil, nil)
 )
 
 func (c snapshotCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -195,6 +214,9 @@ func (c snapshotCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- descGenerated
 	ch <- descExportBytes
 	ch <- descNextRefresh
+	ch <- descChangeSeq
+	ch <- descTombstones
+	ch <- descChanged
 }
 
 // Collect sends nothing about a snapshot before the first one is published, so that an
@@ -209,6 +231,9 @@ func (c snapshotCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(descGigs, prometheus.GaugeValue, float64(s.Len()))
 	ch <- prometheus.MustNewConstMetric(descGenerated, prometheus.GaugeValue, float64(s.Built().Unix()))
+	ch <- prometheus.MustNewConstMetric(descChangeSeq, prometheus.GaugeValue, float64(s.Cursor().Seq))
+	ch <- prometheus.MustNewConstMetric(descTombstones, prometheus.GaugeValue, float64(s.Tombstones()))
+	ch <- prometheus.MustNewConstMetric(descChanged, prometheus.GaugeValue, float64(s.Changed().Unix()))
 	e := s.Export()
 	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(e.Size), "identity")
 	ch <- prometheus.MustNewConstMetric(descExportBytes, prometheus.GaugeValue, float64(e.GzipSize), "gzip")

@@ -20,10 +20,12 @@ const (
 	pTo
 	pPageSize
 	pPage
+	pSince // of /v1/changes
+	pLimit
 	numParams
 )
 
-var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "from", "to", "page_size", "page"}
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "from", "to", "page_size", "page", "since", "limit"}
 
 var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
 	pArtist: engine.DimArtist, pGenre: engine.DimGenre}

@@ -28,6 +28,8 @@ var (
 	kindBadRequest       = kind{"bad-request", "Bad request", 400, "", ""}
 	kindHeadersTooLarge  = kind{"headers-too-large", "Request headers too large", 431, "", ""}
 	kindBodyTooLarge     = kind{"body-too-large", "Request body too large", 413, "", ""}
+	kindGone             = kind{"gone", "Gig removed", 410, "", ""}
+	kindCursorExpired    = kind{"cursor-expired", "Cursor expired", 410, "", ""}
 )
 
 // InvalidParam names one bad query parameter and says why.
@@ -45,6 +47,15 @@ type Problem struct {
 	Invalid    []InvalidParam // at most maxInvalid
 	More       int            // bad parameters beyond Invalid
 	retryAfter string         // whole seconds; "" for none, or the kind's own
+	tombstone  *tombstoneJSON // of a removed gig, written into the body
+}
+
+// tombstoneJSON is a removed gig's tombstone, as a gone problem carries it.
+type tombstoneJSON struct {
+	ID         string `json:"id"`
+	RemovedAt  string `json:"removed_at"`
+	Reason     string `json:"reason"`
+	MergedInto string `json:"merged_into,omitempty"`
 }
 
 // maxInvalid caps the bad parameters a problem lists: a request with thousands of them
@@ -85,6 +96,7 @@ type problemJSON struct {
 	RequestID     string         `json:"request_id"`
 	InvalidParams []InvalidParam `json:"invalid_params,omitempty"`
 	More          int            `json:"more_invalid_params,omitempty"`
+	*tombstoneJSON
 }
 
 // problemOwned are the headers a problem answer sets itself, or leaves out: whatever a
@@ -116,6 +128,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 		RequestID:     string(h.Peek(hdrRequestID)),
 		InvalidParams: p.Invalid,
 		More:          p.More,
+		tombstoneJSON: p.tombstone,
 	}, json.DisableHTMLEscape())
 	if err != nil { // cannot happen for these types; never leave the client without an answer
 		body = []byte(`{"type":"/problems/internal","title":"Internal error","status":500}`)

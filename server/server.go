@@ -80,8 +80,8 @@ type Server struct {
 	exportHeaders rateHeaders
 	m             *Metrics
 	draining      atomic.Bool
-	requests      atomic.Uint64             // numbers request ids
-	built         atomic.Pointer[builtDate] // Last-Modified of the snapshot served last
+	requests      atomic.Uint64               // numbers request ids
+	changed       atomic.Pointer[changedDate] // Last-Modified of the snapshot served last
 }
 
 // New returns a Server.
@@ -178,6 +178,7 @@ const (
 	routeArtists
 	routeGenres
 	routeMeta
+	routeChanges
 	routeOpenAPI
 	routeLivez
 	routeReadyz
@@ -189,7 +190,7 @@ const (
 
 var routeTemplates = [numRoutes]string{
 	"/v1/gigs", "/v1/gigs/{id}", "/v1/gigs/download", "/v1/cities", "/v1/venues", "/v1/venues/{slug}",
-	"/v1/artists", "/v1/genres", "/v1/meta", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}", "other"}
+	"/v1/artists", "/v1/genres", "/v1/meta", "/v1/changes", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}", "other"}
 
 // routeKey is the user value under which a handler records its route.
 const routeKey = "gigs.route"
@@ -212,6 +213,7 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		routeArtists:   s.v1(s.directory((*engine.Snapshot).Artists)),
 		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
 		routeMeta:      s.v1(s.meta),
+		routeChanges:   s.v1(s.changes),
 		routeOpenAPI:   s.openAPI,
 		routeLivez:     s.livez,
 		routeReadyz:    s.readyz,
