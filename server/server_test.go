@@ -87,8 +87,10 @@ func do(t testing.TB, method, url string, header map[string]string) response {
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	// A transport that does not ask for or undo gzip on its own.
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	// A transport that does not ask for or undo gzip on its own, and a client that does
+	// not follow redirects.
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -119,7 +119,7 @@ func (v *Validator) Check(method, path string, status int, header http.Header, b
 		}
 	}
 	content, _ := r["content"].(map[string]any)
-	if len(body) == 0 && (method == http.MethodHead || status == http.StatusNotModified || status == http.StatusNoContent) {
+	if len(body) == 0 && (len(content) == 0 || method == http.MethodHead || status == http.StatusNotModified || status == http.StatusNoContent) {
 		return wrap(method, path, status, errs)
 	}
 	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))

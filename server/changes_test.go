@@ -1,0 +1,174 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
+)
+
+// editedDataset is testSnapshot's dataset a refresh later: the gig at gigs[0] retitled,
+// gigs[1] cancelled, gigs[2] gone from the sources and gigs[3] merged into gigs[4].
+func editedDataset() (*engine.Dataset, [5]string) {
+	ds := scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60})
+	var ids [5]string
+	for i := range ids {
+		ids[i] = ds.Gigs[10*i+5].ID
+	}
+	ds.Gigs[5].Title += " (sold out)"
+	ds.Gigs[15].Status = engine.StatusCancelled
+	ds.Gigs = slices.Delete(ds.Gigs, 25, 26)
+	ds.Gigs = slices.Delete(ds.Gigs, 34, 35) // index 35 before the first deletion
+	ds.Merges = []engine.Merge{{From: ids[3], Into: ids[4]}}
+	return ds, ids
+}
+
+func rebuild(t *testing.T, ds *engine.Dataset, now time.Time, prev *engine.Snapshot) *engine.Snapshot {
+	t.Helper()
+	s, err := engine.Build(ds, engine.Options{Now: now, Prev: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestChanges(t *testing.T) {
+	var live engine.Live
+	s1 := testSnapshot(t)
+	live.Publish(s1)
+	base := listen(t, testServer(t, &live))
+	c1 := s1.Cursor().String()
+
+	if r := do(t, "GET", base+"/v1/changes?since="+c1, nil); r.status != 200 || string(r.body) != `{"data":[],"meta":{"cursor":"`+c1+
+		`","has_more":false},"links":{"self":"/v1/changes?since=`+c1+`&limit=100","next":"/v1/changes?since=`+c1+`&limit=100"}}` {
+		t.Fatalf("no change: %d %s", r.status, r.body)
+	}
+	ds, ids := editedDataset()
+	s2 := rebuild(t, ds, testNow.Add(time.Hour), s1)
+	live.Publish(s2)
+	r := do(t, "GET", base+"/v1/changes?since="+c1, nil)
+	if r.status != 200 {
+		t.Fatalf("changes: %d %s", r.status, r.body)
+	}
+	golden(t, "changes", r.body)
+	var page struct {
+		Data []struct{ Change, ID string }
+		Meta struct{ Cursor string }
+	}
+	if err := json.Unmarshal(r.body, &page); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range page.Data {
+		got = append(got, c.Change+" "+c.ID)
+	}
+	// Gigs in start order, then the removals in the order of the gigs they were.
+	want := []string{"updated " + ids[0], "cancelled " + ids[1], "removed " + ids[2], "removed " + ids[3]}
+	slices.Sort(got[:2])
+	slices.Sort(got[2:])
+	slices.Sort(want[:2])
+	if !slices.Equal(got, want) || page.Meta.Cursor != s2.Cursor().String() {
+		t.Errorf("changes %v cursor %s, want %v cursor %s", got, page.Meta.Cursor, want, s2.Cursor())
+	}
+	// Two at a time: the first page says more follow and where.
+	r = do(t, "GET", base+"/v1/changes?since="+c1+"&limit=2", nil)
+	if err := json.Unmarshal(r.body, &page); err != nil || len(page.Data) != 2 {
+		t.Fatalf("limit=2: %s", r.body)
+	}
+	r = do(t, "GET", base+"/v1/changes?since="+page.Meta.Cursor+"&limit=2", nil)
+	if err := json.Unmarshal(r.body, &page); err != nil || len(page.Data) != 2 || page.Data[1].Change != "removed" || page.Meta.Cursor != s2.Cursor().String() {
+		t.Fatalf("second page of 2: %s", r.body)
+	}
+
+	r = do(t, "GET", base+"/v1/gigs/"+ids[3], nil)
+	if r.status != 301 || r.header.Get("Location") != "/v1/gigs/"+ids[4] {
+		t.Errorf("merged gig: %d Location %q", r.status, r.header.Get("Location"))
+	}
+	r = do(t, "GET", base+"/v1/gigs/"+ids[2], nil)
+	if r.status != 410 {
+		t.Errorf("removed gig: %d %s", r.status, r.body)
+	}
+	golden(t, "gone", r.body)
+
+	other := rebuild(t, ds, testNow, nil).Cursor()
+	ahead := s2.Cursor()
+	ahead.Seq++
+	for _, tc := range []struct {
+		query string
+		code  int
+	}{
+		{"", 400},
+		{"?limit=5", 400},
+		{"?since=", 400},
+		{"?since=nonsense", 400},
+		{"?since=" + ahead.String(), 400},
+		{"?since=" + c1 + "&limit=0", 400},
+		{"?since=" + c1 + "&limit=1001", 400},
+		{"?since=" + c1 + "&since=" + c1, 400},
+		{"?since=" + c1 + "&page=2", 400},
+		{"?since=" + other.String(), 410},
+	} {
+		if r := do(t, "GET", base+"/v1/changes"+tc.query, nil); r.status != tc.code {
+			t.Errorf("/v1/changes%s: %d, want %d: %s", tc.query, r.status, tc.code, r.body)
+		}
+	}
+}
+
+// TestValidatorsFollowContent checks that an identical rebuild, also one from the
+// snapshot file as after a restart, keeps every resource's ETag and Last-Modified, and
+// that a changed gig changes the ETags of exactly the resources that show it.
+func TestValidatorsFollowContent(t *testing.T) {
+	var live engine.Live
+	s1 := testSnapshot(t)
+	live.Publish(s1)
+	base := listen(t, testServer(t, &live))
+	ds, ids := editedDataset()
+	s2 := rebuild(t, ds, testNow.Add(time.Hour), s1)
+	paths := []string{"/v1/gigs", "/v1/gigs?page=2", "/v1/gigs?page=20", "/v1/gigs/" + ids[0], "/v1/gigs/" + ids[4],
+		"/v1/cities", "/v1/venues", "/v1/venues?country=DE", "/v1/artists", "/v1/genres"}
+	shows := map[string]bool{} // the resources that show ids[0]
+	tags := func() map[string][2]string {
+		m := map[string][2]string{}
+		for _, p := range paths {
+			r := do(t, "GET", base+p, nil)
+			m[p] = [2]string{r.header.Get("ETag"), r.header.Get("Last-Modified")}
+			shows[p] = shows[p] || bytes.Contains(r.body, []byte(`"id":"`+ids[0]+`"`))
+		}
+		return m
+	}
+	live.Publish(s2)
+	before := tags()
+	file := filepath.Join(t.TempDir(), "snapshot")
+	if err := s2.WriteFile(file); err != nil {
+		t.Fatal(err)
+	}
+	restarted, err := engine.ReadSnapshotFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, prev := range map[string]*engine.Snapshot{"rebuild": s2, "restart": restarted} {
+		live.Publish(rebuild(t, ds, testNow.Add(2*time.Hour), prev))
+		if after := tags(); !maps.Equal(before, after) {
+			t.Errorf("%s: validators changed:\n%v\n%v", name, before, after)
+		}
+	}
+	// ids[0]'s title changes again: the resources that show it change, the others do not.
+	ds.Gigs[5].Title += "!"
+	live.Publish(rebuild(t, ds, testNow.Add(3*time.Hour), s2))
+	after := tags()
+	for _, p := range paths {
+		changed := before[p][0] != after[p][0]
+		if changed != shows[p] {
+			t.Errorf("%s: ETag changed %v, shows the gig %v", p, changed, shows[p])
+		}
+	}
+	if !shows["/v1/gigs/"+ids[0]] || len(shows) < 2 {
+		t.Errorf("the edited gig is shown by %v", shows)
+	}
+}
