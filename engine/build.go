@@ -23,6 +23,7 @@ const (
 	DimVenue
 	DimArtist
 	DimGenre
+	DimStatus // a status's name: scheduled, cancelled, postponed, rescheduled
 	numDims
 )
 
@@ -269,6 +270,8 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
 		DimGenre: {len(ds.Genres), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.genres(r)...) },
 			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
+		DimStatus: {len(statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.g.Status.code())) },
+			func(e int32) string { return string(statuses[e]) }, func(e int32) string { return string(statuses[e]) }},
 	}
 	var scratch []int32
 	for d, dim := range dims {
@@ -296,9 +299,9 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 }
 
 // upcoming counts what the directories count, by entity index: per city, venue, artist
-// and genre, the gigs from the build time on that are not cancelled; per venue, the
-// positions of its upcoming gigs, cancelled ones included; and every artist on a gig of
-// the snapshot.
+// and genre, the gigs from the build time on, whatever their status (what /v1/gigs lists
+// by default, from that time); per venue, the positions of those gigs; and every artist
+// on a gig of the snapshot.
 type upcoming struct {
 	city, venue, artist, genre []int
 	listed                     []bool
@@ -314,7 +317,7 @@ func countUpcoming(rows []gigRow, cat *catalog, now int64) upcoming {
 		for _, a := range cat.artists(r) {
 			u.listed[a] = true
 		}
-		if r.key < now || r.g.Status == StatusCancelled {
+		if r.key < now {
 			continue // started earlier today: still served by id, no longer upcoming
 		}
 		u.city[r.city]++
@@ -385,10 +388,11 @@ func genreDirectory(genres []Genre, u upcoming) ([]byte, int, error) {
 }
 
 // renderDirectories renders the directories and venue details, then the export and
-// /v1/meta. A venue's upcoming list holds its gigs from the build time on, cancelled ones
-// included (with their status); the counts (upcoming_gigs, upcoming_tour_dates) are of the
-// same gigs less the cancelled ones, and a genre appears only when it has such a gig. The
-// snapshot's version is the hash of every gig and directory.
+// /v1/meta. A venue's upcoming list holds its gigs from the build time on, whatever their
+// status; the counts (upcoming_gigs, upcoming_tour_dates) are of the same gigs, as
+// /v1/gigs lists them from that time, and a genre appears only when it has such a gig. The
+// snapshot's version is the hash of every gig and directory; the ledger's change time
+// moves when it differs from prev's.
 func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot) error {
 	ds := cat.ds
 	u := countUpcoming(rows, cat, s.built.Unix())

@@ -16,6 +16,7 @@ const (
 	pVenue
 	pArtist
 	pGenre
+	pStatus
 	pFrom
 	pTo
 	pPageSize
@@ -25,10 +26,10 @@ const (
 	numParams
 )
 
-var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "from", "to", "page_size", "page", "since", "limit"}
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "since", "limit"}
 
 var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
-	pArtist: engine.DimArtist, pGenre: engine.DimGenre}
+	pArtist: engine.DimArtist, pGenre: engine.DimGenre, pStatus: engine.DimStatus}
 
 const (
 	defaultPageSize = 20
@@ -89,8 +90,8 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 }
 
 var (
-	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pFrom, pTo, pPageSize, pPage}
-	gigAccepted   = "city, country, venue, artist, genre, from, to, page, page_size"
+	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pFrom, pTo, pPageSize, pPage}
+	gigAccepted   = "city, country, venue, artist, genre, status, from, to, page, page_size"
 	venueParams   = []int{pCity, pCountry}
 	venueAccepted = "city, country"
 )
@@ -98,7 +99,7 @@ var (
 // parseFilters turns the filter parameters into matches on p.q and the canonical query.
 func (p *params) parseFilters(only []int) {
 	for _, i := range only {
-		if i > pGenre || p.raw[i] == nil {
+		if i > pStatus || p.raw[i] == nil {
 			continue
 		}
 		if !p.parseList(i) {
@@ -123,6 +124,10 @@ func (p *params) parseList(i int) bool {
 			return false
 		case len(v) > maxValueLen:
 			p.bad(paramNames[i], "an alternative is longer than 200 bytes")
+			return false
+		}
+		if i == pStatus && !engine.Status(bytes.ToLower(v)).Valid() {
+			p.bad(paramNames[i], "must be statuses: scheduled, cancelled, postponed or rescheduled")
 			return false
 		}
 		if i == pCountry {
