@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -54,7 +56,7 @@ type span struct{ lo, hi int }
 // return it with ReleaseQuery; a Query must not be used by two goroutines at once.
 type Query struct {
 	From, To Bound
-	Offset   int // number of matching gigs to skip
+	Offset   int // number of matching gigs to skip; Run sets it when After was called
 	Limit    int // page size
 
 	Total int   // number of matching gigs, set by Run
@@ -62,6 +64,10 @@ type Query struct {
 
 	keys []byte          // folded filter values, back to back
 	vals [numDims][]span // per dimension, spans of keys; OR within, AND across
+
+	afterSet bool   // the page begins after the gig (afterKey, afterID) in sort order
+	afterKey int64  // its sort key
+	afterID  []byte // its id (copied)
 
 	acc, tmp, part roaring.Bitmap // scratch, owned by the query
 	list           roaring.Bitmap // scratch: a listed posting as a bitmap
@@ -88,6 +94,7 @@ func (q *Query) Reset() {
 	q.From, q.To, q.Offset, q.Limit, q.Total = Unbounded, Unbounded, 0, 0, 0
 	q.Page = q.Page[:0]
 	q.keys = q.keys[:0]
+	q.afterSet, q.afterID = false, q.afterID[:0]
 	for d := range q.vals {
 		q.vals[d] = q.vals[d][:0]
 	}
@@ -104,6 +111,50 @@ func (q *Query) Match(d Dim, value []byte) {
 	lo := len(q.keys)
 	q.keys = AppendFold(q.keys, value)
 	q.vals[d] = append(q.vals[d], span{lo, len(q.keys)})
+}
+
+// maxKeysetID bounds the id a keyset token may hold.
+const maxKeysetID = 200
+
+// After makes the page begin after the gig a keyset token names (AppendKeyset wrote it),
+// in start-then-id order: at the first matching gig after it, whether or not that gig is
+// still in the snapshot, so that following a page's next link after a swap neither skips
+// nor repeats a gig both snapshots hold. Run then sets Offset to that gig's rank. It
+// reports false, leaving q as it was, when token is not a keyset token. It copies token.
+func (q *Query) After(token []byte) bool {
+	num, id, ok := bytes.Cut(token, []byte{'.'})
+	neg := len(num) > 0 && num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	if !ok || len(id) == 0 || len(id) > maxKeysetID || len(num) == 0 || len(num) > 18 {
+		return false
+	}
+	var key int64
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return false
+		}
+		key = key*10 + int64(c-'0')
+	}
+	if neg {
+		key = -key
+	}
+	q.afterSet, q.afterKey, q.afterID = true, key, append(q.afterID[:0], id...)
+	return true
+}
+
+// AppendKeyset appends the keyset token of the gig at position i: its sort key and id.
+func (s *Snapshot) AppendKeyset(dst []byte, i int) []byte {
+	dst = strconv.AppendInt(dst, s.keys[i], 10)
+	return append(append(dst, '.'), s.ids.key(i)...)
+}
+
+// positionAfter returns the first position after the gig with sort key key and id id, in
+// the snapshot's order (whether or not that gig is in it).
+func (s *Snapshot) positionAfter(key int64, id []byte) int {
+	lo, hi := s.search(key), s.search(key+1) // the gigs that start when it does
+	return lo + sort.Search(hi-lo, func(k int) bool { return bytes.Compare(s.ids.key(lo+k), id) > 0 })
 }
 
 // Run evaluates q against s: q.Total gets the number of matching gigs and q.Page the
@@ -133,6 +184,21 @@ func (s *Snapshot) Run(q *Query) {
 		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
 	}
 	q.Total = below + core + above
+	if q.afterSet {
+		// The matches before the keyset position: in the lower edge, the core or the upper.
+		switch p := s.positionAfter(q.afterKey, q.afterID); {
+		case p <= r.lo:
+			q.Offset = 0
+		case p < r.coreLo:
+			q.Offset = s.countEdge(q, m, r, r.lo, p)
+		case p <= r.coreHi:
+			q.Offset = below + m.rank(p) - rankLo
+		case p < r.hi:
+			q.Offset = below + core + s.countEdge(q, m, r, r.coreHi, p)
+		default:
+			q.Offset = q.Total
+		}
+	}
 	if q.Offset >= q.Total || q.Limit <= 0 {
 		return
 	}

@@ -275,6 +275,23 @@ func checkQueries(t *testing.T, ds *engine.Dataset, n, minMatching int, next fun
 					i, rq.filters, rq.from, rq.to, rq.offset, snap == loaded, q.Total, gotIDs, wantTotal, wantIDs)
 			}
 		}
+		if rq.offset > 0 && rq.offset <= wantTotal {
+			// The same page by keyset: after the gig before it.
+			q.Offset, q.Limit = rq.offset-1, 1
+			s.Run(q)
+			token := s.AppendKeyset(nil, q.Page[0])
+			q.Offset, q.Limit = 0, rq.limit
+			if !q.After(token) {
+				t.Fatalf("keyset token %q refused", token)
+			}
+			for _, snap := range []*engine.Snapshot{s, loaded} {
+				snap.Run(q)
+				if gotIDs := pageIDs(t, snap, q.Page); q.Offset != rq.offset || q.Total != wantTotal || !slices.Equal(gotIDs, wantIDs) {
+					t.Fatalf("query %d %+v from=%+v to=%+v after %q: offset %d total %d %v, want offset %d total %d %v",
+						i, rq.filters, rq.from, rq.to, token, q.Offset, q.Total, gotIDs, rq.offset, wantTotal, wantIDs)
+				}
+			}
+		}
 		if wantTotal > 0 {
 			nonEmpty++
 		}
@@ -439,5 +456,15 @@ func TestRenderKeepsHTMLCharacters(t *testing.T) {
 		if !strings.Contains(string(body), "&") || strings.Contains(string(body), `\u0026`) || strings.Contains(string(body), `\u003c`) {
 			t.Errorf("HTML characters escaped: %s", body)
 		}
+	}
+}
+
+func TestAfterRejects(t *testing.T) {
+	for _, token := range []string{"", ".", "12", "12.", ".g1", "x.g1", "-.g1", "1-2.g1", "1234567890123456789.g1", "1." + strings.Repeat("x", 201)} {
+		q := engine.AcquireQuery()
+		if q.After([]byte(token)) {
+			t.Errorf("After(%q) accepted", token)
+		}
+		engine.ReleaseQuery(q)
 	}
 }

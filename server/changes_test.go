@@ -216,3 +216,41 @@ func TestCountsAgreeWithListings(t *testing.T) {
 		t.Errorf("unknown status: %d", r.status)
 	}
 }
+
+// TestNextAcrossSwap follows a page's next link after a refresh removed a gig of that
+// page: the next page begins where the first ended, where page=2 skips a gig.
+func TestNextAcrossSwap(t *testing.T) {
+	var live engine.Live
+	ds := scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60})
+	s1 := rebuild(t, ds, testNow, nil)
+	live.Publish(s1)
+	base := listen(t, testServer(t, &live))
+	var first, next, byNumber struct {
+		Data  []struct{ ID string }
+		Links struct{ Next string }
+	}
+	for _, x := range []struct {
+		path string
+		dst  any
+	}{{"/v1/gigs", &first}} {
+		if err := json.Unmarshal(do(t, "GET", base+x.path, nil).body, x.dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := first.Data[3].ID
+	ds.Gigs = slices.DeleteFunc(ds.Gigs, func(g engine.Gig) bool { return g.ID == gone })
+	live.Publish(rebuild(t, ds, testNow.Add(time.Hour), s1))
+	if err := json.Unmarshal(do(t, "GET", base+first.Links.Next, nil).body, &next); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(do(t, "GET", base+"/v1/gigs?page=2", nil).body, &byNumber); err != nil {
+		t.Fatal(err)
+	}
+	last := first.Data[len(first.Data)-1].ID
+	if len(next.Data) == 0 || slices.ContainsFunc(next.Data, func(g struct{ ID string }) bool { return g.ID == last }) {
+		t.Errorf("next after the swap repeats %s or is empty: %v", last, next.Data)
+	}
+	if next.Data[1].ID != byNumber.Data[0].ID {
+		t.Errorf("page 2 after the swap begins %s, next %v: page 2 should skip next's first gig", byNumber.Data[0].ID, next.Data)
+	}
+}

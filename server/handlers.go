@@ -29,22 +29,39 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		return err
 	}
 	snap.Run(p.q)
+	if p.after {
+		p.page = p.q.Offset/p.pageSize + 1
+	}
 	totalPages := (p.q.Total + p.pageSize - 1) / p.pageSize
 	last := max(totalPages, 1)
-	pages := [...]struct {
-		rel  string
-		page int
-	}{{"self", p.page}, {"first", 1}, {"prev", min(p.page-1, last)}, {"next", p.page + 1}, {"last", last}}
 	// The links' URLs go after the canonical query in p.base; the Link header after them.
+	// Next begins after this page's last gig (a keyset), so that following it across a
+	// swap neither skips nor repeats a gig; the others are page numbers.
 	urls := len(p.base)
-	for _, l := range pages {
-		if l.page < 1 || l.rel == "next" && l.page > totalPages {
-			continue
-		}
+	link := func(rel string, page int, after []byte) {
 		start := len(p.base)
-		p.base = appendGigsURL(p.base, p.base[:urls], l.page)
-		p.links = append(p.links, engine.Link{Rel: l.rel, URL: p.base[start:len(p.base):len(p.base)]})
+		if after != nil {
+			p.base = appendPair(append(append(p.base, "/v1/gigs?"...), p.base[:urls]...), "after", after)
+			p.base = p.base[:len(p.base)-1] // appendPair's '&'
+		} else {
+			p.base = appendGigsURL(p.base, p.base[:urls], page)
+		}
+		p.links = append(p.links, engine.Link{Rel: rel, URL: p.base[start:len(p.base):len(p.base)]})
 	}
+	if p.after {
+		link("self", 0, p.raw[pAfter])
+	} else {
+		link("self", p.page, nil)
+	}
+	link("first", 1, nil)
+	if p.page > 1 {
+		link("prev", min(p.page-1, last), nil)
+	}
+	if n := len(p.q.Page); n > 0 && p.q.Offset+n < p.q.Total {
+		p.buf = snap.AppendKeyset(p.buf[:0], p.q.Page[n-1])
+		link("next", 0, p.buf)
+	}
+	link("last", last, nil)
 	header := len(p.base)
 	for i, l := range p.links {
 		if i > 0 {

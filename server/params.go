@@ -21,12 +21,13 @@ const (
 	pTo
 	pPageSize
 	pPage
+	pAfter
 	pSince // of /v1/changes
 	pLimit
 	numParams
 )
 
-var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "since", "limit"}
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "since", "limit"}
 
 var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
 	pArtist: engine.DimArtist, pGenre: engine.DimGenre, pStatus: engine.DimStatus}
@@ -51,12 +52,13 @@ type params struct {
 	q       *engine.Query
 
 	page, pageSize int
+	after          bool // the page begins after a keyset token; Run sets its offset
 }
 
 func (p *params) reset() {
 	p.raw, p.given = [numParams][]byte{}, [numParams]bool{}
 	p.invalid, p.base, p.buf, p.links = p.invalid[:0], p.base[:0], p.buf[:0], p.links[:0]
-	p.page, p.pageSize = 1, defaultPageSize
+	p.page, p.pageSize, p.after = 1, defaultPageSize, false
 	p.q.Reset()
 }
 
@@ -90,8 +92,8 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 }
 
 var (
-	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pFrom, pTo, pPageSize, pPage}
-	gigAccepted   = "city, country, venue, artist, genre, status, from, to, page, page_size"
+	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pFrom, pTo, pPageSize, pPage, pAfter}
+	gigAccepted   = "city, country, venue, artist, genre, status, from, to, page, page_size, after"
 	venueParams   = []int{pCity, pCountry}
 	venueAccepted = "city, country"
 )
@@ -189,6 +191,16 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 			p.page = n
 		} else {
 			p.bad("page", "must be an integer from 1 to 10000000")
+		}
+	}
+	if v := p.raw[pAfter]; v != nil {
+		switch {
+		case p.raw[pPage] != nil:
+			p.bad("after", "not with page: a page begins after a gig or at a page number")
+		case !p.q.After(v):
+			p.bad("after", "must be the after value of a page's next link")
+		default:
+			p.after = true
 		}
 	}
 	p.q.Offset, p.q.Limit = (p.page-1)*p.pageSize, p.pageSize

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -306,12 +307,20 @@ func TestFirstPage(t *testing.T) {
 			last = key
 		}
 	}
-	if body.Links["next"] != "/v1/gigs?page=2" || body.Links["prev"] != "" || body.Links["first"] != "/v1/gigs?page=1" {
-		t.Errorf("links %v", body.Links)
+	q.Offset = 19
+	snap.Run(q)
+	want := "/v1/gigs?after=" + url.QueryEscape(string(snap.AppendKeyset(nil, q.Page[0])))
+	if body.Links["next"] != want || body.Links["prev"] != "" || body.Links["first"] != "/v1/gigs?page=1" {
+		t.Errorf("links %v, want next %s", body.Links, want)
 	}
 	link := r.header.Get("Link")
-	if !strings.Contains(link, `</v1/gigs?page=2>; rel="next"`) || !strings.Contains(link, `rel="last"`) {
+	if !strings.Contains(link, `<`+want+`>; rel="next"`) || !strings.Contains(link, `rel="last"`) {
 		t.Errorf("Link header %q", link)
+	}
+	// Within a snapshot, next is page 2.
+	next, page2 := do(t, "GET", base+body.Links["next"], nil), do(t, "GET", base+"/v1/gigs?page=2", nil)
+	if !bytes.Equal(dataOf(t, next.body), dataOf(t, page2.body)) || !bytes.Contains(next.body, []byte(`"page":2,`)) {
+		t.Errorf("next is not page 2:\n%.300s\n%.300s", next.body, page2.body)
 	}
 }
 
@@ -554,4 +563,14 @@ func TestInternalErrors(t *testing.T) {
 			t.Errorf("%s: not logged with request id %q: %s", name, p.RequestID, logs.String())
 		}
 	}
+}
+
+// dataOf returns the data member of a body.
+func dataOf(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var b struct{ Data json.RawMessage }
+	if err := json.Unmarshal(body, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Data
 }
