@@ -57,7 +57,7 @@ type Snapshot struct {
 	ids     keyTable // position by gig id
 
 	days   []int32 // venue-local day number (days since 1970-01-01) per position
-	status []uint8 // the code of each gig's status (see statuses)
+	status []uint8 // the code of each gig's status (see Statuses)
 	index  [numDims]postings
 	// The day tables' window (see dayTable), and the table of every position.
 	dayBase int32
@@ -270,8 +270,8 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
 		DimGenre: {len(ds.Genres), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.genres(r)...) },
 			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
-		DimStatus: {len(statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.g.Status.code())) },
-			func(e int32) string { return string(statuses[e]) }, func(e int32) string { return string(statuses[e]) }},
+		DimStatus: {len(Statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.g.Status.code())) },
+			func(e int32) string { return string(Statuses[e]) }, func(e int32) string { return string(Statuses[e]) }},
 	}
 	var scratch []int32
 	for d, dim := range dims {

@@ -201,7 +201,7 @@ func (s *Snapshot) check() error {
 		(n == 0 || s.off[n]-1 == len(s.arena[0])))
 	bad("start times", ascending(s.keys, false))
 	bad("days", len(s.days) == n)
-	bad("statuses", len(s.status) == n && below(s.status, len(statuses)))
+	bad("statuses", len(s.status) == n && below(s.status, len(Statuses)))
 	bad("gig hashes", len(s.gigHash) == n)
 	bad("day window", s.dayN >= 0 && s.dayN <= maxDayWindow && len(s.allDays.cum) == s.dayN+1 &&
 		validDayTables(s.allDays.cum, s.allDays.first, s.dayN, n) && int(s.allDays.cum[s.dayN]) <= n)

@@ -20,12 +20,12 @@ func (s Status) Valid() bool {
 	return false
 }
 
-// statuses lists the statuses by code, the byte a snapshot keeps per gig.
-var statuses = [...]Status{StatusScheduled, StatusCancelled, StatusPostponed, StatusRescheduled}
+// Statuses lists the statuses; a snapshot keeps per gig the index of its status here.
+var Statuses = [...]Status{StatusScheduled, StatusCancelled, StatusPostponed, StatusRescheduled}
 
-// code returns the status's code in statuses; the zero Status is StatusScheduled's.
+// code returns the status's code in Statuses; the zero Status is StatusScheduled's.
 func (s Status) code() uint8 {
-	for i, x := range statuses {
+	for i, x := range Statuses {
 		if x == s {
 			return uint8(i)
 		}

@@ -128,7 +128,7 @@ func (p *params) parseList(i int) bool {
 			p.bad(paramNames[i], "an alternative is longer than 200 bytes")
 			return false
 		}
-		if i == pStatus && !engine.Status(bytes.ToLower(v)).Valid() {
+		if i == pStatus && !knownStatus(v) {
 			p.bad(paramNames[i], "must be statuses: scheduled, cancelled, postponed or rescheduled")
 			return false
 		}
@@ -204,6 +204,16 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 		}
 	}
 	p.q.Offset, p.q.Limit = (p.page-1)*p.pageSize, p.pageSize
+}
+
+// knownStatus reports whether v names a status, in any case.
+func knownStatus(v []byte) bool {
+	for _, s := range engine.Statuses {
+		if bytes.EqualFold(v, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseInt parses a decimal integer from 1 to max, digits only.
