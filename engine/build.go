@@ -51,6 +51,11 @@ type Snapshot struct {
 	// the next would (len(off) == len(keys)+1): see GigJSON.
 	arena [][]byte
 	off   []int
+	// zarena holds each gig's deflate fragment (see gzipbody.go) in position order, in the
+	// arena's parts; zoff is where each starts in the parts back to back, and where the next
+	// would (len(zoff) == len(keys)+1).
+	zarena [][]byte
+	zoff   []int
 	// gigHash is the xxhash64 of each gig's JSON, which the tags of assembled bodies are
 	// made from.
 	gigHash []uint64
@@ -194,24 +199,25 @@ const renderChunk = 4096
 
 // renderGigs serializes every gig once, in parallel chunks: each is rendered into its
 // worker's scratch buffer, then copied into a part of exactly its size, so that the arena
-// is written once and no buffer of hundreds of megabytes is grown or copied. Each gig's
+// is written once and no buffer of hundreds of megabytes is grown or copied; its deflate
+// fragment likewise into zarena. Each gig's
 // times are what prev knew of it (see priorOf), or the build time; the sequence numbers
 // of new and changed gigs are left 0 for carryLedger to give.
 func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 	chunks := (len(rows) + renderChunk - 1) / renderChunk
 	n, now := len(rows), s.built.Unix()
-	s.arena = make([][]byte, chunks)
-	s.off = make([]int, n+1)
+	s.arena, s.zarena = make([][]byte, chunks), make([][]byte, chunks)
+	s.off, s.zoff = make([]int, n+1), make([]int, n+1)
 	s.gigHash, s.content = make([]uint64, n), make([]uint64, n)
 	s.created, s.updated = make([]int64, n), make([]int64, n)
 	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
 	var scratch sync.Pool
 	_ = parallel(chunks, func(c int) error {
-		buf, _ := scratch.Get().(*[]byte)
+		buf, _ := scratch.Get().(*[2][]byte)
 		if buf == nil {
-			buf = new([]byte)
+			buf = new([2][]byte)
 		}
-		b := (*buf)[:0]
+		b, z := buf[0][:0], buf[1][:0]
 		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
 		for i := lo; i < hi; i++ {
 			at := len(b)
@@ -227,23 +233,28 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 			}
 			b = appendGigTimes(b, s.created[i], s.updated[i])
 			s.gigHash[i] = xxhash.Sum64(b[at:])
+			s.zoff[i] = len(z)
+			z = appendFragment(z, b[at:])
 			if i < len(rows)-1 {
 				b = append(b, ',')
 			}
 		}
-		s.arena[c] = bytes.Clone(b)
-		*buf = b
+		s.arena[c], s.zarena[c] = bytes.Clone(b), bytes.Clone(z)
+		*buf = [2][]byte{b, z}
 		scratch.Put(buf)
 		return nil
 	})
-	base := 0
+	base, zbase := 0, 0
 	for c, part := range s.arena {
 		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
 		for i := lo; i < hi; i++ {
 			s.off[i] += base
+			s.zoff[i] += zbase
 		}
 		base += len(part)
+		zbase += len(s.zarena[c])
 	}
+	s.zoff[len(rows)] = zbase
 	if len(rows) > 0 {
 		s.off[len(rows)] = base + 1 // as if the last gig were followed by a comma
 	}

@@ -23,25 +23,61 @@ type Link struct {
 	URL []byte
 }
 
-// AppendGigsPage appends the body of a page of gigs to dst: the gigs at positions (a
-// Query's Page), the page's meta and its links. It returns the body and its tag, made from
-// the gigs' hashes kept in the snapshot and the rest of the body, so that the gigs' bytes
-// are not hashed again per request. It allocates nothing when dst has room.
-func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links []Link) ([]byte, Tag) {
+// AppendGigsPage appends the body of a page of gigs to dst, gzip-compressed when gz is
+// set (see gzipbody.go): the gigs at positions (a Query's Page), the page's meta and its
+// links. It returns the body and its tag, the same for either encoding, made from the
+// gigs' hashes kept in the snapshot and the rest of the body, so that the gigs' bytes are
+// not hashed again per request. It allocates nothing when dst has room.
+func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links []Link, gz bool) ([]byte, Tag) {
 	var h xxhash.Digest
 	h.Reset()
 	var sum [8]byte
 	for _, pos := range positions {
 		_, _ = h.Write(binary.LittleEndian.AppendUint64(sum[:0], s.gigHash[pos]))
 	}
-	dst = append(dst, `{"data":[`...)
+	if !gz {
+		dst = append(dst, `{"data":[`...)
+		for i, pos := range positions {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, s.GigJSON(pos)...)
+		}
+		tail := len(dst)
+		dst = appendPageTail(dst, m, links)
+		_, _ = h.Write(dst[tail:])
+		return dst, Tag(h.Sum64())
+	}
+	// The tail is written first, where the body will begin, then the body after it, which
+	// is moved down over it (the compressed body is small).
+	start := len(dst)
+	dst = appendPageTail(dst, m, links)
+	_, _ = h.Write(dst[start:])
+	end := len(dst)
+	w := newGzipWriter(dst)
+	w.raw(pageOpen)
 	for i, pos := range positions {
 		if i > 0 {
-			dst = append(dst, ',')
+			w.raw(comma)
 		}
-		dst = append(dst, s.GigJSON(pos)...)
+		w.fragment(s.gigZ(pos), s.GigJSON(pos))
 	}
-	tail := len(dst)
+	w.raw(dst[start:end])
+	dst = w.finish()
+	n := copy(dst[start:], dst[end:])
+	return dst[:start+n], Tag(h.Sum64())
+}
+
+// The identity bytes of assembled bodies around their gigs, which gzip bodies store (and
+// comma).
+var (
+	pageOpen = []byte(`{"data":[`)
+	gigOpen  = []byte(`{"data":`)
+	gigClose = []byte{'}'}
+)
+
+// appendPageTail appends what follows a page's gigs: `],"meta":{...},"links":{...}}`.
+func appendPageTail(dst []byte, m PageMeta, links []Link) []byte {
 	dst = append(dst, `],"meta":{"page":`...)
 	dst = strconv.AppendInt(dst, int64(m.Page), 10)
 	dst = append(dst, `,"page_size":`...)
@@ -50,9 +86,7 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 	dst = strconv.AppendInt(dst, int64(m.Total), 10)
 	dst = append(dst, `,"total_pages":`...)
 	dst = strconv.AppendInt(dst, int64(m.TotalPages), 10)
-	dst = appendLinks(dst, links)
-	_, _ = h.Write(dst[tail:])
-	return dst, Tag(h.Sum64())
+	return appendLinks(dst, links)
 }
 
 // appendLinks closes a meta object and appends the links object after it, closing the
@@ -112,16 +146,23 @@ func (s *Snapshot) AppendChanges(dst []byte, entries []uint32, since, next Curso
 	return appendLinks(dst, links)
 }
 
-// AppendGig appends the body of the gig with id to dst, and reports whether there is one;
-// its tag is the gig's hash kept in the snapshot.
-func (s *Snapshot) AppendGig(dst []byte, id string) ([]byte, Tag, bool) {
+// AppendGig appends the body of the gig with id to dst, gzip-compressed when gz is set,
+// and reports whether there is one; its tag is the gig's hash kept in the snapshot.
+func (s *Snapshot) AppendGig(dst []byte, id string, gz bool) ([]byte, Tag, bool) {
 	i, ok := s.ids.find(id)
 	if !ok {
 		return dst, 0, false
 	}
-	dst = append(dst, `{"data":`...)
-	dst = append(dst, s.GigJSON(i)...)
-	return append(dst, '}'), Tag(s.gigHash[i]), true
+	if !gz {
+		dst = append(dst, `{"data":`...)
+		dst = append(dst, s.GigJSON(i)...)
+		return append(dst, '}'), Tag(s.gigHash[i]), true
+	}
+	w := newGzipWriter(dst)
+	w.raw(gigOpen)
+	w.fragment(s.gigZ(i), s.GigJSON(i))
+	w.raw(gigClose)
+	return w.finish(), Tag(s.gigHash[i]), true
 }
 
 // AppendVenueList appends the body of a filtered venue directory to dst: the venues at

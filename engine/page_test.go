@@ -1,6 +1,10 @@
 package engine_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gigs/gigs/engine"
@@ -16,7 +20,7 @@ func TestTagsFollowBodies(t *testing.T) {
 	c := roundTrip(t, a)
 	page := func(s *engine.Snapshot, positions []int, total int) (string, engine.Tag) {
 		body, tag := s.AppendGigsPage(nil, positions, engine.PageMeta{Page: 1, PageSize: 20, Total: total, TotalPages: 1},
-			[]engine.Link{{Rel: "self", URL: []byte("/v1/gigs?page=1")}})
+			[]engine.Link{{Rel: "self", URL: []byte("/v1/gigs?page=1")}}, false)
 		return string(body), tag
 	}
 	first := []int{0, 1, 2, 3}
@@ -37,15 +41,75 @@ func TestTagsFollowBodies(t *testing.T) {
 		}
 	}
 	id := ds.Gigs[0].ID
-	_, tagGig, ok := a.AppendGig(nil, id)
+	_, tagGig, ok := a.AppendGig(nil, id, false)
 	if !ok {
 		t.Skipf("gig %s is not upcoming", id)
 	}
-	if _, tag, _ := c.AppendGig(nil, id); tag != tagGig {
+	if _, tag, _ := c.AppendGig(nil, id, false); tag != tagGig {
 		t.Fatalf("gig %s: tag %x read from the file, %x built", id, tag, tagGig)
 	}
 	ds.Gigs[0].Title += " (moved)"
-	if _, tag, _ := build(t, ds).AppendGig(nil, id); tag == tagGig {
+	if _, tag, _ := build(t, ds).AppendGig(nil, id, false); tag == tagGig {
 		t.Fatalf("gig %s: its tag did not change with its title", id)
 	}
+}
+
+// TestGzipBodies checks the gzip bodies assembled from the gigs' fragments against their
+// identity bodies, read with the standard library's decoder: pages of every size, at the
+// arena's part boundaries, after bytes already in the buffer, and of a snapshot read
+// from its file; and gig details.
+func TestGzipBodies(t *testing.T) {
+	ds := scale.Generate(scale.Config{Gigs: 9000, Seed: 8, Now: now, Days: 40})
+	built := build(t, ds)
+	r := rand.New(rand.NewPCG(8, 9))
+	for _, s := range []*engine.Snapshot{built, roundTrip(t, built)} {
+		cases := [][]int{{}, {0}, {4095, 4096}, {s.Len() - 1}}
+		for range 200 {
+			n, at := r.IntN(101), r.IntN(s.Len())
+			var page []int
+			for i := at; i < min(at+n, s.Len()); i++ {
+				page = append(page, i)
+			}
+			cases = append(cases, page)
+		}
+		links := []engine.Link{{Rel: "self", URL: []byte("/v1/gigs?page=3")}, {Rel: "next", URL: []byte("/v1/gigs?after=1.x")}}
+		for _, page := range cases {
+			prefix := []byte("left alone")[:r.IntN(11)]
+			m := engine.PageMeta{Page: 3, PageSize: 100, Total: 9000, TotalPages: 90}
+			raw, tag := s.AppendGigsPage(append([]byte{}, prefix...), page, m, links, false)
+			gz, gzTag := s.AppendGigsPage(append([]byte{}, prefix...), page, m, links, true)
+			if tag != gzTag || !bytes.HasPrefix(raw, prefix) || !bytes.HasPrefix(gz, prefix) {
+				t.Fatalf("page %v: tags %x and %x, or the prefix overwritten", page, tag, gzTag)
+			}
+			if got := gunzip(t, gz[len(prefix):]); !bytes.Equal(got, raw[len(prefix):]) {
+				t.Fatalf("page %v: gzip body decodes to\n%.300s\nwant\n%.300s", page, got, raw[len(prefix):])
+			}
+		}
+		for _, i := range []int{0, 4096, s.Len() - 1} {
+			id := pageIDs(t, s, []int{i})[0]
+			raw, _, _ := s.AppendGig(nil, id, false)
+			gz, _, _ := s.AppendGig([]byte("x"), id, true)
+			if got := gunzip(t, gz[1:]); !bytes.Equal(got, raw) {
+				t.Fatalf("gig %s: gzip body decodes to %s, want %s", id, got, raw)
+			}
+		}
+	}
+}
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	br := bytes.NewReader(b)
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr.Multistream(false)
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%v after %d bytes", err, len(out))
+	}
+	if br.Len() > 0 {
+		t.Fatalf("%d bytes after the gzip member", br.Len())
+	}
+	return out
 }

@@ -20,12 +20,12 @@ type Body struct {
 	ETag string // weak validator, the same for the same bytes on every replica
 }
 
-// gzipMin is the smallest body worth compressing.
-const gzipMin = 1024
+// GzipMin is the smallest body worth compressing: smaller ones are sent as they are.
+const GzipMin = 1024
 
 func newBody(raw []byte, level int) (*Body, error) {
 	b := &Body{Raw: raw, ETag: ETag(raw)}
-	if len(raw) < gzipMin {
+	if len(raw) < GzipMin {
 		return b, nil
 	}
 	var err error

@@ -115,6 +115,8 @@ func (s *Snapshot) sections(c *codec) {
 	words(c, &s.keys, 8)
 	c.parts(&s.arena)
 	words(c, &s.off, 8)
+	c.parts(&s.zarena)
+	words(c, &s.zoff, 8)
 	words(c, &s.gigHash, 8)
 	c.keyTable(&s.ids)
 	words(c, &s.days, 4)
@@ -199,6 +201,8 @@ func (s *Snapshot) check() error {
 	}
 	bad("gig offsets", len(s.off) == n+1 && ascending(s.off, true) && s.off[0] == 0 && len(s.arena) == 1 &&
 		(n == 0 || s.off[n]-1 == len(s.arena[0])))
+	bad("gig fragments", len(s.zoff) == n+1 && ascending(s.zoff, false) && s.zoff[0] == 0 && len(s.zarena) == 1 &&
+		s.zoff[n] == len(s.zarena[0]))
 	bad("start times", ascending(s.keys, false))
 	bad("days", len(s.days) == n)
 	bad("statuses", len(s.status) == n && below(s.status, len(Statuses)))
@@ -299,6 +303,11 @@ func (s *Snapshot) views() error {
 			end = s.off[hi]
 		}
 		s.arena = append(s.arena, whole[s.off[lo]:end:end])
+	}
+	zwhole := s.zarena[0]
+	s.zarena = s.zarena[:0]
+	for lo := 0; lo < len(s.keys); lo += renderChunk {
+		s.zarena = append(s.zarena, zwhole[s.zoff[lo]:s.zoff[min(lo+renderChunk, len(s.keys))]])
 	}
 	s.ids = keyTableOf(s.ids.arena, s.ids.off)
 	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)

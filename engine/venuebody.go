@@ -119,7 +119,7 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 		}
 		var sum [24]byte
 		tags[i] = string(appendETagSum(sum[:0], h.Sum64()))
-		if size < gzipMin {
+		if size < GzipMin {
 			return nil
 		}
 		var err error

@@ -71,9 +71,10 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		p.base = append(append(p.base, l.Rel...), '"')
 	}
 	var tag engine.Tag
-	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links)
+	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
 	ctx.Response.Header.SetBytesV("Link", p.base[header:])
-	return s.sendAssembled(ctx, snap, p, tag, false)
+	return s.sendEncoded(ctx, snap, p, tag, false, gz)
 }
 
 func appendGigsURL(dst, query []byte, page int) []byte {
@@ -93,13 +94,14 @@ func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	defer s.release(p)
 	var ok bool
 	var tag engine.Tag
-	if p.buf, tag, ok = snap.AppendGig(p.buf[:0], id); !ok {
+	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	if p.buf, tag, ok = snap.AppendGig(p.buf[:0], id, gz); !ok {
 		if known, err := s.gone(ctx, snap, id); known {
 			return err
 		}
 		return notFound("no upcoming gig with id %q", id)
 	}
-	return s.sendAssembled(ctx, snap, p, tag, true)
+	return s.sendEncoded(ctx, snap, p, tag, true, gz)
 }
 
 // directory answers a directory route from its pre-rendered body.
@@ -206,13 +208,27 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, pre *engi
 	return nil
 }
 
-// sendAssembled writes a 200 (or 304) of the body assembled in p.buf, like send, with the
-// ETag of its tag. The body is not copied: p.buf becomes the response's body, and the
-// response's previous buffer becomes p.buf.
+// sendAssembled writes a 200 (or 304) of the identity body assembled in p.buf, like
+// send, with the ETag of its tag: compressed when the client takes gzip and the body is
+// large enough to gain from it.
 func (s *Server) sendAssembled(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *params, tag engine.Tag, fixed bool) error {
+	gz := len(p.buf) >= engine.GzipMin && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	if gz {
+		p.buf, p.zbuf = p.gzip(p.buf), p.buf
+	}
+	return s.sendEncoded(ctx, snap, p, tag, fixed, gz)
+}
+
+// sendEncoded writes a 200 (or 304) of the body in p.buf, gzip when gz is set, with the
+// ETag of its tag (the same for both encodings). The body is not copied: p.buf becomes
+// the response's body, and the response's previous buffer becomes p.buf.
+func (s *Server) sendEncoded(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *params, tag engine.Tag, fixed, gz bool) error {
 	var etag [24]byte
-	if s.validate(ctx, snap, tag.AppendETag(etag[:0]), false, fixed) {
+	if s.validate(ctx, snap, tag.AppendETag(etag[:0]), true, fixed) {
 		return nil
+	}
+	if gz {
+		ctx.Response.Header.Set("Content-Encoding", "gzip")
 	}
 	p.buf = ctx.Response.SwapBody(p.buf)[:0]
 	return nil

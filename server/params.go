@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
@@ -49,6 +50,8 @@ type params struct {
 	base    []byte        // canonical query without page, each pair ending in '&'; then link URLs
 	links   []engine.Link // a page's links, their URLs in base
 	buf     []byte        // response assembly
+	zbuf    []byte        // compression: the buffer gzip writes into
+	zw      *gzip.Writer  // compression at gzip.BestSpeed, made on first use
 	q       *engine.Query
 
 	page, pageSize int
@@ -204,6 +207,26 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 		}
 	}
 	p.q.Offset, p.q.Limit = (p.page-1)*p.pageSize, p.pageSize
+}
+
+// gzip compresses body into p.zbuf and returns it; body is not kept.
+func (p *params) gzip(body []byte) []byte {
+	out := sliceWriter{p.zbuf[:0]}
+	if p.zw == nil {
+		p.zw, _ = gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
+	}
+	p.zw.Reset(&out)
+	_, _ = p.zw.Write(body) // a sliceWriter never fails
+	_ = p.zw.Close()
+	return out.b
+}
+
+// sliceWriter is an io.Writer appending to a slice.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(b []byte) (int, error) {
+	w.b = append(w.b, b...)
+	return len(b), nil
 }
 
 // knownStatus reports whether v names a status, in any case.

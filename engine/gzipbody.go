@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// Assembled bodies are sent gzip without compressing them per request: each gig is
+// compressed once, at build, into a deflate fragment of its own (no reference outside it,
+// ending on a byte boundary with an empty stored block), and a body is a gzip member made
+// of the fragments of its gigs and, between them, its other bytes (brackets, commas, meta,
+// links) as stored blocks. Only the CRC-32 of the identity bytes is computed per request.
+
+// gzipHeader is a gzip member's header: deflate, no name, no time, unknown OS.
+var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
+
+// gzipWriter appends a gzip member to dst: stored bytes and fragments, then the end.
+type gzipWriter struct {
+	dst  []byte
+	crc  uint32
+	size uint32 // identity bytes, modulo 2^32 as gzip keeps them
+}
+
+func newGzipWriter(dst []byte) gzipWriter {
+	return gzipWriter{dst: append(dst, gzipHeader...)}
+}
+
+// raw appends p as stored blocks (at most 65535 bytes each).
+func (w *gzipWriter) raw(p []byte) {
+	w.crc = crc32.Update(w.crc, crc32.IEEETable, p)
+	w.size += uint32(len(p))
+	for len(p) > 0 {
+		n := min(len(p), 0xffff)
+		w.dst = append(w.dst, 0) // not final, stored; the rest of the byte is padding
+		w.dst = binary.LittleEndian.AppendUint16(w.dst, uint16(n))
+		w.dst = binary.LittleEndian.AppendUint16(w.dst, ^uint16(n))
+		w.dst = append(w.dst, p[:n]...)
+		p = p[n:]
+	}
+}
+
+// fragment appends z, the deflate fragment of identity.
+func (w *gzipWriter) fragment(z, identity []byte) {
+	w.crc = crc32.Update(w.crc, crc32.IEEETable, identity)
+	w.size += uint32(len(identity))
+	w.dst = append(w.dst, z...)
+}
+
+// finish ends the stream with an empty final stored block and the trailer.
+func (w *gzipWriter) finish() []byte {
+	w.dst = append(w.dst, 1, 0, 0, 0xff, 0xff)
+	w.dst = binary.LittleEndian.AppendUint32(w.dst, w.crc)
+	return binary.LittleEndian.AppendUint32(w.dst, w.size)
+}
+
+// appendFragment appends the deflate fragment of p to dst (see the top of this file).
+func appendFragment(dst, p []byte) []byte {
+	w := sliceWriter{dst}
+	_ = flate.StatelessDeflate(&w, p, false, nil) // a sliceWriter never fails
+	return w.b
+}
+
+// sliceWriter is an io.Writer appending to a slice.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// gigZ returns the deflate fragment of the gig at position i.
+func (s *Snapshot) gigZ(i int) []byte {
+	c := i / renderChunk
+	base := s.zoff[c*renderChunk]
+	return s.zarena[c][s.zoff[i]-base : s.zoff[i+1]-base : s.zoff[i+1]-base]
+}
