@@ -27,6 +27,7 @@ type exportFixture struct {
 	a, b, gone string // two good keys and a revoked one
 	logs       *bytes.Buffer
 	metrics    *Metrics
+	live       *engine.Live
 }
 
 func newExportFixture(t *testing.T, readLimit int) *exportFixture {
@@ -48,12 +49,12 @@ func newExportFixture(t *testing.T, readLimit int) *exportFixture {
 	if f.checker, err = keys.NewChecker(f.store, now, logger); err != nil {
 		t.Fatal(err)
 	}
-	var live engine.Live
+	f.live = &engine.Live{}
 	f.snap = testSnapshot(t)
-	live.Publish(f.snap)
-	live.SetNextRefresh(nextLoad)
-	f.metrics = NewMetrics(prometheus.NewRegistry(), &live)
-	f.base = listen(t, New(Options{Live: &live, Now: now, Logger: logger, ReadLimit: readLimit, Keys: f.checker, Contact: "keys@example.org", Metrics: f.metrics}))
+	f.live.Publish(f.snap)
+	f.live.SetNextRefresh(nextLoad)
+	f.metrics = NewMetrics(prometheus.NewRegistry(), f.live)
+	f.base = listen(t, New(Options{Live: f.live, Now: now, Logger: logger, ReadLimit: readLimit, Keys: f.checker, Contact: "keys@example.org", Metrics: f.metrics}))
 	return f
 }
 
