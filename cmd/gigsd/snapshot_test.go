@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
+	"maps"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,4 +136,73 @@ func TestRestartServesSnapshotFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRestartKeepsValidators restarts gigsd on the same demo sources: once its first
+// refresh after the restart is served, the resources that do not depend on the time of the
+// build (gigs by date range, a gig, the export) keep their ETag and Last-Modified, and the
+// gigs their created_at and updated_at.
+func TestRestartKeepsValidators(t *testing.T) {
+	dir := demoCorpus(t)
+	vars, _ := demoUpstream(t, dir)
+	key := issueKey(t, filepath.Join(dir, "data"))
+	from := time.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly)
+	to := time.Now().UTC().AddDate(0, 0, 40).Format(time.DateOnly)
+	validators := func(m *Main) map[string]string {
+		base := "http://" + m.Addr().String()
+		_, body := fetchChecked(t, base+"/v1/gigs?from="+from+"&to="+to+"&page_size=100", nil)
+		var page struct{ Data []struct{ ID string } }
+		if err := json.Unmarshal(body, &page); err != nil || len(page.Data) < 50 {
+			t.Fatalf("page: %v, %.200s", err, body)
+		}
+		out := map[string]string{}
+		for _, path := range []string{"/v1/gigs?from=" + from + "&to=" + to, "/v1/gigs?city=london&from=" + from + "&to=" + to + "&page=2",
+			"/v1/gigs/" + page.Data[0].ID, "/v1/gigs/" + page.Data[99].ID, "/v1/gigs/download"} {
+			resp, err := http.DefaultClient.Do(mustRequest(t, base+path, key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: %d %.200s", path, resp.StatusCode, b)
+			}
+			out[path] = resp.Header.Get("ETag") + " " + resp.Header.Get("Last-Modified")
+		}
+		return out
+	}
+	first := demoMain(t, dir, env(vars), "-log-level", "error")
+	stop := runUntil(t, first)
+	file := filepath.Join(dir, "data", "snapshot")
+	waitFor(t, "the snapshot file", 60*time.Second, func() bool {
+		s, err := engine.ReadSnapshotFile(file)
+		live := first.Live.Load()
+		return err == nil && live != nil && s.Version() == live.Version()
+	})
+	before, built := validators(first), first.Live.Load().Built()
+	stop()
+
+	time.Sleep(time.Until(built.Add(time.Second))) // a build in another second than the first
+	second := demoMain(t, dir, env(vars), "-log-level", "error")
+	defer runUntil(t, second)()
+	waitFor(t, "the refresh after the restart", 60*time.Second, func() bool {
+		s := second.Live.Load()
+		return s != nil && s.Built().After(built)
+	})
+	if s := second.Live.Load(); !s.Changed().Equal(first.Live.Load().Changed()) && s.Version() == first.Live.Load().Version() {
+		t.Errorf("the same data_version changed at %v, before at %v", s.Changed(), first.Live.Load().Changed())
+	}
+	if after := validators(second); !maps.Equal(before, after) {
+		t.Errorf("validators changed across a restart and an identical refresh:\n%v\n%v", before, after)
+	}
+}
+
+func mustRequest(t *testing.T, url, key string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", key)
+	return req
 }
