@@ -43,6 +43,8 @@ type sizeResult struct {
 	StartRSS              int64       // resident memory once the first snapshot is served
 	RSS, PeakRSS          int64       // after the runs, and the peak
 	Mix, Page, Ceiling    []wrkResult // full load
+	PageGzip              []wrkResult // the page with Accept-Encoding: gzip, run after Page
+	PageBytes, GzipBytes  int         // the page's body, identity and gzip
 	Half                  []wrkResult // the page at about half the page's peak rate
 	HalfConns             int
 	Export                []wrkResult
@@ -113,6 +115,8 @@ func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refres
 	base := "http://" + addr
 	p, err := start(ctx, serverCPU, base+"/readyz", 10*time.Minute, cfg.Gigsd, "-dataset", dataset, "-addr", addr,
 		"-admin-addr", admin, "-data-dir", data, "-read-limit", "1000000000", "-export-limit", "1000000000",
+		// The load tool is one address standing for many clients: no per-client connection cap.
+		"-max-conns-per-client", "-1",
 		"-refresh", refresh.String(), "-log-level", "info")
 	return p, base, admin, key, err
 }
@@ -186,6 +190,12 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	}
 
 	page1 := wrkRun{URL: base + paths.page, Conns: conns, Dur: m.Dur, CPU: loadCPU}
+	pageGzip := page1
+	pageGzip.Headers = []string{"Accept-Encoding: gzip"}
+	r.PageBytes = len(body)
+	if status, zbody, _ := get(base+paths.page, map[string]string{"Accept-Encoding": "gzip"}); status == 200 {
+		r.GzipBytes = len(zbody)
+	}
 	mix := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	for range m.Runs {
 		// Side by side: the ceiling, then gigsd, each run.
@@ -210,6 +220,12 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		}
 		rep.command("page", cmd)
 		r.Page = append(r.Page, pr)
+		zr, cmd, err := pageGzip.run(ctx, work)
+		if err != nil {
+			return r, err
+		}
+		rep.command("page gzip", cmd)
+		r.PageGzip = append(r.PageGzip, zr)
 		mr, cmd, err := mix.run(ctx, work)
 		if err != nil {
 			return r, err
@@ -217,7 +233,8 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		rep.command("mix", cmd)
 		r.Mix = append(r.Mix, mr)
 	}
-	logf("  page %.0f req/s, ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.Ceiling)), median(rates(r.Mix)))
+	logf("  page %.0f req/s (gzip %.0f), ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.PageGzip)),
+		median(rates(r.Ceiling)), median(rates(r.Mix)))
 
 	// Half the page's peak rate: wrk waits 1 ms between a connection's requests, so the
 	// rate is set by the number of connections; one calibration run finds it.

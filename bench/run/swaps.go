@@ -85,9 +85,13 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 	return sw, nil
 }
 
-var answersRE = regexp.MustCompile(`(?m)^gigs_http_requests_total\{code="([^"]+)",method="[^"]*",route="([^"]+)"\} (\d+)`)
+var (
+	answersRE  = regexp.MustCompile(`(?m)^gigs_http_requests_total\{code="([^"]+)",method="[^"]*",route="([^"]+)"\} (\d+)`)
+	rejectedRE = regexp.MustCompile(`(?m)^gigs_connections_rejected_total\{cap="([^"]+)"\} (\d+)`)
+)
 
-// failedAnswers reads gigsd's answers other than 2xx and 3xx so far, by route and status.
+// failedAnswers reads gigsd's answers other than 2xx and 3xx so far, by route and status,
+// and the connections it refused over a cap (answered before any request is read).
 func failedAnswers(admin string) (map[string]int, error) {
 	status, body, _ := get("http://"+admin+"/metrics", nil)
 	if status != 200 {
@@ -98,6 +102,11 @@ func failedAnswers(admin string) (map[string]int, error) {
 		if code := string(m[1]); code[0] != '2' && code[0] != '3' {
 			n, _ := strconv.Atoi(string(m[3]))
 			out[string(m[2])+" "+code] += n
+		}
+	}
+	for _, m := range rejectedRE.FindAllSubmatch(body, -1) {
+		if n, _ := strconv.Atoi(string(m[2])); n > 0 {
+			out["connections over the "+string(m[1])+" cap"] += n
 		}
 	}
 	return out, nil
