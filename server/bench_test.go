@@ -29,8 +29,12 @@ func BenchmarkHandler(b *testing.B) {
 	id := string(snap.GigJSON(0)[7:15]) // {"id":"g0000370",...
 	for _, tc := range []struct{ name, uri, accept string }{
 		{"gigs", "/v1/gigs", ""},
+		{"gigs gzip", "/v1/gigs", "gzip"},
+		{"gigs 100", "/v1/gigs?page_size=100", ""},
+		{"gigs 100 gzip", "/v1/gigs?page_size=100", "gzip"},
 		{"gigs filtered", "/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10", ""},
 		{"gig", "/v1/gigs/" + id, ""},
+		{"gig gzip", "/v1/gigs/" + id, "gzip"},
 		{"artists gzip", "/v1/artists", "gzip"},
 		{"bad params", "/v1/gigs?page=0&colour=red", ""},
 	} {
