@@ -209,3 +209,21 @@ func TestParseCursor(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseCursor checks that ParseCursor accepts only what String writes back the same
+// way, once case is set aside, and never panics.
+func FuzzParseCursor(f *testing.F) {
+	for _, s := range []string{"1f-0", "ffffffffffffffff-18446744073709551615", "", "-", "0-1", "1-", "-1", "1-+2", "1F-2", "x-y", "1-2-3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := engine.ParseCursor(s)
+		if err != nil {
+			return
+		}
+		back, err := engine.ParseCursor(c.String())
+		if err != nil || back != c || c.Epoch == 0 {
+			t.Fatalf("%q read as %v, written %q, read back %v, %v", s, c, c.String(), back, err)
+		}
+	})
+}

@@ -20,6 +20,8 @@ func FuzzGigsQuery(f *testing.F) {
 		"page=0", "page=-1", "page=99999999999", "page_size=101", "city=", "city=a,,b", "city=a&city=b",
 		"color=red", "artist=Mot%C3%B6rhead", "venue=%00%FF", "from=2026-13-01", "genre=" + string(make([]byte, 300)),
 		"city=%2C%2C", "from=2026-12-10&to=2026-12-01", "&&&", "=x", "page=1e3", "page= 1",
+		"after=1795680000.g0000047", "after=-5.x&city=london", "after=1.x&page=2", "after=.", "after=99999999999999999999.g",
+		"status=cancelled,SCHEDULED", "status=sold-out", "status=,",
 	} {
 		f.Add(seed)
 	}
@@ -53,6 +55,44 @@ func FuzzGigsQuery(f *testing.F) {
 				if ip.Name == "" && ip.Reason == "" {
 					t.Fatalf("query %q: empty invalid_params entry: %s", query, body)
 				}
+			}
+		default:
+			t.Fatalf("query %q: status %d: %s", query, ctx.Response.StatusCode(), body)
+		}
+	})
+}
+
+// FuzzChangesQuery sends arbitrary query strings to /v1/changes: the answer is a 200 with a
+// cursor, a 400 naming a parameter or a 410 problem, never a panic or a 500.
+func FuzzChangesQuery(f *testing.F) {
+	var live engine.Live
+	snap := testSnapshot(f)
+	live.Publish(snap)
+	c := snap.Cursor()
+	for _, seed := range []string{"", "since=" + c.String(), "since=" + c.String() + "&limit=1000", "since=1-0", "since=0-0",
+		"since=ffffffffffffffff-18446744073709551615", "since=" + c.String() + "&limit=0", "since=x", "limit=5", "since=-1", "since=1--1"} {
+		f.Add(seed)
+	}
+	h := testServer(f, &live).Handler()
+	f.Fuzz(func(t *testing.T, query string) {
+		var ctx fasthttp.RequestCtx
+		ctx.Request.SetRequestURI("/v1/changes")
+		ctx.Request.URI().SetQueryString(query)
+		h(&ctx)
+		body := ctx.Response.Body()
+		switch ctx.Response.StatusCode() {
+		case 200:
+			var page struct{ Meta struct{ Cursor string } }
+			if err := json.Unmarshal(body, &page); err != nil {
+				t.Fatalf("query %q: bad 200 body (%v): %.300s", query, err, body)
+			}
+			if _, err := engine.ParseCursor(page.Meta.Cursor); err != nil {
+				t.Fatalf("query %q: next cursor %q: %v", query, page.Meta.Cursor, err)
+			}
+		case 400, 410:
+			var p problemJSON
+			if err := json.Unmarshal(body, &p); err != nil || p.Status != ctx.Response.StatusCode() {
+				t.Fatalf("query %q: bad problem (%v): %s", query, err, body)
 			}
 		default:
 			t.Fatalf("query %q: status %d: %s", query, ctx.Response.StatusCode(), body)
