@@ -1,82 +1,15 @@
 package server
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/mirror"
 	"github.com/gigs/gigs/testkit/scale"
 )
-
-// mirror is what a consumer keeps: every gig's body by id, and the cursor it is current to.
-type mirror struct {
-	t      *testing.T
-	base   string
-	key    string
-	gigs   map[string]json.RawMessage
-	cursor string
-	pages  int // change pages read
-}
-
-// export reads the whole export: the gigs and the cursor they are current to.
-func (m *mirror) export() (map[string]json.RawMessage, string, string) {
-	m.t.Helper()
-	r := do(m.t, "GET", m.base+"/v1/gigs/download", map[string]string{"X-API-Key": m.key})
-	var body struct {
-		Data []json.RawMessage
-		Meta struct{ Cursor string }
-	}
-	if err := json.Unmarshal(r.body, &body); err != nil || r.status != 200 {
-		m.t.Fatalf("export: %d %.300s", r.status, r.body)
-	}
-	gigs := map[string]json.RawMessage{}
-	for _, g := range body.Data {
-		var id struct{ ID string }
-		if err := json.Unmarshal(g, &id); err != nil {
-			m.t.Fatal(err)
-		}
-		gigs[id.ID] = g
-	}
-	return gigs, body.Meta.Cursor, r.header.Get("ETag")
-}
-
-// follow applies the change feed from the mirror's cursor, a few changes a page.
-func (m *mirror) follow() (applied int) {
-	m.t.Helper()
-	for {
-		r := do(m.t, "GET", m.base+"/v1/changes?limit=3&since="+m.cursor, nil)
-		var page struct {
-			Data []struct {
-				Change string
-				ID     string
-				Gig    json.RawMessage
-			}
-			Meta struct {
-				Cursor  string
-				HasMore bool `json:"has_more"`
-			}
-		}
-		if err := json.Unmarshal(r.body, &page); err != nil || r.status != 200 {
-			m.t.Fatalf("changes since %s: %d %.300s", m.cursor, r.status, r.body)
-		}
-		m.pages++
-		for _, c := range page.Data {
-			if c.Change == "removed" {
-				delete(m.gigs, c.ID)
-			} else {
-				m.gigs[c.ID] = c.Gig
-			}
-			applied++
-		}
-		m.cursor = page.Meta.Cursor
-		if !page.Meta.HasMore {
-			return applied
-		}
-	}
-}
 
 // TestMirror keeps a mirror through the export and the change feed across refreshes with
 // edits, a reschedule, a cancellation, a merge, removals (gone, and past as days go by),
@@ -84,9 +17,17 @@ func (m *mirror) follow() (applied int) {
 // same gigs, byte for byte, at the same cursor.
 func TestMirror(t *testing.T) {
 	f := newExportFixture(t, 1<<30)
-	m := &mirror{t: t, base: f.base, key: f.a}
-	var exportTag string
-	m.gigs, m.cursor, exportTag = m.export()
+	m := &mirror.Mirror{Key: f.a, Get: func(path string, header map[string]string) (int, []byte) {
+		r := do(t, "GET", f.base+path, header)
+		return r.status, r.body
+	}}
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exportTag := func() string {
+		return do(t, "HEAD", f.base+"/v1/gigs/download", map[string]string{"X-API-Key": f.a}).header.Get("ETag")
+	}
+	tag := exportTag()
 	ds := scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60}) // testSnapshot's
 	prev := f.snap
 	byID := func(id string) *engine.Gig {
@@ -98,7 +39,7 @@ func TestMirror(t *testing.T) {
 		t.Fatalf("no gig %s", id)
 		return nil
 	}
-	ids := slices.Sorted(maps.Keys(m.gigs))
+	ids := slices.Sorted(maps.Keys(m.Gigs))
 	for i, step := range []struct {
 		name    string
 		at      time.Duration
@@ -132,21 +73,22 @@ func TestMirror(t *testing.T) {
 		if step.at > 24*time.Hour && s.Tombstones() <= 2 {
 			t.Errorf("%s: %d tombstones; the first day's gigs should be past", step.name, s.Tombstones())
 		}
-		applied := m.follow()
-		if (applied > 0) != step.changes {
-			t.Errorf("%s: %d changes applied", step.name, applied)
+		applied, err := m.Follow(3)
+		if err != nil {
+			t.Fatal(err)
 		}
-		fresh, cursor, tag := m.export()
-		if cursor != m.cursor || !maps.EqualFunc(fresh, m.gigs, func(a, b json.RawMessage) bool { return string(a) == string(b) }) {
-			t.Fatalf("refresh %d (%s): the mirror (%d gigs, cursor %s) differs from a fresh export (%d gigs, cursor %s)",
-				i+1, step.name, len(m.gigs), m.cursor, len(fresh), cursor)
+		if changed := len(applied) > 0; changed != step.changes {
+			t.Errorf("%s: changes applied %v", step.name, applied)
 		}
-		if changed := tag != exportTag; changed != step.changes {
+		if stale, err := m.Check(); err != nil || stale {
+			t.Fatalf("refresh %d (%s): stale %v, %v", i+1, step.name, stale, err)
+		}
+		if changed := exportTag() != tag; changed != step.changes {
 			t.Errorf("%s: export ETag changed %v", step.name, changed)
 		}
-		exportTag = tag
+		tag = exportTag()
 	}
-	if m.pages < 3 {
-		t.Errorf("%d change pages read: the test does not page", m.pages)
+	if m.Pages < 3 {
+		t.Errorf("%d change pages read: the test does not page", m.Pages)
 	}
 }

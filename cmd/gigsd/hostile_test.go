@@ -131,7 +131,10 @@ func TestHostileUpstreams(t *testing.T) {
 	m.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	start(t, m)
 	base := "http://" + m.Addr().String()
-	waitFor(t, "the first snapshot", 60*time.Second, func() bool { return getStatus("http://"+admin+"/readyz") == 200 })
+	// The refresh's report is logged after its snapshot is published: wait for both.
+	waitFor(t, "the first snapshot", 60*time.Second, func() bool {
+		return getStatus("http://"+admin+"/readyz") == 200 && strings.Contains(logs.String(), `"msg":"refresh published"`)
+	})
 
 	failed := map[string]string{}
 	for _, line := range strings.Split(logs.String(), "\n") {
