@@ -275,8 +275,8 @@ func checkQueries(t *testing.T, ds *engine.Dataset, n, minMatching int, next fun
 					i, rq.filters, rq.from, rq.to, rq.offset, snap == loaded, q.Total, gotIDs, wantTotal, wantIDs)
 			}
 		}
-		if rq.offset > 0 && rq.offset <= wantTotal {
-			// The same page by keyset: after the gig before it.
+		if rq.offset > 0 && rq.offset <= wantTotal && i%3 == 0 {
+			// The same page by keyset (for a third of the queries): after the gig before it.
 			q.Offset, q.Limit = rq.offset-1, 1
 			s.Run(q)
 			token := s.AppendKeyset(nil, q.Page[0])
