@@ -4,7 +4,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"syscall"
 	"time"
 )
@@ -16,22 +15,15 @@ type mapped struct{ b []byte }
 // mapping costs no copy and no fresh memory, and a restart reads the snapshot it served
 // without faulting in a buffer of its size.
 func mapFile(path string) (mapped, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return mapped{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return mapped{}, err
+	if size == 0 || size != int64(int(size)) {
+		return mapped{}, fmt.Errorf("snapshot file %q: not a snapshot file (%d bytes)", path, size)
 	}
-	if !fi.Mode().IsRegular() {
-		return mapped{}, fmt.Errorf("snapshot file %q is not a regular file", path)
-	}
-	if fi.Size() == 0 || fi.Size() != int64(int(fi.Size())) {
-		return mapped{}, fmt.Errorf("snapshot file %q: not a snapshot file (%d bytes)", path, fi.Size())
-	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
 	if err != nil {
 		return mapped{}, fmt.Errorf("cannot map snapshot file %q: %w", path, err)
 	}

@@ -5,7 +5,6 @@ package engine
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 )
 
@@ -14,19 +13,12 @@ type mapped struct{ b []byte }
 
 // mapFile reads the regular file at path into a buffer of its size.
 func mapFile(path string) (mapped, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return mapped{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return mapped{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return mapped{}, fmt.Errorf("snapshot file %q is not a regular file", path)
-	}
-	b := make([]byte, fi.Size())
+	b := make([]byte, size)
 	if _, err := io.ReadFull(f, b); err != nil {
 		return mapped{}, fmt.Errorf("cannot read snapshot file %q: %w", path, err)
 	}

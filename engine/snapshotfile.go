@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"time"
 	"unsafe"
@@ -65,6 +66,24 @@ func ReadSnapshotFile(path string) (*Snapshot, error) {
 	}
 	runtime.AddCleanup(s, func(m mapped) { m.unmapAfter(unmapGrace) }, data)
 	return s, nil
+}
+
+// openRegular opens the snapshot file at path, which must be a regular file, and returns
+// it with its size; mapFile maps or reads it.
+func openRegular(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("snapshot file %q is not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
 }
 
 // unmapGrace is how long a mapped snapshot's memory stays mapped once the snapshot is

@@ -1,11 +1,9 @@
 package loader
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"testing"
 	"time"
 
@@ -43,24 +41,7 @@ func TestMirrorTheDemo(t *testing.T) {
 	srv := api.HTTPServer()
 	go func() { _ = srv.Serve(api.Listen(ln)) }()
 	t.Cleanup(func() { _ = srv.Shutdown() })
-	base := "http://" + ln.Addr().String()
-	m := &mirror.Mirror{Key: key, Get: func(path string, header map[string]string) (int, []byte) {
-		req, err := http.NewRequest("GET", base+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var body bytes.Buffer
-		_, _ = body.ReadFrom(resp.Body)
-		return resp.StatusCode, body.Bytes()
-	}}
+	m := &mirror.Mirror{Key: key, Get: mirror.Over("http://" + ln.Addr().String())}
 	if err := m.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -61,6 +61,19 @@ func runUntil(t *testing.T, m *Main) (stop func()) {
 	}
 }
 
+// waitForSnapshotFile waits until m has written the snapshot it serves to the snapshot
+// file in dir's data directory, and returns the file's path.
+func waitForSnapshotFile(t *testing.T, m *Main, dir string) string {
+	t.Helper()
+	file := filepath.Join(dir, "data", "snapshot")
+	waitFor(t, "the snapshot file", 60*time.Second, func() bool {
+		s, err := engine.ReadSnapshotFile(file)
+		live := m.Live.Load()
+		return err == nil && live != nil && s.Version() == live.Version()
+	})
+	return file
+}
+
 // TestRestartServesSnapshotFile runs gigsd on the demo until its snapshot is in the file,
 // then restarts it with every upstream stalled: it serves the same bytes at once. A
 // damaged file, or one older than -max-stale, is logged and not served, and is kept until
@@ -70,12 +83,7 @@ func TestRestartServesSnapshotFile(t *testing.T) {
 	vars, _ := demoUpstream(t, dir)
 	first := demoMain(t, dir, env(vars), "-log-level", "error")
 	stop := runUntil(t, first)
-	file := filepath.Join(dir, "data", "snapshot")
-	waitFor(t, "the snapshot file", 60*time.Second, func() bool {
-		s, err := engine.ReadSnapshotFile(file)
-		live := first.Live.Load()
-		return err == nil && live != nil && s.Version() == live.Version()
-	})
+	file := waitForSnapshotFile(t, first, dir)
 	const page = "/v1/gigs?city=london&page=2"
 	_, want := fetchChecked(t, "http://"+first.Addr().String()+page, nil)
 	stop()
@@ -173,12 +181,7 @@ func TestRestartKeepsValidators(t *testing.T) {
 	}
 	first := demoMain(t, dir, env(vars), "-log-level", "error")
 	stop := runUntil(t, first)
-	file := filepath.Join(dir, "data", "snapshot")
-	waitFor(t, "the snapshot file", 60*time.Second, func() bool {
-		s, err := engine.ReadSnapshotFile(file)
-		live := first.Live.Load()
-		return err == nil && live != nil && s.Version() == live.Version()
-	})
+	waitForSnapshotFile(t, first, dir)
 	before, built := validators(first), first.Live.Load().Built()
 	stop()
 

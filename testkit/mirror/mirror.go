@@ -6,7 +6,9 @@ package mirror
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
+	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -20,6 +22,31 @@ type Mirror struct {
 	Gigs   map[string]json.RawMessage
 	Cursor string
 	Pages  int // change pages read
+}
+
+// Over returns a Get that requests paths of the API at base (such as
+// "http://127.0.0.1:8080") with the default HTTP client; a request that fails has status 0
+// and its error as the body.
+func Over(base string) func(path string, header map[string]string) (int, []byte) {
+	return func(path string, header map[string]string) (int, []byte) {
+		req, err := http.NewRequest("GET", base+path, nil)
+		if err != nil {
+			return 0, []byte(err.Error())
+		}
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, []byte(err.Error())
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return 0, []byte(err.Error())
+		}
+		return resp.StatusCode, body
+	}
 }
 
 // Export downloads the export: every gig by id, and the cursor it is current to.
