@@ -39,9 +39,13 @@ type Options struct {
 	// MaxClients caps the clients whose rate-limit state is kept (1<<20 when zero).
 	MaxClients int
 	// Keys checks the personal keys of /v1/gigs/download; without it the export is not served.
-	Keys *keys.Checker
+	Keys KeyChecker
 	// ExportLimit is the exports per minute each key may make (10 when zero).
 	ExportLimit int
+	// ReadLimiter and ExportLimiter count the read and export limits; when nil, an
+	// in-memory limit.Limiter of ReadLimit and ExportLimit per minute (a shared one, such
+	// as redislimit's, makes the limits hold across replicas).
+	ReadLimiter, ExportLimiter Limiter
 	// Contact is where users ask for a key, named in key problems.
 	Contact string
 	// Metrics records requests, limits and key checks; NewMetrics on a private registry
@@ -72,10 +76,10 @@ type Server struct {
 	clock         func() time.Time // Options.Now as given: nil for the real clock
 	bootID        string           // random per process, prefixes request ids
 	pool          sync.Pool
-	reads         *limit.Limiter
+	reads         Limiter
 	readPolicy    string // the read limit in words, for problem details
 	readHeaders   rateHeaders
-	exports       *limit.Limiter
+	exports       Limiter
 	exportPolicy  string
 	exportHeaders rateHeaders
 	m             *Metrics
@@ -119,12 +123,46 @@ func New(o Options) *Server {
 	if o.Metrics == nil {
 		o.Metrics = NewMetrics(prometheus.NewRegistry(), o.Live)
 	}
+	if o.ReadLimiter == nil {
+		o.ReadLimiter = limit.New(o.ReadLimit, time.Minute, o.MaxClients)
+	}
+	if o.ExportLimiter == nil {
+		o.ExportLimiter = limit.New(o.ExportLimit, time.Minute, o.MaxClients)
+	}
 	s := &Server{o: o, clock: clock, bootID: hex.EncodeToString(b[:]),
-		reads: limit.New(o.ReadLimit, time.Minute, o.MaxClients), readPolicy: fmt.Sprintf("%d requests per minute", o.ReadLimit),
-		exports: limit.New(o.ExportLimit, time.Minute, o.MaxClients), exportPolicy: fmt.Sprintf("%d exports per minute", o.ExportLimit), m: o.Metrics}
+		reads: o.ReadLimiter, readPolicy: policyWords(o.ReadLimiter, "requests"),
+		exports: o.ExportLimiter, exportPolicy: policyWords(o.ExportLimiter, "exports"), m: o.Metrics}
 	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
+}
+
+// Limiter counts a rate limit per client key. limit.Limiter is one; Take and Peek must not
+// allocate where the server's allocation gates apply.
+type Limiter interface {
+	// Take spends one request of k's quota at now, if there is one left.
+	Take(k limit.Key, now time.Time) limit.Decision
+	// Peek returns k's quota at now without spending any of it.
+	Peek(k limit.Key, now time.Time) limit.Decision
+	// Limit and Period give the quota: Limit requests per Period.
+	Limit() int
+	Period() time.Duration
+}
+
+// KeyChecker checks personal keys: keys.Checker (a key file) or keys.RedisChecker.
+type KeyChecker interface {
+	// Check returns the record of an active key, or why the key is refused:
+	// keys.ErrMalformed, keys.ErrChecksum, keys.ErrUnknown, keys.ErrUnavailable or a
+	// *keys.RevokedError. A successful check counts as a use of the key.
+	Check(key []byte) (keys.Record, error)
+}
+
+// policyWords is a limit in words, such as "60 requests per minute".
+func policyWords(l Limiter, what string) string {
+	if l.Period() == time.Minute {
+		return fmt.Sprintf("%d %s per minute", l.Limit(), what)
+	}
+	return fmt.Sprintf("%d %s per %s", l.Limit(), what, l.Period())
 }
 
 // Defaults of the connection options.

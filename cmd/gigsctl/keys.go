@@ -11,6 +11,7 @@ import (
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/server/shared"
 )
 
 const keysUsage = `usage: gigsctl keys <command> [flags]
@@ -22,7 +23,8 @@ Commands:
   revoke ID [-reason TEXT]        revoke a key for good
 
 Every command takes -data-dir (env GIGS_DATA_DIR, default var/data): the directory of the
-key store that gigsd -data-dir reads.`
+key store that gigsd -data-dir reads; or -redis URL (env GIGS_REDIS): the Redis server
+where gigsd -redis replicas share their keys.`
 
 func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -32,6 +34,7 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	fs := flag.NewFlagSet("gigsctl keys "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("data-dir", "var/data", "directory of the key store")
+	redisURL := fs.String("redis", "", "Redis URL of the key store that gigsd -redis replicas share (instead of -data-dir)")
 	owner := fs.String("owner", "", "create: the key holder's e-mail address")
 	use := fs.String("use", "", "create: what the key is for")
 	reason := fs.String("reason", "revoked by the operator", "revoke: why, shown to the key's user")
@@ -47,7 +50,7 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	store, err := keys.Open(*dir)
+	store, err := openKeyStore(*dir, *redisURL)
 	if err != nil {
 		return err
 	}
@@ -108,4 +111,24 @@ func stamp(t time.Time) string {
 		return "never"
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// keyStore is keys.Store or keys.RedisStore.
+type keyStore interface {
+	Create(owner, use string, now time.Time) (string, keys.Record, error)
+	Read() ([]keys.Record, error)
+	Find(id string) (keys.Record, error)
+	Revoke(id, reason string, now time.Time) (keys.Record, error)
+}
+
+// openKeyStore opens the key store in Redis when redisURL is set, else in dir.
+func openKeyStore(dir, redisURL string) (keyStore, error) {
+	if redisURL == "" {
+		return keys.Open(dir)
+	}
+	c, err := shared.Dial(redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("-redis: %w", err)
+	}
+	return keys.OpenRedis(c)
 }

@@ -25,14 +25,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/valyala/fasthttp"
+	"gocloud.dev/blob"
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader"
 	"github.com/gigs/gigs/loader/fetch"
 	"github.com/gigs/gigs/loader/places"
+	"github.com/gigs/gigs/loader/replica"
 	"github.com/gigs/gigs/server"
-	"github.com/gigs/gigs/server/keys"
 )
 
 func main() {
@@ -92,6 +93,10 @@ type Config struct {
 	Check           bool
 	Dataset         string
 	Snapshot        bool
+	Redis           string
+	Publish         string
+	Follow          string
+	FollowEvery     time.Duration
 
 	Places      string
 	MaxRecords  int
@@ -118,6 +123,8 @@ type Main struct {
 	ld       *loader.Loader      // likewise
 	fetcher  *fetch.Client       // likewise
 	snapFile *snapshotFile       // nil with -snapshot=false; used by the refresh loop
+	bucket   *blob.Bucket        // of -publish or -follow; nil without
+	pub      *publisher          // nil without -publish; used by the refresh loop
 	ready    chan struct{}       // closed once Run has opened ln or failed before it could
 	opened   func()              // closes ready, once
 }
@@ -137,7 +144,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	c := &m.Config
 
 	fs.StringVar(&c.Addr, "addr", ":8080", "public listen address, host:port")
-	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required unless -dataset is set")
+	fs.StringVar(&c.Sources, "sources", "", "sources configuration file (JSON); required unless -dataset or -follow is set")
 	fs.DurationVar(&c.Refresh, "refresh", time.Hour, "time between refreshes, varied by ±10%")
 	fs.DurationVar(&c.Retry, "retry", 5*time.Minute, "time before retrying a failed refresh")
 	fs.DurationVar(&c.MaxStale, "max-stale", 48*time.Hour, "how long a failing source's last good events are served")
@@ -165,6 +172,10 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
 	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
 	fs.BoolVar(&c.Snapshot, "snapshot", true, "keep each published snapshot in <data-dir>/snapshot and, at start, serve the one there (when built within -max-stale) until the first refresh ends")
+	fs.StringVar(&c.Redis, "redis", "", "Redis URL (redis://[user:password@]host:port/db, rediss:// for TLS) where replicas share the API keys and count the read and export limits together; empty: keys in -data-dir and limits per replica")
+	fs.StringVar(&c.Publish, "publish", "", "publish each snapshot built to this bucket for -follow replicas: a directory, or a gocloud.dev URL (s3://bucket?region=..., gs://bucket, azblob://container)")
+	fs.StringVar(&c.Follow, "follow", "", "serve the snapshots a -publish gigsd puts in this bucket (a directory or a gocloud.dev URL) instead of loading sources")
+	fs.DurationVar(&c.FollowEvery, "follow-every", 5*time.Second, "with -follow, how often the bucket's manifest is read")
 	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
 	flagenv.Networks(fs, &c.TrustedProxies, "trusted-proxies", "comma-separated networks or addresses of reverse proxies whose X-Forwarded-For is believed")
 	flagenv.Networks(fs, &c.FetchAllow, "fetch-allow", "comma-separated networks or addresses that source fetches may reach although they are loopback, private, link-local or otherwise internal (added to the sources file's allow_networks)")
@@ -184,14 +195,18 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if c.Sources == "" && c.Dataset == "" {
-		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
-	}
-	if c.Sources != "" && c.Dataset != "" {
+	switch {
+	case c.Sources == "" && c.Dataset == "" && c.Follow == "":
+		return fmt.Errorf("no sources: set -sources or %s (or -follow a publisher's bucket)", flagenv.Name("sources"))
+	case c.Sources != "" && c.Dataset != "":
 		return errors.New("-sources and -dataset exclude each other")
+	case c.Follow != "" && (c.Sources != "" || c.Dataset != "" || c.Publish != "" || c.Check):
+		return errors.New("-follow serves a publisher's snapshots: it excludes -sources, -dataset, -publish and -check")
+	case c.Publish != "" && !c.Snapshot:
+		return errors.New("-publish uploads the snapshot file: it needs -snapshot")
 	}
 	for name, d := range map[string]time.Duration{"refresh": c.Refresh, "retry": c.Retry, "max-stale": c.MaxStale, "shutdown-timeout": c.ShutdownTimeout,
-		"key-sync": c.KeySync, "idle-timeout": c.IdleTimeout, "header-timeout": c.HeaderTimeout} {
+		"key-sync": c.KeySync, "follow-every": c.FollowEvery, "idle-timeout": c.IdleTimeout, "header-timeout": c.HeaderTimeout} {
 		if d <= 0 {
 			return fmt.Errorf("-%s must be positive, not %s", name, d)
 		}
@@ -338,27 +353,39 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildInfo())
 	refreshes := loader.NewMetrics(m.Registry)
+	if bucket := m.Config.Publish + m.Config.Follow; bucket != "" {
+		var err error
+		if m.bucket, err = replica.OpenBucket(ctx, bucket); err != nil {
+			return err
+		}
+		defer m.bucket.Close()
+	}
 	if m.Config.Snapshot {
 		m.snapFile = newSnapshotFile(m.Config.DataDir, m.Registry)
 		m.loadSnapshotFile(m.snapFile, m.Config.MaxStale)
 	}
 	refresh := m.serveDataset(refreshes)
-	if m.Config.Dataset == "" {
+	switch {
+	case m.Config.Follow != "":
+		refresh = m.follower().Run
+	case m.Config.Dataset == "":
 		ld, fetcher, err := m.newLoader(refreshes)
 		if err != nil {
 			return err
 		}
 		m.ld, m.fetcher, refresh = ld, fetcher, ld.Run
 	}
-	store, err := keys.Open(m.Config.DataDir)
+	if m.Config.Publish != "" {
+		m.pub = m.newPublisher(ctx)
+	}
+	st, err := m.openShared()
 	if err != nil {
 		return err
 	}
-	checker, err := keys.NewChecker(store, time.Now, m.Logger)
-	if err != nil {
-		return fmt.Errorf("cannot load the key store: %w", err)
-	}
+	defer st.close()
+	checker := st.keys
 	api := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
+		ReadLimiter: st.reads, ExportLimiter: st.exports,
 		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
 		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live),
 		MaxConns: m.Config.MaxConns, MaxConnsPerClient: m.Config.MaxConnsPerClient,
@@ -388,6 +415,9 @@ func (m *Main) Run(ctx context.Context) error {
 	go func() {
 		defer close(loaded)
 		m.inBackground()
+		if m.pub != nil {
+			m.publish(ctx, m.Live.Load()) // the snapshot file served at start, unless published already
+		}
 		refresh(ctx)
 	}()
 	keysCtx, stopKeys := context.WithCancel(context.Background())
@@ -531,6 +561,9 @@ func (m *Main) published() {
 	m.Logger.Debug("refresh memory released", "took", time.Since(start).String())
 	if m.snapFile != nil {
 		m.saveSnapshot(m.snapFile, m.Live.Load())
+	}
+	if m.pub != nil {
+		m.publish(context.Background(), m.Live.Load())
 	}
 }
 

@@ -78,11 +78,8 @@ func (c *Checker) Check(key []byte) (Record, error) {
 		rec.LastUsed = last
 	}
 	c.usedMu.Unlock()
-	switch {
-	case !rec.Revoked.IsZero():
-		return rec, &RevokedError{Reason: rec.Reason, When: rec.Revoked}
-	case rec.idle(now):
-		return rec, &RevokedError{Reason: ReasonIdle, When: now}
+	if err := refusal(rec, now); err != nil {
+		return rec, err
 	}
 	c.usedMu.Lock()
 	c.used[rec.ID] = now

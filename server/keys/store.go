@@ -235,15 +235,23 @@ var idEnc = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(b
 // Create issues a key for owner and use, and returns it with its record. The key is
 // returned only here; the store keeps its hash.
 func (s *Store) Create(owner, use string, now time.Time) (string, Record, error) {
+	key, rec, err := newRecord(s.secret, owner, use, now)
+	if err != nil {
+		return "", Record{}, err
+	}
+	err = s.Update(func(recs []Record) ([]Record, bool, error) { return append(recs, rec), true, nil })
+	return key, rec, err
+}
+
+// newRecord makes a new key for owner and use, and its record under secret.
+func newRecord(secret []byte, owner, use string, now time.Time) (string, Record, error) {
 	if owner == "" || use == "" {
 		return "", Record{}, errors.New("a key needs an owner and a use")
 	}
 	key := NewKey()
 	var b [5]byte
 	_, _ = rand.Read(b[:])
-	rec := Record{ID: "key_" + idEnc.EncodeToString(b[:]), Owner: owner, Use: use, Created: now.UTC().Truncate(time.Second), Hash: Hash(s.secret, []byte(key))}
-	err := s.Update(func(recs []Record) ([]Record, bool, error) { return append(recs, rec), true, nil })
-	return key, rec, err
+	return key, Record{ID: "key_" + idEnc.EncodeToString(b[:]), Owner: owner, Use: use, Created: now.UTC().Truncate(time.Second), Hash: Hash(secret, []byte(key))}, nil
 }
 
 // Revoke revokes key id for reason; revoking a revoked key changes nothing.

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gigs/gigs/server"
+	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/server/shared"
+)
+
+// sharedState is where keys and limits live: the key file in -data-dir and per-replica
+// limits, or Redis with -redis.
+type sharedState struct {
+	keys           keyChecker
+	reads, exports server.Limiter // nil: per replica
+	client         *redis.Client  // nil without -redis
+}
+
+// keyChecker is keys.Checker or keys.RedisChecker.
+type keyChecker interface {
+	server.KeyChecker
+	// Run saves key uses and picks up key changes every interval until ctx ends.
+	Run(ctx context.Context, every time.Duration)
+}
+
+// openShared opens the key store and the limits. Redis need not answer: until it does,
+// limits are counted per replica and keys refused (see package shared).
+func (m *Main) openShared() (*sharedState, error) {
+	if m.Config.Redis == "" {
+		store, err := keys.Open(m.Config.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		checker, err := keys.NewChecker(store, time.Now, m.Logger)
+		if err != nil {
+			return nil, fmt.Errorf("cannot load the key store: %w", err)
+		}
+		return &sharedState{keys: checker}, nil
+	}
+	c, err := shared.Dial(m.Config.Redis)
+	if err != nil {
+		return nil, fmt.Errorf("-redis: %w", err)
+	}
+	if err := shared.Ping(c); err != nil {
+		m.Logger.Error("redis does not answer yet: limits per replica, and keys refused, until it does", "err", err)
+	}
+	sm := shared.NewMetrics(m.Registry)
+	const clients = 1 << 20 // as server.Options.MaxClients
+	return &sharedState{client: c, keys: keys.NewRedisChecker(c, time.Now, m.Logger, sm),
+		reads:   shared.NewLimiter(c, "read", m.Config.ReadLimit, time.Minute, clients, m.Logger, sm),
+		exports: shared.NewLimiter(c, "export", m.Config.ExportLimit, time.Minute, clients, m.Logger, sm)}, nil
+}
+
+func (s *sharedState) close() {
+	if s.client != nil {
+		s.client.Close()
+	}
+}

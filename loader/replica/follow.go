@@ -1,0 +1,167 @@
+package replica
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"gocloud.dev/blob"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Follower serves the snapshots a publisher puts in a bucket. Use it from one goroutine.
+type Follower struct {
+	Bucket *blob.Bucket
+	Path   string // the follower's snapshot file, <data-dir>/snapshot: downloads replace it
+	Live   *engine.Live
+	Log    *slog.Logger
+	Every  time.Duration // how often the manifest is read
+	// Swapped, when set, runs after each snapshot put into service.
+	Swapped func(*engine.Snapshot)
+	Metrics *FollowMetrics
+
+	served Manifest // the manifest of the snapshot in service; zero before the first
+	bad    Manifest // the last manifest whose file failed its checks: not tried again
+}
+
+// FollowMetrics count a follower's downloads.
+type FollowMetrics struct {
+	downloads *prometheus.CounterVec
+	bytes     prometheus.Counter
+	published prometheus.Gauge
+}
+
+// NewFollowMetrics registers a follower's metrics on reg.
+func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
+	m := &FollowMetrics{
+		downloads: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gigs_follow_downloads_total",
+			Help: "Published snapshots downloaded, by result: ok (served), error (not served: unreadable, wrong size or checksum, not a snapshot)."}, []string{"result"}),
+		bytes: prometheus.NewCounter(prometheus.CounterOpts{Name: "gigs_follow_downloaded_bytes_total",
+			Help: "Bytes of snapshot files downloaded from the bucket."}),
+		published: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_published_timestamp_seconds",
+			Help: "When the snapshot in service was published, from its manifest."}),
+	}
+	reg.MustRegister(m.downloads, m.bytes, m.published)
+	return m
+}
+
+// Run polls the manifest at once and then every f.Every until ctx ends.
+func (f *Follower) Run(ctx context.Context) {
+	for {
+		if _, err := f.Poll(ctx); err != nil && ctx.Err() == nil {
+			f.Log.Error("published snapshot not followed, serving the current one", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(f.Every):
+		}
+	}
+}
+
+// Poll reads the manifest and, when it names a snapshot other than the one in service,
+// downloads, checks and serves it. It reports whether it swapped.
+func (f *Follower) Poll(ctx context.Context) (bool, error) {
+	m, err := ReadManifest(ctx, f.Bucket)
+	if IsNotFound(err) {
+		f.Log.Debug("nothing published yet")
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if cur := f.Live.Load(); f.served == (Manifest{}) && cur != nil && cur.Version() == m.DataVersion && cur.Built().Equal(m.Built) {
+		f.served = m // the snapshot file read at start is this one
+		f.swapped(m, cur)
+	}
+	switch m.Object {
+	case f.served.Object:
+		if m.SHA256 == f.served.SHA256 {
+			f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
+			return false, nil
+		}
+	case f.bad.Object:
+		if m.SHA256 == f.bad.SHA256 {
+			return false, nil // logged when it failed
+		}
+	}
+	snap, err := f.download(ctx, m)
+	if err != nil {
+		if ctx.Err() == nil {
+			f.bad = m
+			f.Metrics.downloads.WithLabelValues("error").Inc()
+		}
+		return false, fmt.Errorf("snapshot %s: %w", m.Object, err)
+	}
+	f.Metrics.downloads.WithLabelValues("ok").Inc()
+	f.served = m
+	f.Live.Publish(snap)
+	f.swapped(m, snap)
+	f.Log.Info("published snapshot served", "object", m.Object, "gigs", snap.Len(), "data_version", m.DataVersion, "published", m.Published)
+	return true, nil
+}
+
+func (f *Follower) swapped(m Manifest, s *engine.Snapshot) {
+	f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
+	f.Metrics.published.Set(float64(m.Published.UnixNano()) / 1e9)
+	if f.Swapped != nil {
+		f.Swapped(s)
+	}
+}
+
+// download fetches m's snapshot file beside f.Path, checks its size, checksum and
+// content, and puts it in f.Path's place; the file in service stays on any failure.
+func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
+	r, err := f.Bucket.NewReader(ctx, m.Object, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			os.Remove(tmp.Name())
+		}
+	}()
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, m.Size+1))
+	f.Metrics.bytes.Add(float64(n))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("download: %w", err)
+	case n != m.Size:
+		return nil, fmt.Errorf("%w: %d bytes, manifest %d", errSize, n, m.Size)
+	case hex.EncodeToString(h.Sum(nil)) != m.SHA256:
+		return nil, fmt.Errorf("checksum differs from the manifest's: the file was damaged or replaced")
+	}
+	snap, err := engine.ReadSnapshotFile(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	if snap.Version() != m.DataVersion {
+		return nil, fmt.Errorf("file holds data version %s, the manifest names %s", snap.Version(), m.DataVersion)
+	}
+	if err := os.Rename(tmp.Name(), f.Path); err != nil {
+		return nil, err
+	}
+	keep = true
+	return snap, nil
+}

@@ -1,0 +1,87 @@
+package replica
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Keep is how many snapshot files a publisher leaves in the bucket: the one the manifest
+// names and those before it, which followers may still be downloading.
+const Keep = 3
+
+// IsNotFound reports whether err means a missing object, such as the manifest of a
+// bucket nothing was published to yet.
+func IsNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound }
+
+// Publish uploads the snapshot file at path, which holds snap, then the manifest naming
+// it, and deletes the snapshot files older than the last Keep. next is when the publisher
+// refreshes next (followers give it to caches).
+func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snapshot, next time.Time) (Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Manifest{}, err
+	}
+	defer f.Close()
+	m := Manifest{Format: manifestFormat, DataVersion: snap.Version(), Gigs: snap.Len(), Built: snap.Built().UTC(), NextRefresh: next.UTC(),
+		Object: SnapshotPrefix + snap.Built().UTC().Format("20060102T150405.000000000Z") + "-" + snap.Version()}
+	h := sha256.New()
+	w, err := b.NewWriter(ctx, m.Object, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	if err != nil {
+		return Manifest{}, fmt.Errorf("cannot upload %s: %w", m.Object, err)
+	}
+	m.Size, err = io.Copy(io.MultiWriter(w, h), f)
+	if err != nil {
+		w.Close()
+		return Manifest{}, fmt.Errorf("cannot upload %s: %w", m.Object, err)
+	}
+	if err := w.Close(); err != nil {
+		return Manifest{}, fmt.Errorf("cannot upload %s: %w", m.Object, err)
+	}
+	m.SHA256, m.Published = hex.EncodeToString(h.Sum(nil)), time.Now().UTC()
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return Manifest{}, err
+	}
+	if err := b.WriteAll(ctx, ManifestKey, append(data, '\n'), &blob.WriterOptions{ContentType: "application/json"}); err != nil {
+		return Manifest{}, fmt.Errorf("cannot upload the manifest: %w", err)
+	}
+	return m, prune(ctx, b, m.Object)
+}
+
+// prune deletes the snapshot files before the last Keep, never current.
+func prune(ctx context.Context, b *blob.Bucket, current string) error {
+	var keys []string
+	it := b.List(&blob.ListOptions{Prefix: SnapshotPrefix})
+	for {
+		o, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("cannot list old snapshots: %w", err)
+		}
+		keys = append(keys, o.Key)
+	}
+	slices.Sort(keys) // names start with the build time
+	for _, k := range keys[:max(len(keys)-Keep, 0)] {
+		if k == current {
+			continue
+		}
+		if err := b.Delete(ctx, k); err != nil && !IsNotFound(err) {
+			return fmt.Errorf("cannot delete old snapshot %s: %w", k, err)
+		}
+	}
+	return nil
+}

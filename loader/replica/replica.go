@@ -1,0 +1,130 @@
+// Package replica lets many gigsd serve one built snapshot: a publisher uploads each
+// snapshot file it writes to a bucket, then a small manifest naming it with its size,
+// SHA-256 and times; followers watch the manifest, download the file it names, check its
+// size and checksum, and serve it. A follower fetches nothing upstream, and serves the
+// publisher's bytes, so every replica gives the same bodies, ETags and change cursors.
+//
+// Buckets are opened with gocloud.dev/blob: a local directory by default (a plain path or
+// file:///path), S3 (s3://bucket?region=...), Google Cloud Storage (gs://bucket) or Azure
+// Blob Storage (azblob://container), with each service's usual credentials from the
+// environment.
+//
+// Nothing a follower downloads is served unless it is whole: the manifest is written
+// after the file it names, an upload of either is atomic in every one of these services,
+// and a follower checks the size and checksum, then decodes the file with every check of
+// engine.ReadSnapshotFile, before it swaps. A bad manifest or file is logged and counted,
+// and the snapshot served until then stays.
+package replica
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // azblob:// buckets
+	"gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/gcsblob" // gs:// buckets
+	_ "gocloud.dev/blob/s3blob"  // s3:// buckets
+)
+
+// ManifestKey is the manifest's name in the bucket; snapshot files are under SnapshotPrefix.
+const (
+	ManifestKey    = "manifest.json"
+	SnapshotPrefix = "snapshots/"
+)
+
+// manifestFormat is the version of the manifest this build writes and reads.
+const manifestFormat = 1
+
+// maxManifest caps the bytes of a manifest read; maxSnapshot those of a snapshot file.
+const (
+	maxManifest = 64 << 10
+	maxSnapshot = 64 << 30
+)
+
+// Manifest names the published snapshot.
+type Manifest struct {
+	Format      int       `json:"format"`
+	Object      string    `json:"object"` // the snapshot file's key in the bucket
+	Size        int64     `json:"size"`
+	SHA256      string    `json:"sha256"` // hex, of the whole file
+	DataVersion string    `json:"data_version"`
+	Gigs        int       `json:"gigs"`
+	Built       time.Time `json:"built"`
+	Published   time.Time `json:"published"`
+	NextRefresh time.Time `json:"next_refresh"` // when the publisher refreshes next
+}
+
+// check reports what makes m unusable.
+func (m *Manifest) check() error {
+	sum, err := hex.DecodeString(m.SHA256)
+	switch {
+	case m.Format != manifestFormat:
+		return fmt.Errorf("manifest format %d; this build reads %d", m.Format, manifestFormat)
+	case !strings.HasPrefix(m.Object, SnapshotPrefix) || strings.Contains(m.Object, ".."):
+		return fmt.Errorf("manifest names %q, not a snapshot under %s", m.Object, SnapshotPrefix)
+	case m.Size <= 0 || m.Size > maxSnapshot:
+		return fmt.Errorf("manifest gives a size of %d bytes (at most %d)", m.Size, int64(maxSnapshot))
+	case err != nil || len(sum) != sha256.Size:
+		return fmt.Errorf("manifest checksum %q is not a hex SHA-256", m.SHA256)
+	}
+	return nil
+}
+
+// OpenBucket opens the bucket at url: a gocloud.dev URL (file://, s3://, gs://, azblob://)
+// or a plain directory path, created when missing.
+func OpenBucket(ctx context.Context, url string) (*blob.Bucket, error) {
+	if !strings.Contains(url, "://") {
+		dir, err := filepath.Abs(url)
+		if err == nil {
+			err = os.MkdirAll(dir, 0o755)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bucket directory %q: %w", url, err)
+		}
+		// Temporary files beside the objects: renamed into place on the same file system.
+		return fileblob.OpenBucket(dir, &fileblob.Options{NoTempDir: true})
+	}
+	b, err := blob.OpenBucket(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("bucket %q: %w", url, err)
+	}
+	return b, nil
+}
+
+// ReadManifest reads the bucket's manifest; an error wrapping fs.ErrNotExist-like
+// gcerrors.NotFound (see IsNotFound) when nothing was published yet.
+func ReadManifest(ctx context.Context, b *blob.Bucket) (Manifest, error) {
+	r, err := b.NewReader(ctx, ManifestKey, nil)
+	if err != nil {
+		return Manifest{}, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, maxManifest+1))
+	if err != nil {
+		return Manifest{}, fmt.Errorf("cannot read the manifest: %w", err)
+	}
+	if len(data) > maxManifest {
+		return Manifest{}, fmt.Errorf("manifest is over %d bytes", maxManifest)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Manifest{}, fmt.Errorf("cannot parse the manifest: %w", err)
+	}
+	if err := m.check(); err != nil {
+		return Manifest{}, err
+	}
+	return m, nil
+}
+
+// errSize means a download whose size is not the manifest's.
+var errSize = errors.New("snapshot file size differs from the manifest's")

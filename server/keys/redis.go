@@ -1,0 +1,369 @@
+package keys
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gigs/gigs/server/shared"
+)
+
+// Redis layout of a RedisStore.
+const (
+	redisSecret = "gigs:keys:secret" // the HMAC secret of the key hashes, set by the first Open
+	redisIDs    = "gigs:keys"        // hash: key id → key hash
+	redisRecord = "gigs:key:"        // + key hash: hash of the record's fields
+)
+
+// RedisStore keeps the key records in Redis, where every replica and gigsctl share them:
+// Store's operations, with each change one atomic step of Redis. The secret the hashes are
+// made with is kept in Redis too, so protect Redis as you would the key directory (AUTH,
+// TLS with rediss://, a private network).
+type RedisStore struct {
+	c      *redis.Client
+	secret []byte
+}
+
+// OpenRedis opens the key store in the Redis server of c, creating its secret when it
+// has none.
+func OpenRedis(c *redis.Client) (*RedisStore, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	if err := c.SetNX(ctx, redisSecret, secret, 0).Err(); err != nil {
+		return nil, fmt.Errorf("cannot open the key store in redis: %w", err)
+	}
+	got, err := c.Get(ctx, redisSecret).Bytes()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("cannot read the key secret from redis: %w", err)
+	case len(got) < 32:
+		return nil, fmt.Errorf("the key secret in redis (%s) is %d bytes, not at least 32: restore it", redisSecret, len(got))
+	}
+	return &RedisStore{c: c, secret: got}, nil
+}
+
+func ctxTimeout() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 2*time.Second)
+}
+
+// Create issues a key for owner and use, and returns it with its record.
+func (s *RedisStore) Create(owner, use string, now time.Time) (string, Record, error) {
+	key, rec, err := newRecord(s.secret, owner, use, now)
+	if err != nil {
+		return "", Record{}, err
+	}
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	_, err = s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, redisRecord+rec.Hash, "id", rec.ID, "owner", rec.Owner, "use", rec.Use, "created", rec.Created.Format(time.RFC3339))
+		p.HSet(ctx, redisIDs, rec.ID, rec.Hash)
+		return nil
+	})
+	if err != nil {
+		return "", Record{}, fmt.Errorf("cannot store the key in redis: %w", err)
+	}
+	return key, rec, nil
+}
+
+// Read returns every record.
+func (s *RedisStore) Read() ([]Record, error) {
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	ids, err := s.c.HGetAll(ctx, redisIDs).Result()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the keys from redis: %w", err)
+	}
+	cmds := make([]*redis.MapStringStringCmd, 0, len(ids))
+	_, err = s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, h := range ids {
+			cmds = append(cmds, p.HGetAll(ctx, redisRecord+h))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the keys from redis: %w", err)
+	}
+	recs := make([]Record, 0, len(cmds))
+	for _, c := range cmds {
+		h := c.Args()[1].(string)[len(redisRecord):]
+		rec, err := recordOf(h, c.Val())
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	sortRecords(recs)
+	return recs, nil
+}
+
+// sortRecords orders records as a key file keeps them: by creation, then id.
+func sortRecords(recs []Record) {
+	slices.SortFunc(recs, func(a, b Record) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+// Find returns the record of key id.
+func (s *RedisStore) Find(id string) (Record, error) {
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	h, err := s.c.HGet(ctx, redisIDs, id).Result()
+	if errors.Is(err, redis.Nil) {
+		return Record{}, fmt.Errorf("no key %q", id)
+	}
+	if err != nil {
+		return Record{}, fmt.Errorf("cannot read key %q from redis: %w", id, err)
+	}
+	rec, ok, err := s.lookup(ctx, h)
+	if err == nil && !ok {
+		err = fmt.Errorf("key %q is listed but has no record in redis (%s%s)", id, redisRecord, h)
+	}
+	return rec, err
+}
+
+// revokeScript revokes the key whose record is KEYS[1] at ARGV[1] for reason ARGV[2],
+// unless it is revoked already; it returns 0 when there is no such record.
+var revokeScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'revoked') == 0 then
+  redis.call('HSET', KEYS[1], 'revoked', ARGV[1], 'revoked_reason', ARGV[2])
+end
+return 1`)
+
+// Revoke revokes key id for reason; revoking a revoked key changes nothing.
+func (s *RedisStore) Revoke(id, reason string, now time.Time) (Record, error) {
+	rec, err := s.Find(id)
+	if err != nil {
+		return Record{}, err
+	}
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	if err := revokeScript.Run(ctx, s.c, []string{redisRecord + rec.Hash}, now.UTC().Format(time.RFC3339), reason).Err(); err != nil {
+		return Record{}, fmt.Errorf("cannot revoke key %q in redis: %w", id, err)
+	}
+	return s.Find(id)
+}
+
+// lookup returns the record of the key with hash h; false when there is none.
+func (s *RedisStore) lookup(ctx context.Context, h string) (Record, bool, error) {
+	m, err := s.c.HGetAll(ctx, redisRecord+h).Result()
+	if err != nil || len(m) == 0 {
+		return Record{}, false, err
+	}
+	rec, err := recordOf(h, m)
+	return rec, err == nil, err
+}
+
+// used records a use of the key with hash h at t.
+func (s *RedisStore) used(ctx context.Context, h string, t time.Time) error {
+	return s.c.HSet(ctx, redisRecord+h, "last_used", t.UTC().Format(time.RFC3339)).Err()
+}
+
+// recordOf reads a record's fields.
+func recordOf(h string, m map[string]string) (Record, error) {
+	rec := Record{ID: m["id"], Owner: m["owner"], Use: m["use"], Reason: m["revoked_reason"], Hash: h}
+	for name, t := range map[string]*time.Time{"created": &rec.Created, "last_used": &rec.LastUsed, "revoked": &rec.Revoked} {
+		if v := m[name]; v != "" {
+			var err error
+			if *t, err = time.Parse(time.RFC3339, v); err != nil {
+				return Record{}, fmt.Errorf("key record %s%s: field %s: %w", redisRecord, h, name, err)
+			}
+		}
+	}
+	if rec.ID == "" {
+		return Record{}, fmt.Errorf("key record %s%s has no id", redisRecord, h)
+	}
+	return rec, nil
+}
+
+// RedisChecker answers key checks from Redis, so a key created or revoked anywhere counts
+// everywhere at the next check; each successful check writes the key's last use. While
+// Redis cannot be reached, checks are answered from the last key set read (Run reads it
+// every interval), with uses kept in memory until Redis answers again. Safe for
+// concurrent use.
+type RedisChecker struct {
+	c   *redis.Client
+	now func() time.Time
+	log *slog.Logger
+	b   *shared.Breaker
+
+	mu     sync.RWMutex
+	store  *RedisStore       // nil until Redis first answered; protected by mu
+	byHash map[string]Record // the last key set read, with uses made since; protected by mu
+	unsent map[string]time.Time
+}
+
+// NewRedisChecker returns a checker of the keys in the Redis server of c. Redis need not
+// answer yet: until it does, keys are refused with ErrUnavailable.
+func NewRedisChecker(c *redis.Client, now func() time.Time, log *slog.Logger, m *shared.Metrics) *RedisChecker {
+	k := &RedisChecker{c: c, now: now, log: log, b: shared.NewBreaker("keys", log, m), unsent: map[string]time.Time{}}
+	if err := k.Sync(); err != nil {
+		log.Error("cannot read the keys from redis yet", "err", err)
+	}
+	return k
+}
+
+// Check returns the record of an active key, or why the key is refused, as Checker.Check.
+func (k *RedisChecker) Check(key []byte) (Record, error) {
+	if err := Check(key); err != nil {
+		return Record{}, err
+	}
+	k.mu.RLock()
+	s := k.store
+	k.mu.RUnlock()
+	if s == nil {
+		return Record{}, ErrUnavailable
+	}
+	h, now := Hash(s.secret, key), k.now()
+	rec, ok, fromRedis := Record{}, false, false
+	if k.b.Try(now) {
+		ctx, cancel := ctxTimeout()
+		defer cancel()
+		var err error
+		rec, ok, err = s.lookup(ctx, h)
+		if err == nil {
+			k.b.Succeeded()
+			fromRedis = true
+		} else {
+			k.b.Failed(now, err)
+		}
+	}
+	if !fromRedis {
+		k.b.FellBack()
+		k.mu.RLock()
+		rec, ok = k.byHash[h]
+		k.mu.RUnlock()
+	}
+	if !ok || subtle.ConstantTimeCompare([]byte(h), []byte(rec.Hash)) != 1 {
+		return Record{}, ErrUnknown
+	}
+	if err := refusal(rec, now); err != nil {
+		return rec, err
+	}
+	k.mu.Lock()
+	k.unsent[h] = now
+	if k.byHash != nil {
+		rec.LastUsed = now
+		k.byHash[h] = rec
+	}
+	k.mu.Unlock()
+	if fromRedis {
+		k.sendUses()
+	}
+	return rec, nil
+}
+
+// refusal returns why rec is refused at now, or nil for an active key.
+func refusal(rec Record, now time.Time) error {
+	switch {
+	case !rec.Revoked.IsZero():
+		return &RevokedError{Reason: rec.Reason, When: rec.Revoked}
+	case rec.idle(now):
+		return &RevokedError{Reason: ReasonIdle, When: now}
+	}
+	return nil
+}
+
+// sendUses writes the uses not yet in Redis; those that fail stay for the next call.
+func (k *RedisChecker) sendUses() error {
+	k.mu.Lock()
+	s, pending := k.store, k.unsent
+	k.unsent = map[string]time.Time{}
+	k.mu.Unlock()
+	if s == nil || len(pending) == 0 {
+		return nil
+	}
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	var errs []error
+	for h, t := range pending {
+		if err := s.used(ctx, h, t); err != nil {
+			errs = append(errs, err)
+			k.mu.Lock()
+			if k.unsent[h].Before(t) {
+				k.unsent[h] = t
+			}
+			k.mu.Unlock()
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Sync opens the store when it is not open yet, writes pending uses, revokes the keys
+// idle for IdleLimit and reads the key set again, the fallback of the checks while Redis
+// is down.
+func (k *RedisChecker) Sync() error {
+	k.mu.RLock()
+	s := k.store
+	k.mu.RUnlock()
+	if s == nil {
+		var err error
+		if s, err = OpenRedis(k.c); err != nil {
+			return err
+		}
+		k.mu.Lock()
+		k.store = s
+		k.mu.Unlock()
+	}
+	if err := k.sendUses(); err != nil {
+		return err
+	}
+	recs, err := s.Read()
+	if err != nil {
+		return err
+	}
+	now := k.now()
+	byHash := make(map[string]Record, len(recs))
+	for _, r := range recs {
+		if r.idle(now) {
+			if r, err = s.Revoke(r.ID, ReasonIdle, now); err != nil {
+				return err
+			}
+			k.log.Info("key revoked: unused for 90 days", "key", r.ID)
+		}
+		byHash[r.Hash] = r
+	}
+	k.mu.Lock()
+	for h, t := range k.unsent { // uses made while reading
+		if r, ok := byHash[h]; ok {
+			r.LastUsed = t
+			byHash[h] = r
+		}
+	}
+	k.byHash = byHash
+	k.mu.Unlock()
+	return nil
+}
+
+// Run calls Sync every interval until ctx ends, and once more at the end.
+func (k *RedisChecker) Run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if err := k.sendUses(); err != nil {
+				k.log.Error("cannot write key uses to redis", "err", err)
+			}
+			return
+		case <-t.C:
+			if err := k.Sync(); err != nil {
+				k.log.Warn("cannot sync the keys with redis; checks use the last key set read", "err", err)
+			}
+		}
+	}
+}

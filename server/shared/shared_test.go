@@ -1,0 +1,209 @@
+package shared_test
+
+import (
+	"io"
+	"log/slog"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gigs/gigs/server/limit"
+	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/testkit/redisserver"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func dial(t testing.TB, url string) *redis.Client {
+	t.Helper()
+	c, err := shared.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func key(s string) limit.Key { return limit.KeyOf(netip.MustParseAddr(s)) }
+
+// TestLimiterSharedAcrossReplicas has two limiters, as two replicas would, share one Redis:
+// a client gets the quota once across both, the 61st request is refused by either, and
+// the decisions (remaining, reset, retry) are those of the in-memory limiter, which is
+// what the headers report.
+func TestLimiterSharedAcrossReplicas(t *testing.T) {
+	srv := redisserver.Start(t)
+	m := shared.NewMetrics(prometheus.NewRegistry())
+	a := shared.NewLimiter(dial(t, srv.URL()), "read", 60, time.Minute, 1000, quiet, m)
+	b := shared.NewLimiter(dial(t, srv.URL()), "read", 60, time.Minute, 1000, quiet, m)
+	local := limit.New(60, time.Minute, 1000)
+	client, other := key("192.0.2.1"), key("2001:db8::1")
+	for i := range 60 {
+		l := a
+		if i%2 == 1 {
+			l = b
+		}
+		now := time.Now()
+		got, want := l.Take(client, now), local.Take(client, now)
+		if !got.Allowed || got.Remaining != want.Remaining || got.Limit != 60 {
+			t.Fatalf("request %d: %+v, the in-memory limiter gives %+v", i+1, got, want)
+		}
+		if d := got.Reset - want.Reset; d < -time.Second || d > time.Second {
+			t.Fatalf("request %d: reset %s, the in-memory limiter gives %s", i+1, got.Reset, want.Reset)
+		}
+	}
+	for _, l := range []*shared.Limiter{a, b, a} {
+		d := l.Take(client, time.Now())
+		if d.Allowed || d.Remaining != 0 || d.RetryAfter <= 0 || d.RetryAfter > time.Second+100*time.Millisecond {
+			t.Fatalf("61st request: %+v, want refused, retry within a second", d)
+		}
+	}
+	if d := b.Peek(client, time.Now()); d.Remaining != 0 {
+		t.Fatalf("peek of a spent quota: %+v", d)
+	}
+	if d := b.Take(other, time.Now()); !d.Allowed || d.Remaining != 59 {
+		t.Fatalf("another client (an IPv6 /64) shares the quota: %+v", d)
+	}
+	if d := a.Peek(other, time.Now()); d.Remaining != 59 {
+		t.Fatalf("peek spends: %+v", d)
+	}
+	time.Sleep(time.Second + 50*time.Millisecond) // one request's worth
+	if d := b.Take(client, time.Now()); !d.Allowed {
+		t.Fatalf("a request a second later: %+v", d)
+	}
+	if d := a.Take(client, time.Now()); d.Allowed {
+		t.Fatalf("a second request a second later: %+v", d)
+	}
+}
+
+// TestLimiterFallsBack kills Redis under a limiter: decisions come from the per-replica
+// limiter at once (no request waits on a dead server after the first), the fallback is
+// counted and logged once, and Redis is used again within ProbeEvery of its return.
+func TestLimiterFallsBack(t *testing.T) {
+	srv := redisserver.Start(t)
+	reg := prometheus.NewRegistry()
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	l := shared.NewLimiter(dial(t, srv.URL()), "read", 5, time.Minute, 1000, log, shared.NewMetrics(reg))
+	c := key("192.0.2.7")
+	for range 5 {
+		l.Take(c, time.Now())
+	}
+	if l.Take(c, time.Now()).Allowed {
+		t.Fatal("the 6th request of 5 is allowed")
+	}
+	srv.Kill()
+	other := key("192.0.2.8")
+	start := time.Now()
+	for i := range 7 {
+		d := l.Take(other, time.Now())
+		if d.Allowed != (i < 5) {
+			t.Fatalf("request %d with Redis down: %+v (the per-replica limit of 5 applies)", i+1, d)
+		}
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Fatalf("7 decisions with Redis down took %s", took)
+	}
+	if v := testutil.ToFloat64(gauge(t, reg, "gigs_redis_fallback", "read-limit")); v != 1 {
+		t.Fatalf("gigs_redis_fallback = %v while Redis is down", v)
+	}
+	if n := strings.Count(logs.String(), "redis unreachable"); n != 1 {
+		t.Fatalf("logged %d times that Redis is unreachable:\n%s", n, logs.String())
+	}
+	srv.Restart()
+	third := key("192.0.2.9")
+	deadline := time.Now().Add(3 * shared.ProbeEvery)
+	for testutil.ToFloat64(gauge(t, reg, "gigs_redis_fallback", "read-limit")) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("still falling back %s after Redis came back", 3*shared.ProbeEvery)
+		}
+		l.Take(third, time.Now())
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "redis reachable again") {
+		t.Fatalf("the recovery is not logged:\n%s", logs.String())
+	}
+	rdb := dial(t, srv.URL())
+	keys, err := rdb.Keys(t.Context(), "rate:gigs:limit:read:*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("after the recovery Redis holds %v (%v), want the one client counted there", keys, err)
+	}
+}
+
+func gauge(t *testing.T, reg *prometheus.Registry, name, use string) prometheus.Collector {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == "use" && lp.GetValue() == use {
+					return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "x"}, func() float64 { return m.GetGauge().GetValue() })
+				}
+			}
+		}
+	}
+	t.Fatalf("no %s{use=%q}", name, use)
+	return nil
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// BenchmarkLimiterTake measures one read-limit decision through Redis (one round trip to
+// a local redis-server) against the in-memory limiter, with the median and p99 of a
+// decision's time. make bench-go runs it; docs/scaling.md quotes it.
+func BenchmarkLimiterTake(b *testing.B) {
+	srv := redisserver.Start(b)
+	for _, name := range []string{"memory", "redis"} {
+		b.Run(name, func(b *testing.B) {
+			var l interface {
+				Take(limit.Key, time.Time) limit.Decision
+			} = limit.New(1<<30, time.Minute, 1<<20)
+			if name == "redis" {
+				l = shared.NewLimiter(dial(b, srv.URL()), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+			}
+			times := make([]time.Duration, 0, 1<<16)
+			var k limit.Key
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				k[15] = byte(i)
+				start := time.Now()
+				if !l.Take(k, start).Allowed {
+					b.Fatal("refused")
+				}
+				if len(times) < cap(times) {
+					times = append(times, time.Since(start))
+				}
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
+			b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
+		})
+	}
+}
