@@ -50,7 +50,7 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	store, err := openKeyStore(*dir, *redisURL)
+	store, err := openKeyStore(*dir, *redisURL, cmd == "create")
 	if err != nil {
 		return err
 	}
@@ -121,8 +121,9 @@ type keyStore interface {
 	Revoke(id, reason string, now time.Time) (keys.Record, error)
 }
 
-// openKeyStore opens the key store in Redis when redisURL is set, else in dir.
-func openKeyStore(dir, redisURL string) (keyStore, error) {
+// openKeyStore opens the key store in Redis when redisURL is set, else in dir; create
+// makes a store in Redis that has none.
+func openKeyStore(dir, redisURL string, create bool) (keyStore, error) {
 	if redisURL == "" {
 		return keys.Open(dir)
 	}
@@ -130,5 +131,5 @@ func openKeyStore(dir, redisURL string) (keyStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-redis: %w", err)
 	}
-	return keys.OpenRedis(c)
+	return keys.OpenRedis(c, create)
 }

@@ -29,7 +29,7 @@ type Follower struct {
 	Metrics *FollowMetrics
 
 	served Manifest // the manifest of the snapshot in service; zero before the first
-	bad    Manifest // the last manifest whose file failed its checks: not tried again
+	bad    Manifest // the last manifest whose file failed its checks: not tried again until the manifest changes
 }
 
 // FollowMetrics count a follower's downloads.
@@ -82,16 +82,12 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 		f.served = m // the snapshot file read at start is this one
 		f.swapped(m, cur)
 	}
-	switch m.Object {
-	case f.served.Object:
-		if m.SHA256 == f.served.SHA256 {
-			f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
-			return false, nil
-		}
-	case f.bad.Object:
-		if m.SHA256 == f.bad.SHA256 {
-			return false, nil // logged when it failed
-		}
+	switch {
+	case m.Object == f.served.Object && m.SHA256 == f.served.SHA256:
+		f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
+		return false, nil
+	case m == f.bad:
+		return false, nil // logged when it failed; a new publish writes a new manifest
 	}
 	snap, err := f.download(ctx, m)
 	if err != nil {

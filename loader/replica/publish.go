@@ -60,9 +60,9 @@ func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snap
 	return m, prune(ctx, b, m.Object)
 }
 
-// prune deletes the snapshot files before the last Keep, never current.
+// prune deletes the snapshot files but current and the Keep-1 uploaded last before it.
 func prune(ctx context.Context, b *blob.Bucket, current string) error {
-	var keys []string
+	var old []*blob.ListObject
 	it := b.List(&blob.ListOptions{Prefix: SnapshotPrefix})
 	for {
 		o, err := it.Next(ctx)
@@ -72,15 +72,14 @@ func prune(ctx context.Context, b *blob.Bucket, current string) error {
 		if err != nil {
 			return fmt.Errorf("cannot list old snapshots: %w", err)
 		}
-		keys = append(keys, o.Key)
-	}
-	slices.Sort(keys) // names start with the build time
-	for _, k := range keys[:max(len(keys)-Keep, 0)] {
-		if k == current {
-			continue
+		if o.Key != current {
+			old = append(old, o)
 		}
-		if err := b.Delete(ctx, k); err != nil && !IsNotFound(err) {
-			return fmt.Errorf("cannot delete old snapshot %s: %w", k, err)
+	}
+	slices.SortFunc(old, func(a, b *blob.ListObject) int { return b.ModTime.Compare(a.ModTime) }) // newest first
+	for _, o := range old[min(Keep-1, len(old)):] {
+		if err := b.Delete(ctx, o.Key); err != nil && !IsNotFound(err) {
+			return fmt.Errorf("cannot delete old snapshot %s: %w", o.Key, err)
 		}
 	}
 	return nil

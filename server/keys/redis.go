@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -33,18 +34,26 @@ type RedisStore struct {
 	secret []byte
 }
 
-// OpenRedis opens the key store in the Redis server of c, creating its secret when it
-// has none.
-func OpenRedis(c *redis.Client) (*RedisStore, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+// ErrNoRedisStore means a Redis server that holds no key store: none was created, or the
+// server lost its data.
+var ErrNoRedisStore = errors.New("redis holds no key store (" + redisSecret + " is missing): create a key with gigsctl keys -redis, or restore the server's data")
+
+// OpenRedis opens the key store in the Redis server of c, creating it (its secret) when
+// create is set and there is none; otherwise a server without one is ErrNoRedisStore.
+func OpenRedis(c *redis.Client, create bool) (*RedisStore, error) {
+	ctx, cancel := ctxTimeout()
 	defer cancel()
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	if err := c.SetNX(ctx, redisSecret, secret, 0).Err(); err != nil {
-		return nil, fmt.Errorf("cannot open the key store in redis: %w", err)
+	if create {
+		secret := make([]byte, 32)
+		_, _ = rand.Read(secret)
+		if err := c.SetNX(ctx, redisSecret, secret, 0).Err(); err != nil {
+			return nil, fmt.Errorf("cannot open the key store in redis: %w", err)
+		}
 	}
 	got, err := c.Get(ctx, redisSecret).Bytes()
 	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, ErrNoRedisStore
 	case err != nil:
 		return nil, fmt.Errorf("cannot read the key secret from redis: %w", err)
 	case len(got) < 32:
@@ -193,18 +202,22 @@ func recordOf(h string, m map[string]string) (Record, error) {
 // RedisChecker answers key checks from Redis, so a key created or revoked anywhere counts
 // everywhere at the next check; each successful check writes the key's last use. While
 // Redis cannot be reached, checks are answered from the last key set read (Run reads it
-// every interval), with uses kept in memory until Redis answers again. Safe for
-// concurrent use.
+// every interval), with uses kept in memory until Redis answers again.
+//
+// The checker never creates a key store, and keeps the secret it first read: a Redis
+// that comes back empty, or with another store, is logged at each Sync and checks go on
+// from the last key set read until gigsd restarts. Safe for concurrent use.
 type RedisChecker struct {
 	c   *redis.Client
 	now func() time.Time
 	log *slog.Logger
 	b   *shared.Breaker
 
-	mu     sync.RWMutex
-	store  *RedisStore       // nil until Redis first answered; protected by mu
-	byHash map[string]Record // the last key set read, with uses made since; protected by mu
-	unsent map[string]time.Time
+	mu       sync.RWMutex
+	store    *RedisStore          // nil until Redis first answered; protected by mu
+	replaced bool                 // Redis holds no store or another one; protected by mu
+	byHash   map[string]Record    // the last key set read, with uses made since; protected by mu
+	unsent   map[string]time.Time // key hash → use not yet written; protected by mu
 }
 
 // NewRedisChecker returns a checker of the keys in the Redis server of c. Redis need not
@@ -223,14 +236,14 @@ func (k *RedisChecker) Check(key []byte) (Record, error) {
 		return Record{}, err
 	}
 	k.mu.RLock()
-	s := k.store
+	s, replaced := k.store, k.replaced
 	k.mu.RUnlock()
 	if s == nil {
 		return Record{}, ErrUnavailable
 	}
 	h, now := Hash(s.secret, key), k.now()
 	rec, ok, fromRedis := Record{}, false, false
-	if k.b.Try(now) {
+	if !replaced && k.b.Try(now) {
 		ctx, cancel := ctxTimeout()
 		defer cancel()
 		var err error
@@ -310,15 +323,25 @@ func (k *RedisChecker) Sync() error {
 	k.mu.RLock()
 	s := k.store
 	k.mu.RUnlock()
-	if s == nil {
-		var err error
-		if s, err = OpenRedis(k.c); err != nil {
-			return err
+	cur, err := OpenRedis(k.c, false)
+	if err != nil {
+		if s != nil && errors.Is(err, ErrNoRedisStore) {
+			k.setReplaced(true)
 		}
+		return err
+	}
+	switch {
+	case s == nil:
+		s = cur
 		k.mu.Lock()
 		k.store = s
 		k.mu.Unlock()
+	case !bytes.Equal(s.secret, cur.secret):
+		k.setReplaced(true)
+		return errors.New("the key store in redis was replaced (its secret differs from the one read at start): " +
+			"checks use the last key set read; restore the store, or restart gigsd to use the new one")
 	}
+	k.setReplaced(false)
 	if err := k.sendUses(); err != nil {
 		return err
 	}
@@ -326,11 +349,11 @@ func (k *RedisChecker) Sync() error {
 	if err != nil {
 		return err
 	}
-	now := k.now()
+	t := k.now()
 	byHash := make(map[string]Record, len(recs))
 	for _, r := range recs {
-		if r.idle(now) {
-			if r, err = s.Revoke(r.ID, ReasonIdle, now); err != nil {
+		if r.idle(t) {
+			if r, err = s.Revoke(r.ID, ReasonIdle, t); err != nil {
 				return err
 			}
 			k.log.Info("key revoked: unused for 90 days", "key", r.ID)
@@ -347,6 +370,12 @@ func (k *RedisChecker) Sync() error {
 	k.byHash = byHash
 	k.mu.Unlock()
 	return nil
+}
+
+func (k *RedisChecker) setReplaced(v bool) {
+	k.mu.Lock()
+	k.replaced = v
+	k.mu.Unlock()
 }
 
 // Run calls Sync every interval until ctx ends, and once more at the end.

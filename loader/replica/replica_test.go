@@ -1,0 +1,198 @@
+package replica_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"gocloud.dev/blob"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/replica"
+	"github.com/gigs/gigs/testkit/scale"
+)
+
+var now = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+
+// published builds a snapshot of n gigs, writes its file in dir and publishes it to b.
+func published(t *testing.T, b *blob.Bucket, dir string, n int) (*engine.Snapshot, replica.Manifest) {
+	t.Helper()
+	s, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: uint64(n), Now: now}), engine.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "snapshot")
+	if err := s.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	m, err := replica.Publish(context.Background(), b, path, s, now.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, m
+}
+
+func follower(t *testing.T, b *blob.Bucket) *replica.Follower {
+	dir := t.TempDir()
+	return &replica.Follower{Bucket: b, Path: filepath.Join(dir, "snapshot"), Live: &engine.Live{},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Every: time.Second, Metrics: replica.NewFollowMetrics(prometheus.NewRegistry())}
+}
+
+// TestFollowerServesWhatIsPublished publishes three snapshots to a directory bucket: a
+// follower serves each (its file byte for byte, so its ETags and cursors are the
+// publisher's), polls with nothing new without downloading, and the bucket keeps the last
+// Keep snapshot files.
+func TestFollowerServesWhatIsPublished(t *testing.T) {
+	ctx := context.Background()
+	b, err := replica.OpenBucket(ctx, filepath.Join(t.TempDir(), "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	f := follower(t, b)
+	if swapped, err := f.Poll(ctx); swapped || err != nil {
+		t.Fatalf("an empty bucket: swapped %v, %v", swapped, err)
+	}
+	pub := t.TempDir()
+	for i, n := range []int{200, 300, 400, 500} {
+		s, m := published(t, b, pub, n)
+		if swapped, err := f.Poll(ctx); !swapped || err != nil {
+			t.Fatalf("publish %d: swapped %v, %v", i, swapped, err)
+		}
+		got := f.Live.Load()
+		if got.Version() != s.Version() || got.Len() != n || got.Cursor() != s.Cursor() || got.Export().ETag != s.Export().ETag {
+			t.Fatalf("publish %d: serving %s (%d gigs), want %s (%d)", i, got.Version(), got.Len(), s.Version(), n)
+		}
+		mine, _ := os.ReadFile(f.Path)
+		theirs, _ := os.ReadFile(filepath.Join(pub, "snapshot"))
+		if string(mine) != string(theirs) || int64(len(mine)) != m.Size {
+			t.Fatalf("publish %d: the follower's file is not the publisher's", i)
+		}
+		if swapped, err := f.Poll(ctx); swapped || err != nil {
+			t.Fatalf("publish %d, nothing new: swapped %v, %v", i, swapped, err)
+		}
+		if next := f.Live.NextRefresh(); !next.Equal(m.NextRefresh.Add(f.Every)) {
+			t.Fatalf("next refresh %s, want the publisher's %s plus a poll", next, m.NextRefresh)
+		}
+	}
+	var objects []string
+	for it := b.List(&blob.ListOptions{Prefix: replica.SnapshotPrefix}); ; {
+		o, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		objects = append(objects, o.Key)
+	}
+	if len(objects) != replica.Keep {
+		t.Fatalf("bucket keeps %v, want the last %d", objects, replica.Keep)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(f.Path)); len(entries) != 1 {
+		t.Fatalf("the follower's directory holds %d files, want only its snapshot file", len(entries))
+	}
+}
+
+// TestFollowerNeverServesACorruptSnapshot publishes a good snapshot, then damages what the
+// bucket holds in every way an upload cut short, a broken disk or a wrong writer could:
+// the follower serves none of it, keeps the good snapshot and its file, does not download
+// a bad file again, and serves the next good publish.
+func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
+	ctx := context.Background()
+	b, err := replica.OpenBucket(ctx, filepath.Join(t.TempDir(), "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pub := t.TempDir()
+	good, goodManifest := published(t, b, pub, 300)
+	f := follower(t, b)
+	if _, err := f.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	goodFile, _ := os.ReadFile(f.Path)
+	manifestOf := func(change func(*replica.Manifest)) []byte {
+		m := goodManifest
+		m.Published = time.Now() // each publish writes a manifest of its own
+		change(&m)
+		data, _ := json.Marshal(m)
+		return data
+	}
+	flipped := append([]byte(nil), goodFile...)
+	flipped[len(flipped)/2] ^= 0x40
+	notSnapshot := []byte(strings.Repeat("not a snapshot\n", 100))
+	tests := []struct {
+		name     string
+		object   []byte // written under snapshots/bad when set
+		manifest []byte
+		want     string // in the error
+	}{
+		{"cut short", goodFile[:len(goodFile)/2], manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/bad" }), "size"},
+		{"one bit flipped", flipped, manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/bad" }), "checksum"},
+		{"checksum of the damage", flipped, manifestOf(func(m *replica.Manifest) { m.Object, m.SHA256 = "snapshots/bad", sha(flipped) }), "snapshot file"},
+		{"not a snapshot", notSnapshot, manifestOf(func(m *replica.Manifest) {
+			m.Object, m.SHA256, m.Size = "snapshots/bad", sha(notSnapshot), int64(len(notSnapshot))
+		}), "snapshot file"},
+		{"longer than said", append(append([]byte(nil), goodFile...), 0), manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/bad" }), "size"},
+		{"missing object", nil, manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/none" }), "NotFound"},
+		{"manifest not JSON", nil, []byte("{\"format\": 1, \"obj"), "parse"},
+		{"manifest of another format", nil, manifestOf(func(m *replica.Manifest) { m.Format = 2 }), "format"},
+		{"object outside snapshots/", nil, manifestOf(func(m *replica.Manifest) { m.Object = "manifest.json" }), "not a snapshot"},
+		{"no checksum", nil, manifestOf(func(m *replica.Manifest) { m.SHA256 = "" }), "checksum"},
+		{"huge size", nil, manifestOf(func(m *replica.Manifest) { m.Size = 1 << 50 }), "size"},
+		{"manifest too long", nil, []byte(strings.Repeat(" ", 70<<10) + "{}"), "over"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.object != nil {
+				if err := b.WriteAll(ctx, "snapshots/bad", tt.object, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := b.WriteAll(ctx, replica.ManifestKey, tt.manifest, nil); err != nil {
+				t.Fatal(err)
+			}
+			swapped, err := f.Poll(ctx)
+			if swapped || err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("swapped %v, error %v; want no swap and an error about %q", swapped, err, tt.want)
+			}
+			if s := f.Live.Load(); s.Version() != good.Version() {
+				t.Fatalf("serving %s after a bad publish", s.Version())
+			}
+			if mine, _ := os.ReadFile(f.Path); string(mine) != string(goodFile) {
+				t.Fatal("the follower's snapshot file was replaced")
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(f.Path)); len(entries) != 1 {
+				t.Fatalf("a bad download left %d files", len(entries))
+			}
+			if tt.object != nil {
+				if swapped, err := f.Poll(ctx); swapped || err != nil {
+					t.Fatalf("the same bad manifest again: swapped %v, %v; want it skipped, not downloaded again", swapped, err)
+				}
+			}
+		})
+	}
+	if swapped, err := f.Poll(ctx); swapped || err == nil {
+		// The last manifest was too long to be read: an error each time, nothing served.
+		t.Fatalf("polling the last bad manifest again: swapped %v, %v", swapped, err)
+	}
+	next, _ := published(t, b, pub, 400)
+	if swapped, err := f.Poll(ctx); !swapped || err != nil || f.Live.Load().Version() != next.Version() {
+		t.Fatalf("a good publish after bad ones: swapped %v, %v", swapped, err)
+	}
+}
+
+func sha(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
