@@ -235,13 +235,16 @@ func (k *RedisChecker) Check(key []byte) (Record, error) {
 	if err := Check(key); err != nil {
 		return Record{}, err
 	}
+	now := k.now()
 	k.mu.RLock()
 	s, replaced := k.store, k.replaced
 	k.mu.RUnlock()
 	if s == nil {
-		return Record{}, ErrUnavailable
+		if s = k.open(now); s == nil {
+			return Record{}, ErrUnavailable
+		}
 	}
-	h, now := Hash(s.secret, key), k.now()
+	h := Hash(s.secret, key)
 	rec, ok, fromRedis := Record{}, false, false
 	if !replaced && k.b.Try(now) {
 		ctx, cancel := ctxTimeout()
@@ -278,6 +281,26 @@ func (k *RedisChecker) Check(key []byte) (Record, error) {
 		k.sendUses()
 	}
 	return rec, nil
+}
+
+// open opens the store for a check made before any Sync could, at most once per
+// shared.ProbeEvery; nil when there is none yet.
+func (k *RedisChecker) open(now time.Time) *RedisStore {
+	if !k.b.Try(now) {
+		return nil
+	}
+	s, err := OpenRedis(k.c, false)
+	if err != nil {
+		k.b.Failed(now, err)
+		return nil
+	}
+	k.b.Succeeded()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.store == nil {
+		k.store = s
+	}
+	return k.store
 }
 
 // refusal returns why rec is refused at now, or nil for an active key.
