@@ -9,7 +9,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run demo gazetteer test check test-race test-alloc tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean
+.PHONY: run demo gazetteer test check test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -43,19 +43,37 @@ test-race:
 test-alloc:
 	$(GO) test -run 'Allocations' -count=1 ./...
 
-## tools: Debian's prometheus (with promtool), chromium, wrk and PostgreSQL 15 when missing,
-## and the OpenAPI linter pinned by server/openapi/package-lock.json into $(TOOLS)
-tools: $(TOOLS)/node_modules/.bin/redocly
+# need installs the Debian packages of the commands in $(1) (command:package) that are missing.
+define need
 	@missing=""; \
-	for p in prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk \
-		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15; do \
-		command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; \
-	done; \
+	for p in $(1); do command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+CLUSTER_TOOLS := redis-server:redis-server redis-cli:redis-tools /usr/sbin/nginx:nginx-light curl:curl
+
+## tools: Debian's prometheus (with promtool), chromium, wrk, PostgreSQL 15, redis-server and
+## nginx when missing, and the OpenAPI linter pinned by server/openapi/package-lock.json into $(TOOLS)
+tools: $(TOOLS)/node_modules/.bin/redocly
+	$(call need,prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk \
+		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15 $(CLUSTER_TOOLS))
+
+## cluster-tools: Debian's redis-server and nginx when missing
+cluster-tools:
+	$(call need,$(CLUSTER_TOOLS))
+
+## cluster: the scale-out on one machine (docs/scaling.md): redis-server, a publisher loading
+## the demo, two followers of its bucket sharing keys and limits in Redis, and nginx in front
+## on :8080 (CLUSTER_LISTEN changes it); state and logs in var/cluster
+cluster: demo build cluster-tools
+	DIR=var/cluster DEMO=$(DEMO) FIXTURE=$(FIXTURE) LISTEN=$(or $(CLUSTER_LISTEN),8080) testkit/cluster/cluster.sh start
+
+## cluster-stop: stops what make cluster started (its data stays in var/cluster)
+cluster-stop:
+	DIR=var/cluster testkit/cluster/cluster.sh stop
 
 $(TOOLS)/node_modules/.bin/redocly: server/openapi/package.json server/openapi/package-lock.json
 	mkdir -p $(TOOLS)
