@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/prometheus/client_golang/prometheus"
 	"gocloud.dev/blob"
 
@@ -113,6 +114,21 @@ func (f *Follower) swapped(m Manifest, s *engine.Snapshot) {
 	}
 }
 
+// decompress writes to w the zstd stream of r, up to limit+1 bytes, and reads r to its
+// end (so that its checksum covers every byte); it returns the bytes written.
+func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
+	z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(2*maxWindow))
+	if err != nil {
+		return 0, err
+	}
+	defer z.Close()
+	n, err := io.Copy(w, io.LimitReader(z, limit+1))
+	if _, derr := io.Copy(io.Discard, r); err == nil {
+		err = derr
+	}
+	return n, err
+}
+
 // download fetches m's snapshot file beside f.Path, checks its size, checksum and
 // content, and puts it in f.Path's place; the file in service stays on any failure.
 func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
@@ -132,8 +148,9 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 		}
 	}()
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, m.Size+1))
-	f.Metrics.bytes.Add(float64(n))
+	object := &counter{w: h}
+	n, err := decompress(tmp, io.TeeReader(io.LimitReader(r, m.Size+1), object), m.FileSize)
+	f.Metrics.bytes.Add(float64(object.n))
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -141,12 +158,14 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 		err = cerr
 	}
 	switch {
+	case object.n != m.Size:
+		return nil, fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, m.Size)
+	case hex.EncodeToString(h.Sum(nil)) != m.SHA256:
+		return nil, fmt.Errorf("checksum differs from the manifest's: the object was damaged or replaced")
 	case err != nil:
 		return nil, fmt.Errorf("download: %w", err)
-	case n != m.Size:
-		return nil, fmt.Errorf("%w: %d bytes, manifest %d", errSize, n, m.Size)
-	case hex.EncodeToString(h.Sum(nil)) != m.SHA256:
-		return nil, fmt.Errorf("checksum differs from the manifest's: the file was damaged or replaced")
+	case n != m.FileSize:
+		return nil, fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, m.FileSize)
 	}
 	snap, err := engine.ReadSnapshotFile(tmp.Name())
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
@@ -37,11 +38,17 @@ func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snap
 	m := Manifest{Format: manifestFormat, DataVersion: snap.Version(), Gigs: snap.Len(), Built: snap.Built().UTC(), NextRefresh: next.UTC(),
 		Object: SnapshotPrefix + snap.Built().UTC().Format("20060102T150405.000000000Z") + "-" + snap.Version()}
 	h := sha256.New()
-	w, err := b.NewWriter(ctx, m.Object, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	w, err := b.NewWriter(ctx, m.Object, &blob.WriterOptions{ContentType: "application/zstd"})
 	if err != nil {
 		return Manifest{}, fmt.Errorf("cannot upload %s: %w", m.Object, err)
 	}
-	m.Size, err = io.Copy(io.MultiWriter(w, h), f)
+	object := &counter{w: io.MultiWriter(w, h)}
+	z, err := zstd.NewWriter(object, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(maxWindow/2))
+	if err == nil {
+		if m.FileSize, err = io.Copy(z, f); err == nil {
+			err = z.Close()
+		}
+	}
 	if err != nil {
 		w.Close()
 		return Manifest{}, fmt.Errorf("cannot upload %s: %w", m.Object, err)
@@ -49,6 +56,7 @@ func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snap
 	if err := w.Close(); err != nil {
 		return Manifest{}, fmt.Errorf("cannot upload %s: %w", m.Object, err)
 	}
+	m.Size = object.n
 	m.SHA256, m.Published = hex.EncodeToString(h.Sum(nil)), time.Now().UTC()
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -58,6 +66,18 @@ func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snap
 		return Manifest{}, fmt.Errorf("cannot upload the manifest: %w", err)
 	}
 	return m, prune(ctx, b, m.Object)
+}
+
+// counter counts the bytes written through it.
+type counter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // prune deletes the snapshot files but current and the Keep-1 uploaded last before it.

@@ -1,7 +1,7 @@
 // Package replica lets many gigsd serve one built snapshot: a publisher uploads each
-// snapshot file it writes to a bucket, then a small manifest naming it with its size,
-// SHA-256 and times; followers watch the manifest, download the file it names, check its
-// size and checksum, and serve it. A follower fetches nothing upstream, and serves the
+// snapshot file it writes to a bucket, zstd-compressed (about half the bytes), then a
+// small manifest naming it with its sizes, SHA-256 and times; followers watch the
+// manifest, download the object it names, check its size and checksum, and serve it. A follower fetches nothing upstream, and serves the
 // publisher's bytes, so every replica gives the same bodies, ETags and change cursors.
 //
 // Buckets are opened with gocloud.dev/blob: a local directory by default (a plain path or
@@ -45,6 +45,10 @@ const (
 // manifestFormat is the version of the manifest this build writes and reads.
 const manifestFormat = 1
 
+// maxWindow caps the zstd window a follower accepts (the publisher's encoder uses less),
+// so a hostile object cannot make a follower allocate more.
+const maxWindow = 64 << 20
+
 // maxManifest caps the bytes of a manifest read; maxSnapshot those of a snapshot file.
 const (
 	maxManifest = 64 << 10
@@ -54,9 +58,10 @@ const (
 // Manifest names the published snapshot.
 type Manifest struct {
 	Format      int       `json:"format"`
-	Object      string    `json:"object"` // the snapshot file's key in the bucket
-	Size        int64     `json:"size"`
-	SHA256      string    `json:"sha256"` // hex, of the whole file
+	Object      string    `json:"object"`    // the key in the bucket of the snapshot file, zstd-compressed
+	Size        int64     `json:"size"`      // of the object
+	SHA256      string    `json:"sha256"`    // hex, of the object
+	FileSize    int64     `json:"file_size"` // of the snapshot file, decompressed
 	DataVersion string    `json:"data_version"`
 	Gigs        int       `json:"gigs"`
 	Built       time.Time `json:"built"`
@@ -72,8 +77,8 @@ func (m *Manifest) check() error {
 		return fmt.Errorf("manifest format %d; this build reads %d", m.Format, manifestFormat)
 	case !strings.HasPrefix(m.Object, SnapshotPrefix) || strings.Contains(m.Object, ".."):
 		return fmt.Errorf("manifest names %q, not a snapshot under %s", m.Object, SnapshotPrefix)
-	case m.Size <= 0 || m.Size > maxSnapshot:
-		return fmt.Errorf("manifest gives a size of %d bytes (at most %d)", m.Size, int64(maxSnapshot))
+	case m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxSnapshot:
+		return fmt.Errorf("manifest gives a size of %d bytes, %d decompressed (each at most %d)", m.Size, m.FileSize, int64(maxSnapshot))
 	case err != nil || len(sum) != sha256.Size:
 		return fmt.Errorf("manifest checksum %q is not a hex SHA-256", m.SHA256)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/prometheus/client_golang/prometheus"
 	"gocloud.dev/blob"
 
@@ -74,7 +75,7 @@ func TestFollowerServesWhatIsPublished(t *testing.T) {
 		}
 		mine, _ := os.ReadFile(f.Path)
 		theirs, _ := os.ReadFile(filepath.Join(pub, "snapshot"))
-		if string(mine) != string(theirs) || int64(len(mine)) != m.Size {
+		if string(mine) != string(theirs) || int64(len(mine)) != m.FileSize || m.Size >= m.FileSize {
 			t.Fatalf("publish %d: the follower's file is not the publisher's", i)
 		}
 		if swapped, err := f.Poll(ctx); swapped || err != nil {
@@ -121,35 +122,49 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	goodFile, _ := os.ReadFile(f.Path)
-	manifestOf := func(change func(*replica.Manifest)) []byte {
+	goodObject, err := b.ReadAll(ctx, goodManifest.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bad returns a manifest naming snapshots/bad, changed by change.
+	bad := func(change func(*replica.Manifest)) []byte {
 		m := goodManifest
-		m.Published = time.Now() // each publish writes a manifest of its own
+		m.Object, m.Published = "snapshots/bad", time.Now() // each publish writes a manifest of its own
 		change(&m)
 		data, _ := json.Marshal(m)
 		return data
 	}
-	flipped := append([]byte(nil), goodFile...)
-	flipped[len(flipped)/2] ^= 0x40
+	// sized has a manifest describe object, which decompresses to n bytes.
+	sized := func(object []byte, n int) func(*replica.Manifest) {
+		return func(m *replica.Manifest) { m.SHA256, m.Size, m.FileSize = sha(object), int64(len(object)), int64(n) }
+	}
+	flippedObject := append([]byte(nil), goodObject...)
+	flippedObject[len(flippedObject)/2] ^= 0x40
+	flippedFile := append([]byte(nil), goodFile...)
+	flippedFile[len(flippedFile)/2] ^= 0x40
 	notSnapshot := []byte(strings.Repeat("not a snapshot\n", 100))
+	compressedFlip, compressedNot := compress(t, flippedFile), compress(t, notSnapshot)
 	tests := []struct {
 		name     string
 		object   []byte // written under snapshots/bad when set
 		manifest []byte
 		want     string // in the error
 	}{
-		{"cut short", goodFile[:len(goodFile)/2], manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/bad" }), "size"},
-		{"one bit flipped", flipped, manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/bad" }), "checksum"},
-		{"checksum of the damage", flipped, manifestOf(func(m *replica.Manifest) { m.Object, m.SHA256 = "snapshots/bad", sha(flipped) }), "snapshot file"},
-		{"not a snapshot", notSnapshot, manifestOf(func(m *replica.Manifest) {
-			m.Object, m.SHA256, m.Size = "snapshots/bad", sha(notSnapshot), int64(len(notSnapshot))
-		}), "snapshot file"},
-		{"longer than said", append(append([]byte(nil), goodFile...), 0), manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/bad" }), "size"},
-		{"missing object", nil, manifestOf(func(m *replica.Manifest) { m.Object = "snapshots/none" }), "NotFound"},
+		{"cut short", goodObject[:len(goodObject)/2], bad(func(*replica.Manifest) {}), "size"},
+		{"one bit flipped", flippedObject, bad(func(*replica.Manifest) {}), "checksum"},
+		{"longer than said", append(append([]byte(nil), goodObject...), 0), bad(func(*replica.Manifest) {}), "size"},
+		{"checksum of a damaged object", flippedObject, bad(sized(flippedObject, len(goodFile))), "download"},
+		{"a damaged file, compressed", compressedFlip, bad(sized(compressedFlip, len(flippedFile))), "snapshot file"},
+		{"not a snapshot", compressedNot, bad(sized(compressedNot, len(notSnapshot))), "snapshot file"},
+		{"not compressed", goodFile, bad(sized(goodFile, len(goodFile))), "magic number"},
+		{"larger than said, decompressed", goodObject, bad(sized(goodObject, len(goodFile)-1)), "decompressed"},
+		{"smaller than said, decompressed", goodObject, bad(sized(goodObject, len(goodFile)+1)), "decompressed"},
+		{"missing object", nil, bad(func(m *replica.Manifest) { m.Object = "snapshots/none" }), "NotFound"},
 		{"manifest not JSON", nil, []byte("{\"format\": 1, \"obj"), "parse"},
-		{"manifest of another format", nil, manifestOf(func(m *replica.Manifest) { m.Format = 2 }), "format"},
-		{"object outside snapshots/", nil, manifestOf(func(m *replica.Manifest) { m.Object = "manifest.json" }), "not a snapshot"},
-		{"no checksum", nil, manifestOf(func(m *replica.Manifest) { m.SHA256 = "" }), "checksum"},
-		{"huge size", nil, manifestOf(func(m *replica.Manifest) { m.Size = 1 << 50 }), "size"},
+		{"manifest of another format", nil, bad(func(m *replica.Manifest) { m.Format = 2 }), "format"},
+		{"object outside snapshots/", nil, bad(func(m *replica.Manifest) { m.Object = "manifest.json" }), "not a snapshot"},
+		{"no checksum", nil, bad(func(m *replica.Manifest) { m.SHA256 = "" }), "checksum"},
+		{"huge size", nil, bad(func(m *replica.Manifest) { m.FileSize = 1 << 50 }), "size"},
 		{"manifest too long", nil, []byte(strings.Repeat(" ", 70<<10) + "{}"), "over"},
 	}
 	for _, tt := range tests {
@@ -195,4 +210,13 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 func sha(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// compress is what a publisher uploads for a file holding b.
+func compress(t *testing.T, b []byte) []byte {
+	z, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z.EncodeAll(b, nil)
 }
