@@ -4,57 +4,109 @@ import (
 	"context"
 	"encoding/hex"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
-	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gigs/gigs/server/limit"
 )
 
+// gcra is the generic cell rate algorithm of limit.Limiter as one atomic step of Redis, on
+// Redis's clock (so replicas' clocks need not agree): KEYS[1] holds the client's
+// theoretical arrival time in microseconds, expiring when its bucket is full again;
+// ARGV are the cost of one request and the period, in microseconds, and the requests to
+// spend (1, or 0 to look). It answers {allowed, reset, retry after}, times in
+// microseconds from now. (A request costs at least a microsecond: a limit over 60
+// million a minute counts as that.)
+var gcra = redis.NewScript(`
+local t = redis.call('TIME')
+local now = t[1] * 1000000 + t[2]
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+if tat < now then tat = now end
+local interval, period, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local nxt = tat + cost * interval
+if nxt - now > period then
+  return {0, tat - now, nxt - now - period}
+end
+if cost > 0 then
+  redis.call('SET', KEYS[1], nxt, 'PX', math.max(1, math.ceil((nxt - now) / 1000)))
+end
+return {1, nxt - now, 0}`)
+
 // Limiter counts a rate limit in Redis, so that every replica sharing the server spends one
 // quota per client: the same GCRA as limit.Limiter (Limit requests per Period, Limit at
-// once at most, the same Decision), computed by go-redis/redis_rate's script on Redis's own
-// clock, one round trip per allowed request.
+// once at most, the same Decision), each decision one atomic script run in Redis.
 //
-// A client over its quota is remembered here until its next request is due, so a client
-// hammering a replica costs Redis one call per allowed request, not one per request. While
-// Redis cannot be reached, decisions come from a per-replica limit.Limiter (see Breaker).
-// Safe for concurrent use.
+// Requests do not call Redis themselves: they hand their decision to a few workers, which
+// send whatever is waiting as one pipeline, so a busy replica pays one round trip for
+// many requests, and a request allocates nothing. A client over its quota is remembered
+// here until its next request is due, so a client hammering a replica costs Redis nothing
+// more. While Redis cannot be reached, decisions come from a per-replica limit.Limiter
+// (see Breaker). Safe for concurrent use.
 type Limiter struct {
-	rate   *redis_rate.Limiter
-	prefix string
-	lim    redis_rate.Limit
-	local  *limit.Limiter
-	b      *Breaker
-	denied denyCache
+	c        *redis.Client
+	prefix   string
+	n        int
+	period   time.Duration
+	interval time.Duration
+	local    *limit.Limiter
+	b        *Breaker
+	denied   denyCache
+
+	queue chan *waiter
+	quit  chan struct{}
+	once  sync.Once
+	pool  sync.Pool // of *waiter
 }
+
+// waiter is one decision handed to the workers.
+type waiter struct {
+	k    limit.Key
+	cost int
+	d    limit.Decision
+	ok   bool
+	done chan struct{}
+}
+
+// Workers send pipelines concurrently, each of at most maxBatch decisions.
+const (
+	workers  = 4
+	maxBatch = 256
+)
 
 // NewLimiter returns a Limiter of n requests per period for the quota named name ("read",
 // "export"), keeping state for at most maxClients clients in its fallback and its cache of
-// denied clients.
+// denied clients. Close stops its workers.
 func NewLimiter(c *redis.Client, name string, n int, period time.Duration, maxClients int, log *slog.Logger, m *Metrics) *Limiter {
-	l := &Limiter{rate: redis_rate.NewLimiter(c), prefix: "gigs:limit:" + name + ":",
-		lim: redis_rate.Limit{Rate: n, Burst: n, Period: period}, local: limit.New(n, period, maxClients),
-		b: NewBreaker(name+"-limit", log, m)}
+	l := &Limiter{c: c, prefix: "gigs:limit:" + name + ":", n: n, period: period, interval: period / time.Duration(n),
+		local: limit.New(n, period, maxClients), b: NewBreaker(name+"-limit", log, m),
+		queue: make(chan *waiter, 4*maxBatch), quit: make(chan struct{})}
+	l.pool.New = func() any { return &waiter{done: make(chan struct{}, 1)} }
 	l.denied.init(max(maxClients/len(l.denied.shards), 64))
+	for range workers {
+		go l.work()
+	}
 	return l
 }
 
+// Close stops the workers; decisions after it come from the per-replica limiter.
+func (l *Limiter) Close() { l.once.Do(func() { close(l.quit) }) }
+
 // Limit returns the number of requests allowed per Period.
-func (l *Limiter) Limit() int { return l.lim.Rate }
+func (l *Limiter) Limit() int { return l.n }
 
 // Period returns the window of the limit.
-func (l *Limiter) Period() time.Duration { return l.lim.Period }
+func (l *Limiter) Period() time.Duration { return l.period }
 
 // Take spends one request of k's quota at now, if there is one left.
 func (l *Limiter) Take(k limit.Key, now time.Time) limit.Decision {
 	if d, ok := l.denied.get(k, now); ok {
-		d.Limit = l.lim.Rate
+		d.Limit = l.n
 		return d
 	}
-	d, ok := l.call(k, now, 1)
+	d, ok := l.decide(k, now, 1)
 	if !ok {
 		return l.local.Take(k, now)
 	}
@@ -67,38 +119,105 @@ func (l *Limiter) Take(k limit.Key, now time.Time) limit.Decision {
 // Peek returns k's quota at now without spending any of it.
 func (l *Limiter) Peek(k limit.Key, now time.Time) limit.Decision {
 	if d, ok := l.denied.get(k, now); ok {
-		d.Limit = l.lim.Rate
+		d.Limit = l.n
 		return d
 	}
-	if d, ok := l.call(k, now, 0); ok {
+	if d, ok := l.decide(k, now, 0); ok {
 		return d
 	}
 	return l.local.Peek(k, now)
 }
 
-// call runs the script for cost requests; false when Redis is not to be used or failed.
-func (l *Limiter) call(k limit.Key, now time.Time, cost int) (limit.Decision, bool) {
+// decide has the workers ask Redis; false when Redis is not to be used or failed.
+func (l *Limiter) decide(k limit.Key, now time.Time, cost int) (limit.Decision, bool) {
 	if !l.b.Try(now) {
 		l.b.FellBack()
 		return limit.Decision{}, false
 	}
-	var b [64]byte
-	key := string(hex.AppendEncode(append(b[:0], l.prefix...), k[:]))
-	res, err := l.rate.AllowN(context.Background(), key, l.lim, cost)
-	if err != nil {
-		l.b.Failed(now, err)
-		l.b.FellBack()
+	w := l.pool.Get().(*waiter)
+	w.k, w.cost = k, cost
+	select {
+	case l.queue <- w:
+	case <-l.quit:
+		l.pool.Put(w)
 		return limit.Decision{}, false
 	}
-	l.b.Succeeded()
-	d := limit.Decision{Allowed: res.Allowed > 0 || (cost == 0 && res.RetryAfter < 0), Limit: l.lim.Rate,
-		Remaining: res.Remaining, Reset: max(res.ResetAfter, 0)}
-	if !d.Allowed {
-		d.RetryAfter = res.RetryAfter
+	<-w.done
+	d, ok := w.d, w.ok
+	l.pool.Put(w)
+	if !ok {
+		l.b.FellBack()
+	}
+	return d, ok
+}
+
+// work sends the waiting decisions as pipelines until Close.
+func (l *Limiter) work() {
+	batch := make([]*waiter, 0, maxBatch)
+	cmds := make([]*redis.Cmd, 0, maxBatch)
+	args := [3]any{strconv.FormatInt(max(l.interval.Microseconds(), 1), 10), strconv.FormatInt(l.period.Microseconds(), 10), nil}
+	var key []byte
+	for {
+		select {
+		case w := <-l.queue:
+			batch = append(batch[:0], w)
+		case <-l.quit:
+			return
+		}
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case w := <-l.queue:
+				batch = append(batch, w)
+			default:
+				break fill
+			}
+		}
+		run := func(p redis.Pipeliner, load bool) {
+			cmds = cmds[:0]
+			for _, w := range batch {
+				key = hex.AppendEncode(append(key[:0], l.prefix...), w.k[:])
+				a := args
+				a[2] = w.cost
+				if load {
+					cmds = append(cmds, gcra.Eval(context.Background(), p, []string{string(key)}, a[:]...))
+				} else {
+					cmds = append(cmds, gcra.EvalSha(context.Background(), p, []string{string(key)}, a[:]...))
+				}
+			}
+		}
+		_, err := l.c.Pipelined(context.Background(), func(p redis.Pipeliner) error { run(p, false); return nil })
+		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") { // a new or restarted server: send the script itself
+			_, err = l.c.Pipelined(context.Background(), func(p redis.Pipeliner) error { run(p, true); return nil })
+		}
+		now := time.Now()
+		if err != nil {
+			l.b.Failed(now, err)
+		} else {
+			l.b.Succeeded()
+		}
+		for i, w := range batch {
+			w.d, w.ok = l.decision(cmds[i])
+			w.done <- struct{}{}
+		}
+	}
+}
+
+// decision reads a script's answer; false when there is none.
+func (l *Limiter) decision(c *redis.Cmd) (limit.Decision, bool) {
+	v, err := c.Int64Slice()
+	if err != nil || len(v) != 3 {
+		return limit.Decision{}, false
+	}
+	us := func(i int) time.Duration { return time.Duration(max(v[i], 0)) * time.Microsecond }
+	d := limit.Decision{Allowed: v[0] == 1, Limit: l.n, Reset: us(1)}
+	if d.Allowed {
+		d.Remaining = int((l.period - d.Reset) / l.interval)
+	} else {
+		d.RetryAfter = us(2)
 	}
 	return d, true
 }
-
 // denyCache remembers clients over their quota until their next request is due.
 type denyCache struct {
 	maxPer int
