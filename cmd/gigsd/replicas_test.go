@@ -257,4 +257,3 @@ func TestReplicas(t *testing.T) {
 		t.Logf("%d reads, none failed, across a Redis outage of 2s", reads.Load())
 	})
 }
-

@@ -218,6 +218,7 @@ func (l *Limiter) decision(c *redis.Cmd) (limit.Decision, bool) {
 	}
 	return d, true
 }
+
 // denyCache remembers clients over their quota until their next request is due.
 type denyCache struct {
 	maxPer int
