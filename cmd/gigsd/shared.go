@@ -16,8 +16,9 @@ import (
 // limits, or Redis with -redis.
 type sharedState struct {
 	keys           keyChecker
-	reads, exports server.Limiter // nil: per replica
-	client         *redis.Client  // nil without -redis
+	reads, exports server.Limiter   // nil: per replica
+	limiters       []*shared.Limiter // reads and exports with -redis, closed by close
+	client         *redis.Client     // nil without -redis
 }
 
 // keyChecker is keys.Checker or keys.RedisChecker.
@@ -50,12 +51,17 @@ func (m *Main) openShared() (*sharedState, error) {
 	}
 	sm := shared.NewMetrics(m.Registry)
 	const clients = 1 << 20 // as server.Options.MaxClients
+	reads := shared.NewLimiter(c, "read", m.Config.ReadLimit, time.Minute, clients, m.Logger, sm)
+	exports := shared.NewLimiter(c, "export", m.Config.ExportLimit, time.Minute, clients, m.Logger, sm)
 	return &sharedState{client: c, keys: keys.NewRedisChecker(c, time.Now, m.Logger, sm),
-		reads:   shared.NewLimiter(c, "read", m.Config.ReadLimit, time.Minute, clients, m.Logger, sm),
-		exports: shared.NewLimiter(c, "export", m.Config.ExportLimit, time.Minute, clients, m.Logger, sm)}, nil
+		reads: reads, exports: exports, limiters: []*shared.Limiter{reads, exports}}, nil
 }
 
+// close stops the limiters and the Redis client, once the server has stopped.
 func (s *sharedState) close() {
+	for _, l := range s.limiters {
+		l.Close()
+	}
 	if s.client != nil {
 		s.client.Close()
 	}

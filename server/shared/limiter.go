@@ -91,7 +91,8 @@ func NewLimiter(c *redis.Client, name string, n int, period time.Duration, maxCl
 	return l
 }
 
-// Close stops the workers; decisions after it come from the per-replica limiter.
+// Close stops the workers, once no Take or Peek is running (when the server has stopped);
+// decisions after it come from the per-replica limiter.
 func (l *Limiter) Close() { l.once.Do(func() { close(l.quit) }) }
 
 // Limit returns the number of requests allowed per Period.
@@ -134,14 +135,14 @@ func (l *Limiter) decide(k limit.Key, now time.Time, cost int) (limit.Decision, 
 		l.b.FellBack()
 		return limit.Decision{}, false
 	}
+	select {
+	case <-l.quit:
+		return limit.Decision{}, false
+	default:
+	}
 	w := l.pool.Get().(*waiter)
 	w.k, w.cost = k, cost
-	select {
-	case l.queue <- w:
-	case <-l.quit:
-		l.pool.Put(w)
-		return limit.Decision{}, false
-	}
+	l.queue <- w
 	<-w.done
 	d, ok := w.d, w.ok
 	l.pool.Put(w)
