@@ -16,7 +16,7 @@ import (
 // limits, or Redis with -redis.
 type sharedState struct {
 	keys           keyChecker
-	reads, exports server.Limiter   // nil: per replica
+	reads, exports server.Limiter    // nil: per replica
 	limiters       []*shared.Limiter // reads and exports with -redis, closed by close
 	client         *redis.Client     // nil without -redis
 }
