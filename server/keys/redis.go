@@ -224,7 +224,9 @@ type RedisChecker struct {
 // answer yet: until it does, keys are refused with ErrUnavailable.
 func NewRedisChecker(c *redis.Client, now func() time.Time, log *slog.Logger, m *shared.Metrics) *RedisChecker {
 	k := &RedisChecker{c: c, now: now, log: log, b: shared.NewBreaker("keys", log, m), unsent: map[string]time.Time{}}
-	if err := k.Sync(); err != nil {
+	if err := k.Sync(); errors.Is(err, ErrNoRedisStore) {
+		log.Info("no key store in redis yet: every key is refused until gigsctl keys create -redis makes one")
+	} else if err != nil {
 		log.Error("cannot read the keys from redis yet", "err", err)
 	}
 	return k
@@ -413,7 +415,15 @@ func (k *RedisChecker) Run(ctx context.Context, every time.Duration) {
 			}
 			return
 		case <-t.C:
-			if err := k.Sync(); err != nil {
+			err := k.Sync()
+			k.mu.RLock()
+			opened := k.store != nil
+			k.mu.RUnlock()
+			switch {
+			case err == nil:
+			case !opened && errors.Is(err, ErrNoRedisStore):
+				k.log.Debug("no key store in redis yet: every key is refused", "err", err)
+			default:
 				k.log.Warn("cannot sync the keys with redis; checks use the last key set read", "err", err)
 			}
 		}
