@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gigs/gigs/testkit/redisserver"
 )
 
 func TestCommands(t *testing.T) {
@@ -41,11 +43,28 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// TestKeysCommands runs every keys command on a key directory and, through GIGS_REDIS, on
+// a real redis-server.
 func TestKeysCommands(t *testing.T) {
-	dir := t.TempDir()
+	t.Run("data-dir", func(t *testing.T) {
+		dir := t.TempDir()
+		testKeysCommands(t, []string{"-data-dir", dir}, func(string) string { return "" })
+	})
+	t.Run("redis", func(t *testing.T) {
+		srv := redisserver.Start(t)
+		getenv := func(k string) string { return map[string]string{"GIGS_REDIS": srv.URL()}[k] }
+		var stdout, stderr bytes.Buffer
+		if err := run([]string{"keys", "list"}, getenv, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "holds no key store") {
+			t.Fatalf("list before any key: %v", err)
+		}
+		testKeysCommands(t, nil, getenv)
+	})
+}
+
+func testKeysCommands(t *testing.T, flags []string, getenv func(string) string) {
 	run1 := func(args ...string) (string, error) {
 		var stdout, stderr bytes.Buffer
-		err := run(append(args, "-data-dir", dir), func(string) string { return "" }, &stdout, &stderr)
+		err := run(append(args, flags...), getenv, &stdout, &stderr)
 		return stdout.String(), err
 	}
 	out, err := run1("keys", "create", "-owner", "ops@example.org", "-use", "nightly sync")

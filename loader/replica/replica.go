@@ -106,8 +106,8 @@ func OpenBucket(ctx context.Context, url string) (*blob.Bucket, error) {
 	return b, nil
 }
 
-// ReadManifest reads the bucket's manifest; an error wrapping fs.ErrNotExist-like
-// gcerrors.NotFound (see IsNotFound) when nothing was published yet.
+// ReadManifest reads the bucket's manifest; an error for which IsNotFound reports true
+// when nothing was published yet.
 func ReadManifest(ctx context.Context, b *blob.Bucket) (Manifest, error) {
 	r, err := b.NewReader(ctx, ManifestKey, nil)
 	if err != nil {
@@ -118,6 +118,11 @@ func ReadManifest(ctx context.Context, b *blob.Bucket) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, fmt.Errorf("cannot read the manifest: %w", err)
 	}
+	return parseManifest(data)
+}
+
+// parseManifest reads a manifest, which must be at most maxManifest bytes and usable.
+func parseManifest(data []byte) (Manifest, error) {
 	if len(data) > maxManifest {
 		return Manifest{}, fmt.Errorf("manifest is over %d bytes", maxManifest)
 	}

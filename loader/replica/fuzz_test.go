@@ -1,0 +1,27 @@
+package replica
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParseManifest feeds the manifest reader what a bucket could hold: it never panics,
+// and what it accepts names a snapshot object with sizes and a checksum in range.
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte(`{"format":1,"object":"snapshots/20261126T141857.000000000Z-7ba0c514519f8b6f","size":685927095,` +
+		`"sha256":"` + strings.Repeat("ab", 32) + `","file_size":1434115272,"data_version":"7ba0c514519f8b6f","gigs":1000000,` +
+		`"built":"2026-11-26T14:18:57Z","published":"2026-11-26T14:21:15.308580901Z","next_refresh":"2026-11-26T15:18:57Z"}`))
+	f.Add([]byte(`{"format":1,"object":"snapshots/../manifest.json","size":1,"file_size":1,"sha256":"00"}`))
+	f.Add([]byte(`{"format":2}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := parseManifest(data)
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(m.Object, SnapshotPrefix) || strings.Contains(m.Object, "..") ||
+			m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxSnapshot || len(m.SHA256) != 64 {
+			t.Fatalf("accepted %+v", m)
+		}
+	})
+}
