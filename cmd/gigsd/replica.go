@@ -18,17 +18,27 @@ type publisher struct {
 }
 
 // newPublisher reads what the bucket holds, so that a restart does not publish the same
-// data again.
+// data again. When the bucket holds a snapshot newer than the one served (a publisher
+// that lost its data directory, or was moved), that one is downloaded and served, as a
+// follower would: the first refresh then carries on its ledger (ids' created_at, the
+// change feed's numbers) rather than start a new one, and nothing older is published.
 func (m *Main) newPublisher(ctx context.Context) *publisher {
 	p := &publisher{results: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gigs_publish_total",
 		Help: "Snapshots published to the -publish bucket, by result (ok, error).",
 	}, []string{"result"})}
 	m.Registry.MustRegister(p.results)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
 	man, err := replica.ReadManifest(ctx, m.bucket)
 	switch {
 	case err == nil:
 		p.last = man.DataVersion
+		if cur := m.Live.Load(); cur == nil || cur.Built().Before(man.Built) {
+			if _, err := m.follower().Poll(ctx); err != nil {
+				m.Logger.Error("cannot serve the published snapshot: the first refresh starts afresh", "bucket", m.Config.Publish, "err", err)
+			}
+		}
 	case !replica.IsNotFound(err):
 		m.Logger.Warn("cannot read the published manifest: the next snapshot replaces it", "bucket", m.Config.Publish, "err", err)
 	}
@@ -63,9 +73,14 @@ func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
 		"data_version", man.DataVersion, "took", time.Since(start).String())
 }
 
-// follower follows -follow's bucket into the snapshot file's place.
+// follower follows the bucket (-follow's, or -publish's) into the snapshot file's place.
 func (m *Main) follower() *replica.Follower {
 	return &replica.Follower{Bucket: m.bucket, Path: filepath.Join(m.Config.DataDir, "snapshot"), Live: &m.Live,
-		Log: m.Logger.With("bucket", m.Config.Follow), Every: m.Config.FollowEvery,
-		Metrics: replica.NewFollowMetrics(m.Registry), Swapped: func(*engine.Snapshot) { released() }}
+		Log: m.Logger.With("bucket", m.Config.Follow+m.Config.Publish), Every: m.Config.FollowEvery,
+		Metrics: replica.NewFollowMetrics(m.Registry), Swapped: func(s *engine.Snapshot) {
+			released()
+			if m.snapFile != nil {
+				m.snapFile.saved = s.Version() // the download is the snapshot file
+			}
+		}}
 }

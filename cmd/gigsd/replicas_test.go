@@ -36,16 +36,17 @@ func writeDataset(t *testing.T, path string, n int) {
 }
 
 // replicaMain starts an in-process gigsd with args, on free loopback ports, until the
-// test ends.
-func replicaMain(t *testing.T, args ...string) *Main {
+// test ends or stop is called.
+func replicaMain(t *testing.T, args ...string) (m *Main, stop func()) {
 	t.Helper()
-	m := NewMain()
+	m = NewMain()
 	args = append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-log-level", "error"}, args...)
 	if err := m.ParseFlags(args, env(nil), io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	start(t, m)
-	return m
+	stop = sync.OnceFunc(runUntil(t, m))
+	t.Cleanup(stop)
+	return m, stop
 }
 
 // get does a GET of path on m as the client at address client (through X-Forwarded-For,
@@ -92,14 +93,14 @@ func TestReplicas(t *testing.T) {
 	dir := t.TempDir()
 	dataset, bucket := filepath.Join(dir, "dataset"), filepath.Join(dir, "bucket")
 	writeDataset(t, dataset, 300)
-	pub := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "publisher"))
+	pub, stopPublisher := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "publisher"))
 	waitFor(t, "the first publish", 30*time.Second, func() bool {
 		_, err := os.Stat(filepath.Join(bucket, replica.ManifestKey))
 		return err == nil
 	})
 	var followers [2]*Main
 	for i := range followers {
-		followers[i] = replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-redis", redisSrv.URL(), "-read-limit", "10",
+		followers[i], _ = replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-redis", redisSrv.URL(), "-read-limit", "10",
 			"-trusted-proxies", "127.0.0.1", "-data-dir", filepath.Join(dir, fmt.Sprint("follower", i)))
 	}
 	sameVersion := func(what string) {
@@ -255,5 +256,25 @@ func TestReplicas(t *testing.T) {
 			}
 		}
 		t.Logf("%d reads, none failed, across a Redis outage of 2s", reads.Load())
+	})
+
+	t.Run("a publisher that lost its data directory carries on", func(t *testing.T) {
+		stopPublisher()
+		before, err := os.ReadFile(filepath.Join(bucket, replica.ManifestKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := followers[0].Live.Load()
+		again, _ := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "new-publisher"))
+		if got := again.Live.Load(); got == nil || got.Version() != want.Version() || got.Cursor() != want.Cursor() {
+			t.Fatalf("the new publisher listens without the published snapshot")
+		}
+		time.Sleep(2 * time.Second) // refreshes of the same data
+		if got := again.Live.Load(); got.Cursor() != want.Cursor() || got.Changed() != want.Changed() {
+			t.Fatalf("after its refreshes of the same data: cursor %v, changed %s; want %v, %s", got.Cursor(), got.Changed(), want.Cursor(), want.Changed())
+		}
+		if after, _ := os.ReadFile(filepath.Join(bucket, replica.ManifestKey)); !bytes.Equal(before, after) {
+			t.Fatal("the same data was published again")
+		}
 	})
 }
