@@ -187,6 +187,7 @@ func TestReplicas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer os.WriteFile(filepath.Join(bucket, replica.ManifestKey), data, 0o644) // the good one back
 		var m replica.Manifest
 		if err := json.Unmarshal(data, &m); err != nil {
 			t.Fatal(err)
