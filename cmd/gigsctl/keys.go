@@ -17,6 +17,8 @@ import (
 const keysUsage = `usage: gigsctl keys <command> [flags]
 
 Commands:
+  init                            create the key store (needed once with -redis; a key
+                                  directory is created by any command)
   create -owner EMAIL -use TEXT   issue a key; it is printed once and never again
   list                            every key: id, owner, use, created, last used, state
   show ID                         one key in full
@@ -50,12 +52,14 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	store, err := openKeyStore(*dir, *redisURL, cmd == "create")
+	store, err := openKeyStore(*dir, *redisURL, cmd == "init")
 	if err != nil {
 		return err
 	}
 	now := time.Now()
 	switch cmd {
+	case "init":
+		fmt.Fprintln(stdout, "the key store is ready")
 	case "create":
 		if _, err := mail.ParseAddress(*owner); err != nil {
 			return fmt.Errorf("-owner must be an e-mail address: %w", err)
@@ -122,7 +126,9 @@ type keyStore interface {
 }
 
 // openKeyStore opens the key store in Redis when redisURL is set, else in dir; create
-// makes a store in Redis that has none.
+// makes a store in Redis that has none. Only init creates one in Redis: a Redis that lost
+// its data is an error for every other command, not a new, empty store whose secret would
+// make every key issued before unknown.
 func openKeyStore(dir, redisURL string, create bool) (keyStore, error) {
 	if redisURL == "" {
 		return keys.Open(dir)

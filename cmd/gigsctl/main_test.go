@@ -54,8 +54,13 @@ func TestKeysCommands(t *testing.T) {
 		srv := redisserver.Start(t)
 		getenv := func(k string) string { return map[string]string{"GIGS_REDIS": srv.URL()}[k] }
 		var stdout, stderr bytes.Buffer
-		if err := run([]string{"keys", "list"}, getenv, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "holds no key store") {
-			t.Fatalf("list before any key: %v", err)
+		for _, cmd := range [][]string{{"keys", "list"}, {"keys", "create", "-owner", "ops@example.org", "-use", "x"}} {
+			if err := run(cmd, getenv, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "holds no key store") {
+				t.Fatalf("%v before keys init: %v", cmd, err)
+			}
+		}
+		if err := run([]string{"keys", "init"}, getenv, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "ready") {
+			t.Fatalf("keys init: %q %v", stdout.String(), err)
 		}
 		testKeysCommands(t, nil, getenv)
 	})

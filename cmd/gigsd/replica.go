@@ -13,7 +13,8 @@ import (
 
 // publisher is -publish's state: what the bucket's manifest names.
 type publisher struct {
-	last    string // data version of the manifest; "" when unknown
+	last    string    // data version of the manifest; "" when unknown
+	built   time.Time // its build time: nothing built earlier is published
 	results *prometheus.CounterVec
 }
 
@@ -33,14 +34,16 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 	man, err := replica.ReadManifest(ctx, m.bucket)
 	switch {
 	case err == nil:
-		p.last = man.DataVersion
+		p.last, p.built = man.DataVersion, man.Built
 		if cur := m.Live.Load(); cur == nil || cur.Built().Before(man.Built) {
 			if _, err := m.follower().Poll(ctx); err != nil {
 				m.Logger.Error("cannot serve the published snapshot: the first refresh starts afresh", "bucket", m.Config.Publish, "err", err)
 			}
 		}
 	case !replica.IsNotFound(err):
-		m.Logger.Warn("cannot read the published manifest: the next snapshot replaces it", "bucket", m.Config.Publish, "err", err)
+		// What the bucket holds is unknown: publish only what this process builds.
+		p.built = time.Now()
+		m.Logger.Warn("cannot read the published manifest: the next snapshot built replaces it", "bucket", m.Config.Publish, "err", err)
 	}
 	return p
 }
@@ -48,7 +51,7 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 // publish puts s, which the snapshot file holds, in the bucket unless its data is there
 // already. A failure is logged and counted; the next refresh tries again.
 func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
-	if s == nil || s.Version() == m.pub.last || m.snapFile.saved != s.Version() {
+	if s == nil || s.Version() == m.pub.last || m.snapFile.saved != s.Version() || s.Built().Before(m.pub.built) {
 		return
 	}
 	start := time.Now()
@@ -68,7 +71,7 @@ func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
 		m.Logger.Warn("snapshot published, old ones not removed", "bucket", m.Config.Publish, "err", err)
 	}
 	m.pub.results.WithLabelValues("ok").Inc()
-	m.pub.last = s.Version()
+	m.pub.last, m.pub.built = s.Version(), s.Built()
 	m.Logger.Info("snapshot published", "bucket", m.Config.Publish, "object", man.Object, "bytes", man.Size,
 		"data_version", man.DataVersion, "took", time.Since(start).String())
 }

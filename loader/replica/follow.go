@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -38,6 +40,7 @@ type FollowMetrics struct {
 	downloads *prometheus.CounterVec
 	bytes     prometheus.Counter
 	published prometheus.Gauge
+	polled    prometheus.Gauge
 }
 
 // NewFollowMetrics registers a follower's metrics on reg.
@@ -49,8 +52,10 @@ func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
 			Help: "Bytes of snapshot files downloaded from the bucket."}),
 		published: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_published_timestamp_seconds",
 			Help: "When the snapshot in service was published, from its manifest."}),
+		polled: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_last_poll_timestamp_seconds",
+			Help: "When the bucket's manifest was last read and is either served or nothing new."}),
 	}
-	reg.MustRegister(m.downloads, m.bytes, m.published)
+	reg.MustRegister(m.downloads, m.bytes, m.published, m.polled)
 	return m
 }
 
@@ -68,10 +73,17 @@ func (f *Follower) Run(ctx context.Context) {
 	}
 }
 
+// downloadTimeout bounds one download, so a stalled bucket cannot hold the follower.
+const downloadTimeout = 30 * time.Minute
+
 // Poll reads the manifest and, when it names a snapshot other than the one in service,
-// downloads, checks and serves it. It reports whether it swapped.
+// downloads, checks and serves it. It reports whether it swapped. An object that fails
+// its checks is not downloaded again until the manifest changes; one that could not be
+// fetched (the network, the disk) is tried again at the next poll.
 func (f *Follower) Poll(ctx context.Context) (bool, error) {
-	m, err := ReadManifest(ctx, f.Bucket)
+	rctx, cancel := context.WithTimeout(ctx, time.Minute)
+	m, err := ReadManifest(rctx, f.Bucket)
+	cancel()
 	if IsNotFound(err) {
 		f.Log.Debug("nothing published yet")
 		return false, nil
@@ -84,20 +96,28 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 		f.swapped(m, cur)
 	}
 	switch {
-	case m.Object == f.served.Object && m.SHA256 == f.served.SHA256:
+	case m.Object == f.served.Object && strings.EqualFold(m.SHA256, f.served.SHA256):
 		f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
+		f.Metrics.polled.SetToCurrentTime()
 		return false, nil
-	case m == f.bad:
+	case m.Object == f.bad.Object && strings.EqualFold(m.SHA256, f.bad.SHA256) && m.Published.Equal(f.bad.Published):
 		return false, nil // logged when it failed; a new publish writes a new manifest
+	case f.served.Object != "" && m.Built.Before(f.served.Built):
+		f.bad = m
+		return false, fmt.Errorf("snapshot %s: built %s, before the one served (%s): not served", m.Object, m.Built, f.served.Built)
 	}
-	snap, err := f.download(ctx, m)
+	dctx, cancel := context.WithTimeout(ctx, downloadTimeout)
+	defer cancel()
+	snap, err := f.download(dctx, m)
 	if err != nil {
-		if ctx.Err() == nil {
+		f.Metrics.downloads.WithLabelValues("error").Inc()
+		var bad *badObject
+		if errors.As(err, &bad) {
 			f.bad = m
-			f.Metrics.downloads.WithLabelValues("error").Inc()
 		}
 		return false, fmt.Errorf("snapshot %s: %w", m.Object, err)
 	}
+	f.Metrics.polled.SetToCurrentTime()
 	f.Metrics.downloads.WithLabelValues("ok").Inc()
 	f.served = m
 	f.Live.Publish(snap)
@@ -113,6 +133,41 @@ func (f *Follower) swapped(m Manifest, s *engine.Snapshot) {
 		f.Swapped(s)
 	}
 }
+
+// objectReader keeps the error of its reads, other than the end: those are the
+// network's, not the object's.
+type objectReader struct {
+	r   io.Reader
+	err error
+}
+
+func (o *objectReader) Read(p []byte) (int, error) {
+	n, err := o.r.Read(p)
+	if err != nil && err != io.EOF {
+		o.err = err
+	}
+	return n, err
+}
+
+// fileWriter keeps the error of its writes: those are the disk's, not the object's.
+type fileWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (f *fileWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil {
+		f.err = err
+	}
+	return n, err
+}
+
+// badObject is an object that failed its checks: what the bucket holds is not what the
+// manifest says, so it is not downloaded again until the manifest changes.
+type badObject struct{ error }
+
+func (e *badObject) Unwrap() error { return e.error }
 
 // decompress writes to w the zstd stream of r, up to limit+1 bytes, and reads r to its
 // end (so that its checksum covers every byte); it returns the bytes written.
@@ -149,7 +204,8 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 	}()
 	h := sha256.New()
 	object := &counter{w: h}
-	n, err := decompress(tmp, io.TeeReader(io.LimitReader(r, m.Size+1), object), m.FileSize)
+	file, in := &fileWriter{w: tmp}, &objectReader{r: io.LimitReader(r, m.Size+1)}
+	n, err := decompress(file, io.TeeReader(in, object), m.FileSize)
 	f.Metrics.bytes.Add(float64(object.n))
 	if err == nil {
 		err = tmp.Sync()
@@ -158,21 +214,25 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 		err = cerr
 	}
 	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("download: %w", ctx.Err())
+	case in.err != nil || file.err != nil: // the network or the disk: tried again
+		return nil, fmt.Errorf("download: %w", errors.Join(in.err, file.err))
 	case object.n != m.Size:
-		return nil, fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, m.Size)
-	case hex.EncodeToString(h.Sum(nil)) != m.SHA256:
-		return nil, fmt.Errorf("checksum differs from the manifest's: the object was damaged or replaced")
+		return nil, &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, m.Size)}
+	case !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), m.SHA256):
+		return nil, &badObject{errors.New("checksum differs from the manifest's: the object was damaged or replaced")}
 	case err != nil:
-		return nil, fmt.Errorf("download: %w", err)
+		return nil, &badObject{fmt.Errorf("download: %w", err)} // whole and as published, but not zstd
 	case n != m.FileSize:
-		return nil, fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, m.FileSize)
+		return nil, &badObject{fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, m.FileSize)}
 	}
 	snap, err := engine.ReadSnapshotFile(tmp.Name())
 	if err != nil {
-		return nil, err
+		return nil, &badObject{err}
 	}
 	if snap.Version() != m.DataVersion {
-		return nil, fmt.Errorf("file holds data version %s, the manifest names %s", snap.Version(), m.DataVersion)
+		return nil, &badObject{fmt.Errorf("file holds data version %s, the manifest names %s", snap.Version(), m.DataVersion)}
 	}
 	if err := os.Rename(tmp.Name(), f.Path); err != nil {
 		return nil, err

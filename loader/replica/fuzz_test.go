@@ -20,7 +20,7 @@ func FuzzParseManifest(f *testing.F) {
 			return
 		}
 		if !strings.HasPrefix(m.Object, SnapshotPrefix) || strings.Contains(m.Object, "..") ||
-			m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxSnapshot || len(m.SHA256) != 64 {
+			m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxRatio*m.Size || len(m.SHA256) != 64 {
 			t.Fatalf("accepted %+v", m)
 		}
 	})

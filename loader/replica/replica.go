@@ -49,10 +49,13 @@ const manifestFormat = 1
 // so a hostile object cannot make a follower allocate more.
 const maxWindow = 64 << 20
 
-// maxManifest caps the bytes of a manifest read; maxSnapshot those of a snapshot file.
+// maxManifest caps the bytes of a manifest read; maxSnapshot those of a snapshot file
+// and of its object; maxRatio how far an object may decompress (a snapshot file
+// compresses about twice), so a small object cannot fill a follower's disk.
 const (
 	maxManifest = 64 << 10
 	maxSnapshot = 64 << 30
+	maxRatio    = 20
 )
 
 // Manifest names the published snapshot.
@@ -79,6 +82,8 @@ func (m *Manifest) check() error {
 		return fmt.Errorf("manifest names %q, not a snapshot under %s", m.Object, SnapshotPrefix)
 	case m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxSnapshot:
 		return fmt.Errorf("manifest gives a size of %d bytes, %d decompressed (each at most %d)", m.Size, m.FileSize, int64(maxSnapshot))
+	case m.FileSize > maxRatio*m.Size:
+		return fmt.Errorf("manifest says %d bytes decompress to %d: over %d times, not a snapshot", m.Size, m.FileSize, maxRatio)
 	case err != nil || len(sum) != sha256.Size:
 		return fmt.Errorf("manifest checksum %q is not a hex SHA-256", m.SHA256)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,7 +143,11 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 	flippedObject[len(flippedObject)/2] ^= 0x40
 	flippedFile := append([]byte(nil), goodFile...)
 	flippedFile[len(flippedFile)/2] ^= 0x40
-	notSnapshot := []byte(strings.Repeat("not a snapshot\n", 100))
+	notSnapshot := make([]byte, 1500) // incompressible: within the ratio a manifest may claim
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range notSnapshot {
+		notSnapshot[i] = byte(rng.Uint32())
+	}
 	compressedFlip, compressedNot := compress(t, flippedFile), compress(t, notSnapshot)
 	tests := []struct {
 		name     string
@@ -159,6 +164,8 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 		{"not compressed", goodFile, bad(sized(goodFile, len(goodFile))), "magic number"},
 		{"larger than said, decompressed", goodObject, bad(sized(goodObject, len(goodFile)-1)), "decompressed"},
 		{"smaller than said, decompressed", goodObject, bad(sized(goodObject, len(goodFile)+1)), "decompressed"},
+		{"built before the one served", goodObject, bad(func(m *replica.Manifest) { m.Built = m.Built.Add(-time.Hour) }), "before the one served"},
+		{"decompresses too far", nil, bad(func(m *replica.Manifest) { m.FileSize = 100 * m.Size }), "over 20 times"},
 		{"missing object", nil, bad(func(m *replica.Manifest) { m.Object = "snapshots/none" }), "NotFound"},
 		{"manifest not JSON", nil, []byte("{\"format\": 1, \"obj"), "parse"},
 		{"manifest of another format", nil, bad(func(m *replica.Manifest) { m.Format = 2 }), "format"},

@@ -36,7 +36,7 @@ type RedisStore struct {
 
 // ErrNoRedisStore means a Redis server that holds no key store: none was created, or the
 // server lost its data.
-var ErrNoRedisStore = errors.New("redis holds no key store (" + redisSecret + " is missing): create a key with gigsctl keys -redis, or restore the server's data")
+var ErrNoRedisStore = errors.New("redis holds no key store (" + redisSecret + " is missing): run gigsctl keys init -redis once for a new server, or restore its data")
 
 // OpenRedis opens the key store in the Redis server of c, creating it (its secret) when
 // create is set and there is none; otherwise a server without one is ErrNoRedisStore.
@@ -145,9 +145,15 @@ func (s *RedisStore) Find(id string) (Record, error) {
 }
 
 // revokeScript revokes the key whose record is KEYS[1] at ARGV[1] for reason ARGV[2],
-// unless it is revoked already; it returns 0 when there is no such record.
+// unless it is revoked already or, when ARGV[3] is set, was used or created at ARGV[3]
+// or later (RFC 3339 UTC times, which compare as strings); it returns 0 when there is no
+// such record.
 var revokeScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[3] ~= '' then
+  local last = redis.call('HGET', KEYS[1], 'last_used') or redis.call('HGET', KEYS[1], 'created') or ''
+  if last >= ARGV[3] then return 1 end
+end
 if redis.call('HEXISTS', KEYS[1], 'revoked') == 0 then
   redis.call('HSET', KEYS[1], 'revoked', ARGV[1], 'revoked_reason', ARGV[2])
 end
@@ -155,13 +161,23 @@ return 1`)
 
 // Revoke revokes key id for reason; revoking a revoked key changes nothing.
 func (s *RedisStore) Revoke(id, reason string, now time.Time) (Record, error) {
+	return s.revoke(id, reason, now, "")
+}
+
+// revokeIdle revokes key id as unused for IdleLimit at now, unless a replica used it
+// since the record was read.
+func (s *RedisStore) revokeIdle(id string, now time.Time) (Record, error) {
+	return s.revoke(id, ReasonIdle, now, now.Add(-IdleLimit).UTC().Format(time.RFC3339))
+}
+
+func (s *RedisStore) revoke(id, reason string, now time.Time, usedSince string) (Record, error) {
 	rec, err := s.Find(id)
 	if err != nil {
 		return Record{}, err
 	}
 	ctx, cancel := ctxTimeout()
 	defer cancel()
-	if err := revokeScript.Run(ctx, s.c, []string{redisRecord + rec.Hash}, now.UTC().Format(time.RFC3339), reason).Err(); err != nil {
+	if err := revokeScript.Run(ctx, s.c, []string{redisRecord + rec.Hash}, now.UTC().Format(time.RFC3339), reason, usedSince).Err(); err != nil {
 		return Record{}, fmt.Errorf("cannot revoke key %q in redis: %w", id, err)
 	}
 	return s.Find(id)
@@ -225,7 +241,7 @@ type RedisChecker struct {
 func NewRedisChecker(c *redis.Client, now func() time.Time, log *slog.Logger, m *shared.Metrics) *RedisChecker {
 	k := &RedisChecker{c: c, now: now, log: log, b: shared.NewBreaker("keys", log, m), unsent: map[string]time.Time{}}
 	if err := k.Sync(); errors.Is(err, ErrNoRedisStore) {
-		log.Info("no key store in redis yet: every key is refused until gigsctl keys create -redis makes one")
+		log.Info("no key store in redis yet: every key is refused until gigsctl keys init -redis makes one")
 	} else if err != nil {
 		log.Error("cannot read the keys from redis yet", "err", err)
 	}
@@ -248,16 +264,19 @@ func (k *RedisChecker) Check(key []byte) (Record, error) {
 	}
 	h := Hash(s.secret, key)
 	rec, ok, fromRedis := Record{}, false, false
+	ctx, cancel := ctxTimeout()
+	defer cancel()
 	if !replaced && k.b.Try(now) {
-		ctx, cancel := ctxTimeout()
-		defer cancel()
 		var err error
 		rec, ok, err = s.lookup(ctx, h)
-		if err == nil {
-			k.b.Succeeded()
+		switch {
+		case err == nil:
+			k.b.Succeeded(now)
 			fromRedis = true
-		} else {
-			k.b.Failed(now, err)
+		case shared.IsReplyError(err):
+			k.log.Error("key record unreadable in redis", "err", err) // Redis is fine; this record is not
+		default:
+			k.b.Failed(k.now(), err)
 		}
 	}
 	if !fromRedis {
@@ -272,16 +291,18 @@ func (k *RedisChecker) Check(key []byte) (Record, error) {
 	if err := refusal(rec, now); err != nil {
 		return rec, err
 	}
+	if fromRedis && s.used(ctx, h, now) == nil {
+		now = time.Time{} // written: nothing left to send
+	}
 	k.mu.Lock()
-	k.unsent[h] = now
+	if !now.IsZero() {
+		k.unsent[h] = now // written by the next Sync
+	}
 	if k.byHash != nil {
-		rec.LastUsed = now
+		rec.LastUsed = k.now()
 		k.byHash[h] = rec
 	}
 	k.mu.Unlock()
-	if fromRedis {
-		k.sendUses()
-	}
 	return rec, nil
 }
 
@@ -292,11 +313,14 @@ func (k *RedisChecker) open(now time.Time) *RedisStore {
 		return nil
 	}
 	s, err := OpenRedis(k.c, false)
-	if err != nil {
-		k.b.Failed(now, err)
+	switch {
+	case errors.Is(err, ErrNoRedisStore):
+		return nil // Redis answered: there are no keys yet
+	case err != nil:
+		k.b.Failed(k.now(), err)
 		return nil
 	}
-	k.b.Succeeded()
+	k.b.Succeeded(now)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.store == nil {
@@ -316,7 +340,8 @@ func refusal(rec Record, now time.Time) error {
 	return nil
 }
 
-// sendUses writes the uses not yet in Redis; those that fail stay for the next call.
+// sendUses writes the uses not yet in Redis in one pipeline; if it fails they stay for
+// the next call.
 func (k *RedisChecker) sendUses() error {
 	k.mu.Lock()
 	s, pending := k.store, k.unsent
@@ -327,18 +352,22 @@ func (k *RedisChecker) sendUses() error {
 	}
 	ctx, cancel := ctxTimeout()
 	defer cancel()
-	var errs []error
-	for h, t := range pending {
-		if err := s.used(ctx, h, t); err != nil {
-			errs = append(errs, err)
-			k.mu.Lock()
+	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for h, t := range pending {
+			p.HSet(ctx, redisRecord+h, "last_used", t.UTC().Format(time.RFC3339))
+		}
+		return nil
+	})
+	if err != nil {
+		k.mu.Lock()
+		for h, t := range pending {
 			if k.unsent[h].Before(t) {
 				k.unsent[h] = t
 			}
-			k.mu.Unlock()
 		}
+		k.mu.Unlock()
 	}
-	return errors.Join(errs...)
+	return err
 }
 
 // Sync opens the store when it is not open yet, writes pending uses, revokes the keys
@@ -378,10 +407,12 @@ func (k *RedisChecker) Sync() error {
 	byHash := make(map[string]Record, len(recs))
 	for _, r := range recs {
 		if r.idle(t) {
-			if r, err = s.Revoke(r.ID, ReasonIdle, t); err != nil {
+			if r, err = s.revokeIdle(r.ID, t); err != nil {
 				return err
 			}
-			k.log.Info("key revoked: unused for 90 days", "key", r.ID)
+			if !r.Revoked.IsZero() {
+				k.log.Info("key revoked: unused for 90 days", "key", r.ID)
+			}
 		}
 		byHash[r.Hash] = r
 	}

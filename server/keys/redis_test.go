@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"testing"
 	"time"
 
@@ -57,6 +58,24 @@ func TestRedisKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An idle key used (by another replica) after the sync read it is not revoked.
+	_, usedRec, err := store.Create("busy@example.org", "just used", clk.Now().Add(-IdleLimit-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := store.revokeIdle(usedRec.ID, clk.Now()); err != nil || r.State() != "revoked" {
+		t.Fatalf("revoking an idle key: %+v, %v", r, err)
+	}
+	_, lateRec, err := store.Create("late@example.org", "used since", clk.Now().Add(-IdleLimit-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.used(t.Context(), lateRec.Hash, clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := store.revokeIdle(lateRec.ID, clk.Now()); err != nil || r.State() != "active" {
+		t.Fatalf("an idle-looking key used since: %+v, %v (want it kept)", r, err)
+	}
 	b := NewRedisChecker(redisClient(t, srv.URL()), clk.Now, quiet, metrics)
 	if err := a.Sync(); err != nil {
 		t.Fatal(err)
@@ -83,8 +102,17 @@ func TestRedisKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, err := store.Read()
-	if err != nil || len(recs) != 2 || recs[0].Owner != "old@example.org" || recs[0].Reason != ReasonIdle || recs[1].State() != "active" {
-		t.Fatalf("after a sync: %+v, %v (want the idle key revoked in Redis)", recs, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]string{}
+	for _, r := range recs {
+		states[r.Owner] = r.State() + " " + r.Reason
+	}
+	want := map[string]string{"ops@example.org": "active ", "old@example.org": "revoked " + ReasonIdle,
+		"busy@example.org": "revoked " + ReasonIdle, "late@example.org": "active "}
+	if !maps.Equal(states, want) {
+		t.Fatalf("after a sync: %v, want %v (the idle key revoked in Redis)", states, want)
 	}
 
 	// Redis goes away: the last key set read answers, revocations included.

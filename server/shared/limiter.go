@@ -18,21 +18,22 @@ import (
 // theoretical arrival time in microseconds, expiring when its bucket is full again;
 // ARGV are the cost of one request and the period, in microseconds, and the requests to
 // spend (1, or 0 to look). It answers {allowed, reset, retry after}, times in
-// microseconds from now. (A request costs at least a microsecond: a limit over 60
-// million a minute counts as that.)
+// microseconds from now. (A request costs whole microseconds, at least one: a limit over
+// 60 million a minute counts as that.)
 var gcra = redis.NewScript(`
 local t = redis.call('TIME')
 local now = t[1] * 1000000 + t[2]
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
 local interval, period, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local nxt = tat + cost * interval
-if nxt - now > period then
-  return {0, tat - now, nxt - now - period}
+if tat + interval - now > period then
+  return {0, tat - now, tat + interval - now - period}
 end
-if cost > 0 then
-  redis.call('SET', KEYS[1], nxt, 'PX', math.max(1, math.ceil((nxt - now) / 1000)))
+if cost == 0 then
+  return {1, tat - now, 0}
 end
+local nxt = tat + interval
+redis.call('SET', KEYS[1], nxt, 'PX', math.max(1, math.ceil((nxt - now) / 1000)))
 return {1, nxt - now, 0}`)
 
 // Limiter counts a rate limit in Redis, so that every replica sharing the server spends one
@@ -80,7 +81,8 @@ const (
 // "export"), keeping state for at most maxClients clients in its fallback and its cache of
 // denied clients. Close stops its workers.
 func NewLimiter(c *redis.Client, name string, n int, period time.Duration, maxClients int, log *slog.Logger, m *Metrics) *Limiter {
-	l := &Limiter{c: c, prefix: "gigs:limit:" + name + ":", n: n, period: period, interval: period / time.Duration(n),
+	interval := max((period / time.Duration(n)).Truncate(time.Microsecond), time.Microsecond) // as Redis counts it
+	l := &Limiter{c: c, prefix: "gigs:limit:" + name + ":", n: n, period: period, interval: interval,
 		local: limit.New(n, period, maxClients), b: NewBreaker(name+"-limit", log, m),
 		queue: make(chan *waiter, 4*maxBatch), quit: make(chan struct{})}
 	l.pool.New = func() any { return &waiter{done: make(chan struct{}, 1)} }
@@ -91,8 +93,8 @@ func NewLimiter(c *redis.Client, name string, n int, period time.Duration, maxCl
 	return l
 }
 
-// Close stops the workers, once no Take or Peek is running (when the server has stopped);
-// decisions after it come from the per-replica limiter.
+// Close stops the workers; decisions waiting and made after it come from the per-replica
+// limiter.
 func (l *Limiter) Close() { l.once.Do(func() { close(l.quit) }) }
 
 // Limit returns the number of requests allowed per Period.
@@ -135,15 +137,19 @@ func (l *Limiter) decide(k limit.Key, now time.Time, cost int) (limit.Decision, 
 		l.b.FellBack()
 		return limit.Decision{}, false
 	}
-	select {
-	case <-l.quit:
-		return limit.Decision{}, false
-	default:
-	}
 	w := l.pool.Get().(*waiter)
 	w.k, w.cost = k, cost
-	l.queue <- w
-	<-w.done
+	select {
+	case l.queue <- w:
+	case <-l.quit:
+		l.pool.Put(w)
+		return limit.Decision{}, false
+	}
+	select {
+	case <-w.done:
+	case <-l.quit:
+		return limit.Decision{}, false // a worker may still answer w: it is not reused
+	}
 	d, ok := w.d, w.ok
 	l.pool.Put(w)
 	if !ok {
@@ -152,11 +158,12 @@ func (l *Limiter) decide(k limit.Key, now time.Time, cost int) (limit.Decision, 
 	return d, ok
 }
 
-// work sends the waiting decisions as pipelines until Close.
+// work sends the waiting decisions as pipelines until Close. Every decision taken from
+// the queue is answered.
 func (l *Limiter) work() {
 	batch := make([]*waiter, 0, maxBatch)
 	cmds := make([]*redis.Cmd, 0, maxBatch)
-	args := [3]any{strconv.FormatInt(max(l.interval.Microseconds(), 1), 10), strconv.FormatInt(l.period.Microseconds(), 10), nil}
+	args := [3]any{strconv.FormatInt(l.interval.Microseconds(), 10), strconv.FormatInt(l.period.Microseconds(), 10), nil}
 	var key []byte
 	for {
 		select {
@@ -187,15 +194,17 @@ func (l *Limiter) work() {
 				}
 			}
 		}
+		start := time.Now()
 		_, err := l.c.Pipelined(context.Background(), func(p redis.Pipeliner) error { run(p, false); return nil })
 		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") { // a new or restarted server: send the script itself
 			_, err = l.c.Pipelined(context.Background(), func(p redis.Pipeliner) error { run(p, true); return nil })
 		}
-		now := time.Now()
-		if err != nil {
-			l.b.Failed(now, err)
+		// A command Redis answered with an error falls back alone; a failed connection
+		// sends every decision to the fallback for a while.
+		if err == nil || IsReplyError(err) {
+			l.b.Succeeded(start)
 		} else {
-			l.b.Succeeded()
+			l.b.Failed(time.Now(), err)
 		}
 		for i, w := range batch {
 			w.d, w.ok = l.decision(cmds[i])

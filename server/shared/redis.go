@@ -10,6 +10,7 @@ package shared
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
@@ -103,6 +104,7 @@ type Breaker struct {
 	log       *slog.Logger
 	down      atomic.Bool
 	probeAt   atomic.Int64 // unix nanoseconds of the next probe while down
+	failedAt  atomic.Int64 // unix nanoseconds of the last failure
 	gauge     prometheus.Gauge
 	fallbacks prometheus.Counter
 }
@@ -125,9 +127,11 @@ func (b *Breaker) Try(now time.Time) bool {
 	return t >= at && b.probeAt.CompareAndSwap(at, t+int64(ProbeEvery))
 }
 
-// Failed records a failed Redis call (the caller then uses its fallback and counts it
-// with FellBack).
+// Failed records a Redis call that could not be made or answered (the caller then uses
+// its fallback and counts it with FellBack). An error Redis answered with (a redis.Error)
+// is not a failure of the connection: see IsReplyError.
 func (b *Breaker) Failed(now time.Time, err error) {
+	b.failedAt.Store(now.UnixNano())
 	b.probeAt.Store(now.Add(ProbeEvery).UnixNano())
 	if !b.down.Swap(true) {
 		b.gauge.Set(1)
@@ -135,12 +139,21 @@ func (b *Breaker) Failed(now time.Time, err error) {
 	}
 }
 
-// Succeeded records a Redis call that was answered.
-func (b *Breaker) Succeeded() {
-	if b.down.Load() && b.down.Swap(false) {
+// Succeeded records a Redis call started at start that was answered. A call started
+// before the last failure says nothing about Redis now, and changes nothing: a slow
+// answer arriving after a timeout does not flip the breaker back.
+func (b *Breaker) Succeeded(start time.Time) {
+	if b.down.Load() && start.UnixNano() >= b.failedAt.Load() && b.down.Swap(false) {
 		b.gauge.Set(0)
 		b.log.Info("redis reachable again: shared state back in use", "use", b.use)
 	}
+}
+
+// IsReplyError reports whether err is an error Redis answered with (a script error, a
+// wrong type), which says Redis is reachable, rather than a failed connection.
+func IsReplyError(err error) bool {
+	var r redis.Error
+	return errors.As(err, &r) && !errors.Is(err, redis.ErrClosed)
 }
 
 // FellBack counts one decision made without Redis.

@@ -1,6 +1,7 @@
 package shared_test
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -65,7 +66,7 @@ func TestLimiterSharedAcrossReplicas(t *testing.T) {
 			t.Fatalf("61st request: %+v, want refused, retry within a second", d)
 		}
 	}
-	if d := b.Peek(client, time.Now()); d.Remaining != 0 {
+	if d := b.Peek(client, time.Now()); d.Remaining != 0 || d.Allowed {
 		t.Fatalf("peek of a spent quota: %+v", d)
 	}
 	if d := b.Take(other, time.Now()); !d.Allowed || d.Remaining != 59 {
@@ -134,6 +135,56 @@ func TestLimiterFallsBack(t *testing.T) {
 	keys, err := rdb.Keys(t.Context(), "gigs:limit:read:*").Result()
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("after the recovery Redis holds %v (%v), want the one client counted there", keys, err)
+	}
+}
+
+// TestLimiterClose stops a limiter's workers: decisions come from the per-replica limiter
+// at once, none waits for a worker that is gone.
+func TestLimiterClose(t *testing.T) {
+	srv := redisserver.Start(t)
+	l := shared.NewLimiter(dial(t, srv.URL()), "read", 2, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+	c := key("192.0.2.30")
+	l.Take(c, time.Now())
+	l.Close()
+	done := make(chan [3]bool)
+	go func() {
+		now := time.Now()
+		done <- [3]bool{l.Take(c, now).Allowed, l.Take(c, now).Allowed, l.Take(c, now).Allowed}
+	}()
+	select {
+	case got := <-done:
+		if got != [3]bool{true, true, false} {
+			t.Fatalf("after Close: %v, want the per-replica limit of 2", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a decision after Close hangs")
+	}
+}
+
+// TestBreaker: one probe a second while down; an answer to a call made before the last
+// failure is no recovery; one made after it is.
+func TestBreaker(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	b := shared.NewBreaker("test", quiet, shared.NewMetrics(reg))
+	t0 := time.Now()
+	if !b.Try(t0) {
+		t.Fatal("a new breaker does not try")
+	}
+	b.Failed(t0, errors.New("refused"))
+	if b.Try(t0.Add(time.Millisecond)) || !b.Down() {
+		t.Fatal("tries again at once after a failure")
+	}
+	b.Succeeded(t0.Add(-time.Millisecond)) // a slow answer to an earlier call
+	if !b.Down() {
+		t.Fatal("an answer to a call made before the failure ended the outage")
+	}
+	probe := t0.Add(shared.ProbeEvery)
+	if !b.Try(probe) || b.Try(probe) {
+		t.Fatal("not exactly one probe after ProbeEvery")
+	}
+	b.Succeeded(probe)
+	if b.Down() || !b.Try(probe) {
+		t.Fatal("a successful probe did not end the outage")
 	}
 }
 

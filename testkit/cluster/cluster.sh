@@ -50,6 +50,7 @@ start() {
 			--daemonize yes --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log"
 	fi
 	wait_for redis redis-cli -p "$REDIS_PORT" ping
+	"$BIN/gigsctl" keys init -redis "$REDIS" >/dev/null
 	spawn publisher "$BIN/gigsctl" fixture -dir "$DEMO" -listen "$FIXTURE" -- \
 		"$BIN/gigsd" -sources "$DEMO/sources.json" -publish "$DIR/bucket" -redis "$REDIS" \
 		-addr "127.0.0.1:$BASE" -admin-addr "127.0.0.1:$((BASE + 100))" -data-dir "$DIR/publisher"
