@@ -290,3 +290,23 @@ func BenchmarkLimiterTake(b *testing.B) {
 		b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
 	})
 }
+
+// TestLimiterAllocations: a client over its quota is refused from the replica's memory,
+// with no Redis call and no allocation (make test runs the gates without -race).
+func TestLimiterAllocations(t *testing.T) {
+	srv := redisserver.Start(t)
+	l := shared.NewLimiter(dial(t, srv.URL()), "read", 1, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+	defer l.Close()
+	c := key("192.0.2.40")
+	l.Take(c, time.Now())
+	if l.Take(c, time.Now()).Allowed {
+		t.Fatal("the second request of 1 is allowed")
+	}
+	if n := testing.AllocsPerRun(1000, func() {
+		if l.Take(c, time.Now()).Allowed {
+			t.Fatal("allowed")
+		}
+	}); n != 0 {
+		t.Fatalf("a refused request allocates %v times", n)
+	}
+}
