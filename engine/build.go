@@ -200,7 +200,8 @@ const renderChunk = 4096
 // renderGigs serializes every gig once, in parallel chunks: each is rendered into its
 // worker's scratch buffer, then copied into a part of exactly its size, so that the arena
 // is written once and no buffer of hundreds of megabytes is grown or copied; its deflate
-// fragment likewise into zarena. Each gig's
+// fragment likewise into zarena, copied from prev for a gig whose body did not change
+// (compressing it is most of the build). Each gig's
 // times are what prev knew of it (see priorOf), or the build time; the sequence numbers
 // of new and changed gigs are left 0 for carryLedger to give.
 func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
@@ -225,7 +226,8 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 			b = appendGig(b, &rows[i], cat)
 			s.content[i] = xxhash.Sum64(b[at:])
 			s.created[i], s.updated[i] = now, now
-			if p, ok := prev.priorOf(rows[i].g.ID, s.content[i]); ok {
+			p, known := prev.priorOf(rows[i].g.ID, s.content[i])
+			if known {
 				s.created[i], s.firstSeq[i], s.lastSeq[i] = p.created, p.firstSeq, p.lastSeq
 				if p.lastSeq != 0 {
 					s.updated[i] = p.updated
@@ -234,7 +236,11 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 			b = appendGigTimes(b, s.created[i], s.updated[i])
 			s.gigHash[i] = xxhash.Sum64(b[at:])
 			s.zoff[i] = len(z)
-			z = appendFragment(z, b[at:])
+			if known && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
+				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment
+			} else {
+				z = appendFragment(z, b[at:])
+			}
 			if i < len(rows)-1 {
 				b = append(b, ',')
 			}

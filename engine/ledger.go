@@ -126,6 +126,7 @@ func (s *Snapshot) GigTimes(i int) (created, updated time.Time) {
 
 // prior is the previous snapshot's record of one gig, found by id while rendering it.
 type prior struct {
+	at               int // its position in the previous snapshot
 	created, updated int64
 	firstSeq         uint64
 	lastSeq          uint64 // 0 when the body changed: it takes a new number
@@ -141,7 +142,7 @@ func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
 	if !ok {
 		return p, false
 	}
-	p = prior{created: prev.created[i], updated: prev.updated[i], firstSeq: prev.firstSeq[i]}
+	p = prior{at: i, created: prev.created[i], updated: prev.updated[i], firstSeq: prev.firstSeq[i]}
 	if prev.content[i] == content {
 		p.lastSeq = prev.lastSeq[i]
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -143,4 +144,47 @@ func FuzzSnapshotFile(f *testing.F) {
 		s.FilterVenues(q)
 		ReleaseQuery(q)
 	})
+}
+
+// TestFragmentsCarried rebuilds with the previous snapshot, from memory and from its file,
+// with some gigs changed: every gig's deflate fragment is the one its body compresses to,
+// whether it was copied from the previous snapshot or made anew.
+func TestFragmentsCarried(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ds := &Dataset{
+		Cities:  []City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+		Venues:  []Venue{{Slug: "big", Name: "Big", City: "berlin"}},
+		Artists: []Artist{{Slug: "a", Name: "A", Genres: []string{"rock"}}},
+		Genres:  []Genre{{Slug: "rock", Name: "Rock"}},
+	}
+	for i := range 3000 {
+		ds.Gigs = append(ds.Gigs, Gig{ID: fmt.Sprintf("g%d", i), Title: fmt.Sprintf("Night %d", i), Venue: "big",
+			Start: now.Add(time.Duration(i) * time.Hour), Artists: []Billing{{Artist: "a"}}, Genres: []string{"rock"}})
+	}
+	first, err := Build(ds, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "snapshot")
+	if err := first.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, err := ReadSnapshotFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(ds.Gigs); i += 7 {
+		ds.Gigs[i].Title += " (changed)"
+	}
+	for name, prev := range map[string]*Snapshot{"in memory": first, "from its file": fromFile} {
+		next, err := Build(ds, Options{Now: now.Add(time.Hour), Prev: prev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range next.Len() {
+			if want := appendFragment(nil, next.GigJSON(i)); !bytes.Equal(next.gigZ(i), want) {
+				t.Fatalf("%s: the fragment of gig %d is not its body's", name, i)
+			}
+		}
+	}
 }
