@@ -7,12 +7,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gigs/gigs/testkit/tools"
 )
 
 // TestDocumentedPrometheusExamples has promtool check the Prometheus configuration and
 // alerting rules of docs/operations.md, so that an operator can paste them as they are.
 func TestDocumentedPrometheusExamples(t *testing.T) {
-	promtool := tool(t, "promtool")
+	promtool := tools.Need(t, "promtool")
 	readme, err := os.ReadFile(operationsDoc)
 	if err != nil {
 		t.Fatal(err)

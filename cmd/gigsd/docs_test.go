@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/server/openapi"
+	"github.com/gigs/gigs/testkit/tools"
 )
 
 // TestDocsPageRenders opens gigsd's /docs in headless Chromium with every host but
 // loopback unresolvable, and checks that the bundled renderer drew every operation of the
 // document. It saves a screenshot to $GIGS_ARTIFACTS/docs.png (var/artifacts by default).
 func TestDocsPageRenders(t *testing.T) {
-	chromium := tool(t, "chromium")
+	chromium := tools.Need(t, "chromium")
 	m := runDemo(t, "-admin-addr", "")
 	a := m.Addr()
 	url := "http://" + a.String() + "/docs"

@@ -13,26 +13,14 @@ import (
 	"strconv"
 	"testing"
 	"time"
-)
 
-// tool finds a program a test needs. When it is missing the test is skipped, unless
-// GIGS_REQUIRE_TOOLS is set (make test sets it, having installed them): then it fails.
-func tool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
-			t.Fatalf("%s is not installed (make tools installs it): %v", name, err)
-		}
-		t.Skipf("%s is not installed; make tools installs it", name)
-	}
-	return path
-}
+	"github.com/gigs/gigs/testkit/tools"
+)
 
 // TestPrometheusScrapes has a real Prometheus server scrape gigsd's admin listener and
 // answer a query about the served snapshot, and promtool lint what it scraped.
 func TestPrometheusScrapes(t *testing.T) {
-	prom, promtool := tool(t, "prometheus"), tool(t, "promtool")
+	prom, promtool := tools.Need(t, "prometheus"), tools.Need(t, "promtool")
 	m := runDemo(t)
 	admin := m.AdminAddr()
 

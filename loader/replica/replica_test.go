@@ -43,6 +43,16 @@ func published(t *testing.T, b *blob.Bucket, dir string, n int) (*engine.Snapsho
 	return s, m
 }
 
+// bucket opens a new directory bucket, closed when the test ends.
+func bucket(t *testing.T) *blob.Bucket {
+	b, err := replica.OpenBucket(context.Background(), filepath.Join(t.TempDir(), "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 func follower(t *testing.T, b *blob.Bucket) *replica.Follower {
 	dir := t.TempDir()
 	return &replica.Follower{Bucket: b, Path: filepath.Join(dir, "snapshot"), Live: &engine.Live{},
@@ -55,11 +65,7 @@ func follower(t *testing.T, b *blob.Bucket) *replica.Follower {
 // Keep snapshot files.
 func TestFollowerServesWhatIsPublished(t *testing.T) {
 	ctx := context.Background()
-	b, err := replica.OpenBucket(ctx, filepath.Join(t.TempDir(), "bucket"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := bucket(t)
 	f := follower(t, b)
 	if swapped, err := f.Poll(ctx); swapped || err != nil {
 		t.Fatalf("an empty bucket: swapped %v, %v", swapped, err)
@@ -111,11 +117,7 @@ func TestFollowerServesWhatIsPublished(t *testing.T) {
 // a bad file again, and serves the next good publish.
 func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 	ctx := context.Background()
-	b, err := replica.OpenBucket(ctx, filepath.Join(t.TempDir(), "bucket"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := bucket(t)
 	pub := t.TempDir()
 	good, goodManifest := published(t, b, pub, 300)
 	f := follower(t, b)

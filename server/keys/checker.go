@@ -160,19 +160,28 @@ func (c *Checker) Run(ctx context.Context, every time.Duration) {
 	c.mu.Lock()
 	c.stale = 3 * every
 	c.mu.Unlock()
+	tickUntil(ctx, every, func() {
+		if err := c.Sync(); err != nil {
+			c.log.Error("cannot sync the key store", "err", err)
+		}
+	}, func() {
+		if err := c.Sync(); err != nil {
+			c.log.Error("cannot write key uses", "err", err)
+		}
+	})
+}
+
+// tickUntil calls tick every interval until ctx ends, then last once.
+func tickUntil(ctx context.Context, every time.Duration, tick, last func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			if err := c.Sync(); err != nil {
-				c.log.Error("cannot write key uses", "err", err)
-			}
+			last()
 			return
 		case <-t.C:
-			if err := c.Sync(); err != nil {
-				c.log.Error("cannot sync the key store", "err", err)
-			}
+			tick()
 		}
 	}
 }

@@ -436,27 +436,21 @@ func (k *RedisChecker) setReplaced(v bool) {
 
 // Run calls Sync every interval until ctx ends, and once more at the end.
 func (k *RedisChecker) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			if err := k.sendUses(); err != nil {
-				k.log.Error("cannot write key uses to redis", "err", err)
-			}
-			return
-		case <-t.C:
-			err := k.Sync()
-			k.mu.RLock()
-			opened := k.store != nil
-			k.mu.RUnlock()
-			switch {
-			case err == nil:
-			case !opened && errors.Is(err, ErrNoRedisStore):
-				k.log.Debug("no key store in redis yet: every key is refused", "err", err)
-			default:
-				k.log.Warn("cannot sync the keys with redis; checks use the last key set read", "err", err)
-			}
+	tickUntil(ctx, every, func() {
+		err := k.Sync()
+		k.mu.RLock()
+		opened := k.store != nil
+		k.mu.RUnlock()
+		switch {
+		case err == nil:
+		case !opened && errors.Is(err, ErrNoRedisStore):
+			k.log.Debug("no key store in redis yet: every key is refused", "err", err)
+		default:
+			k.log.Warn("cannot sync the keys with redis; checks use the last key set read", "err", err)
 		}
-	}
+	}, func() {
+		if err := k.sendUses(); err != nil {
+			k.log.Error("cannot write key uses to redis", "err", err)
+		}
+	})
 }

@@ -9,21 +9,10 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/gigs/gigs/server/shared"
 	"github.com/gigs/gigs/testkit/redisserver"
 )
-
-func redisClient(t *testing.T, url string) *redis.Client {
-	t.Helper()
-	c, err := shared.Dial(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 // TestRedisKeys runs the key operations against a real Redis as two replicas and gigsctl
 // would: a key created through one client is accepted by checkers on others, each check
@@ -33,20 +22,20 @@ func redisClient(t *testing.T, url string) *redis.Client {
 func TestRedisKeys(t *testing.T) {
 	srv := redisserver.Start(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if _, err := OpenRedis(redisClient(t, srv.URL()), false); !errors.Is(err, ErrNoRedisStore) {
+	if _, err := OpenRedis(srv.Client(t), false); !errors.Is(err, ErrNoRedisStore) {
 		t.Fatalf("opening an empty Redis without create: %v, want ErrNoRedisStore", err)
 	}
 	clk := &clock{t: day0}
 	metrics := shared.NewMetrics(prometheus.NewRegistry())
-	a := NewRedisChecker(redisClient(t, srv.URL()), clk.Now, quiet, metrics)
+	a := NewRedisChecker(srv.Client(t), clk.Now, quiet, metrics)
 	if _, err := a.Check([]byte(NewKey())); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a check before any key store exists: %v, want ErrUnavailable", err)
 	}
-	store, err := OpenRedis(redisClient(t, srv.URL()), true)
+	store, err := OpenRedis(srv.Client(t), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := OpenRedis(redisClient(t, srv.URL()), true)
+	again, err := OpenRedis(srv.Client(t), true)
 	if err != nil || string(again.secret) != string(store.secret) {
 		t.Fatalf("a second create replaced the secret (%v)", err)
 	}
@@ -76,7 +65,7 @@ func TestRedisKeys(t *testing.T) {
 	if r, err := store.revokeIdle(lateRec.ID, clk.Now()); err != nil || r.State() != "active" {
 		t.Fatalf("an idle-looking key used since: %+v, %v (want it kept)", r, err)
 	}
-	b := NewRedisChecker(redisClient(t, srv.URL()), clk.Now, quiet, metrics)
+	b := NewRedisChecker(srv.Client(t), clk.Now, quiet, metrics)
 	if err := a.Sync(); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +130,7 @@ func TestRedisKeys(t *testing.T) {
 		t.Fatalf("after Redis came back empty: %v", err)
 	}
 	// A new store there (another secret) is not taken for the old one.
-	if _, err := OpenRedis(redisClient(t, srv.URL()), true); err != nil {
+	if _, err := OpenRedis(srv.Client(t), true); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Sync(); err == nil {
@@ -157,7 +146,7 @@ func TestRedisKeys(t *testing.T) {
 func TestRedisRevocationEverywhere(t *testing.T) {
 	srv := redisserver.Start(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := OpenRedis(redisClient(t, srv.URL()), true)
+	store, err := OpenRedis(srv.Client(t), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +155,8 @@ func TestRedisRevocationEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	metrics := shared.NewMetrics(prometheus.NewRegistry())
-	checkers := []*RedisChecker{NewRedisChecker(redisClient(t, srv.URL()), time.Now, quiet, metrics),
-		NewRedisChecker(redisClient(t, srv.URL()), time.Now, quiet, metrics)}
+	checkers := []*RedisChecker{NewRedisChecker(srv.Client(t), time.Now, quiet, metrics),
+		NewRedisChecker(srv.Client(t), time.Now, quiet, metrics)}
 	for _, c := range checkers {
 		if _, err := c.Check([]byte(key)); err != nil {
 			t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/gigs/gigs/server/limit"
 	"github.com/gigs/gigs/server/shared"
@@ -22,16 +21,6 @@ import (
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-func dial(t testing.TB, url string) *redis.Client {
-	t.Helper()
-	c, err := shared.Dial(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 func key(s string) limit.Key { return limit.KeyOf(netip.MustParseAddr(s)) }
 
@@ -42,8 +31,8 @@ func key(s string) limit.Key { return limit.KeyOf(netip.MustParseAddr(s)) }
 func TestLimiterSharedAcrossReplicas(t *testing.T) {
 	srv := redisserver.Start(t)
 	m := shared.NewMetrics(prometheus.NewRegistry())
-	a := shared.NewLimiter(dial(t, srv.URL()), "read", 60, time.Minute, 1000, quiet, m)
-	b := shared.NewLimiter(dial(t, srv.URL()), "read", 60, time.Minute, 1000, quiet, m)
+	a := shared.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
+	b := shared.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
 	local := limit.New(60, time.Minute, 1000)
 	client, other := key("192.0.2.1"), key("2001:db8::1")
 	for i := range 60 {
@@ -92,7 +81,7 @@ func TestLimiterFallsBack(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	l := shared.NewLimiter(dial(t, srv.URL()), "read", 5, time.Minute, 1000, log, shared.NewMetrics(reg))
+	l := shared.NewLimiter(srv.Client(t), "read", 5, time.Minute, 1000, log, shared.NewMetrics(reg))
 	c := key("192.0.2.7")
 	for range 5 {
 		l.Take(c, time.Now())
@@ -131,7 +120,7 @@ func TestLimiterFallsBack(t *testing.T) {
 	if !strings.Contains(logs.String(), "redis reachable again") {
 		t.Fatalf("the recovery is not logged:\n%s", logs.String())
 	}
-	rdb := dial(t, srv.URL())
+	rdb := srv.Client(t)
 	keys, err := rdb.Keys(t.Context(), "gigs:limit:read:*").Result()
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("after the recovery Redis holds %v (%v), want the one client counted there", keys, err)
@@ -142,7 +131,7 @@ func TestLimiterFallsBack(t *testing.T) {
 // at once, none waits for a worker that is gone.
 func TestLimiterClose(t *testing.T) {
 	srv := redisserver.Start(t)
-	l := shared.NewLimiter(dial(t, srv.URL()), "read", 2, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+	l := shared.NewLimiter(srv.Client(t), "read", 2, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
 	c := key("192.0.2.30")
 	l.Take(c, time.Now())
 	l.Close()
@@ -238,7 +227,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 				Take(limit.Key, time.Time) limit.Decision
 			} = limit.New(1<<30, time.Minute, 1<<20)
 			if name == "redis" {
-				l = shared.NewLimiter(dial(b, srv.URL()), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+				l = shared.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
 			}
 			times := make([]time.Duration, 0, 1<<16)
 			var k limit.Key
@@ -260,7 +249,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 	}
 	// 64 requests at once, as a busy replica has them: the workers send them in pipelines.
 	b.Run("redis-64-at-once", func(b *testing.B) {
-		l := shared.NewLimiter(dial(b, srv.URL()), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+		l := shared.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
 		defer l.Close()
 		var mu sync.Mutex
 		times := make([]time.Duration, 0, 1<<16)
@@ -295,7 +284,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 // with no Redis call and no allocation (make test runs the gates without -race).
 func TestLimiterAllocations(t *testing.T) {
 	srv := redisserver.Start(t)
-	l := shared.NewLimiter(dial(t, srv.URL()), "read", 1, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+	l := shared.NewLimiter(srv.Client(t), "read", 1, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
 	defer l.Close()
 	c := key("192.0.2.40")
 	l.Take(c, time.Now())

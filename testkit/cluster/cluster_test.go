@@ -13,20 +13,8 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/testkit/demo"
+	"github.com/gigs/gigs/testkit/tools"
 )
-
-// need finds the programs cluster.sh runs; a missing one skips the test, or fails it when
-// GIGS_REQUIRE_TOOLS is set (make test sets it, having installed them).
-func need(t *testing.T, names ...string) {
-	for _, name := range names {
-		if _, err := exec.LookPath(name); err != nil {
-			if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
-				t.Fatalf("%s is not installed (make tools installs it): %v", name, err)
-			}
-			t.Skipf("%s is not installed; make tools installs it", name)
-		}
-	}
-}
 
 // freePorts returns a base port p with p, p+1, p+2 and p+100..p+102 free, and three
 // more free ports.
@@ -59,9 +47,11 @@ func freePorts(t *testing.T) (base int, more [3]int) {
 // and from either follower; the followers and the publisher report one data_version.
 // Then cluster.sh stop stops every process.
 func TestCluster(t *testing.T) {
-	need(t, "redis-server", "redis-cli", "curl")
+	for _, name := range []string{"redis-server", "redis-cli", "curl"} {
+		tools.Need(t, name)
+	}
 	if _, err := os.Stat("/usr/sbin/nginx"); err != nil {
-		need(t, "nginx")
+		tools.Need(t, "nginx")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")

@@ -1,21 +1,24 @@
 // Package redisserver runs a real redis-server for tests: on a free loopback port, without
 // persistence, stopped when the test ends. Kill and Restart it to test an outage.
 //
-// When redis-server is not installed the test is skipped, unless GIGS_REQUIRE_TOOLS is set
-// (make test sets it, having installed it): then it fails.
+// When redis-server is not installed the test is skipped or fails, as tools.Need says.
 package redisserver
 
 import (
 	"bufio"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/testkit/tools"
 )
 
 // Server is a running redis-server.
@@ -32,13 +35,7 @@ type Server struct {
 // Start starts redis-server on a free loopback port, stopped at the end of t.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("GIGS_REQUIRE_TOOLS") != "" {
-			t.Fatalf("redis-server is not installed (make tools installs it): %v", err)
-		}
-		t.Skipf("redis-server is not installed; make tools installs it")
-	}
+	path := tools.Need(t, "redis-server")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +46,18 @@ func Start(t testing.TB) *Server {
 	s.Restart()
 	t.Cleanup(s.Kill)
 	return s
+}
+
+// Client returns a client of the server as gigsd makes one (shared.Dial), closed when the
+// test ends.
+func (s *Server) Client(t testing.TB) *redis.Client {
+	t.Helper()
+	c, err := shared.Dial(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 // Addr is the server's host:port.
