@@ -197,6 +197,16 @@ func dayNumber(t time.Time) int32 {
 // buffer stays in cache.
 const renderChunk = 4096
 
+// sampleGigs renders up to 512 gigs spread over rows, as they would be in a snapshot
+// built at now, for newFragmentCoder to learn their bodies' bytes from.
+func sampleGigs(rows []gigRow, cat *catalog, now int64) [][]byte {
+	var sample [][]byte
+	for i := 0; i < len(rows); i += max(1, len(rows)/512) {
+		sample = append(sample, appendGigTimes(appendGig(nil, &rows[i], cat), now, now))
+	}
+	return sample
+}
+
 // renderGigs serializes every gig once, in parallel chunks: each is rendered into its
 // worker's scratch buffer, then copied into a part of exactly its size, so that the arena
 // is written once and no buffer of hundreds of megabytes is grown or copied; its deflate
@@ -212,13 +222,18 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 	s.gigHash, s.content = make([]uint64, n), make([]uint64, n)
 	s.created, s.updated = make([]int64, n), make([]int64, n)
 	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
-	var scratch sync.Pool
+	coder := newFragmentCoder(sampleGigs(rows, cat, now))
+	type scratch struct {
+		b, z []byte
+		m    matcher
+	}
+	var scratches sync.Pool
 	_ = parallel(chunks, func(c int) error {
-		buf, _ := scratch.Get().(*[2][]byte)
+		buf, _ := scratches.Get().(*scratch)
 		if buf == nil {
-			buf = new([2][]byte)
+			buf = new(scratch)
 		}
-		b, z := buf[0][:0], buf[1][:0]
+		b, z := buf.b[:0], buf.z[:0]
 		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
 		for i := lo; i < hi; i++ {
 			at := len(b)
@@ -239,15 +254,15 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 			if known && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
 				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment
 			} else {
-				z = appendFragment(z, b[at:])
+				z = coder.appendFragment(z, b[at:], &buf.m)
 			}
 			if i < len(rows)-1 {
 				b = append(b, ',')
 			}
 		}
 		s.arena[c], s.zarena[c] = bytes.Clone(b), bytes.Clone(z)
-		*buf = [2][]byte{b, z}
-		scratch.Put(buf)
+		buf.b, buf.z = b, z
+		scratches.Put(buf)
 		return nil
 	})
 	base, zbase := 0, 0

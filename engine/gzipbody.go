@@ -3,13 +3,11 @@ package engine
 import (
 	"encoding/binary"
 	"hash/crc32"
-
-	"github.com/klauspost/compress/flate"
 )
 
 // Assembled bodies are sent gzip without compressing them per request: each gig is
 // compressed once, at build, into a deflate fragment of its own (no reference outside it,
-// ending on a byte boundary with an empty stored block), and a body is a gzip member made
+// ending on a byte boundary with an empty stored block; see deflate.go), and a body is a gzip member made
 // of the fragments of its gigs and, between them, its other bytes (brackets, commas, meta,
 // links) as stored blocks. Only the CRC-32 of the identity bytes is computed per request.
 
@@ -53,21 +51,6 @@ func (w *gzipWriter) finish() []byte {
 	w.dst = append(w.dst, 1, 0, 0, 0xff, 0xff)
 	w.dst = binary.LittleEndian.AppendUint32(w.dst, w.crc)
 	return binary.LittleEndian.AppendUint32(w.dst, w.size)
-}
-
-// appendFragment appends the deflate fragment of p to dst (see the top of this file).
-func appendFragment(dst, p []byte) []byte {
-	w := sliceWriter{dst}
-	_ = flate.StatelessDeflate(&w, p, false, nil) // a sliceWriter never fails
-	return w.b
-}
-
-// sliceWriter is an io.Writer appending to a slice.
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
 }
 
 // gigZ returns the deflate fragment of the gig at position i.

@@ -1,0 +1,352 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
+
+// A fragmentCoder compresses gig bodies into deflate fragments (see gzipbody.go) with one
+// Huffman code for the whole build, made from a sample of its bodies. A general-purpose
+// encoder builds a code per fragment, and for bodies of a few hundred bytes building it
+// costs more than finding the matches (most of a 1M build, measured); with one code, the
+// block header of every fragment is the same bits, written once by newFragmentCoder and
+// copied per fragment. Every byte, length and distance has a code (the rare ones long), so
+// any body can be compressed with it, whatever the sample held.
+//
+// A fragment is one dynamic-Huffman block, not final, with matches only inside the body
+// (greedy, 4 bytes at least), then an empty stored block that ends it on a byte boundary.
+// A fragmentCoder is immutable; each goroutine compresses with a matcher of its own.
+type fragmentCoder struct {
+	lit  [286]huffCode // literals, end of block, lengths
+	dist [30]huffCode
+	head []byte // the block header's whole bytes
+	tail uint64 // and its last bits, headBits of them
+	tn   uint
+}
+
+// huffCode is a code of n bits, stored bit-reversed as deflate writes it.
+type huffCode struct {
+	bits uint16
+	n    uint8
+}
+
+const (
+	minMatch  = 4
+	maxMatch  = 258
+	maxDist   = 32768
+	hashBits  = 13
+	endBlock  = 256
+	matchFlag = 1 << 31
+)
+
+// Deflate's length and distance codes: the first value each covers and its extra bits.
+var (
+	lengthBase  = [29]uint16{3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258}
+	lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+	distBase    = [30]uint16{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577}
+	distExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+	// codeLengthOrder is the order in which a header gives the code-length code's lengths.
+	codeLengthOrder = [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+
+	lengthCode [256]uint8     // by length-3: the index into lengthBase
+	distCode   [maxDist]uint8 // by distance-1: the index into distBase
+)
+
+func init() {
+	for c := range lengthBase { // 258 is in code 27's range too, but has 28 of its own
+		for l := int(lengthBase[c]); l < int(lengthBase[c])+1<<lengthExtra[c] && l <= maxMatch; l++ {
+			lengthCode[l-3] = uint8(c)
+		}
+	}
+	for c := range distBase {
+		for d := int(distBase[c]); d < int(distBase[c])+1<<distExtra[c]; d++ {
+			distCode[d-1] = uint8(c)
+		}
+	}
+}
+
+// A matcher finds the matches of one goroutine's fragments: a hash table of the last
+// position of each 4-byte hash, valid when at or above base, which moves past each body
+// so the table never needs clearing between them. A body must be under 2 GiB.
+type matcher struct {
+	table  [1 << hashBits]uint32
+	base   uint32
+	tokens []uint32
+}
+
+// tokenize returns p as deflate tokens in m.tokens: a literal byte, or matchFlag with the
+// match's length-3 in bits 16..23 and its distance-1 in bits 0..15.
+func (m *matcher) tokenize(p []byte) []uint32 {
+	if m.base == 0 || m.base > 1<<31 {
+		m.table, m.base = [1 << hashBits]uint32{}, 1
+	}
+	t := m.tokens[:0]
+	i := 0
+	for i+minMatch <= len(p) {
+		c, l := m.match(p, i)
+		if l > 0 && l < maxMatch && i+1+minMatch <= len(p) {
+			// One step lazy: a longer match at the next byte wins over this one.
+			if c1, l1 := m.match(p, i+1); l1 > l {
+				t = append(t, uint32(p[i]))
+				i, c, l = i+1, c1, l1
+			}
+		}
+		if l == 0 {
+			t = append(t, uint32(p[i]))
+			i++
+			continue
+		}
+		t = append(t, matchFlag|uint32(l-3)<<16|uint32(i-c-1))
+		for j := i + 1; j < min(i+l, len(p)-minMatch+1); j++ { // i+1 again after a lazy step: the same entry
+			m.table[hash4(binary.LittleEndian.Uint32(p[j:]))] = m.base + uint32(j)
+		}
+		i += l
+	}
+	for ; i < len(p); i++ {
+		t = append(t, uint32(p[i]))
+	}
+	m.base += uint32(len(p)) + 1
+	m.tokens = t
+	return t
+}
+
+// match returns the earlier position c and length l of the match found for p[i:] (l is 0
+// if none), and makes i the position its hash leads to.
+func (m *matcher) match(p []byte, i int) (c, l int) {
+	u := binary.LittleEndian.Uint32(p[i:])
+	h := hash4(u)
+	cand := m.table[h]
+	m.table[h] = m.base + uint32(i)
+	if cand < m.base {
+		return 0, 0
+	}
+	c = int(cand - m.base)
+	if i-c > maxDist || binary.LittleEndian.Uint32(p[c:]) != u {
+		return 0, 0
+	}
+	return c, minMatch + matchLen(p[c+minMatch:], p[i+minMatch:min(len(p), i+maxMatch)])
+}
+
+// matchLen returns how many bytes b has in common with the start of a, which is at least
+// as long.
+func matchLen(a, b []byte) int {
+	n := 0
+	for ; len(b)-n >= 8; n += 8 {
+		if x := binary.LittleEndian.Uint64(a[n:]) ^ binary.LittleEndian.Uint64(b[n:]); x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+	}
+	for ; n < len(b) && a[n] == b[n]; n++ {
+	}
+	return n
+}
+
+func hash4(u uint32) uint32 { return (u * 0x1e35a7bd) >> (32 - hashBits) }
+
+// newFragmentCoder makes the code from sample (a few hundred bodies are plenty) and writes
+// the block header that carries it.
+func newFragmentCoder(sample [][]byte) *fragmentCoder {
+	var litFreq [286]uint32
+	var distFreq [30]uint32
+	m := new(matcher)
+	for _, p := range sample {
+		for _, t := range m.tokenize(p) {
+			if t&matchFlag == 0 {
+				litFreq[t]++
+				continue
+			}
+			litFreq[257+int(lengthCode[t>>16&0xff])]++
+			distFreq[distCode[t&0xffff]]++
+		}
+		litFreq[endBlock]++
+	}
+	// Every symbol gets a code, so that bodies unlike the sample compress too.
+	for i := range litFreq {
+		litFreq[i]++
+	}
+	for i := range distFreq {
+		distFreq[i]++
+	}
+	litLen, distLen := huffmanLengths(litFreq[:], 15), huffmanLengths(distFreq[:], 15)
+	c := &fragmentCoder{}
+	copy(c.lit[:], canonicalCodes(litLen))
+	copy(c.dist[:], canonicalCodes(distLen))
+
+	// The header: not final, dynamic, then the code lengths run-length coded with the
+	// code-length code (RFC 1951, 3.2.7).
+	type clsym struct{ sym, extra, n uint8 }
+	var syms []clsym
+	all := slices.Concat(litLen, distLen)
+	for i := 0; i < len(all); {
+		l, run := all[i], 1
+		for i+run < len(all) && all[i+run] == l {
+			run++
+		}
+		i += run
+		syms, run = append(syms, clsym{l, 0, 0}), run-1 // every symbol has a length, so none is 0
+		for ; run >= 3; run -= min(run, 6) {
+			syms = append(syms, clsym{16, uint8(min(run, 6) - 3), 2})
+		}
+		for ; run > 0; run-- {
+			syms = append(syms, clsym{l, 0, 0})
+		}
+	}
+	var clFreq [19]uint32
+	for _, s := range syms {
+		clFreq[s.sym]++
+	}
+	clLen := huffmanLengths(clFreq[:], 7)
+	clCode := canonicalCodes(clLen)
+	hclen := len(codeLengthOrder)
+	for hclen > 4 && clLen[codeLengthOrder[hclen-1]] == 0 {
+		hclen--
+	}
+	w := bitWriter{}
+	w.write(0, 1) // not final
+	w.write(2, 2) // dynamic Huffman
+	w.write(uint64(len(litLen)-257), 5)
+	w.write(uint64(len(distLen)-1), 5)
+	w.write(uint64(hclen-4), 4)
+	for _, s := range codeLengthOrder[:hclen] {
+		w.write(uint64(clLen[s]), 3)
+	}
+	for _, s := range syms {
+		w.code(clCode[s.sym])
+		w.write(uint64(s.extra), uint(s.n))
+	}
+	for w.n >= 8 {
+		w.dst = append(w.dst, byte(w.bits))
+		w.bits >>= 8
+		w.n -= 8
+	}
+	c.head, c.tail, c.tn = w.dst, w.bits, w.n
+	return c
+}
+
+// appendFragment appends the fragment of p to dst, using m to find the matches.
+func (c *fragmentCoder) appendFragment(dst, p []byte, m *matcher) []byte {
+	w := bitWriter{dst: append(dst, c.head...), bits: c.tail, n: c.tn}
+	for _, t := range m.tokenize(p) {
+		if t&matchFlag == 0 {
+			w.code(c.lit[t])
+			continue
+		}
+		l := t >> 16 & 0xff
+		lc := lengthCode[l]
+		code := c.lit[257+int(lc)]
+		w.write(uint64(code.bits)|uint64(l+3-uint32(lengthBase[lc]))<<code.n, uint(code.n+lengthExtra[lc]))
+		d := t & 0xffff
+		dc := distCode[d]
+		code = c.dist[dc]
+		w.write(uint64(code.bits)|uint64(d+1-uint32(distBase[dc]))<<code.n, uint(code.n+distExtra[dc]))
+	}
+	w.code(c.lit[endBlock])
+	w.write(0, 3) // an empty stored block, not final, ...
+	for w.n > 0 { // ... padded to the byte ...
+		w.dst = append(w.dst, byte(w.bits))
+		w.bits >>= 8
+		w.n -= min(w.n, 8)
+	}
+	return append(w.dst, 0, 0, 0xff, 0xff) // ... of length 0
+}
+
+// bitWriter appends bits to dst as deflate packs them, least significant first; at most
+// 31 are pending between writes, so a write may carry up to 33.
+type bitWriter struct {
+	dst  []byte
+	bits uint64
+	n    uint
+}
+
+func (w *bitWriter) write(v uint64, n uint) {
+	w.bits |= v << w.n
+	w.n += n
+	if w.n >= 32 {
+		w.dst = binary.LittleEndian.AppendUint32(w.dst, uint32(w.bits))
+		w.bits >>= 32
+		w.n -= 32
+	}
+}
+
+func (w *bitWriter) code(c huffCode) { w.write(uint64(c.bits), uint(c.n)) }
+
+// huffmanLengths returns a length-limited Huffman code's lengths for freq: every symbol
+// with a frequency gets a length from 1 to limit; the code is complete when two or more
+// do. Over limit, the frequencies are halved (keeping every one above 0) and the code built
+// again, until it fits: at worst all are equal and the tree is balanced.
+func huffmanLengths(freq []uint32, limit uint8) []uint8 {
+	lengths := make([]uint8, len(freq))
+	f := slices.Clone(freq)
+	for {
+		var leaves []int
+		for s, x := range f {
+			if x > 0 {
+				leaves = append(leaves, s)
+			}
+		}
+		if len(leaves) == 1 {
+			lengths[leaves[0]] = 1
+			return lengths
+		}
+		slices.SortStableFunc(leaves, func(a, b int) int { return int(f[a]) - int(f[b]) })
+		// Leaves are nodes 0..n-1, by weight; the internal nodes follow in the order they are
+		// made, which is also by weight, so the two lightest are always at one of two fronts.
+		n := len(leaves)
+		weight, parent := make([]uint64, 2*n-1), make([]int, 2*n-1)
+		for i, s := range leaves {
+			weight[i] = uint64(f[s])
+		}
+		leaf, inner := 0, n
+		lightest := func(made int) int {
+			if leaf < n && (inner >= made || weight[leaf] <= weight[inner]) {
+				leaf++
+				return leaf - 1
+			}
+			inner++
+			return inner - 1
+		}
+		for made := n; made < 2*n-1; made++ {
+			a := lightest(made)
+			b := lightest(made)
+			weight[made], parent[a], parent[b] = weight[a]+weight[b], made, made
+		}
+		depth := make([]uint8, 2*n-1)
+		deepest := uint8(0)
+		for k := 2*n - 3; k >= 0; k-- {
+			depth[k] = depth[parent[k]] + 1
+			deepest = max(deepest, depth[k])
+		}
+		if deepest <= limit {
+			for i, s := range leaves {
+				lengths[s] = depth[i]
+			}
+			return lengths
+		}
+		for s := range f {
+			f[s] = f[s] - f[s]/2 // halved, rounding up
+		}
+	}
+}
+
+// canonicalCodes gives the deflate codes of lengths (RFC 1951, 3.2.2), bit-reversed.
+func canonicalCodes(lengths []uint8) []huffCode {
+	var count, next [16]uint16
+	for _, l := range lengths {
+		count[l]++
+	}
+	count[0] = 0
+	code := uint16(0)
+	for b := 1; b < 16; b++ {
+		code = (code + count[b-1]) << 1
+		next[b] = code
+	}
+	codes := make([]huffCode, len(lengths))
+	for s, l := range lengths {
+		if l > 0 {
+			codes[s] = huffCode{bits.Reverse16(next[l]) >> (16 - l), l}
+			next[l]++
+		}
+	}
+	return codes
+}

@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"bytes"
+	"compress/flate"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	kflate "github.com/klauspost/compress/flate"
+)
+
+// inflateFragment decodes one fragment, ending the stream after it as a page does.
+func inflateFragment(z []byte) ([]byte, error) {
+	return io.ReadAll(flate.NewReader(io.MultiReader(bytes.NewReader(z), bytes.NewReader([]byte{1, 0, 0, 0xff, 0xff}))))
+}
+
+// gigBodies renders n gigs with names in several scripts, as a build does.
+func gigBodies(t testing.TB, n int) [][]byte {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	names := []string{"Motörhead Tribute", "Sigur Rós", "東京事変", "Кино", "فيروز", "Mary J. Blige", "Ådalen \"live\"", "<b>&amp;</b>"}
+	ds := &Dataset{
+		Cities: []City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+		Venues: []Venue{{Slug: "so36", Name: "SO36", City: "berlin"}},
+		Genres: []Genre{{Slug: "rock", Name: "Rock"}},
+	}
+	for i, name := range names {
+		ds.Artists = append(ds.Artists, Artist{Slug: fmt.Sprintf("a%d", i), Name: name, Genres: []string{"rock"}})
+	}
+	for i := range n {
+		ds.Gigs = append(ds.Gigs, Gig{ID: fmt.Sprintf("g%d", i), Title: names[i%len(names)] + strings.Repeat(" & friends", i%3),
+			Venue: "so36", Start: now.Add(time.Duration(i) * time.Hour), Genres: []string{"rock"},
+			Artists: []Billing{{Artist: fmt.Sprintf("a%d", i%len(names))}, {Artist: fmt.Sprintf("a%d", (i+3)%len(names))}}})
+	}
+	s, err := Build(ds, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := make([][]byte, s.Len())
+	for i := range bodies {
+		bodies[i] = s.GigJSON(i)
+	}
+	return bodies
+}
+
+// TestFragmentRoundTrip compresses bodies like and unlike the coder's sample, each
+// inflating to itself alone and, back to back, to all of them (as in a page).
+func TestFragmentRoundTrip(t *testing.T) {
+	gigs := gigBodies(t, 200)
+	r := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 70_000)
+	for i := range random {
+		random[i] = byte(r.UintN(256))
+	}
+	every := make([]byte, 256)
+	for i := range every {
+		every[i] = byte(i)
+	}
+	far := append(append(bytes.Clone(random[:40_000]), "a match beyond the window"...), random[:40_000]...)
+	bodies := map[string][]byte{
+		"empty":            {},
+		"one byte":         {'x'},
+		"three bytes":      []byte("abc"),
+		"every byte":       every,
+		"a run over 258":   bytes.Repeat([]byte{'z'}, 1000),
+		"repeats":          bytes.Repeat([]byte(`{"slug":"a","name":"A"},`), 500),
+		"random 70 KB":     random,
+		"beyond 32 KiB":    far,
+		"a gig":            gigs[5],
+		"non-Latin script": []byte(strings.Repeat("東京事変 Кино فيروز ", 40)),
+	}
+	samples := map[string][][]byte{"no sample": nil, "gigs": gigs, "random": {random}}
+	for sname, sample := range samples {
+		c := newFragmentCoder(sample)
+		m := new(matcher)
+		var all, want []byte
+		for name, body := range bodies {
+			z := c.appendFragment(nil, body, m)
+			got, err := inflateFragment(z)
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("%s, %s: inflated to %d bytes (%v), want %d", sname, name, len(got), err, len(body))
+			}
+			all = c.appendFragment(all, body, m)
+			want = append(want, body...)
+		}
+		if got, err := inflateFragment(all); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: fragments back to back inflated to %d bytes (%v), want %d", sname, len(got), err, len(want))
+		}
+	}
+}
+
+// TestFragmentSize keeps the shared code's fragments near a per-fragment code's: within
+// 15% of klauspost's StatelessDeflate over the same gig bodies (the shared code's header
+// describes every symbol, a per-fragment code's only those its body uses).
+func TestFragmentSize(t *testing.T) {
+	gigs := gigBodies(t, 2000)
+	c, m := newFragmentCoder(gigs[:512]), new(matcher)
+	ours, theirs := 0, 0
+	for _, body := range gigs {
+		ours += len(c.appendFragment(nil, body, m))
+		var b bytes.Buffer
+		_ = kflate.StatelessDeflate(&b, body, false, nil)
+		theirs += b.Len()
+	}
+	t.Logf("%d gigs: %d bytes with one code, %d with a code each", len(gigs), ours, theirs)
+	if ours > theirs*115/100 {
+		t.Errorf("fragments take %d bytes, over 15%% more than %d", ours, theirs)
+	}
+}
+
+func TestHuffmanLengths(t *testing.T) {
+	fib := make([]uint32, 40) // frequencies that make a Huffman tree 39 deep
+	fib[0], fib[1] = 1, 1
+	for i := 2; i < len(fib); i++ {
+		fib[i] = fib[i-1] + fib[i-2]
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	random := make([]uint32, 286)
+	for i := range random {
+		random[i] = r.Uint32N(1 << r.UintN(20))
+	}
+	for _, tc := range []struct {
+		name  string
+		freq  []uint32
+		limit uint8
+	}{
+		{"two", []uint32{5, 0, 9}, 15},
+		{"equal", []uint32{1, 1, 1, 1, 1}, 7},
+		{"fibonacci", fib, 15},
+		{"fibonacci in 7", fib, 7},
+		{"random", random, 15},
+		{"random in 9", random, 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lengths := huffmanLengths(tc.freq, tc.limit)
+			kraft := 0.0
+			for s, l := range lengths {
+				if (l == 0) != (tc.freq[s] == 0) || l > tc.limit {
+					t.Fatalf("symbol %d of frequency %d has length %d (limit %d)", s, tc.freq[s], l, tc.limit)
+				}
+				if l > 0 {
+					kraft += 1 / float64(uint64(1)<<l)
+				}
+			}
+			if kraft != 1 {
+				t.Fatalf("the code is not complete: Kraft sum %v", kraft)
+			}
+		})
+	}
+}
+
+func FuzzFragment(f *testing.F) {
+	f.Add([]byte(`{"id":"g1","title":"Motörhead"}`), []byte(`{"id":"g2"}`))
+	f.Add([]byte{}, bytes.Repeat([]byte{0xff, 0}, 300))
+	f.Fuzz(func(t *testing.T, sample, body []byte) {
+		c := newFragmentCoder([][]byte{sample})
+		z := c.appendFragment(nil, body, new(matcher))
+		if got, err := inflateFragment(z); err != nil || !bytes.Equal(got, body) {
+			t.Fatalf("inflated to %q (%v), want %q", got, err, body)
+		}
+	})
+}
+
+// BenchmarkFragment compresses gig bodies with the build's shared code and, for
+// comparison, with a code per fragment (klauspost's StatelessDeflate, used before).
+func BenchmarkFragment(b *testing.B) {
+	gigs := gigBodies(b, 2000)
+	size := 0
+	for _, body := range gigs {
+		size += len(body)
+	}
+	b.Run("shared-code", func(b *testing.B) {
+		c, m := newFragmentCoder(gigs[:512]), new(matcher)
+		var z []byte
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, body := range gigs {
+				z = c.appendFragment(z[:0], body, m)
+			}
+		}
+	})
+	b.Run("code-per-fragment", func(b *testing.B) {
+		var z bytes.Buffer
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, body := range gigs {
+				z.Reset()
+				_ = kflate.StatelessDeflate(&z, body, false, nil)
+			}
+		}
+	})
+}
