@@ -23,7 +23,7 @@ import (
 // refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 4
+	snapshotVersion = 5
 	sectionAlign    = 32
 )
 
@@ -163,11 +163,9 @@ func (s *Snapshot) sections(c *codec) {
 	v := &s.venueDetail
 	c.bytes(&v.head)
 	words(c, &v.pos, 4)
-	c.bytes(&v.gz)
 	c.str(&v.tags)
 	words(c, &v.headAt, 8)
 	words(c, &v.posAt, 8)
-	words(c, &v.gzAt, 8)
 	words(c, &v.tagAt, 8)
 	c.bytes(&s.venueItems)
 	words(c, &s.venueOff, 4)
@@ -238,8 +236,8 @@ func (s *Snapshot) check() error {
 	venues := len(s.venueOff) - 1
 	bad("venues", venues >= 0 && s.venueOff[0] == 0 && ascending(s.venueOff, false) && int(s.venueOff[venues]) == len(s.venueItems) &&
 		s.venueSlugs.valid(venues) && s.venueIndex.valid(venues) && len(s.venueIndex.dayCum) == 0 && s.counts.Venues == venues && s.counts.Gigs == n)
-	bad("venue bodies", len(v.headAt) == venues+1 && len(v.posAt) == venues+1 && len(v.gzAt) == venues+1 && len(v.tagAt) == venues+1 &&
-		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.gzAt, len(v.gz)) && within(v.tagAt, len(v.tags)) &&
+	bad("venue bodies", len(v.headAt) == venues+1 && len(v.posAt) == venues+1 && len(v.tagAt) == venues+1 &&
+		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
 	bad("ledger", s.validLedger())
 	if len(errs) > 0 {

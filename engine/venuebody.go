@@ -10,16 +10,15 @@ import (
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/klauspost/compress/gzip"
 )
 
 // VenueBody is a venue's detail body, {"data":{…the venue…,"upcoming":[…its gigs…]}}. Its
-// identity bytes are not kept: they repeat the gigs' JSON, as large as the rest of a
-// snapshot together, so WriteTo writes them from the snapshot's parts. Its ETag and gzip
-// variant are kept. A VenueBody is valid while its snapshot is.
+// bytes are not kept: they repeat the gigs' JSON, as large as the rest of a snapshot
+// together, so WriteTo writes them from the snapshot's parts, and AppendGzip assembles its
+// gzip variant from the gigs' deflate fragments as pages are (see gzipbody.go). Its ETag
+// is kept. A VenueBody is valid while its snapshot is.
 type VenueBody struct {
 	ETag string
-	Gzip []byte // nil when the body is too small to gain from compression
 	s    *Snapshot
 	i    int
 }
@@ -31,27 +30,45 @@ func (s *Snapshot) Venue(slug string) (VenueBody, bool) {
 		return VenueBody{}, false
 	}
 	v := &s.venueDetail
-	b := VenueBody{ETag: v.tags[v.tagAt[i]:v.tagAt[i+1]], s: s, i: i}
-	if v.gzAt[i] < v.gzAt[i+1] {
-		b.Gzip = v.gz[v.gzAt[i]:v.gzAt[i+1]:v.gzAt[i+1]]
-	}
-	return b, true
+	return VenueBody{ETag: v.tags[v.tagAt[i]:v.tagAt[i+1]], s: s, i: i}, true
 }
 
 // WriteTo writes the identity body to w.
 func (b VenueBody) WriteTo(w io.Writer) (int64, error) {
+	return b.s.writeVenue(w, b.head(), b.positions())
+}
+
+// AppendGzip appends the body as a gzip member to dst.
+func (b VenueBody) AppendGzip(dst []byte) []byte {
+	w := newGzipWriter(dst)
+	w.raw(b.head())
+	for k, p := range b.positions() {
+		if k > 0 {
+			w.raw(comma)
+		}
+		w.fragment(b.s.gigZ(int(p)), b.s.GigJSON(int(p)))
+	}
+	w.raw(closing)
+	return w.finish()
+}
+
+func (b VenueBody) head() []byte {
 	v := &b.s.venueDetail
-	return b.s.writeVenue(w, v.head[v.headAt[b.i]:v.headAt[b.i+1]], v.pos[v.posAt[b.i]:v.posAt[b.i+1]])
+	return v.head[v.headAt[b.i]:v.headAt[b.i+1]]
+}
+
+func (b VenueBody) positions() []uint32 {
+	v := &b.s.venueDetail
+	return v.pos[v.posAt[b.i]:v.posAt[b.i+1]]
 }
 
 // venueBodies keeps every venue's detail body in flat arrays, by venue number: the body up
-// to its upcoming list, the positions of its upcoming gigs, its gzip variant and its ETag.
+// to its upcoming list, the positions of its upcoming gigs, and its ETag.
 type venueBodies struct {
-	head                       []byte // {"data":{…,"upcoming":[ of venue i is head[headAt[i]:headAt[i+1]]
-	pos                        []uint32
-	gz                         []byte
-	tags                       string
-	headAt, posAt, gzAt, tagAt []int
+	head                 []byte // {"data":{…,"upcoming":[ of venue i is head[headAt[i]:headAt[i+1]]
+	pos                  []uint32
+	tags                 string
+	headAt, posAt, tagAt []int
 }
 
 // writeVenue writes a venue's identity body: its head, its gigs separated by commas, and
@@ -81,11 +98,10 @@ func (s *Snapshot) writeVenue(w io.Writer, head []byte, pos []uint32) (int64, er
 
 var comma, closing = []byte{','}, []byte("]}}")
 
-// renderVenueDetails lays out every venue's detail body and computes its ETag and gzip
-// variant, compressing in parallel; items are in venue number order, and positions[i] are
-// the upcoming gigs of items[i].
+// renderVenueDetails lays out every venue's detail body and computes its ETag; items are
+// in venue number order, and positions[i] are the upcoming gigs of items[i].
 func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) error {
-	v := venueBodies{headAt: make([]int, 1, len(items)+1), posAt: make([]int, 1, len(items)+1)}
+	v := venueBodies{headAt: make([]int, 1, len(items)+1), posAt: make([]int, 1, len(items)+1), tagAt: make([]int, 1, len(items)+1)}
 	total := 0
 	for _, p := range positions {
 		total += len(p)
@@ -93,8 +109,14 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 	v.pos = make([]uint32, 0, total)
 	v.head = make([]byte, 0, 512*len(items)) // a venue's head is some 300 bytes
 	slugs := make([]string, len(items))
+	var tags strings.Builder
+	tags.Grow(len(items) * len(`W/"0123456789abcdef"`))
+	var h xxhash.Digest
+	var word [8]byte
+	var sum [24]byte
 	for i := range items {
 		var err error
+		at := len(v.head)
 		if v.head, err = appendJSON(append(v.head, `{"data":`...), &items[i]); err != nil {
 			return fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
 		}
@@ -103,54 +125,16 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 		v.pos = append(v.pos, positions[i]...)
 		v.posAt = append(v.posAt, len(v.pos))
 		slugs[i] = items[i].Slug
-	}
-	gz, tags := make([][]byte, len(items)), make([]string, len(items))
-	err := parallel(len(items), func(i int) error {
-		head, pos := v.head[v.headAt[i]:v.headAt[i+1]], v.pos[v.posAt[i]:v.posAt[i+1]]
 		// The tag hashes the head and the gigs' hashes, not the gigs' bytes again.
-		var h xxhash.Digest
 		h.Reset()
-		_, _ = h.Write(head)
-		size := len(head) + len(closing) + max(len(pos)-1, 0)
-		var word [8]byte
-		for _, p := range pos {
+		_, _ = h.Write(v.head[at:])
+		for _, p := range positions[i] {
 			_, _ = h.Write(binary.LittleEndian.AppendUint64(word[:0], s.gigHash[p]))
-			size += len(s.GigJSON(int(p)))
 		}
-		var sum [24]byte
-		tags[i] = string(appendETagSum(sum[:0], h.Sum64()))
-		if size < GzipMin {
-			return nil
-		}
-		var err error
-		gz[i], err = compress(gzip.BestSpeed, size, func(w io.Writer) error {
-			_, err := s.writeVenue(w, head, pos)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("cannot compress venue %q: %w", items[i].Slug, err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
+		tags.Write(appendETagSum(sum[:0], h.Sum64()))
+		v.tagAt = append(v.tagAt, tags.Len())
 	}
-	v.gzAt, v.tagAt = make([]int, 1, len(items)+1), make([]int, 1, len(items)+1)
-	size := 0
-	for _, z := range gz {
-		size += len(z)
-	}
-	v.gz = make([]byte, 0, size)
-	var all strings.Builder
-	all.Grow(len(items) * len(`W/"0123456789abcdef"`))
-	for i := range items {
-		v.gz = append(v.gz, gz[i]...)
-		gz[i] = nil
-		v.gzAt = append(v.gzAt, len(v.gz))
-		all.WriteString(tags[i])
-		v.tagAt = append(v.tagAt, all.Len())
-	}
-	v.tags = all.String()
+	v.tags = tags.String()
 	s.venueSlugs, s.venueDetail = newKeyTable(slugs), v
 	return nil
 }

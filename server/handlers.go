@@ -18,7 +18,18 @@ func (s *Server) acquire() *params {
 	return p
 }
 
-func (s *Server) release(p *params) { s.pool.Put(p) }
+func (s *Server) release(p *params) {
+	if cap(p.buf) > maxPooledBuf { // only a venue with thousands of gigs needs one that size
+		p.buf = nil
+	}
+	if cap(p.zbuf) > maxPooledBuf {
+		p.zbuf = nil
+	}
+	s.pool.Put(p)
+}
+
+// maxPooledBuf is the largest body buffer kept for the next request.
+const maxPooledBuf = 1 << 20
 
 // gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
@@ -134,8 +145,9 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
-// venue answers /v1/venues/{slug}: its gzip variant as it is, or its identity body written
-// from the snapshot's parts into the response (the snapshot does not keep it).
+// venue answers /v1/venues/{slug}: its identity body written from the snapshot's parts
+// into the response, or its gzip variant assembled from its gigs' fragments (the snapshot
+// keeps neither).
 func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if err := noParams(ctx); err != nil {
 		return err
@@ -146,16 +158,19 @@ func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		return notFound("no venue with slug %q", slug)
 	}
 	var tag [24]byte
-	if s.validate(ctx, snap, append(tag[:0], b.ETag...), b.Gzip != nil, true) {
+	if s.validate(ctx, snap, append(tag[:0], b.ETag...), true, true) {
 		return nil
 	}
-	if b.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
-		ctx.Response.Header.Set("Content-Encoding", "gzip")
-		ctx.Response.SetBodyRaw(b.Gzip)
-		return nil
+	if !acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
+		_, err := b.WriteTo(ctx.Response.BodyWriter())
+		return err
 	}
-	_, err := b.WriteTo(ctx.Response.BodyWriter())
-	return err
+	p := s.acquire()
+	defer s.release(p)
+	p.buf = b.AppendGzip(p.buf[:0])
+	ctx.Response.Header.Set("Content-Encoding", "gzip")
+	p.buf = ctx.Response.SwapBody(p.buf)[:0]
+	return nil
 }
 
 // meta answers /v1/meta: the snapshot's identity, counts and sources' health, and when

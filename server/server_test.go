@@ -353,8 +353,8 @@ func TestConditionalAndEncoding(t *testing.T) {
 	}
 
 	// The artists' identity body is kept; a venue's is written per request from its parts;
-	// pages and gigs are assembled from the gigs' compressed forms; meta, the change feed
-	// and filtered venues are compressed per request.
+	// pages, gigs and venues are assembled from the gigs' compressed forms; meta, the change
+	// feed and filtered venues are compressed per request.
 	for _, path := range []string{"/v1/artists", "/v1/venues/venue-0", "/v1/gigs?page_size=100", "/v1/gigs?city=berlin-1",
 		"/v1/gigs/" + firstGigID(t, snap), "/v1/meta", "/v1/venues?country=DE,GB", "/v1/changes?since=" + snap.Cursor().String() + "&limit=1"} {
 		plain := do(t, "GET", base+path, nil)
@@ -363,8 +363,8 @@ func TestConditionalAndEncoding(t *testing.T) {
 			gzip   bool
 		}{{"gzip", true}, {"br;q=1.0, gzip;q=0.8", true}, {"*", true}, {"gzip;q=0", false}, {"identity", false}, {"", false}, {"*;q=0", false}} {
 			r := do(t, "GET", base+path, map[string]string{"Accept-Encoding": tt.accept})
-			// Bodies under engine.GzipMin go as they are, but pages and gigs.
-			tt.gzip = tt.gzip && (len(plain.body) >= engine.GzipMin || strings.HasPrefix(path, "/v1/gigs"))
+			// Bodies under engine.GzipMin go as they are, but assembled ones.
+			tt.gzip = tt.gzip && (len(plain.body) >= engine.GzipMin || strings.HasPrefix(path, "/v1/gigs") || strings.HasPrefix(path, "/v1/venues/"))
 			if got := r.header.Get("Content-Encoding") == "gzip"; got != tt.gzip {
 				t.Errorf("%s, Accept-Encoding %q: gzip %v, want %v", path, tt.accept, got, tt.gzip)
 			}
@@ -521,6 +521,7 @@ func TestHandlerAllocations(t *testing.T) {
 		{"gzip /v1/gigs", 0},
 		{"gzip /v1/gigs?page_size=100", 0},
 		{"gzip /v1/gigs/" + id, 4},
+		{"gzip /v1/venues/venue-0", 4},
 		{"/v1/venues?country=DE,GB", 6},      // roaring's union containers
 		{"gzip /v1/venues?country=DE,GB", 6}, // and no more
 	} {
