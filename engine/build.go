@@ -201,7 +201,7 @@ const renderChunk = 4096
 // built at now, for newFragmentCoder to learn their bodies' bytes from.
 func sampleGigs(rows []gigRow, cat *catalog, now int64) [][]byte {
 	var sample [][]byte
-	for i := 0; i < len(rows); i += max(1, len(rows)/512) {
+	for i := 0; i < len(rows); i += (len(rows) + 511) / 512 {
 		sample = append(sample, appendGigTimes(appendGig(nil, &rows[i], cat), now, now))
 	}
 	return sample

@@ -285,8 +285,10 @@ func huffmanLengths(freq []uint32, limit uint8) []uint8 {
 				leaves = append(leaves, s)
 			}
 		}
-		if len(leaves) == 1 {
-			lengths[leaves[0]] = 1
+		if len(leaves) < 2 { // no code to build: one symbol gets one bit, none nothing
+			for _, s := range leaves {
+				lengths[s] = 1
+			}
 			return lengths
 		}
 		slices.SortStableFunc(leaves, func(a, b int) int { return int(f[a]) - int(f[b]) })

@@ -23,7 +23,7 @@ import (
 // refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 5
+	snapshotVersion = 4
 	sectionAlign    = 32
 )
 
@@ -161,11 +161,23 @@ func (s *Snapshot) sections(c *codec) {
 	}
 	c.keyTable(&s.venueSlugs)
 	v := &s.venueDetail
+	// Format 4 began with each venue's gzip body kept (a byte section and its offsets)
+	// where noGzip and noGzipAt are; they are assembled per request since. A file written
+	// now holds none (every venue without one, as a release before reads it), a file
+	// written before is read without them: releases on either side read each other's
+	// files, and a follower may run either.
+	var noGzip []byte
+	var noGzipAt []int
+	if c.w != nil {
+		noGzipAt = make([]int, len(v.headAt))
+	}
 	c.bytes(&v.head)
 	words(c, &v.pos, 4)
+	c.bytes(&noGzip)
 	c.str(&v.tags)
 	words(c, &v.headAt, 8)
 	words(c, &v.posAt, 8)
+	words(c, &noGzipAt, 8)
 	words(c, &v.tagAt, 8)
 	c.bytes(&s.venueItems)
 	words(c, &s.venueOff, 4)

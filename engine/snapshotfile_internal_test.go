@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -185,6 +186,46 @@ func TestFragmentsCarried(t *testing.T) {
 			if got, err := inflateFragment(next.gigZ(i)); err != nil || !bytes.Equal(got, next.GigJSON(i)) {
 				t.Fatalf("%s: the fragment of gig %d is not its body's (%v)", name, i, err)
 			}
+		}
+	}
+}
+
+// TestReadsFileWithVenueGzip reads a snapshot file of the same format written before
+// venues' gzip bodies were assembled per request (testdata/snapshot-0b59237: twoCities(t,
+// 120) written by WriteFile at commit 0b59237), whose venue section still holds them: every
+// gig and venue is served as from a snapshot built now, the venues' gzip assembled.
+func TestReadsFileWithVenueGzip(t *testing.T) {
+	old, err := ReadSnapshotFile(filepath.Join("testdata", "snapshot-0b59237"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := twoCities(t, 120)
+	if old.Len() != now.Len() || old.Version() != now.Version() {
+		t.Fatalf("%d gigs, version %s; built now: %d, %s", old.Len(), old.Version(), now.Len(), now.Version())
+	}
+	for i := range now.Len() {
+		if !bytes.Equal(old.GigJSON(i), now.GigJSON(i)) {
+			t.Fatalf("gig %d differs", i)
+		}
+	}
+	for _, slug := range []string{"big", "small"} {
+		a, okA := old.Venue(slug)
+		b, okB := now.Venue(slug)
+		var rawA, rawB bytes.Buffer
+		if !okA || !okB {
+			t.Fatalf("venue %q: found %v in the file, %v built now", slug, okA, okB)
+		}
+		_, _ = a.WriteTo(&rawA)
+		_, _ = b.WriteTo(&rawB)
+		if a.ETag != b.ETag || !bytes.Equal(rawA.Bytes(), rawB.Bytes()) {
+			t.Fatalf("venue %q differs", slug)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(a.AppendGzip(nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, rawA.Bytes()) {
+			t.Fatalf("venue %q: its gzip body inflates to %d bytes (%v), want %d", slug, len(got), err, rawA.Len())
 		}
 	}
 }
