@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"io"
 	"testing"
 	"time"
 
@@ -51,4 +52,17 @@ func TestBitmapsChecksumSeesMutation(t *testing.T) {
 	if BitmapsChecksum(s) == before {
 		t.Fatal("a changed bitmap leaves the checksum unchanged")
 	}
+}
+
+// VenueBytes reads b's body whole, gzip when gz is set, failing t unless the reader ends
+// with the size it announced.
+func VenueBytes(t testing.TB, b VenueBody, gz bool) []byte {
+	t.Helper()
+	r, size := b.Reader(gz)
+	defer r.Close()
+	got, err := io.ReadAll(r)
+	if err != nil || len(got) != size {
+		t.Fatalf("venue body: read %d bytes (%v), announced %d", len(got), err, size)
+	}
+	return got
 }

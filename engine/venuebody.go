@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"runtime"
 	"strings"
@@ -14,9 +15,10 @@ import (
 
 // VenueBody is a venue's detail body, {"data":{…the venue…,"upcoming":[…its gigs…]}}. Its
 // bytes are not kept: they repeat the gigs' JSON, as large as the rest of a snapshot
-// together, so WriteTo writes them from the snapshot's parts, and AppendGzip assembles its
-// gzip variant from the gigs' deflate fragments as pages are (see gzipbody.go). Its ETag
-// is kept. A VenueBody is valid while its snapshot is.
+// together. Reader streams them from the snapshot's parts, identity or gzip (assembled from
+// the gigs' deflate fragments as pages are, see gzipbody.go), so that a venue with
+// thousands of gigs costs a response no buffer of its size. Its ETag is kept. A VenueBody
+// is valid while its snapshot is.
 type VenueBody struct {
 	ETag string
 	s    *Snapshot
@@ -33,33 +35,113 @@ func (s *Snapshot) Venue(slug string) (VenueBody, bool) {
 	return VenueBody{ETag: v.tags[v.tagAt[i]:v.tagAt[i+1]], s: s, i: i}, true
 }
 
-// WriteTo writes the identity body to w.
-func (b VenueBody) WriteTo(w io.Writer) (int64, error) {
-	return b.s.writeVenue(w, b.head(), b.positions())
-}
-
-// AppendGzip appends the body as a gzip member to dst.
-func (b VenueBody) AppendGzip(dst []byte) []byte {
-	w := newGzipWriter(dst)
-	w.raw(b.head())
-	for k, p := range b.positions() {
-		if k > 0 {
-			w.raw(comma)
-		}
-		w.fragment(b.s.gigZ(int(p)), b.s.GigJSON(int(p)))
+// Reader returns a reader of the body, gzip when gz is set, and its size in bytes. Close
+// it when done (it is pooled); it must not be used after.
+func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
+	v := &b.s.venueDetail
+	r, _ := venueReaders.Get().(*VenueReader)
+	if r == nil {
+		r = new(VenueReader)
 	}
-	w.raw(closing)
-	return w.finish()
+	*r = VenueReader{b: b, gz: gz, head: v.head[v.headAt[b.i]:v.headAt[b.i+1]], pos: v.pos[v.posAt[b.i]:v.posAt[b.i+1]], buf: r.buf[:0]}
+	size := len(r.head) + len(closing) + max(len(r.pos)-1, 0)
+	for _, p := range r.pos {
+		size += len(b.s.GigJSON(int(p)))
+	}
+	if !gz {
+		return r, size
+	}
+	// gzip: the header, the head, commas and closing as stored blocks (5 bytes each and
+	// their bytes), the fragments, then an empty final block and the trailer.
+	size = len(gzipHeader) + storedSize(len(r.head)) + storedSize(len(closing)) + max(len(r.pos)-1, 0)*storedSize(1) + 5 + 8
+	for _, p := range r.pos {
+		size += len(b.s.gigZ(int(p)))
+	}
+	return r, size
 }
 
-func (b VenueBody) head() []byte {
-	v := &b.s.venueDetail
-	return v.head[v.headAt[b.i]:v.headAt[b.i+1]]
+// storedSize is how many bytes gzipWriter.raw writes for n bytes.
+func storedSize(n int) int { return n + 5*((n+0xffff-1)/0xffff) }
+
+// A VenueReader reads a venue's body piece by piece: the head, each gig (after a comma),
+// the closing brackets; in gzip, each piece as gzipWriter writes it, the gigs' fragments
+// as they are.
+type VenueReader struct {
+	b       VenueBody
+	gz      bool
+	head    []byte
+	pos     []uint32
+	next    int    // the next piece: 0 the head, 1+k gig k, 1+len(pos) the end, after it none
+	pending []byte // the rest of the current piece
+	buf     []byte // where a gzip piece other than a fragment is written
+	w       gzipWriter
 }
 
-func (b VenueBody) positions() []uint32 {
-	v := &b.s.venueDetail
-	return v.pos[v.posAt[b.i]:v.posAt[b.i+1]]
+var venueReaders sync.Pool
+
+// Read implements io.Reader.
+func (r *VenueReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(r.pending) == 0 && !r.piece() {
+			if n == 0 {
+				return 0, io.EOF
+			}
+			break
+		}
+		k := copy(p[n:], r.pending)
+		r.pending, n = r.pending[k:], n+k
+	}
+	return n, nil
+}
+
+// piece makes the next piece pending; false when there is none.
+func (r *VenueReader) piece() bool {
+	k := r.next
+	if k > len(r.pos)+1 {
+		return false
+	}
+	r.next++
+	if !r.gz {
+		switch {
+		case k == 0:
+			r.pending = r.head
+		case k == len(r.pos)+1:
+			r.pending = closing
+		case k == 1:
+			r.pending = r.b.s.GigJSON(int(r.pos[0]))
+		default: // a comma and the gig, copied into buf as one piece
+			r.pending = append(append(r.buf[:0], ','), r.b.s.GigJSON(int(r.pos[k-1]))...)
+			r.buf = r.pending[:0]
+		}
+		return true
+	}
+	r.w.dst = r.buf[:0]
+	switch {
+	case k == 0:
+		r.w.dst = append(r.w.dst, gzipHeader...)
+		r.w.raw(r.head)
+	case k == len(r.pos)+1:
+		r.w.raw(closing)
+		r.w.dst = r.w.finish()
+	default:
+		gig := int(r.pos[k-1])
+		if k > 1 {
+			r.w.raw(comma)
+		}
+		r.w.crc = crc32.Update(r.w.crc, crc32.IEEETable, r.b.s.GigJSON(gig))
+		r.w.size += uint32(len(r.b.s.GigJSON(gig)))
+		r.w.dst = append(r.w.dst, r.b.s.gigZ(gig)...)
+	}
+	r.pending, r.buf = r.w.dst, r.w.dst[:0]
+	return true
+}
+
+// Close returns r to its pool.
+func (r *VenueReader) Close() error {
+	*r = VenueReader{buf: r.buf[:0]}
+	venueReaders.Put(r)
+	return nil
 }
 
 // venueBodies keeps every venue's detail body in flat arrays, by venue number: the body up
@@ -69,31 +151,6 @@ type venueBodies struct {
 	pos                  []uint32
 	tags                 string
 	headAt, posAt, tagAt []int
-}
-
-// writeVenue writes a venue's identity body: its head, its gigs separated by commas, and
-// the closing brackets.
-func (s *Snapshot) writeVenue(w io.Writer, head []byte, pos []uint32) (int64, error) {
-	n, err := w.Write(head)
-	total := int64(n)
-	for k, p := range pos {
-		if err != nil {
-			return total, err
-		}
-		if k > 0 {
-			n, err = w.Write(comma)
-			total += int64(n)
-		}
-		if err == nil {
-			n, err = w.Write(s.GigJSON(int(p)))
-			total += int64(n)
-		}
-	}
-	if err == nil {
-		n, err = w.Write(closing)
-		total += int64(n)
-	}
-	return total, err
 }
 
 var comma, closing = []byte{','}, []byte("]}}")

@@ -18,18 +18,7 @@ func (s *Server) acquire() *params {
 	return p
 }
 
-func (s *Server) release(p *params) {
-	if cap(p.buf) > maxPooledBuf { // only a venue with thousands of gigs needs one that size
-		p.buf = nil
-	}
-	if cap(p.zbuf) > maxPooledBuf {
-		p.zbuf = nil
-	}
-	s.pool.Put(p)
-}
-
-// maxPooledBuf is the largest body buffer kept for the next request.
-const maxPooledBuf = 1 << 20
+func (s *Server) release(p *params) { s.pool.Put(p) }
 
 // gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
@@ -145,9 +134,9 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
-// venue answers /v1/venues/{slug}: its identity body written from the snapshot's parts
-// into the response, or its gzip variant assembled from its gigs' fragments (the snapshot
-// keeps neither).
+// venue answers /v1/venues/{slug}: its body streamed from the snapshot's parts, identity
+// or gzip (the snapshot keeps neither, and a venue with thousands of gigs is megabytes: no
+// response holds it whole).
 func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if err := noParams(ctx); err != nil {
 		return err
@@ -161,15 +150,12 @@ func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if s.validate(ctx, snap, append(tag[:0], b.ETag...), true, true) {
 		return nil
 	}
-	if !acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
-		_, err := b.WriteTo(ctx.Response.BodyWriter())
-		return err
+	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	if gz {
+		ctx.Response.Header.Set("Content-Encoding", "gzip")
 	}
-	p := s.acquire()
-	defer s.release(p)
-	p.buf = b.AppendGzip(p.buf[:0])
-	ctx.Response.Header.Set("Content-Encoding", "gzip")
-	p.buf = ctx.Response.SwapBody(p.buf)[:0]
+	r, size := b.Reader(gz)
+	ctx.Response.SetBodyStream(r, size) // fasthttp closes r once sent
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	stdjson "encoding/json"
@@ -15,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -592,4 +594,49 @@ func dataOf(t *testing.T, body []byte) []byte {
 		t.Fatal(err)
 	}
 	return b.Data
+}
+
+// TestVenueBodyStreams gates the memory a venue page costs: its body, identity or gzip, is
+// streamed from the snapshot, so a venue with hundreds of gigs allocates a few kilobytes
+// per request, not a buffer of the body's size (64 connections on the largest venue of
+// 1M gigs held 1.4 GB when it did).
+func TestVenueBodyStreams(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race")
+	}
+	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: 40_000, Seed: 42, Now: testNow, Days: 60}), engine.Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live engine.Live
+	live.Publish(snap)
+	h := testServer(t, &live).Handler()
+	for _, uri := range []string{"/v1/venues/venue-0", "gzip /v1/venues/venue-0"} {
+		var ctx fasthttp.RequestCtx
+		path, gz := strings.CutPrefix(uri, "gzip ")
+		send := func() {
+			ctx.Request.Reset()
+			ctx.Response.Reset()
+			ctx.Request.SetRequestURI(path)
+			if gz {
+				ctx.Request.Header.Set("Accept-Encoding", "gzip")
+			}
+			h(&ctx)
+			if err := ctx.Response.Write(bufio.NewWriterSize(io.Discard, 4096)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		send()
+		size := ctx.Response.Header.ContentLength()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 10 {
+			send()
+		}
+		runtime.ReadMemStats(&after)
+		per := (after.TotalAlloc - before.TotalAlloc) / 10
+		if size < 200_000 || per > 64<<10 {
+			t.Errorf("%s: a body of %d bytes allocated %d bytes per request", uri, size, per)
+		}
+	}
 }
