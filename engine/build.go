@@ -211,7 +211,7 @@ func sampleGigs(rows []gigRow, cat *catalog, now int64) [][]byte {
 // worker's scratch buffer, then copied into a part of exactly its size, so that the arena
 // is written once and no buffer of hundreds of megabytes is grown or copied; its deflate
 // fragment likewise into zarena, copied from prev for a gig whose body did not change
-// (compressing it is most of the build). Each gig's
+// (compressing is a third of a first build). Each gig's
 // times are what prev knew of it (see priorOf), or the build time; the sequence numbers
 // of new and changed gigs are left 0 for carryLedger to give.
 func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {

@@ -9,9 +9,9 @@ import (
 // A fragmentCoder compresses gig bodies into deflate fragments (see gzipbody.go) with one
 // Huffman code for the whole build, made from a sample of its bodies. A general-purpose
 // encoder builds a code per fragment, and for bodies of a few hundred bytes building it
-// costs more than finding the matches (most of a 1M build, measured); with one code, the
-// block header of every fragment is the same bits, written once by newFragmentCoder and
-// copied per fragment. Every byte, length and distance has a code (the rare ones long), so
+// costs more than finding the matches (nearly half of a 1M build, measured); with one
+// code, the block header of every fragment is the same bits, written once by
+// newFragmentCoder and copied per fragment. Every byte, length and distance has a code (the rare ones long), so
 // any body can be compressed with it, whatever the sample held.
 //
 // A fragment is one dynamic-Huffman block, not final, with matches only inside the body

@@ -7,9 +7,10 @@ import (
 
 // Assembled bodies are sent gzip without compressing them per request: each gig is
 // compressed once, at build, into a deflate fragment of its own (no reference outside it,
-// ending on a byte boundary with an empty stored block; see deflate.go), and a body is a gzip member made
-// of the fragments of its gigs and, between them, its other bytes (brackets, commas, meta,
-// links) as stored blocks. Only the CRC-32 of the identity bytes is computed per request.
+// ending on a byte boundary with an empty stored block; see deflate.go), and a body is a
+// gzip member made of the fragments of its gigs and, between them, its other bytes
+// (brackets, commas, meta, links) as stored blocks. Only the CRC-32 of the identity bytes
+// is computed per request.
 
 // gzipHeader is a gzip member's header: deflate, no name, no time, unknown OS.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}

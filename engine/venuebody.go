@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"runtime"
 	"strings"
@@ -43,7 +42,7 @@ func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
 	if r == nil {
 		r = new(VenueReader)
 	}
-	*r = VenueReader{b: b, gz: gz, head: v.head[v.headAt[b.i]:v.headAt[b.i+1]], pos: v.pos[v.posAt[b.i]:v.posAt[b.i+1]], buf: r.buf[:0]}
+	*r = VenueReader{s: b.s, gz: gz, head: v.head[v.headAt[b.i]:v.headAt[b.i+1]], pos: v.pos[v.posAt[b.i]:v.posAt[b.i+1]], buf: r.buf[:0]}
 	size := len(r.head) + len(closing) + max(len(r.pos)-1, 0)
 	for _, p := range r.pos {
 		size += len(b.s.GigJSON(int(p)))
@@ -67,13 +66,13 @@ func storedSize(n int) int { return n + 5*((n+0xffff-1)/0xffff) }
 // the closing brackets; in gzip, each piece as gzipWriter writes it, the gigs' fragments
 // as they are.
 type VenueReader struct {
-	b       VenueBody
+	s       *Snapshot
 	gz      bool
 	head    []byte
 	pos     []uint32
 	next    int    // the next piece: 0 the head, 1+k gig k, 1+len(pos) the end, after it none
 	pending []byte // the rest of the current piece
-	buf     []byte // where a gzip piece other than a fragment is written
+	buf     []byte // where a piece is assembled: an identity comma and gig, every gzip piece
 	w       gzipWriter
 }
 
@@ -109,9 +108,9 @@ func (r *VenueReader) piece() bool {
 		case k == len(r.pos)+1:
 			r.pending = closing
 		case k == 1:
-			r.pending = r.b.s.GigJSON(int(r.pos[0]))
+			r.pending = r.s.GigJSON(int(r.pos[0]))
 		default: // a comma and the gig, copied into buf as one piece
-			r.pending = append(append(r.buf[:0], ','), r.b.s.GigJSON(int(r.pos[k-1]))...)
+			r.pending = append(append(r.buf[:0], ','), r.s.GigJSON(int(r.pos[k-1]))...)
 			r.buf = r.pending[:0]
 		}
 		return true
@@ -129,9 +128,7 @@ func (r *VenueReader) piece() bool {
 		if k > 1 {
 			r.w.raw(comma)
 		}
-		r.w.crc = crc32.Update(r.w.crc, crc32.IEEETable, r.b.s.GigJSON(gig))
-		r.w.size += uint32(len(r.b.s.GigJSON(gig)))
-		r.w.dst = append(r.w.dst, r.b.s.gigZ(gig)...)
+		r.w.fragment(r.s.gigZ(gig), r.s.GigJSON(gig))
 	}
 	r.pending, r.buf = r.w.dst, r.w.dst[:0]
 	return true
