@@ -169,7 +169,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	s.keys, s.days, s.status = make([]int64, len(rows)), make([]int32, len(rows)), make([]uint8, len(rows))
 	ids := make([]string, len(rows))
 	for i, r := range rows {
-		s.keys[i], s.days[i], s.status[i], ids[i] = r.key, r.day, r.g.Status.code(), r.g.ID
+		s.keys[i], s.days[i], s.status[i], ids[i] = r.key, r.day, r.status, r.g.ID
 	}
 	s.ids = newKeyTable(ids)
 	s.indexHours()
@@ -188,8 +188,13 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 
 // dayNumber returns the days since 1970-01-01 of t's calendar date in its own location.
 func dayNumber(t time.Time) int32 {
-	y, m, d := t.Date()
-	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	_, offset := t.Zone()
+	local := t.Unix() + int64(offset)
+	day := local / 86400
+	if local%86400 < 0 {
+		day-- // rounded down, not toward zero
+	}
+	return int32(day)
 }
 
 // renderChunk is how many gigs one rendering task covers, and one part of the arena holds:
@@ -199,10 +204,10 @@ const renderChunk = 4096
 
 // sampleGigs renders up to 512 gigs spread over rows, as they would be in a snapshot
 // built at now, for newFragmentCoder to learn their bodies' bytes from.
-func sampleGigs(rows []gigRow, cat *catalog, now int64) [][]byte {
+func sampleGigs(rows []gigRow, w *gigWriter, now int64) [][]byte {
 	var sample [][]byte
 	for i := 0; i < len(rows); i += (len(rows) + 511) / 512 {
-		sample = append(sample, appendGigTimes(appendGig(nil, &rows[i], cat), now, now))
+		sample = append(sample, appendGigTimes(w.appendGig(nil, &rows[i]), now, now))
 	}
 	return sample
 }
@@ -222,7 +227,8 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 	s.gigHash, s.content = make([]uint64, n), make([]uint64, n)
 	s.created, s.updated = make([]int64, n), make([]int64, n)
 	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
-	coder := newFragmentCoder(sampleGigs(rows, cat, now))
+	w := newGigWriter(cat)
+	coder := newFragmentCoder(sampleGigs(rows, w, now))
 	type scratch struct {
 		b, z []byte
 		m    matcher
@@ -238,7 +244,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 		for i := lo; i < hi; i++ {
 			at := len(b)
 			s.off[i] = at // within the part, until the parts' sizes are known
-			b = appendGig(b, &rows[i], cat)
+			b = w.appendGig(b, &rows[i])
 			s.content[i] = xxhash.Sum64(b[at:])
 			s.created[i], s.updated[i] = now, now
 			p, known := prev.priorOf(rows[i].g.ID, s.content[i])
@@ -302,7 +308,7 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
 		DimGenre: {len(ds.Genres), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.genres(r)...) },
 			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
-		DimStatus: {len(Statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.g.Status.code())) },
+		DimStatus: {len(Statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.status)) },
 			func(e int32) string { return string(Statuses[e]) }, func(e int32) string { return string(Statuses[e]) }},
 	}
 	var scratch []int32

@@ -30,14 +30,17 @@ type gigRow struct {
 	id          uint64 // the id's first 8 bytes, big-endian: it orders rows of one key mostly without g
 	day         int32  // venue-local day number
 	venue, city int32
-	refs        int32 // the gig's artists are catalog.refs[refs:refs+len(g.Artists)], its genres follow
+	// The gig's artists are catalog.refs[refs:refs+artists], its genres follow. They and
+	// status are copied from g so that indexing need not follow g, a cache miss per gig.
+	refs, artists, genres int32
+	status                uint8 // the code of g.Status
 }
 
-func (c *catalog) artists(r *gigRow) []int32 { return c.refs[r.refs : int(r.refs)+len(r.g.Artists)] }
+func (c *catalog) artists(r *gigRow) []int32 { return c.refs[r.refs : r.refs+r.artists] }
 
 func (c *catalog) genres(r *gigRow) []int32 {
-	at := int(r.refs) + len(r.g.Artists)
-	return c.refs[at : at+len(r.g.Genres)]
+	at := r.refs + r.artists
+	return c.refs[at : at+r.genres]
 }
 
 func (c *catalog) loc(r *gigRow) *time.Location { return c.locs[r.city] }
@@ -147,7 +150,8 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 		}
 		var id [8]byte
 		copy(id[:], g.ID)
-		rows = append(rows, gigRow{g: g, key: key, id: binary.BigEndian.Uint64(id[:]), day: day, venue: v, city: city, refs: int32(refs)})
+		rows = append(rows, gigRow{g: g, key: key, id: binary.BigEndian.Uint64(id[:]), day: day, venue: v, city: city,
+			refs: int32(refs), artists: int32(len(g.Artists)), genres: int32(len(g.Genres)), status: g.Status.code()})
 	}
 	return sortRows(rows), nil
 }

@@ -146,15 +146,52 @@ func TestAppendGigMatchesEncodingJSON(t *testing.T) {
 			g.Sources = append(g.Sources, Attribution{Name: text(), URL: text()})
 		}
 		cat := &catalog{ds: &Dataset{Venues: []Venue{{Slug: text(), Name: text()}},
-			Cities: []City{{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}}}, locs: []*time.Location{loc}}
+			Cities: []City{{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}}}, locs: []*time.Location{loc}, venueCity: []int32{0}}
 		for _, b := range g.Artists {
 			cat.refs = append(cat.refs, int32(len(cat.ds.Artists)))
 			cat.ds.Artists = append(cat.ds.Artists, *artists[b.Artist])
 		}
-		got := appendGigTimes(appendGig(nil, &gigRow{g: g}, cat), created, updated)
+		got := appendGigTimes(newGigWriter(cat).appendGig(nil, &gigRow{g: g, artists: int32(len(g.Artists))}), created, updated)
 		want := refEncode(t, g, loc, &cat.ds.Venues[0], &cat.ds.Cities[0], artists, created, updated)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("case %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+// appendStamp and dayNumber compute the calendar themselves: they must agree with time's,
+// in every layout, for instants on both sides of appendStamp's range and zones whose
+// offsets are negative, not whole hours, or (before standard time) not whole minutes.
+func TestCalendarMatchesTime(t *testing.T) {
+	var zones []*time.Location
+	for _, name := range []string{"UTC", "Europe/Berlin", "America/Los_Angeles", "Asia/Kolkata", "Asia/Kathmandu",
+		"Australia/Lord_Howe", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Africa/Monrovia", "Europe/Amsterdam", "America/St_Johns"} {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zones = append(zones, loc)
+	}
+	zones = append(zones, time.FixedZone("", -(3*3600+25*60+7)), time.FixedZone("", 14*3600+59))
+	instants := []int64{0, -1, 1, 86399, 86400, 951782400 /* 2000-02-29 */, 4107542400 /* 2100-03-01 */, maxStamp, maxStamp + 1,
+		-62135596800 /* 0001-01-01 */, -62135596801, 253402300800 + 86400*366}
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 20000 {
+		instants = append(instants, r.Int64N(maxStamp+2*86400)-86400, r.Int64N(4102444800), -r.Int64N(62135596800))
+	}
+	for _, sec := range instants {
+		for _, loc := range zones {
+			tm := time.Unix(sec, int64(r.IntN(1e9))).In(loc)
+			y, m, d := tm.Date()
+			if got, want := dayNumber(tm), int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix()/86400); got != want {
+				t.Fatalf("%d in %s: day %d, want %d", sec, loc, got, want)
+			}
+			for layout, name := range stampLayouts {
+				want := `"` + tm.Truncate(time.Second).Format(name) + `"`
+				if got := appendStamp(nil, tm, stampLayout(layout)); string(got) != want {
+					t.Fatalf("%d in %s, layout %q: got %s, want %s", sec, loc, name, got, want)
+				}
+			}
 		}
 	}
 }
