@@ -32,12 +32,11 @@ type huffCode struct {
 }
 
 const (
-	minMatch  = 4
-	maxMatch  = 258
-	maxDist   = 32768
-	hashBits  = 13
-	endBlock  = 256
-	matchFlag = 1 << 31
+	minMatch = 4
+	maxMatch = 258
+	maxDist  = 32768
+	hashBits = 13
+	endBlock = 256
 )
 
 // Deflate's length and distance codes: the first value each covers and its extra bits.
@@ -70,45 +69,52 @@ func init() {
 // position of each 4-byte hash, valid when at or above base, which moves past each body
 // so the table never needs clearing between them. A body must be under 2 GiB.
 type matcher struct {
-	table  [1 << hashBits]uint32
-	base   uint32
-	tokens []uint32
+	table   [1 << hashBits]uint32
+	base    uint32
+	matches []match
 }
 
-// tokenize returns p as deflate tokens in m.tokens: a literal byte, or matchFlag with the
-// match's length-3 in bits 16..23 and its distance-1 in bits 0..15.
-func (m *matcher) tokenize(p []byte) []uint32 {
+// A match is a run of literals, then a copy of length bytes from dist bytes back. Its
+// length and dist are stored less 3 and 1, as deflate's tables are indexed; length 0 (a
+// length of 3, shorter than minMatch) marks the literals that end a body. Literals are not
+// listed one by one: they are most of a body, and the encoder reads them from it.
+type match struct {
+	literals     uint32
+	length, dist uint16
+}
+
+// find returns p as literal runs and matches in m.matches, which end with a match of length 0
+// carrying the last literals. Matches are greedy with one step of lazy evaluation, at
+// least minMatch bytes, inside p.
+func (m *matcher) find(p []byte) []match {
 	if m.base == 0 || m.base > 1<<31 {
 		m.table, m.base = [1 << hashBits]uint32{}, 1
 	}
-	t := m.tokens[:0]
-	i := 0
-	for i+minMatch <= len(p) {
+	out := m.matches[:0]
+	lit := 0 // p[lit:i] are literals not yet in out
+	for i := 0; i+minMatch <= len(p); {
 		c, l := m.match(p, i)
-		if l > 0 && l < maxMatch && i+1+minMatch <= len(p) {
-			// One step lazy: a longer match at the next byte wins over this one.
-			if c1, l1 := m.match(p, i+1); l1 > l {
-				t = append(t, uint32(p[i]))
-				i, c, l = i+1, c1, l1
-			}
-		}
 		if l == 0 {
-			t = append(t, uint32(p[i]))
 			i++
 			continue
 		}
-		t = append(t, matchFlag|uint32(l-3)<<16|uint32(i-c-1))
+		if l < maxMatch && i+1+minMatch <= len(p) {
+			// One step lazy: a longer match at the next byte wins over this one.
+			if c1, l1 := m.match(p, i+1); l1 > l {
+				i, c, l = i+1, c1, l1
+			}
+		}
+		out = append(out, match{uint32(i - lit), uint16(l - 3), uint16(i - c - 1)})
 		for j := i + 1; j < min(i+l, len(p)-minMatch+1); j++ { // i+1 again after a lazy step: the same entry
 			m.table[hash4(binary.LittleEndian.Uint32(p[j:]))] = m.base + uint32(j)
 		}
 		i += l
+		lit = i
 	}
-	for ; i < len(p); i++ {
-		t = append(t, uint32(p[i]))
-	}
+	out = append(out, match{literals: uint32(len(p) - lit)})
 	m.base += uint32(len(p)) + 1
-	m.tokens = t
-	return t
+	m.matches = out
+	return out
 }
 
 // match returns the earlier position c and length l of the match found for p[i:] (l is 0
@@ -151,13 +157,16 @@ func newFragmentCoder(sample [][]byte) *fragmentCoder {
 	var distFreq [30]uint32
 	m := new(matcher)
 	for _, p := range sample {
-		for _, t := range m.tokenize(p) {
-			if t&matchFlag == 0 {
-				litFreq[t]++
-				continue
+		for _, x := range m.find(p) {
+			for _, b := range p[:x.literals] {
+				litFreq[b]++
 			}
-			litFreq[257+int(lengthCode[t>>16&0xff])]++
-			distFreq[distCode[t&0xffff]]++
+			p = p[x.literals:]
+			if x.length > 0 {
+				litFreq[257+int(lengthCode[x.length])]++
+				distFreq[distCode[x.dist]]++
+				p = p[x.length+3:]
+			}
 		}
 		litFreq[endBlock]++
 	}
@@ -227,19 +236,21 @@ func newFragmentCoder(sample [][]byte) *fragmentCoder {
 // appendFragment appends the fragment of p to dst, using m to find the matches.
 func (c *fragmentCoder) appendFragment(dst, p []byte, m *matcher) []byte {
 	w := bitWriter{dst: append(dst, c.head...), bits: c.tail, n: c.tn}
-	for _, t := range m.tokenize(p) {
-		if t&matchFlag == 0 {
-			w.code(c.lit[t])
-			continue
+	for _, x := range m.find(p) {
+		for _, b := range p[:x.literals] {
+			w.code(c.lit[b])
 		}
-		l := t >> 16 & 0xff
-		lc := lengthCode[l]
+		p = p[x.literals:]
+		if x.length == 0 {
+			break
+		}
+		l, lc := uint32(x.length), lengthCode[x.length]
 		code := c.lit[257+int(lc)]
 		w.write(uint64(code.bits)|uint64(l+3-uint32(lengthBase[lc]))<<code.n, uint(code.n+lengthExtra[lc]))
-		d := t & 0xffff
-		dc := distCode[d]
+		d, dc := uint32(x.dist), distCode[x.dist]
 		code = c.dist[dc]
 		w.write(uint64(code.bits)|uint64(d+1-uint32(distBase[dc]))<<code.n, uint(code.n+distExtra[dc]))
+		p = p[l+3:]
 	}
 	w.code(c.lit[endBlock])
 	w.write(0, 3) // an empty stored block, not final, ...
