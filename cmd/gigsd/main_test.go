@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -422,5 +423,28 @@ func TestDataset(t *testing.T) {
 	time.Sleep(time.Second) // refreshes that fail
 	if snap := m.Live.Load(); snap == nil || snap.Version() != version || snap.Len() == 0 {
 		t.Fatalf("the last good dataset is no longer served")
+	}
+}
+
+// A refresh builds at buildGCPercent and gives defaultGCPercent back; a GOGC of the
+// operator's is left alone.
+func TestBuildingSetsGC(t *testing.T) {
+	gcPercent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	defer debug.SetGCPercent(debug.SetGCPercent(defaultGCPercent))
+	for _, tc := range []struct {
+		gogc                 string // the environment's
+		start, during, after int
+	}{
+		{"", defaultGCPercent, buildGCPercent, defaultGCPercent},
+		{"50", 50, 50, 50},
+	} {
+		debug.SetGCPercent(tc.start)
+		m := NewMain()
+		m.getenv = func(k string) string { return map[string]string{"GOGC": tc.gogc}[k] }
+		during := 0
+		m.building(func() { during = gcPercent() })
+		if after := gcPercent(); during != tc.during || after != tc.after {
+			t.Errorf("GOGC %q: %d while building and %d after, want %d and %d", tc.gogc, during, after, tc.during, tc.after)
+		}
 	}
 }
