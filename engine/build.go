@@ -188,12 +188,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 
 // dayNumber returns the days since 1970-01-01 of t's calendar date in its own location.
 func dayNumber(t time.Time) int32 {
-	_, offset := t.Zone()
-	local := t.Unix() + int64(offset)
-	day := local / 86400
-	if local%86400 < 0 {
-		day-- // rounded down, not toward zero
-	}
+	_, day, _ := localClock(t)
 	return int32(day)
 }
 

@@ -15,7 +15,7 @@ import (
 // any body can be compressed with it, whatever the sample held.
 //
 // A fragment is one dynamic-Huffman block, not final, with matches only inside the body
-// (greedy, 4 bytes at least), then an empty stored block that ends it on a byte boundary.
+// (greedy with one step of lazy evaluation, 4 bytes at least), then an empty stored block that ends it on a byte boundary.
 // A fragmentCoder is immutable; each goroutine compresses with a matcher of its own.
 type fragmentCoder struct {
 	lit  [286]huffCode // literals, end of block, lengths
@@ -69,28 +69,27 @@ func init() {
 // position of each 4-byte hash, valid when at or above base, which moves past each body
 // so the table never needs clearing between them. A body must be under 2 GiB.
 type matcher struct {
-	table   [1 << hashBits]uint32
-	base    uint32
-	matches []match
+	table [1 << hashBits]uint32
+	base  uint32
+	seqs  []seq
 }
 
-// A match is a run of literals, then a copy of length bytes from dist bytes back. Its
+// A seq is a run of literals, then a copy of length bytes from dist bytes back. Its
 // length and dist are stored less 3 and 1, as deflate's tables are indexed; length 0 (a
 // length of 3, shorter than minMatch) marks the literals that end a body. Literals are not
 // listed one by one: they are most of a body, and the encoder reads them from it.
-type match struct {
+type seq struct {
 	literals     uint32
 	length, dist uint16
 }
 
-// find returns p as literal runs and matches in m.matches, which end with a match of length 0
-// carrying the last literals. Matches are greedy with one step of lazy evaluation, at
-// least minMatch bytes, inside p.
-func (m *matcher) find(p []byte) []match {
+// find returns p as seqs in m.seqs, the last of length 0, carrying the literals that end
+// p. Matches are greedy with one step of lazy evaluation, at least minMatch bytes, inside p.
+func (m *matcher) find(p []byte) []seq {
 	if m.base == 0 || m.base > 1<<31 {
 		m.table, m.base = [1 << hashBits]uint32{}, 1
 	}
-	out := m.matches[:0]
+	out := m.seqs[:0]
 	lit := 0 // p[lit:i] are literals not yet in out
 	for i := 0; i+minMatch <= len(p); {
 		c, l := m.match(p, i)
@@ -104,16 +103,16 @@ func (m *matcher) find(p []byte) []match {
 				i, c, l = i+1, c1, l1
 			}
 		}
-		out = append(out, match{uint32(i - lit), uint16(l - 3), uint16(i - c - 1)})
+		out = append(out, seq{uint32(i - lit), uint16(l - 3), uint16(i - c - 1)})
 		for j := i + 1; j < min(i+l, len(p)-minMatch+1); j++ { // i+1 again after a lazy step: the same entry
 			m.table[hash4(binary.LittleEndian.Uint32(p[j:]))] = m.base + uint32(j)
 		}
 		i += l
 		lit = i
 	}
-	out = append(out, match{literals: uint32(len(p) - lit)})
+	out = append(out, seq{literals: uint32(len(p) - lit)})
 	m.base += uint32(len(p)) + 1
-	m.matches = out
+	m.seqs = out
 	return out
 }
 

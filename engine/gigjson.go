@@ -15,12 +15,14 @@ import (
 type gigWriter struct {
 	cat                *catalog
 	place, billing     []byte
-	placeAt, billingAt []uint32 // venue v's part is place[placeAt[v]:placeAt[v+1]]; artists' likewise
+	placeAt, billingAt []int // venue v's part is place[placeAt[v]:placeAt[v+1]]; artists' likewise
 }
 
+// newGigWriter renders the parts the gigs of cat share, for every venue and artist of its
+// dataset.
 func newGigWriter(cat *catalog) *gigWriter {
 	ds := cat.ds
-	w := &gigWriter{cat: cat, placeAt: make([]uint32, 1, len(ds.Venues)+1), billingAt: make([]uint32, 1, len(ds.Artists)+1)}
+	w := &gigWriter{cat: cat, placeAt: make([]int, 1, len(ds.Venues)+1), billingAt: make([]int, 1, len(ds.Artists)+1)}
 	for v := range ds.Venues {
 		venue, city := &ds.Venues[v], &ds.Cities[cat.venueCity[v]]
 		w.place = appendKey(w.place, ",timezone")
@@ -31,7 +33,7 @@ func newGigWriter(cat *catalog) *gigWriter {
 		w.place = appendRef(w.place, city.Slug, city.Name)
 		w.place = appendKey(w.place, ",country")
 		w.place = appendString(w.place, city.Country)
-		w.placeAt = append(w.placeAt, uint32(len(w.place)))
+		w.placeAt = append(w.placeAt, len(w.place))
 	}
 	for a := range ds.Artists {
 		w.billing = append(w.billing, '{')
@@ -40,7 +42,7 @@ func newGigWriter(cat *catalog) *gigWriter {
 		w.billing = appendKey(w.billing, ",name")
 		w.billing = appendString(w.billing, ds.Artists[a].Name)
 		w.billing = appendKey(w.billing, ",headliner")
-		w.billingAt = append(w.billingAt, uint32(len(w.billing)))
+		w.billingAt = append(w.billingAt, len(w.billing))
 	}
 	return w
 }
@@ -169,6 +171,8 @@ func appendRef(b []byte, slug, name string) []byte {
 	return append(b, '}')
 }
 
+// appendTime appends key and t in loc, to the second, as offsetLayout writes it; nothing
+// for a zero t.
 func appendTime(b []byte, key string, t time.Time, loc *time.Location) []byte {
 	if t.IsZero() {
 		return b
@@ -189,17 +193,16 @@ var stampLayouts = [...]string{stampOffset: offsetLayout, stampUTC: time.RFC3339
 
 // appendStamp appends t, to the second, in its location, quoted, exactly as
 // t.AppendFormat with the layout would; it computes the calendar itself for years 1970
-// to 9999, which time's general formatter took a tenth of the build to do.
+// to 9999 and offsets under 100 hours, which time's general formatter took a tenth of the
+// build to do.
 func appendStamp(b []byte, t time.Time, layout stampLayout) []byte {
-	_, offset := t.Zone()
-	local := t.Unix() + int64(offset)
-	if local < 0 || local > maxStamp {
+	local, days, offset := localClock(t)
+	if local < 0 || local > maxStamp || offset <= -100*3600 || offset >= 100*3600 {
 		b = append(b, '"')
 		return append(t.Truncate(time.Second).AppendFormat(b, stampLayouts[layout]), '"')
 	}
-	// Days to a civil date: Howard Hinnant's days_from_civil inverted, on a calendar
-	// that starts each year in March so that the leap day ends it.
-	days := local / 86400
+	// Days to a civil date: Howard Hinnant's civil_from_days, on a calendar that starts
+	// each year in March so that the leap day ends it.
 	z := days + 719468
 	era := z / 146097
 	doe := z - era*146097
@@ -231,6 +234,19 @@ func appendStamp(b []byte, t time.Time, layout stampLayout) []byte {
 	b = append2(append(b, sign), zone/60)
 	b = append2(append(b, ':'), zone%60)
 	return append(b, '"')
+}
+
+// localClock returns t's Unix seconds as a clock in its location reads them, the day
+// number of that date (days since 1970-01-01, rounded down) and the location's offset
+// from UTC in seconds at t.
+func localClock(t time.Time) (local, day int64, offset int) {
+	_, offset = t.Zone()
+	local = t.Unix() + int64(offset)
+	day = local / 86400
+	if local%86400 < 0 {
+		day-- // rounded down, not toward zero
+	}
+	return local, day, offset
 }
 
 // maxStamp is 9999-12-31T23:59:59 in Unix seconds.

@@ -145,14 +145,30 @@ func TestAppendGigMatchesEncodingJSON(t *testing.T) {
 		for range r.IntN(3) {
 			g.Sources = append(g.Sources, Attribution{Name: text(), URL: text()})
 		}
-		cat := &catalog{ds: &Dataset{Venues: []Venue{{Slug: text(), Name: text()}},
-			Cities: []City{{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}}}, locs: []*time.Location{loc}, venueCity: []int32{0}}
-		for _, b := range g.Artists {
-			cat.refs = append(cat.refs, int32(len(cat.ds.Artists)))
-			cat.ds.Artists = append(cat.ds.Artists, *artists[b.Artist])
+		if len(g.Artists) > 0 && r.IntN(3) == 0 { // billed twice
+			g.Artists = append(g.Artists, Billing{Artist: g.Artists[0].Artist})
 		}
-		got := appendGigTimes(newGigWriter(cat).appendGig(nil, &gigRow{g: g, artists: int32(len(g.Artists))}), created, updated)
-		want := refEncode(t, g, loc, &cat.ds.Venues[0], &cat.ds.Cities[0], artists, created, updated)
+		// The gig's venue, city and artists are not the first of the dataset, nor at the
+		// same index, and its artists are not in billing order: only its row finds them.
+		cat := &catalog{ds: &Dataset{
+			Venues: []Venue{{Slug: "decoy-0", Name: "Decoy"}, {Slug: "decoy-1", Name: "Decoy"}, {Slug: text(), Name: text()}},
+			Cities: []City{{Slug: "elsewhere", Name: "Elsewhere", Country: "FR", Timezone: "UTC"},
+				{Slug: text(), Name: text(), Country: "DE", Timezone: loc.String()}},
+			Artists: []Artist{{Slug: "decoy", Name: "Decoy"}}},
+			locs: []*time.Location{time.UTC, loc}, venueCity: []int32{0, 0, 1}, refs: []int32{0}}
+		at := map[string]int32{}
+		for k := len(g.Artists) - 1; k >= 0; k-- {
+			if slug := g.Artists[k].Artist; at[slug] == 0 {
+				at[slug] = int32(len(cat.ds.Artists))
+				cat.ds.Artists = append(cat.ds.Artists, *artists[slug])
+			}
+		}
+		for _, b := range g.Artists {
+			cat.refs = append(cat.refs, at[b.Artist])
+		}
+		row := &gigRow{g: g, venue: 2, city: 1, refs: 1, artists: int32(len(g.Artists))}
+		got := appendGigTimes(newGigWriter(cat).appendGig(nil, row), created, updated)
+		want := refEncode(t, g, loc, &cat.ds.Venues[2], &cat.ds.Cities[1], artists, created, updated)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("case %d:\n got %s\nwant %s", i, got, want)
 		}
@@ -172,7 +188,8 @@ func TestCalendarMatchesTime(t *testing.T) {
 		}
 		zones = append(zones, loc)
 	}
-	zones = append(zones, time.FixedZone("", -(3*3600+25*60+7)), time.FixedZone("", 14*3600+59))
+	zones = append(zones, time.FixedZone("", -(3*3600+25*60+7)), time.FixedZone("", 14*3600+59),
+		time.FixedZone("", 99*3600+59*60), time.FixedZone("", 100*3600), time.FixedZone("", -100*3600-1))
 	instants := []int64{0, -1, 1, 86399, 86400, 951782400 /* 2000-02-29 */, 4107542400 /* 2100-03-01 */, maxStamp, maxStamp + 1,
 		-62135596800 /* 0001-01-01 */, -62135596801, 253402300800 + 86400*366}
 	r := rand.New(rand.NewPCG(7, 7))

@@ -43,8 +43,8 @@ func (m *Main) setGC() {
 // goroutine to be preempted, 10 ms and more, and behind each step the runtime cannot
 // preempt. The extra P is given back afterwards: with more Ps than CPUs the operating
 // system time-slices the server's own threads, and tail latency suffers. The collector
-// runs at buildGCPercent meanwhile, unless the operator set GOGC. Refreshes run one at a
-// time.
+// runs at buildGCPercent meanwhile and at defaultGCPercent after, unless the operator set
+// GOGC. Refreshes run one at a time: overlapping ones would give each other's settings back.
 func (m *Main) building(build func()) {
 	if m.getenv("GOGC") == "" {
 		debug.SetGCPercent(buildGCPercent)
