@@ -51,8 +51,8 @@ func newGigWriter(cat *catalog) *gigWriter {
 // appendGigTimes), so that its content can be hashed apart from them.
 // Optional facts are left out when absent; lists are always present.
 func (w *gigWriter) appendGig(b []byte, r *gigRow) []byte {
-	g, cat := r.g, w.cat
-	start := g.Start.In(cat.loc(r))
+	g, cat, loc := r.g, w.cat, w.cat.loc(r)
+	start := g.Start.In(loc)
 	b = append(b, '{')
 	b = appendKey(b, "id")
 	b = appendString(b, g.ID)
@@ -68,10 +68,10 @@ func (w *gigWriter) appendGig(b []byte, r *gigRow) []byte {
 		b = appendKey(b, ",starts_at")
 		b = appendStamp(b, start, stampOffset)
 	}
-	b = appendTime(b, ",ends_at", g.End, start.Location())
-	b = appendTime(b, ",doors_at", g.Doors, start.Location())
-	b = appendTime(b, ",previous_starts_at", g.PreviousStart, start.Location())
-	b = appendTime(b, ",on_sale_at", g.OnSale, start.Location())
+	b = appendTime(b, ",ends_at", g.End, loc)
+	b = appendTime(b, ",doors_at", g.Doors, loc)
+	b = appendTime(b, ",previous_starts_at", g.PreviousStart, loc)
+	b = appendTime(b, ",on_sale_at", g.OnSale, loc)
 	b = appendKey(b, ",date")
 	b = appendStamp(b, start, stampDate)
 	b = appendKey(b, ",time_tba")

@@ -40,6 +40,9 @@ func (w *gzipWriter) raw(p []byte) {
 	}
 }
 
+// storedSize is how many bytes raw writes for n bytes: a 5-byte header per block.
+func storedSize(n int) int { return n + 5*((n+0xffff-1)/0xffff) }
+
 // fragment appends z, the deflate fragment of identity.
 func (w *gzipWriter) fragment(z, identity []byte) {
 	w.crc = crc32.Update(w.crc, crc32.IEEETable, identity)

@@ -59,9 +59,6 @@ func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
 	return r, size
 }
 
-// storedSize is how many bytes gzipWriter.raw writes for n bytes.
-func storedSize(n int) int { return n + 5*((n+0xffff-1)/0xffff) }
-
 // A VenueReader reads a venue's body piece by piece: the head, each gig (after a comma),
 // the closing brackets; in gzip, each piece as gzipWriter writes it, the gigs' fragments
 // as they are.
