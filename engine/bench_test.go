@@ -48,6 +48,17 @@ func BenchmarkQuery(b *testing.B) {
 			q.Match(engine.DimGenre, []byte("rock"))
 			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 14)), engine.OnDate(now.AddDate(0, 2, 0))
 		}},
+		{"country+genre", func(q *engine.Query) {
+			q.Match(engine.DimCountry, []byte("us"))
+			q.Match(engine.DimGenre, []byte("electronic"))
+		}},
+		{"2 countries+2 genres+dates", func(q *engine.Query) {
+			q.Match(engine.DimCountry, []byte("de"))
+			q.Match(engine.DimCountry, []byte("us"))
+			q.Match(engine.DimGenre, []byte("techno"))
+			q.Match(engine.DimGenre, []byte("soul"))
+			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 7)), engine.OnDate(now.AddDate(0, 3, 0))
+		}},
 		{"city+genre+instants", func(q *engine.Query) {
 			q.Match(engine.DimCity, []byte("berlin-1"))
 			q.Match(engine.DimGenre, []byte("techno"))

@@ -101,16 +101,6 @@ func (p posting) orInto(dst *roaring.Bitmap) {
 	dst.AddMany(p.list)
 }
 
-// bitmap returns p as a bitmap to be read only: its own, or scratch made from its list.
-func (p posting) bitmap(scratch *roaring.Bitmap) *roaring.Bitmap {
-	if p.bm != nil {
-		return p.bm
-	}
-	scratch.Clear()
-	scratch.AddMany(p.list)
-	return scratch
-}
-
 // lookup returns the posting of key; ok is false when no key matches.
 func (ps *postings) lookup(key string) (posting, bool) {
 	i, ok := ps.keys.find(key)

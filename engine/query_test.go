@@ -363,7 +363,7 @@ func TestConcurrentQueriesWhileSwapping(t *testing.T) {
 }
 
 func TestRunAllocations(t *testing.T) {
-	s := build(t, scale.Generate(scale.Config{Gigs: 5000, Seed: 3, Now: now, Days: 60}))
+	s := build(t, scale.Generate(scale.Config{Gigs: 40_000, Seed: 3, Now: now, Days: 60}))
 	cases := []struct {
 		name  string
 		setup func(q *engine.Query)
@@ -375,7 +375,14 @@ func TestRunAllocations(t *testing.T) {
 			q.Match(engine.DimCountry, []byte("de"))
 			q.Match(engine.DimGenre, []byte("rock"))
 			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 3)), engine.OnDate(now.AddDate(0, 0, 30))
-		}, 8},
+		}, 0},
+		{"OR lists", func(q *engine.Query) {
+			for _, v := range []string{"de", "gb", "fr"} {
+				q.Match(engine.DimCountry, []byte(v))
+			}
+			q.Match(engine.DimGenre, []byte("rock"))
+			q.Match(engine.DimGenre, []byte("techno"))
+		}, 0},
 	}
 	for _, tc := range cases {
 		for _, limit := range []int{20, 100} {
