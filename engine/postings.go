@@ -50,15 +50,6 @@ func (p posting) card() uint64 {
 	return uint64(len(p.list))
 }
 
-// contains reports whether x is one of the positions.
-func (p posting) contains(x uint32) bool {
-	if p.bm != nil {
-		return p.bm.Contains(x)
-	}
-	_, ok := slices.BinarySearch(p.list, x)
-	return ok
-}
-
 // intersectAny keeps, in place, the elements of the sorted list ids that are positions of
 // any of alts. Lists are walked alongside ids, skipping ahead by binary search where they
 // are dense, so a list costs at most its length and ids' length together; bitmaps are
