@@ -52,6 +52,11 @@ func BenchmarkQuery(b *testing.B) {
 			q.Match(engine.DimCountry, []byte("us"))
 			q.Match(engine.DimGenre, []byte("electronic"))
 		}},
+		{"country+genre, one day", func(q *engine.Query) {
+			q.Match(engine.DimCountry, []byte("us"))
+			q.Match(engine.DimGenre, []byte("electronic"))
+			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 9)), engine.OnDate(now.AddDate(0, 0, 9))
+		}},
 		{"2 countries+2 genres+dates", func(q *engine.Query) {
 			q.Match(engine.DimCountry, []byte("de"))
 			q.Match(engine.DimCountry, []byte("us"))

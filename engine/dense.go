@@ -1,62 +1,74 @@
 package engine
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+	"sort"
+)
 
 // A dense set holds positions as bits, a word per 64 positions counted from position 0,
 // in scratch a query owns. When every filtered group is large, filterSet intersects the
 // groups word by word in it: roaring's And builds new containers for every result (and
 // turns each sparse one into an array), which cost most of the time of such queries and
-// left their garbage behind (tens of kilobytes a query at 1M gigs); words cost a pass over
-// the range per posting and allocate nothing once the scratch has grown.
+// left their garbage behind (tens of kilobytes a query at 1M gigs). Postings are read from
+// their portable bytes, only the containers within the range; a group costs a pass over
+// the range's words, and nothing is allocated once the scratch has grown.
 //
 // Only the words that cover the query's range [lo, hi) hold the set, with the bits outside
-// the range cleared; the others are left as the postings' writing made them.
+// the range cleared; the other words are not written.
 
-// denseWords returns how many words a dense set of s must have: roaring's WriteDenseTo
-// writes a bitmap container's 1,024 words whole, so every container a posting may have is
-// covered.
-func (s *Snapshot) denseWords() int {
-	if len(s.keys) == 0 {
-		return 0
-	}
-	return ((len(s.keys)-1)>>16 + 1) << 10
-}
+// denseWords returns how many words a dense set of s has: one per 64 of its positions.
+func (s *Snapshot) denseWords() int { return (len(s.keys) + 63) >> 6 }
 
 // denseSet returns the positions in [lo, hi) that pass every group, intersected in q's
 // dense scratch; ok is false when none does. groups are q's filtered dimensions.
 func (s *Snapshot) denseSet(q *Query, groups []group, lo, hi int) (members, bool) {
 	n := s.denseWords()
-	acc, one, alt := grown(&q.dense[0], n), grown(&q.dense[1], n), grown(&q.dense[2], n)
+	acc, one := grown(&q.dense[0], n), grown(&q.dense[1], n)
 	wlo, whi := lo>>6, (hi+63)>>6
 	for gi, g := range groups {
-		dst := acc
-		if gi > 0 {
-			dst = one
+		if gi == 0 {
+			s.unite(q, g.d, acc, wlo, whi)
+			continue
 		}
-		s.unite(q, g.d, dst, alt, wlo, whi)
-		if gi > 0 {
-			for w := wlo; w < whi; w++ {
-				acc[w] &= one[w]
-			}
+		s.unite(q, g.d, one, wlo, whi)
+		for w := wlo; w < whi; w++ {
+			acc[w] &= one[w]
 		}
 	}
-	acc[wlo] &= ^uint64(0) << (lo & 63)
-	if r := hi & 63; r != 0 {
-		acc[whi-1] &= 1<<r - 1
-	}
-	for _, w := range acc[wlo:whi] {
-		if w != 0 {
-			return members{words: acc, lo: lo, hi: hi}, true
-		}
-	}
-	return members{}, false
+	return finishDense(acc, &q.cum, lo, hi)
 }
 
-// unite writes the union of dimension d's postings into the words [wlo, whi) of dst, using
-// alt as scratch when there is more than one.
-func (s *Snapshot) unite(q *Query, d Dim, dst, alt []uint64, wlo, whi int) {
+// finishDense clears the bits of words outside [lo, hi) in its words, counts the members
+// before each block of 1,024 words (a roaring container's positions) into *cum, so that
+// rank and at read one block rather than the whole range, and returns the set; ok is
+// false when it is empty.
+func finishDense(words []uint64, cum *[]int32, lo, hi int) (m members, ok bool) {
+	wlo, whi := lo>>6, (hi+63)>>6
+	words[wlo] &= ^uint64(0) << (lo & 63)
+	if r := hi & 63; r != 0 {
+		words[whi-1] &= 1<<r - 1
+	}
+	blo, bhi := wlo>>10, (whi-1)>>10
+	if cap(*cum) < bhi-blo+2 {
+		*cum = make([]int32, bhi-blo+2)
+	}
+	c, total := (*cum)[:bhi-blo+2], 0
+	for b := blo; b <= bhi; b++ {
+		c[b-blo] = int32(total)
+		for _, w := range words[max(b<<10, wlo):min((b+1)<<10, whi)] {
+			total += bits.OnesCount64(w)
+		}
+	}
+	c[bhi-blo+1] = int32(total)
+	return members{words: words, cum: c, lo: lo, hi: hi}, total > 0
+}
+
+// unite writes the union of dimension d's postings into the words [wlo, whi) of dst. The
+// work is that of the postings' parts within those words, whatever their size elsewhere.
+func (s *Snapshot) unite(q *Query, d Dim, dst []uint64, wlo, whi int) {
 	clear(dst[wlo:whi])
-	many := len(q.vals[d]) > 1
+	written := false // into dst: until then, a bitmap's words can be copied rather than ORed
 	for i := range q.vals[d] {
 		p, ok := s.posting(q, d, i)
 		switch {
@@ -68,15 +80,114 @@ func (s *Snapshot) unite(q *Query, d Dim, dst, alt []uint64, wlo, whi int) {
 				}
 				dst[x>>6] |= 1 << (x & 63)
 			}
-		case !many:
-			p.bm.WriteDenseTo(dst) // into cleared words: a bitmap container's are copied
 		default:
-			clear(alt[wlo:whi])
-			p.bm.WriteDenseTo(alt)
-			for w := wlo; w < whi; w++ {
-				dst[w] |= alt[w]
+			orPortable(dst, p.raw, wlo, whi, !written)
+		}
+		written = written || ok
+	}
+}
+
+// Roaring's portable format (github.com/RoaringBitmap/RoaringFormatSpec): a cookie that
+// says whether there are run containers, the containers' keys and cardinalities, their
+// offsets, and the containers, each an array of uint16, a bitmap of 1,024 words or a list
+// of runs.
+const (
+	cookieNoRuns     = 12346
+	cookieRuns       = 12347
+	noOffsetsBelow   = 4 // with runs, fewer containers than this have no offsets
+	arrayMaxCard     = 4096
+	containerWords   = 1024
+	bitmapContainerB = containerWords * 8
+)
+
+// orPortable sets in dst the bits of the positions that buf, a bitmap in roaring's portable
+// format, holds within the words [wlo, whi); no other word is written. Only the containers
+// that overlap those words are read. With clean (those words are all 0), bitmap containers
+// are copied. buf must be well formed, as postings.view checked it.
+func orPortable(dst []uint64, buf []byte, wlo, whi int, clean bool) {
+	var n, pos int
+	var runs []byte
+	if cookie := binary.LittleEndian.Uint32(buf); cookie == cookieNoRuns {
+		n, pos = int(binary.LittleEndian.Uint32(buf[4:])), 8
+	} else {
+		n, pos = int(cookie>>16)+1, 4
+		runs = buf[pos : pos+(n+7)/8]
+		pos += len(runs)
+	}
+	desc := buf[pos : pos+4*n]
+	pos += 4 * n
+	if runs == nil || n >= noOffsetsBelow {
+		pos += 4 * n // the offsets: the sizes below lead from one container to the next
+	}
+	for i := range n {
+		base := int(binary.LittleEndian.Uint16(desc[4*i:])) * containerWords // first word
+		if base >= whi {
+			return // keys ascend
+		}
+		card := int(binary.LittleEndian.Uint16(desc[4*i+2:])) + 1
+		var size int
+		run := runs != nil && runs[i/8]&(1<<(i%8)) != 0
+		switch {
+		case run:
+			size = 2 + 4*int(binary.LittleEndian.Uint16(buf[pos:]))
+		case card <= arrayMaxCard:
+			size = 2 * card
+		default:
+			size = bitmapContainerB
+		}
+		data := buf[pos : pos+size]
+		pos += size
+		lo, hi := max(wlo, base), min(whi, base+containerWords)
+		if lo >= hi {
+			continue
+		}
+		switch {
+		case run:
+			for r := data[2:]; len(r) >= 4; r = r[4:] {
+				start := base<<6 + int(binary.LittleEndian.Uint16(r))
+				end := start + int(binary.LittleEndian.Uint16(r[2:])) + 1
+				setBits(dst, max(start, lo<<6), min(end, hi<<6))
+			}
+		case card <= arrayMaxCard:
+			first, last := (lo-base)<<6, (hi-base)<<6
+			k := sort.Search(card, func(k int) bool { return int(binary.LittleEndian.Uint16(data[2*k:])) >= first })
+			for ; k < card; k++ {
+				v := int(binary.LittleEndian.Uint16(data[2*k:]))
+				if v >= last {
+					break
+				}
+				dst[base+v>>6] |= 1 << (v & 63)
+			}
+		default:
+			src, d := data[(lo-base)*8:(hi-base)*8], dst[lo:hi]
+			if words, ok := bytesWords[uint64](src, 8); ok { // a bitmap container at an aligned offset
+				if clean {
+					copy(d, words)
+					continue
+				}
+				words = words[:len(d)]
+				for i := range d {
+					d[i] |= words[i]
+				}
+				continue
+			}
+			for i := range d {
+				d[i] |= binary.LittleEndian.Uint64(src[8*i:])
 			}
 		}
+	}
+}
+
+// setBits sets the bits [from, to) of dst.
+func setBits(dst []uint64, from, to int) {
+	for from < to {
+		w, b := from>>6, from&63
+		m := ^uint64(0) << b
+		if to-from < 64-b {
+			m &= 1<<(b+to-from) - 1
+		}
+		dst[w] |= m
+		from += 64 - b
 	}
 }
 
@@ -91,19 +202,26 @@ func grown(buf *[]uint64, n int) []uint64 {
 
 // denseRank returns the number of positions of the dense set below x, lo <= x <= hi.
 func (m members) denseRank(x int) int {
-	n := 0
-	for _, w := range m.words[m.lo>>6 : x>>6] {
-		n += bits.OnesCount64(w)
+	w := x >> 6
+	b := w >> 10
+	n := int(m.cum[b-m.lo>>16])
+	for _, v := range m.words[max(b<<10, m.lo>>6):w] {
+		n += bits.OnesCount64(v)
 	}
 	if r := x & 63; r != 0 {
-		n += bits.OnesCount64(m.words[x>>6] & (1<<r - 1))
+		n += bits.OnesCount64(m.words[w] & (1<<r - 1))
 	}
 	return n
 }
 
 // denseAt returns the position of rank k in the dense set, which must exist.
 func (m members) denseAt(k int) int {
-	for w := m.lo >> 6; ; w++ {
+	i := 0
+	for int(m.cum[i+1]) <= k {
+		i++
+	}
+	k -= int(m.cum[i])
+	for w := max((m.lo>>16+i)<<10, m.lo>>6); ; w++ {
 		word := m.words[w]
 		if c := bits.OnesCount64(word); k >= c {
 			k -= c

@@ -38,6 +38,7 @@ type postings struct {
 // day table when its index keeps them.
 type posting struct {
 	bm   *roaring.Bitmap
+	raw  []byte // bm in roaring's portable format
 	list []uint32
 	days dayTable
 }
@@ -103,7 +104,7 @@ func (ps *postings) lookup(key string) (posting, bool) {
 
 func (ps *postings) posting(k int) posting {
 	if j := ps.big[k]; j >= 0 {
-		p := posting{bm: &ps.views[j]}
+		p := posting{bm: &ps.views[j], raw: ps.packed[ps.frz[2*j]:ps.frz[2*j+1]]}
 		if n := len(ps.dayCum) / len(ps.views); n > 0 {
 			lo, hi := int(j)*n, int(j+1)*n
 			p.days = dayTable{cum: ps.dayCum[lo:hi:hi], first: ps.dayFirst[lo:hi:hi]}

@@ -71,7 +71,8 @@ type Query struct {
 
 	acc, tmp roaring.Bitmap // scratch, owned by the query
 	it       roaring.IntIterator
-	dense    [3][]uint64 // scratch of denseSet
+	dense    [2][]uint64 // scratch of denseSet
+	cum      []int32     // scratch of denseSet
 	ids      []uint32    // scratch
 	alts     []posting   // scratch
 	scratch  []byte
@@ -281,6 +282,7 @@ type members struct {
 	list  []uint32
 	all   bool
 	words []uint64 // a dense set of the positions in [lo, hi) (see denseSet)
+	cum   []int32  // the dense set's members before each block of 1,024 words from lo's
 	lo    int
 	hi    int
 	days  dayTable // of bm or of all, when the snapshot keeps one
