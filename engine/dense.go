@@ -10,7 +10,7 @@ import (
 // in scratch a query owns. When every filtered group is large, filterSet intersects the
 // groups word by word in it: roaring's And builds new containers for every result (and
 // turns each sparse one into an array), which cost most of the time of such queries and
-// left their garbage behind (tens of kilobytes a query at 1M gigs). Postings are read from
+// left their garbage behind (215 KB for a country and a genre at 1M gigs). Postings are read from
 // their portable bytes, only the containers within the range; a group costs a pass over
 // the range's words, and nothing is allocated once the scratch has grown.
 //

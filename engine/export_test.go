@@ -22,6 +22,7 @@ func BitmapsChecksum(s *Snapshot) uint64 {
 		u32(ps.of)
 		u32(ps.start)
 		u32(ps.list)
+		_, _ = h.Write(ps.packed) // what orPortable reads
 		for i := range ps.views {
 			_, _ = ps.views[i].WriteTo(h)
 		}
@@ -35,6 +36,9 @@ func BitmapsChecksum(s *Snapshot) uint64 {
 	}
 	return h.Sum64()
 }
+
+// LargePostings returns how many of dimension d's postings are bitmaps.
+func LargePostings(s *Snapshot, d Dim) int { return len(s.index[d].views) }
 
 func TestBitmapsChecksumSeesMutation(t *testing.T) {
 	loc, _ := time.LoadLocation("Europe/Berlin")

@@ -10,8 +10,8 @@ import (
 )
 
 // bigPosting is the size from which a posting is kept as a roaring bitmap rather than a
-// sorted list: a list of fewer positions is at most 16 KB, turned into a bitmap in
-// microseconds when a query needs one, and a dimension has few postings this large.
+// sorted list: a list of fewer positions is at most 16 KB, read as it is by a query (its
+// positions probed, or set as bits), and a dimension has few postings this large.
 const bigPosting = 4096
 
 // postings indexes one dimension: each search key (a folded slug, name or code) names a

@@ -451,8 +451,8 @@ func (s *Snapshot) indexHours() {
 	}
 }
 
-// group is one filtered dimension during evaluation: its alternatives' bitmaps and the sum
-// of their cardinalities, an upper bound of the group's size.
+// group is one filtered dimension during evaluation and the sum of its alternatives'
+// cardinalities, an upper bound of the group's size.
 type group struct {
 	d   Dim
 	est uint64
