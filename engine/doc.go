@@ -12,10 +12,13 @@
 // strings and bodies live in flat arrays and byte arenas, and lookups by id and slug go
 // through pointer-free hash tables, so that the garbage collector marks a snapshot in
 // objects counted in hundreds (thousands at a million gigs: one per large bitmap
-// container), not millions. The bodies assembled per request (a page of gigs, a
-// gig, a filtered venue directory, /v1/meta with its next refresh) are written here too,
-// from those rendered parts: the gig, venue, city, artist, genre, meta and version
-// objects are written by this package alone.
+// container), not millions. A query's filters meet within its date range: the positions
+// of a small one are probed in the others' postings, and large ones are read from their
+// portable bytes, only the containers within the range, and combined as words in scratch
+// the query owns, so that a query allocates nothing. The bodies assembled per request (a
+// page of gigs, a gig, a filtered venue directory, /v1/meta with its next refresh) are
+// written here too, from those rendered parts: the gig, venue, city, artist, genre, meta
+// and version objects are written by this package alone.
 //
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used
