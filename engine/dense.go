@@ -10,9 +10,9 @@ import (
 // in scratch a query owns. When every filtered group is large, filterSet intersects the
 // groups word by word in it: roaring's And builds new containers for every result (and
 // turns each sparse one into an array), which cost most of the time of such queries and
-// left their garbage behind (215 KB for a country and a genre at 1M gigs). Postings are read from
-// their portable bytes, only the containers within the range; a group costs a pass over
-// the range's words, and nothing is allocated once the scratch has grown.
+// left their garbage behind (215 KB for a country and a genre at 1M gigs). Postings are
+// read from their portable bytes, only the containers within the range; a group costs a
+// pass over the range's words, and nothing is allocated once the scratch has grown.
 //
 // Only the words that cover the query's range [lo, hi) hold the set, with the bits outside
 // the range cleared; the other words are not written.
@@ -50,10 +50,7 @@ func finishDense(words []uint64, cum *[]int32, lo, hi int) (m members, ok bool) 
 		words[whi-1] &= 1<<r - 1
 	}
 	blo, bhi := wlo>>10, (whi-1)>>10
-	if cap(*cum) < bhi-blo+2 {
-		*cum = make([]int32, bhi-blo+2)
-	}
-	c, total := (*cum)[:bhi-blo+2], 0
+	c, total := grown(cum, bhi-blo+2), 0
 	for b := blo; b <= bhi; b++ {
 		c[b-blo] = int32(total)
 		for _, w := range words[max(b<<10, wlo):min((b+1)<<10, whi)] {
@@ -191,10 +188,11 @@ func setBits(dst []uint64, from, to int) {
 	}
 }
 
-// grown returns *buf with n words, growing it when it is shorter.
-func grown(buf *[]uint64, n int) []uint64 {
+// grown returns *buf with n elements, growing it when it is shorter; the elements are
+// left as they were, or zero when it grew.
+func grown[T any](buf *[]T, n int) []T {
 	if cap(*buf) < n {
-		*buf = make([]uint64, n)
+		*buf = make([]T, n)
 	}
 	*buf = (*buf)[:n]
 	return *buf
