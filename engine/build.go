@@ -59,7 +59,11 @@ type Snapshot struct {
 	// gigHash is the xxhash64 of each gig's JSON, which the tags of assembled bodies are
 	// made from.
 	gigHash []uint64
-	ids     keyTable // position by gig id
+	// gigCRC is the CRC-32 of a comma and each gig's JSON, which the checksums of gzip
+	// bodies are combined from (see crc32.go). It is not in the snapshot file: reading
+	// one computes it.
+	gigCRC []uint32
+	ids    keyTable // position by gig id
 
 	days   []int32 // venue-local day number (days since 1970-01-01) per position
 	status []uint8 // the code of each gig's status (see Statuses)
@@ -219,7 +223,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 	n, now := len(rows), s.built.Unix()
 	s.arena, s.zarena = make([][]byte, chunks), make([][]byte, chunks)
 	s.off, s.zoff = make([]int, n+1), make([]int, n+1)
-	s.gigHash, s.content = make([]uint64, n), make([]uint64, n)
+	s.gigHash, s.content, s.gigCRC = make([]uint64, n), make([]uint64, n), make([]uint32, n)
 	s.created, s.updated = make([]int64, n), make([]int64, n)
 	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
 	w := newGigWriter(cat)
@@ -251,6 +255,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 			}
 			b = appendGigTimes(b, s.created[i], s.updated[i])
 			s.gigHash[i] = xxhash.Sum64(b[at:])
+			s.gigCRC[i] = commaCRC(b[at:])
 			s.zoff[i] = len(z)
 			if known && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
 				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment

@@ -28,8 +28,18 @@ func newGzipWriter(dst []byte) gzipWriter {
 
 // raw appends p as stored blocks (at most 65535 bytes each).
 func (w *gzipWriter) raw(p []byte) {
+	w.account(p)
+	w.stored(p)
+}
+
+// account adds identity bytes to the checksum and size.
+func (w *gzipWriter) account(p []byte) {
 	w.crc = crc32.Update(w.crc, crc32.IEEETable, p)
 	w.size += uint32(len(p))
+}
+
+// stored appends p as stored blocks without accounting for it.
+func (w *gzipWriter) stored(p []byte) {
 	for len(p) > 0 {
 		n := min(len(p), 0xffff)
 		w.dst = append(w.dst, 0) // not final, stored; the rest of the byte is padding
@@ -45,8 +55,22 @@ func storedSize(n int) int { return n + 5*((n+0xffff-1)/0xffff) }
 
 // fragment appends z, the deflate fragment of identity.
 func (w *gzipWriter) fragment(z, identity []byte) {
-	w.crc = crc32.Update(w.crc, crc32.IEEETable, identity)
-	w.size += uint32(len(identity))
+	w.account(identity)
+	w.dst = append(w.dst, z...)
+}
+
+// listFragment appends a comma, then z, the deflate fragment of a gig in a list: the
+// gig's checksum after a comma, crc (Snapshot.gigCRC), is combined with the body's rather
+// than the gig's identity bytes checksummed again.
+func (w *gzipWriter) listFragment(z, gig []byte, crc uint32) {
+	w.stored(comma)
+	if c, ok := crcCombine(w.crc, crc, len(comma)+len(gig)); ok {
+		w.crc = c
+		w.size += uint32(len(comma) + len(gig))
+	} else {
+		w.account(comma)
+		w.account(gig)
+	}
 	w.dst = append(w.dst, z...)
 }
 

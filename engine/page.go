@@ -57,10 +57,11 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 	w := newGzipWriter(dst)
 	w.raw(pageOpen)
 	for i, pos := range positions {
-		if i > 0 {
-			w.raw(comma)
+		if i == 0 {
+			w.fragment(s.gigZ(pos), s.GigJSON(pos))
+		} else {
+			w.listFragment(s.gigZ(pos), s.GigJSON(pos), s.gigCRC[pos])
 		}
-		w.fragment(s.gigZ(pos), s.GigJSON(pos))
 	}
 	w.raw(dst[start:end])
 	dst = w.finish()

@@ -338,6 +338,13 @@ func (s *Snapshot) views() error {
 	for lo := 0; lo < len(s.keys); lo += renderChunk {
 		s.zarena = append(s.zarena, zwhole[s.zoff[lo]:s.zoff[min(lo+renderChunk, len(s.keys))]])
 	}
+	s.gigCRC = make([]uint32, len(s.keys))
+	_ = parallel(len(s.arena), func(c int) error {
+		for i := c * renderChunk; i < min((c+1)*renderChunk, len(s.keys)); i++ {
+			s.gigCRC[i] = commaCRC(s.GigJSON(i))
+		}
+		return nil
+	})
 	s.ids = keyTableOf(s.ids.arena, s.ids.off)
 	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
 	s.tomb.ids = keyTableOf(s.tomb.ids.arena, s.tomb.ids.off)

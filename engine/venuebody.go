@@ -122,10 +122,11 @@ func (r *VenueReader) piece() bool {
 		r.w.dst = r.w.finish()
 	default:
 		gig := int(r.pos[k-1])
-		if k > 1 {
-			r.w.raw(comma)
+		if k == 1 {
+			r.w.fragment(r.s.gigZ(gig), r.s.GigJSON(gig))
+		} else {
+			r.w.listFragment(r.s.gigZ(gig), r.s.GigJSON(gig), r.s.gigCRC[gig])
 		}
-		r.w.fragment(r.s.gigZ(gig), r.s.GigJSON(gig))
 	}
 	r.pending, r.buf = r.w.dst, r.w.dst[:0]
 	return true
