@@ -9,8 +9,9 @@ import (
 // compressed once, at build, into a deflate fragment of its own (no reference outside it,
 // ending on a byte boundary with an empty stored block; see deflate.go), and a body is a
 // gzip member made of the fragments of its gigs and, between them, its other bytes
-// (brackets, commas, meta, links) as stored blocks. Only the CRC-32 of the identity bytes
-// is computed per request.
+// (brackets, commas, meta, links) as stored blocks. Only the gzip trailer's CRC-32 of the
+// identity bytes is made per request: from the gigs' kept checksums (see crc32.go) and
+// the other bytes'.
 
 // gzipHeader is a gzip member's header: deflate, no name, no time, unknown OS.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
