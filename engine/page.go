@@ -31,9 +31,15 @@ type Link struct {
 func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links []Link, gz bool) ([]byte, Tag) {
 	var h xxhash.Digest
 	h.Reset()
-	var sum [8]byte
-	for _, pos := range positions {
-		_, _ = h.Write(binary.LittleEndian.AppendUint64(sum[:0], s.gigHash[pos]))
+	var hashes [64 * 8]byte // the gigs' hashes are written to h 64 at a time
+	for rest := positions; len(rest) > 0; {
+		n := min(len(rest), 64)
+		b := hashes[:0]
+		for _, pos := range rest[:n] {
+			b = binary.LittleEndian.AppendUint64(b, s.gigHash[pos])
+		}
+		_, _ = h.Write(b)
+		rest = rest[n:]
 	}
 	if !gz {
 		dst = append(dst, `{"data":[`...)

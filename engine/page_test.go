@@ -40,6 +40,21 @@ func TestTagsFollowBodies(t *testing.T) {
 			t.Errorf("%s: the tag did not change", name)
 		}
 	}
+	// A page of 100 hashes its gigs' hashes in two runs (64 and 36): a gig in the second counts.
+	var hundred, moved []int
+	for i := range 100 {
+		hundred, moved = append(hundred, i), append(moved, i)
+	}
+	moved[80] = 100
+	_, tag100 := page(a, hundred, 100)
+	for name, other := range map[string]func() engine.Tag{
+		"the 81st gig another": func() engine.Tag { _, tag := page(a, moved, 100); return tag },
+		"the 100th gig gone":   func() engine.Tag { _, tag := page(a, hundred[:99], 100); return tag },
+	} {
+		if other() == tag100 {
+			t.Errorf("%s: the tag did not change", name)
+		}
+	}
 	id := ds.Gigs[0].ID
 	_, tagGig, ok := a.AppendGig(nil, id, false)
 	if !ok {

@@ -281,7 +281,10 @@ func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixe
 	if inm := h.Peek("If-None-Match"); len(inm) > 0 {
 		return etagListMatches(inm, etag)
 	}
-	if ims := h.Peek("If-Modified-Since"); fixed && len(ims) > 0 {
+	if !fixed {
+		return false
+	}
+	if ims := h.Peek("If-Modified-Since"); len(ims) > 0 {
 		t, err := fasthttp.ParseHTTPDate(ims)
 		return err == nil && !changed.After(t)
 	}
