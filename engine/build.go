@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -60,10 +61,13 @@ type Snapshot struct {
 	// made from.
 	gigHash []uint64
 	// gigCRC is the CRC-32 of a comma and each gig's JSON, which the checksums of gzip
-	// bodies are combined from (see crc32.go). It is not in the snapshot file: reading
-	// one computes it.
-	gigCRC []uint32
-	ids    keyTable // position by gig id
+	// bodies are combined from (see crc32.go), once crcReady is set. A build computes it
+	// before it returns. It is not in the snapshot file: a snapshot read from one computes
+	// it in the background (a fifth of a second at a million gigs, which a restart does not
+	// wait for), and its bodies checksum their gigs' bytes until then.
+	gigCRC   []uint32
+	crcReady atomic.Bool
+	ids      keyTable // position by gig id
 
 	days   []int32 // venue-local day number (days since 1970-01-01) per position
 	status []uint8 // the code of each gig's status (see Statuses)
@@ -180,6 +184,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	s.dayWindow()
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, cat, opt.Prev)
+	s.crcReady.Store(true)
 	s.carryLedger(opt.Prev, ds.Merges)
 	if err := s.buildIndexes(rows, cat); err != nil {
 		return nil, err

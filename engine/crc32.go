@@ -15,6 +15,15 @@ import (
 // crcPoly is the CRC-32 (IEEE) polynomial without its x^32 term, reflected.
 const crcPoly = 0xedb88320
 
+// listCRC returns the CRC-32 of a comma and the gig at position i; ok is false while a
+// snapshot read from its file is still computing them (see Snapshot.gigCRC).
+func (s *Snapshot) listCRC(i int) (crc uint32, ok bool) {
+	if !s.crcReady.Load() {
+		return 0, false
+	}
+	return s.gigCRC[i], true
+}
+
 // commaCRC returns the CRC-32 of a comma followed by gig.
 func commaCRC(gig []byte) uint32 {
 	return crc32.Update(crcOfComma, crc32.IEEETable, gig)

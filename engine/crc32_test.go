@@ -104,7 +104,7 @@ func TestListFragments(t *testing.T) {
 			if i == 0 {
 				w.fragment(z.dst, gig)
 			} else {
-				w.listFragment(z.dst, gig, commaCRC(gig))
+				w.listFragment(z.dst, gig, commaCRC(gig), i%2 == 1) // both ways
 				want = append(want, ',')
 			}
 			want = append(want, gig...)

@@ -58,6 +58,13 @@ func TestBitmapsChecksumSeesMutation(t *testing.T) {
 	}
 }
 
+// WithoutChecksums makes the gzip bodies of s, a built snapshot, checksum their gigs'
+// bytes, as a snapshot read from its file does until it has computed the gigs' checksums.
+func WithoutChecksums(s *Snapshot) *Snapshot {
+	s.crcReady.Store(false)
+	return s
+}
+
 // VenueBytes reads b's body whole, gzip when gz is set, failing t unless the reader ends
 // with the size it announced.
 func VenueBytes(t testing.TB, b VenueBody, gz bool) []byte {

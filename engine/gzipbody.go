@@ -61,11 +61,11 @@ func (w *gzipWriter) fragment(z, identity []byte) {
 }
 
 // listFragment appends a comma, then z, the deflate fragment of a gig in a list: the
-// gig's checksum after a comma, crc (Snapshot.gigCRC), is combined with the body's rather
-// than the gig's identity bytes checksummed again.
-func (w *gzipWriter) listFragment(z, gig []byte, crc uint32) {
+// gig's checksum after a comma, crc (Snapshot.listCRC), is combined with the body's rather
+// than the gig's identity bytes checksummed again, unless known is false.
+func (w *gzipWriter) listFragment(z, gig []byte, crc uint32, known bool) {
 	w.stored(comma)
-	if c, ok := crcCombine(w.crc, crc, len(comma)+len(gig)); ok {
+	if c, ok := crcCombine(w.crc, crc, len(comma)+len(gig)); known && ok {
 		w.crc = c
 		w.size += uint32(len(comma) + len(gig))
 	} else {

@@ -66,7 +66,8 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 		if i == 0 {
 			w.fragment(s.gigZ(pos), s.GigJSON(pos))
 		} else {
-			w.listFragment(s.gigZ(pos), s.GigJSON(pos), s.gigCRC[pos])
+			crc, known := s.listCRC(pos)
+			w.listFragment(s.gigZ(pos), s.GigJSON(pos), crc, known)
 		}
 	}
 	w.raw(dst[start:end])

@@ -65,7 +65,18 @@ func ReadSnapshotFile(path string) (*Snapshot, error) {
 		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
 	}
 	runtime.AddCleanup(s, func(m mapped) { m.unmapAfter(unmapGrace) }, data)
+	go s.checksumGigs() // it keeps s, and so its mapping, until it is done
 	return s, nil
+}
+
+// checksumGigs computes gigCRC, which a snapshot file does not hold, and sets crcReady.
+func (s *Snapshot) checksumGigs() {
+	crcs := make([]uint32, len(s.keys))
+	for i := range crcs {
+		crcs[i] = commaCRC(s.GigJSON(i))
+	}
+	s.gigCRC = crcs
+	s.crcReady.Store(true)
 }
 
 // openRegular opens the snapshot file at path, which must be a regular file, and returns
@@ -338,13 +349,6 @@ func (s *Snapshot) views() error {
 	for lo := 0; lo < len(s.keys); lo += renderChunk {
 		s.zarena = append(s.zarena, zwhole[s.zoff[lo]:s.zoff[min(lo+renderChunk, len(s.keys))]])
 	}
-	s.gigCRC = make([]uint32, len(s.keys))
-	_ = parallel(len(s.arena), func(c int) error {
-		for i := c * renderChunk; i < min((c+1)*renderChunk, len(s.keys)); i++ {
-			s.gigCRC[i] = commaCRC(s.GigJSON(i))
-		}
-		return nil
-	})
 	s.ids = keyTableOf(s.ids.arena, s.ids.off)
 	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
 	s.tomb.ids = keyTableOf(s.tomb.ids.arena, s.tomb.ids.off)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +230,27 @@ func TestReadsFileWithVenueGzip(t *testing.T) {
 		if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, rawA) {
 			t.Fatalf("venue %q: its gzip body inflates to %d bytes (%v), want %d", slug, len(got), err, len(rawA))
 		}
+	}
+}
+
+// TestChecksumsOfReadSnapshots checks that a snapshot read from its file computes the
+// gigs' checksums, which the file does not hold, in the background, the same as its build.
+func TestChecksumsOfReadSnapshots(t *testing.T) {
+	built := twoCities(t, 9000)
+	path := filepath.Join(t.TempDir(), "snapshot")
+	if err := built.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadSnapshotFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); !read.crcReady.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the checksums of a read snapshot were not ready after a minute")
+		}
+	}
+	if !built.crcReady.Load() || !slices.Equal(read.gigCRC, built.gigCRC) || len(built.gigCRC) != built.Len() {
+		t.Fatalf("read snapshot's checksums differ from its build's (%d and %d)", len(read.gigCRC), len(built.gigCRC))
 	}
 }

@@ -125,7 +125,8 @@ func (r *VenueReader) piece() bool {
 		if k == 1 {
 			r.w.fragment(r.s.gigZ(gig), r.s.GigJSON(gig))
 		} else {
-			r.w.listFragment(r.s.gigZ(gig), r.s.GigJSON(gig), r.s.gigCRC[gig])
+			crc, known := r.s.listCRC(gig)
+			r.w.listFragment(r.s.gigZ(gig), r.s.GigJSON(gig), crc, known)
 		}
 	}
 	r.pending, r.buf = r.w.dst, r.w.dst[:0]
