@@ -171,14 +171,7 @@ func TestFragmentsCarried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "snapshot")
-	if err := first.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	fromFile, err := ReadSnapshotFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fromFile := readBack(t, first)
 	for i := 0; i < len(ds.Gigs); i += 7 {
 		ds.Gigs[i].Title += " (changed)"
 	}
@@ -237,14 +230,7 @@ func TestReadsFileWithVenueGzip(t *testing.T) {
 // gigs' checksums, which the file does not hold, in the background, the same as its build.
 func TestChecksumsOfReadSnapshots(t *testing.T) {
 	built := twoCities(t, 9000)
-	path := filepath.Join(t.TempDir(), "snapshot")
-	if err := built.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	read, err := ReadSnapshotFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	read := readBack(t, built)
 	for deadline := time.Now().Add(time.Minute); !read.crcReady.Load(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the checksums of a read snapshot were not ready after a minute")
@@ -253,4 +239,18 @@ func TestChecksumsOfReadSnapshots(t *testing.T) {
 	if !built.crcReady.Load() || !slices.Equal(read.gigCRC, built.gigCRC) || len(built.gigCRC) != built.Len() {
 		t.Fatalf("read snapshot's checksums differ from its build's (%d and %d)", len(read.gigCRC), len(built.gigCRC))
 	}
+}
+
+// readBack writes s to a snapshot file and reads it.
+func readBack(t testing.TB, s *Snapshot) *Snapshot {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "snapshot")
+	if err := s.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadSnapshotFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return read
 }
