@@ -67,7 +67,9 @@ func init() {
 
 // A matcher finds the matches of one goroutine's fragments: a hash table of the last
 // position of each 4-byte hash, valid when at or above base, which moves past each body
-// so the table never needs clearing between them. A body must be under 2 GiB.
+// so the table never needs clearing between them. A body must be under 2 GiB. Of the
+// positions inside a match only the one two bytes before its end is filed: filing them
+// all took a third more time and found no more (gig bodies came out 0.1% larger with it).
 type matcher struct {
 	table [1 << hashBits]uint32
 	base  uint32
@@ -92,19 +94,22 @@ func (m *matcher) find(p []byte) []seq {
 	out := m.seqs[:0]
 	lit := 0 // p[lit:i] are literals not yet in out
 	for i := 0; i+minMatch <= len(p); {
-		c, l := m.match(p, i)
-		if l == 0 {
+		c, ok := m.probe(p, i)
+		if !ok {
 			i++
 			continue
 		}
+		l := m.extend(p, c, i)
 		if l < maxMatch && i+1+minMatch <= len(p) {
 			// One step lazy: a longer match at the next byte wins over this one.
-			if c1, l1 := m.match(p, i+1); l1 > l {
-				i, c, l = i+1, c1, l1
+			if c1, ok := m.probe(p, i+1); ok {
+				if l1 := m.extend(p, c1, i+1); l1 > l {
+					i, c, l = i+1, c1, l1
+				}
 			}
 		}
 		out = append(out, seq{uint32(i - lit), uint16(l - 3), uint16(i - c - 1)})
-		for j := i + 1; j < min(i+l, len(p)-minMatch+1); j++ { // i+1 again after a lazy step: the same entry
+		if j := i + l - 2; j > i && j+minMatch <= len(p) {
 			m.table[hash4(binary.LittleEndian.Uint32(p[j:]))] = m.base + uint32(j)
 		}
 		i += l
@@ -116,21 +121,20 @@ func (m *matcher) find(p []byte) []seq {
 	return out
 }
 
-// match returns the earlier position c and length l of the match found for p[i:] (l is 0
-// if none), and makes i the position its hash leads to.
-func (m *matcher) match(p []byte, i int) (c, l int) {
+// probe returns the earlier position c the hash of p[i:i+4] leads to, ok if its 4 bytes
+// are the same and within reach, and makes i the position that hash leads to.
+func (m *matcher) probe(p []byte, i int) (c int, ok bool) {
 	u := binary.LittleEndian.Uint32(p[i:])
 	h := hash4(u)
 	cand := m.table[h]
 	m.table[h] = m.base + uint32(i)
-	if cand < m.base {
-		return 0, 0
-	}
 	c = int(cand - m.base)
-	if i-c > maxDist || binary.LittleEndian.Uint32(p[c:]) != u {
-		return 0, 0
-	}
-	return c, minMatch + matchLen(p[c+minMatch:], p[i+minMatch:min(len(p), i+maxMatch)])
+	return c, cand >= m.base && i-c <= maxDist && binary.LittleEndian.Uint32(p[c:]) == u
+}
+
+// extend returns the length of the match of p[i:] at c, which probe found.
+func (m *matcher) extend(p []byte, c, i int) int {
+	return minMatch + matchLen(p[c+minMatch:], p[i+minMatch:min(len(p), i+maxMatch)])
 }
 
 // matchLen returns how many bytes b has in common with the start of a, which is at least
@@ -236,9 +240,7 @@ func newFragmentCoder(sample [][]byte) *fragmentCoder {
 func (c *fragmentCoder) appendFragment(dst, p []byte, m *matcher) []byte {
 	w := bitWriter{dst: append(dst, c.head...), bits: c.tail, n: c.tn}
 	for _, x := range m.find(p) {
-		for _, b := range p[:x.literals] {
-			w.code(c.lit[b])
-		}
+		w.literals(&c.lit, p[:x.literals])
 		p = p[x.literals:]
 		if x.length == 0 {
 			break
@@ -280,6 +282,27 @@ func (w *bitWriter) write(v uint64, n uint) {
 }
 
 func (w *bitWriter) code(c huffCode) { w.write(uint64(c.bits), uint(c.n)) }
+
+// literals writes the codes of lit's bytes, two at a time: codes are at most 15 bits, so
+// two fit beside the 31 bits a write may leave pending.
+func (w *bitWriter) literals(codes *[286]huffCode, lit []byte) {
+	bits, n, dst := w.bits, w.n, w.dst
+	for len(lit) >= 2 {
+		a, b := codes[lit[0]], codes[lit[1]]
+		bits |= (uint64(a.bits) | uint64(b.bits)<<a.n) << n
+		n += uint(a.n) + uint(b.n)
+		if n >= 32 {
+			dst = binary.LittleEndian.AppendUint32(dst, uint32(bits))
+			bits >>= 32
+			n -= 32
+		}
+		lit = lit[2:]
+	}
+	w.bits, w.n, w.dst = bits, n, dst
+	if len(lit) == 1 {
+		w.code(codes[lit[0]])
+	}
+}
 
 // huffmanLengths returns a length-limited Huffman code's lengths for freq: every symbol
 // with a frequency gets a length from 1 to limit; the code is complete when two or more
