@@ -284,6 +284,28 @@ func appendOptFloat(b []byte, key string, f *float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainWords returns how many bytes at the start of s, in whole words of 8, need no
+// escaping or decoding: each is ASCII, at least 0x20, and neither a quote nor a backslash.
+// Each word is tested at once with the classic word-at-a-time test for a byte below n,
+// (x - n·0x0101…) &^ x & 0x8080…, which is exact for the word as a whole.
+func plainWords(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := 0
+	for ; n+8 <= len(s); n += 8 {
+		w := s[n : n+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		special := (x - ones*0x20) &^ x
+		special |= (quote - ones) &^ quote
+		special |= (backslash - ones) &^ backslash
+		if (special|x)&highs != 0 {
+			break
+		}
+	}
+	return n
+}
+
 // appendString appends s as a JSON string the way encoding/json does without HTML
 // escaping: quote, backslash and control characters escaped, invalid UTF-8 as U+FFFD, and
 // U+2028 and U+2029 escaped so the output is also valid JavaScript.
@@ -291,6 +313,12 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			if n := plainWords(s[i:]); n > 0 {
+				i += n
+				continue
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

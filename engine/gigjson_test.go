@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -211,4 +212,43 @@ func TestCalendarMatchesTime(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jsonString is encoding/json's string for s, without HTML escaping: the oracle for
+// appendString.
+func jsonString(t testing.TB, s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// TestAppendString puts every kind of byte that needs more than copying at every place
+// of strings up to three words long, so that each lands at each offset of a word that is
+// tested whole, and in the bytes after the last whole word.
+func TestAppendString(t *testing.T) {
+	specials := []string{`"`, `\`, "\x00", "\x1f", "\n", "\x7f", "é", "東", "\u2028", "\xff", "\xe6\x9d", " ", "~"}
+	for n := range 25 {
+		for at := range n {
+			for _, sp := range specials {
+				s := strings.Repeat("a", at) + sp + strings.Repeat("b", n-at)
+				if got, want := string(appendString(nil, s)), jsonString(t, s); got != want {
+					t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("plain words of ASCII text")
+	f.Add("Motörhead \"live\" \\ 東京事変\u2028\x01\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendString(nil, s)), jsonString(t, s); got != want {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
 }
