@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -179,13 +180,21 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	for i, r := range rows {
 		s.keys[i], s.days[i], s.status[i], ids[i] = r.key, r.day, r.status, r.g.ID
 	}
-	s.ids = newKeyTable(ids)
+	if s.ids, err = newKeyTable(ids); err != nil {
+		var dup *duplicateKeyError
+		if errors.As(err, &dup) {
+			err = fmt.Errorf("duplicate gig id %q", dup.key)
+		}
+		return nil, err
+	}
 	s.indexHours()
 	s.dayWindow()
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, cat, opt.Prev)
 	s.crcReady.Store(true)
-	s.carryLedger(opt.Prev, ds.Merges)
+	if err := s.carryLedger(opt.Prev, ds.Merges); err != nil {
+		return nil, err
+	}
 	if err := s.buildIndexes(rows, cat); err != nil {
 		return nil, err
 	}

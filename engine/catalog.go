@@ -123,7 +123,6 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 		refs += len(gigs[i].Artists) + len(gigs[i].Genres)
 	}
 	c.refs = make([]int32, 0, refs)
-	seen := make(map[string]struct{}, len(gigs))
 	today := make([]int32, len(c.ds.Cities)) // per city: the venue-local day of now
 	for i, loc := range c.locs {
 		today[i] = dayNumber(now.In(loc))
@@ -131,7 +130,7 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 	for i := range gigs {
 		g := &gigs[i]
 		refs := len(c.refs)
-		v, err := c.checkGig(g, seen)
+		v, err := c.checkGig(g)
 		if err != nil {
 			return nil, err
 		}
@@ -218,16 +217,13 @@ func sortRows(rows []gigRow) []gigRow {
 	return sorted
 }
 
-// checkGig checks one gig, files its id in seen, appends its artists' and genres' indices
-// to c.refs, and returns its venue's.
-func (c *catalog) checkGig(g *Gig, seen map[string]struct{}) (int32, error) {
+// checkGig checks one gig, appends its artists' and genres' indices to c.refs, and
+// returns its venue's. That its id is the only one of the snapshot is checked when the
+// gigs' key table is made (see Build), among the gigs kept.
+func (c *catalog) checkGig(g *Gig) (int32, error) {
 	if g.ID == "" {
 		return 0, errors.New("gig without an id")
 	}
-	if _, dup := seen[g.ID]; dup {
-		return 0, fmt.Errorf("duplicate gig id %q", g.ID)
-	}
-	seen[g.ID] = struct{}{}
 	v, ok := c.venue[g.Venue]
 	if !ok {
 		return 0, fmt.Errorf("gig %q: unknown venue %q", g.ID, g.Venue)

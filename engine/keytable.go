@@ -1,6 +1,10 @@
 package engine
 
-import "hash/maphash"
+import (
+	"bytes"
+	"fmt"
+	"hash/maphash"
+)
 
 // keyTable finds a key's number (its index in the list it was made from) without a pointer
 // the garbage collector would follow: the keys sit back to back in one byte arena, and an
@@ -14,8 +18,8 @@ type keyTable struct {
 	slots []uint32 // number+1 per slot; len is a power of two
 }
 
-// newKeyTable indexes keys, which must be unique.
-func newKeyTable(keys []string) keyTable {
+// newKeyTable indexes keys; a key given twice is a *duplicateKeyError.
+func newKeyTable(keys []string) (keyTable, error) {
 	size := 0
 	for _, k := range keys {
 		size += len(k)
@@ -29,8 +33,9 @@ func newKeyTable(keys []string) keyTable {
 }
 
 // keyTableOf indexes the keys of an arena and its offsets, as newKeyTable lays them out;
-// the table keeps both slices.
-func keyTableOf(arena []byte, off []uint32) keyTable {
+// the table keeps both slices. A key given twice is a *duplicateKeyError: the probe that
+// files a key passes every key filed before it with the same hash, so it meets its twin.
+func keyTableOf(arena []byte, off []uint32) (keyTable, error) {
 	t := keyTable{seed: maphash.MakeSeed(), arena: arena, off: off}
 	n := 1
 	for n < 2*t.len() {
@@ -39,15 +44,25 @@ func keyTableOf(arena []byte, off []uint32) keyTable {
 	t.slots = make([]uint32, n)
 	mask := uint64(n - 1)
 	for i := range t.len() {
-		for h := maphash.Bytes(t.seed, t.key(i)) & mask; ; h = (h + 1) & mask {
-			if t.slots[h] == 0 {
+		key := t.key(i)
+		for h := maphash.Bytes(t.seed, key) & mask; ; h = (h + 1) & mask {
+			p := t.slots[h]
+			if p == 0 {
 				t.slots[h] = uint32(i) + 1
 				break
 			}
+			if bytes.Equal(t.key(int(p-1)), key) {
+				return keyTable{}, &duplicateKeyError{string(key)}
+			}
 		}
 	}
-	return t
+	return t, nil
 }
+
+// A duplicateKeyError names the key a keyTable was given twice.
+type duplicateKeyError struct{ key string }
+
+func (e *duplicateKeyError) Error() string { return fmt.Sprintf("key %q given twice", e.key) }
 
 // len returns the number of keys.
 func (t *keyTable) len() int { return max(len(t.off)-1, 0) }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,8 +92,9 @@ func (t *tombstones) get(i int) Tombstone {
 		MergedInto: string(t.into[t.intoOff[i]:t.intoOff[i+1]])}
 }
 
-// newTombstones lays out a list of tombstones and their sequence numbers.
-func newTombstones(list []Tombstone, seq []uint64) tombstones {
+// newTombstones lays out a list of tombstones and their sequence numbers; an id twice
+// is an error.
+func newTombstones(list []Tombstone, seq []uint64) (tombstones, error) {
 	t := tombstones{removed: make([]int64, len(list)), seq: seq, reason: make([]byte, len(list)), intoOff: make([]uint32, 1, len(list)+1)}
 	ids := make([]string, len(list))
 	for i, x := range list {
@@ -100,8 +102,9 @@ func newTombstones(list []Tombstone, seq []uint64) tombstones {
 		t.into = append(t.into, x.MergedInto...)
 		t.intoOff = append(t.intoOff, uint32(len(t.into)))
 	}
-	t.ids = newKeyTable(ids)
-	return t
+	var err error
+	t.ids, err = newKeyTable(ids)
+	return t, err
 }
 
 // Tombstone returns the tombstone of the gig with id, removed within TombstoneKeep and not
@@ -153,8 +156,9 @@ func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
 // and writes the tombstones: prev's still within TombstoneKeep whose gig is not back,
 // and one per gig of prev this snapshot lacks: merged when merges names it and its
 // survivor is here, past when its start went by, else gone from the sources. Gigs'
-// times and hashes are set already (renderGigs); a number 0 is one to give.
-func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) {
+// times and hashes are set already (renderGigs); a number 0 is one to give. It fails only
+// if prev's ledger names a gig twice, which no build makes.
+func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) error {
 	now := s.built.Unix()
 	if prev != nil {
 		s.epoch, s.seq, s.floor = prev.epoch, prev.seq, prev.floor
@@ -213,12 +217,16 @@ func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) {
 			list, seqs = append(list, t), append(seqs, s.seq)
 		}
 	}
-	s.tomb = newTombstones(list, seqs)
+	var err error
+	if s.tomb, err = newTombstones(list, seqs); err != nil {
+		return fmt.Errorf("the previous snapshot's tombstones: %w", err)
+	}
 	s.feed = make([]uint32, 0, s.Len()+len(list))
 	for i := range s.Len() + len(list) {
 		s.feed = append(s.feed, uint32(i))
 	}
 	slices.SortFunc(s.feed, func(a, b uint32) int { return cmp.Compare(s.entrySeq(a), s.entrySeq(b)) })
+	return nil
 }
 
 // settleChanged sets when the content last changed: prev's time when the data_version is

@@ -202,7 +202,10 @@ func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 		ps.frz = append(ps.frz, uint32(len(ps.packed)), uint32(len(ps.packed)+len(f)))
 		ps.packed = append(ps.packed, f...)
 	}
-	ps.keys = newKeyTable(b.keys)
+	var err error
+	if ps.keys, err = newKeyTable(b.keys); err != nil {
+		return ps, err
+	}
 	return ps, ps.view(limit)
 }
 

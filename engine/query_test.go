@@ -443,6 +443,18 @@ func TestBuildRejects(t *testing.T) {
 	if _, err := engine.Build(base(), engine.Options{Now: now}); err != nil {
 		t.Fatalf("valid dataset: %v", err)
 	}
+	// An id is checked among the gigs a snapshot keeps: a past gig is dropped, its id with it.
+	ds := base()
+	past := ds.Gigs[0]
+	past.Start, past.Title = now.AddDate(0, 0, -3), "past"
+	ds.Gigs = append(ds.Gigs, past)
+	s, err := engine.Build(ds, engine.Options{Now: now})
+	if err != nil {
+		t.Fatalf("an upcoming gig and a past one of the same id: %v", err)
+	}
+	if s.Len() != 1 || strings.Contains(string(s.GigJSON(0)), `"past"`) {
+		t.Fatalf("kept %d gigs (the first %s), want the upcoming one", s.Len(), s.GigJSON(0))
+	}
 }
 
 func ExampleSnapshot_Run() {

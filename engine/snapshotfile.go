@@ -349,9 +349,12 @@ func (s *Snapshot) views() error {
 	for lo := 0; lo < len(s.keys); lo += renderChunk {
 		s.zarena = append(s.zarena, zwhole[s.zoff[lo]:s.zoff[min(lo+renderChunk, len(s.keys))]])
 	}
-	s.ids = keyTableOf(s.ids.arena, s.ids.off)
-	s.venueSlugs = keyTableOf(s.venueSlugs.arena, s.venueSlugs.off)
-	s.tomb.ids = keyTableOf(s.tomb.ids.arena, s.tomb.ids.off)
+	for _, t := range []*keyTable{&s.ids, &s.venueSlugs, &s.tomb.ids} {
+		var err error
+		if *t, err = keyTableOf(t.arena, t.off); err != nil {
+			return err
+		}
+	}
 	for d := range s.index {
 		if err := s.index[d].reindex(len(s.keys)); err != nil {
 			return err
@@ -369,7 +372,10 @@ func (s *Snapshot) views() error {
 }
 
 func (ps *postings) reindex(limit int) error {
-	ps.keys = keyTableOf(ps.keys.arena, ps.keys.off)
+	var err error
+	if ps.keys, err = keyTableOf(ps.keys.arena, ps.keys.off); err != nil {
+		return err
+	}
 	return ps.view(limit)
 }
 

@@ -188,8 +188,10 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 		v.tagAt = append(v.tagAt, tags.Len())
 	}
 	v.tags = tags.String()
-	s.venueSlugs, s.venueDetail = newKeyTable(slugs), v
-	return nil
+	s.venueDetail = v
+	var err error
+	s.venueSlugs, err = newKeyTable(slugs)
+	return err
 }
 
 // parallel calls f(0) … f(n-1) on buildWorkers goroutines, the caller's among them, and
