@@ -349,10 +349,13 @@ func (s *Snapshot) views() error {
 	for lo := 0; lo < len(s.keys); lo += renderChunk {
 		s.zarena = append(s.zarena, zwhole[s.zoff[lo]:s.zoff[min(lo+renderChunk, len(s.keys))]])
 	}
-	for _, t := range []*keyTable{&s.ids, &s.venueSlugs, &s.tomb.ids} {
+	for _, t := range []struct {
+		name  string
+		table *keyTable
+	}{{"gig ids", &s.ids}, {"venue slugs", &s.venueSlugs}, {"tombstones' ids", &s.tomb.ids}} {
 		var err error
-		if *t, err = keyTableOf(t.arena, t.off); err != nil {
-			return err
+		if *t.table, err = keyTableOf(t.table.arena, t.table.off); err != nil {
+			return fmt.Errorf("%s: %w", t.name, err)
 		}
 	}
 	for d := range s.index {
@@ -374,7 +377,7 @@ func (s *Snapshot) views() error {
 func (ps *postings) reindex(limit int) error {
 	var err error
 	if ps.keys, err = keyTableOf(ps.keys.arena, ps.keys.off); err != nil {
-		return err
+		return fmt.Errorf("an index's keys: %w", err)
 	}
 	return ps.view(limit)
 }

@@ -60,6 +60,7 @@ func TestInconsistentSnapshotFiles(t *testing.T) {
 		{"days missing", func(s *Snapshot) { s.days = s.days[:1] }},
 		{"start times not sorted", func(s *Snapshot) { s.keys[0] = s.keys[len(s.keys)-1] + 1 }},
 		{"ids missing", func(s *Snapshot) { s.ids.off = s.ids.off[:2] }},
+		{"an id twice", func(s *Snapshot) { copy(s.ids.arena[s.ids.off[1]:], s.ids.key(0)) }}, // "g1" made "g0"
 		{"key names no posting", func(s *Snapshot) { s.index[DimArtist].of[0] = 999 }},
 		{"status unknown", func(s *Snapshot) { s.status[0] = 9 }},
 		{"feed not in order", func(s *Snapshot) { s.feed[0], s.feed[1] = s.feed[1], s.feed[0] }},
