@@ -99,11 +99,11 @@ func (m *matcher) find(p []byte) []seq {
 			i++
 			continue
 		}
-		l := m.extend(p, c, i)
+		l := extend(p, c, i)
 		if l < maxMatch && i+1+minMatch <= len(p) {
 			// One step lazy: a longer match at the next byte wins over this one.
 			if c1, ok := m.probe(p, i+1); ok {
-				if l1 := m.extend(p, c1, i+1); l1 > l {
+				if l1 := extend(p, c1, i+1); l1 > l {
 					i, c, l = i+1, c1, l1
 				}
 			}
@@ -133,7 +133,7 @@ func (m *matcher) probe(p []byte, i int) (c int, ok bool) {
 }
 
 // extend returns the length of the match of p[i:] at c, which probe found.
-func (m *matcher) extend(p []byte, c, i int) int {
+func extend(p []byte, c, i int) int {
 	return minMatch + matchLen(p[c+minMatch:], p[i+minMatch:min(len(p), i+maxMatch)])
 }
 
