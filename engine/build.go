@@ -163,8 +163,9 @@ type Options struct {
 	Prev *Snapshot
 }
 
-// Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug or
-// id, a dangling reference, an unknown status or time zone, or a gig without a start.
+// Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug, a
+// gig id twice among the gigs it keeps (a past gig is dropped before ids are compared), a
+// dangling reference, an unknown status or time zone, or a gig without a start.
 func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	cat, err := newCatalog(ds)
 	if err != nil {

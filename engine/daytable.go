@@ -82,7 +82,7 @@ func (s *Snapshot) appendDayTable(cum, first []uint32, members []uint32) ([]uint
 // entries, cum ascending within each and first below limit or equal to it.
 func validDayTables(cum, first []uint32, dayN, limit int) bool {
 	n := dayN + 1
-	if len(cum) != len(first) || len(cum)%n != 0 {
+	if dayN < 0 || dayN > maxDayWindow || len(cum) != len(first) || len(cum)%n != 0 {
 		return false
 	}
 	for t := 0; t < len(cum); t += n {

@@ -263,8 +263,9 @@ func (c *fragmentCoder) appendFragment(dst, p []byte, m *matcher) []byte {
 	return append(w.dst, 0, 0, 0xff, 0xff) // ... of length 0
 }
 
-// bitWriter appends bits to dst as deflate packs them, least significant first; at most
-// 31 are pending between writes, so a write may carry up to 33.
+// bitWriter appends bits to dst as deflate packs them, least significant first. At most 31
+// are pending between writes, which holds as long as a write carries at most 32 (deflate's
+// longest is 28: a 15-bit distance code and 13 extra bits).
 type bitWriter struct {
 	dst  []byte
 	bits uint64

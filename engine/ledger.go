@@ -157,7 +157,8 @@ func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
 // and one per gig of prev this snapshot lacks: merged when merges names it and its
 // survivor is here, past when its start went by, else gone from the sources. Gigs'
 // times and hashes are set already (renderGigs); a number 0 is one to give. It fails only
-// if prev's ledger names a gig twice, which no build makes.
+// if prev's ledger names a gig twice, which no build makes and no snapshot file read may
+// (views refuses a tombstone of a gig the file holds).
 func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) error {
 	now := s.built.Unix()
 	if prev != nil {

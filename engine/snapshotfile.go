@@ -358,6 +358,13 @@ func (s *Snapshot) views() error {
 			return fmt.Errorf("%s: %w", t.name, err)
 		}
 	}
+	// A build gives a gig that is back no tombstone (carryLedger); a file that does would
+	// fail every rebuild that follows it, when the gig goes again.
+	for i := range s.tomb.len() {
+		if _, live := s.ids.find(string(s.tomb.ids.key(i))); live {
+			return fmt.Errorf("tombstones' ids: %q is a gig's too", s.tomb.ids.key(i))
+		}
+	}
 	for d := range s.index {
 		if err := s.index[d].reindex(len(s.keys)); err != nil {
 			return err

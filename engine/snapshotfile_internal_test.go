@@ -46,45 +46,83 @@ func twoCities(t testing.TB, gigs int) *Snapshot {
 	return s
 }
 
+// withTombstone returns a snapshot of gigs g1 and g2 built after one of g0 to g2: it
+// holds a tombstone of g0, whose id is as long as the gigs'.
+func withTombstone(t testing.TB) *Snapshot {
+	t.Helper()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ds := func(ids ...string) *Dataset {
+		d := &Dataset{
+			Cities: []City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+			Venues: []Venue{{Slug: "big", Name: "Big", City: "berlin"}},
+		}
+		for i, id := range ids {
+			d.Gigs = append(d.Gigs, Gig{ID: id, Venue: "big", Start: now.Add(time.Duration(i+1) * time.Hour)})
+		}
+		return d
+	}
+	prev, err := Build(ds("g0", "g1", "g2"), Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Build(ds("g1", "g2"), Options{Now: now.Add(time.Minute), Prev: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.tomb.len() != 1 || string(s.tomb.ids.key(0)) != "g0" {
+		t.Fatalf("%d tombstones, want the one of g0", s.tomb.len())
+	}
+	return s
+}
+
 // TestInconsistentSnapshotFiles checks files whose checksum matches but whose indexes
 // point outside what they index: each is refused, not served to fail at the first query.
 func TestInconsistentSnapshotFiles(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		damage func(s *Snapshot)
+		of     func(testing.TB) *Snapshot // what damage is done to; nil: twoCities with serialized bitmaps
 	}{
-		{"position out of range", func(s *Snapshot) { s.index[DimCity].list[0] = 1 << 30 }},
-		{"list not sorted", func(s *Snapshot) { l := s.index[DimCity].list; l[0], l[1] = l[1], l[0] }},
-		{"gig offsets not ascending", func(s *Snapshot) { s.off[3] = s.off[2] }},
-		{"gig offsets past the arena", func(s *Snapshot) { s.off[len(s.off)-1] += 10 }},
-		{"days missing", func(s *Snapshot) { s.days = s.days[:1] }},
-		{"start times not sorted", func(s *Snapshot) { s.keys[0] = s.keys[len(s.keys)-1] + 1 }},
-		{"ids missing", func(s *Snapshot) { s.ids.off = s.ids.off[:2] }},
-		{"an id twice", func(s *Snapshot) { copy(s.ids.arena[s.ids.off[1]:], s.ids.key(0)) }}, // "g1" made "g0"
-		{"key names no posting", func(s *Snapshot) { s.index[DimArtist].of[0] = 999 }},
-		{"status unknown", func(s *Snapshot) { s.status[0] = 9 }},
-		{"feed not in order", func(s *Snapshot) { s.feed[0], s.feed[1] = s.feed[1], s.feed[0] }},
-		{"feed entry out of range", func(s *Snapshot) { s.feed[0] = 1 << 30 }},
-		{"change times missing", func(s *Snapshot) { s.updated = s.updated[1:] }},
-		{"posting names no bitmap", func(s *Snapshot) { s.index[DimCity].big[0] = 7 }},
-		{"list bounds", func(s *Snapshot) { s.venueIndex.start[1] = 1000 }},
-		{"venue entry bounds", func(s *Snapshot) { s.venueOff[1] = 1 << 20 }},
-		{"venue ETag bounds", func(s *Snapshot) { s.venueDetail.tagAt[1] = 1 << 20 }},
-		{"venue gig out of range", func(s *Snapshot) { s.venueDetail.pos[0] = 1 << 30 }},
+		// Without serialized bitmaps no index's day tables can be refused for their length.
+		{"day window negative", func(s *Snapshot) { s.dayN = -1 }, func(t testing.TB) *Snapshot { return twoCities(t, 3) }},
+		{"day window too long", func(s *Snapshot) { s.dayN = maxDayWindow + 1 }, func(t testing.TB) *Snapshot { return twoCities(t, 3) }},
+		{"a tombstone of a gig held", func(s *Snapshot) { copy(s.ids.arena[s.ids.off[0]:], s.tomb.ids.key(0)) }, withTombstone},
+		{"position out of range", func(s *Snapshot) { s.index[DimCity].list[0] = 1 << 30 }, nil},
+		{"list not sorted", func(s *Snapshot) { l := s.index[DimCity].list; l[0], l[1] = l[1], l[0] }, nil},
+		{"gig offsets not ascending", func(s *Snapshot) { s.off[3] = s.off[2] }, nil},
+		{"gig offsets past the arena", func(s *Snapshot) { s.off[len(s.off)-1] += 10 }, nil},
+		{"days missing", func(s *Snapshot) { s.days = s.days[:1] }, nil},
+		{"start times not sorted", func(s *Snapshot) { s.keys[0] = s.keys[len(s.keys)-1] + 1 }, nil},
+		{"ids missing", func(s *Snapshot) { s.ids.off = s.ids.off[:2] }, nil},
+		{"an id twice", func(s *Snapshot) { copy(s.ids.arena[s.ids.off[1]:], s.ids.key(0)) }, nil}, // "g1" made "g0"
+		{"key names no posting", func(s *Snapshot) { s.index[DimArtist].of[0] = 999 }, nil},
+		{"status unknown", func(s *Snapshot) { s.status[0] = 9 }, nil},
+		{"feed not in order", func(s *Snapshot) { s.feed[0], s.feed[1] = s.feed[1], s.feed[0] }, nil},
+		{"feed entry out of range", func(s *Snapshot) { s.feed[0] = 1 << 30 }, nil},
+		{"change times missing", func(s *Snapshot) { s.updated = s.updated[1:] }, nil},
+		{"posting names no bitmap", func(s *Snapshot) { s.index[DimCity].big[0] = 7 }, nil},
+		{"list bounds", func(s *Snapshot) { s.venueIndex.start[1] = 1000 }, nil},
+		{"venue entry bounds", func(s *Snapshot) { s.venueOff[1] = 1 << 20 }, nil},
+		{"venue ETag bounds", func(s *Snapshot) { s.venueDetail.tagAt[1] = 1 << 20 }, nil},
+		{"venue gig out of range", func(s *Snapshot) { s.venueDetail.pos[0] = 1 << 30 }, nil},
 		{"serialized bitmap damaged", func(s *Snapshot) {
 			ps := &s.index[DimCity]
 			ps.packed[ps.frz[1]-1] ^= 0xff // its header's last byte
-		}},
+		}, nil},
 		{"serialized bitmap misaligned", func(s *Snapshot) {
 			ps := &s.index[DimCity]
 			ps.packed = append(make([]byte, 8), ps.packed...)
 			for i := range ps.frz {
 				ps.frz[i] += 8
 			}
-		}},
+		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := twoCities(t, bigPosting+100)
+			of := tc.of
+			if of == nil {
+				of = func(t testing.TB) *Snapshot { return twoCities(t, bigPosting+100) }
+			}
+			s := of(t)
 			tc.damage(s)
 			path := filepath.Join(t.TempDir(), "snapshot")
 			if err := s.WriteFile(path); err != nil {
