@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"syscall"
 	"time"
+
+	"github.com/gigs/gigs/engine/atomicfile"
 )
 
 // mapped is a file mapped read-only into memory.
@@ -15,7 +17,7 @@ type mapped struct{ b []byte }
 // mapping costs no copy and no fresh memory, and a restart reads the snapshot it served
 // without faulting in a buffer of its size.
 func mapFile(path string) (mapped, error) {
-	f, size, err := openRegular(path)
+	f, size, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return mapped{}, err
 	}

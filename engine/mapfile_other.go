@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/gigs/gigs/engine/atomicfile"
 )
 
 // mapped is a file read into memory where files cannot be mapped.
@@ -13,7 +15,7 @@ type mapped struct{ b []byte }
 
 // mapFile reads the regular file at path into a buffer of its size.
 func mapFile(path string) (mapped, error) {
-	f, size, err := openRegular(path)
+	f, size, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return mapped{}, err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"time"
 	"unsafe"
@@ -77,24 +76,6 @@ func (s *Snapshot) checksumGigs() {
 	}
 	s.gigCRC = crcs
 	s.crcReady.Store(true)
-}
-
-// openRegular opens the snapshot file at path, which must be a regular file, and returns
-// it with its size; mapFile maps or reads it.
-func openRegular(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("snapshot file %q is not a regular file", path)
-	}
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, fi.Size(), nil
 }
 
 // unmapGrace is how long a mapped snapshot's memory stays mapped once the snapshot is

@@ -107,6 +107,32 @@ func clean(pattern string) error {
 	return errors.Join(errs...)
 }
 
+// OpenRegular opens the file at path for reading, with its size, if it is a regular file
+// (through a symbolic link or not), and refuses anything else before opening it: opening
+// a FIFO blocks until a writer comes, and a device may never end. A missing file is an
+// error wrapping fs.ErrNotExist.
+func OpenRegular(path string) (*os.File, int64, error) {
+	fi, err := os.Stat(path)
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if fi, err = f.Stat(); err == nil && !fi.Mode().IsRegular() { // replaced in between
+		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
+}
+
 // CleanDir removes every temporary file Write left in dir, for a directory one owner
 // writes alone; call it where no Write into dir can be under way.
 func CleanDir(dir string) error {
@@ -116,9 +142,14 @@ func CleanDir(dir string) error {
 // Read returns the content of the file at path, refusing an empty one: no file gigs
 // writes is ever empty, so an empty one was cut short (by a full disk, a crash of a
 // writer that did not sync, or a hand). A missing file is an error wrapping
-// fs.ErrNotExist.
+// fs.ErrNotExist; anything but a regular file is refused (see OpenRegular).
 func Read(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	f, _, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}

@@ -202,7 +202,8 @@ func TestBadFilesStop(t *testing.T) {
 		}, "cannot read key store"},
 		{"missing key file", func(dir string) error { return os.Remove(filepath.Join(dir, "keys.json")) }, "keys.json\" is missing but its secret"},
 		{"missing secret", func(dir string) error { return os.Remove(filepath.Join(dir, "key-secret")) }, "is missing but the key store"},
-		{"short secret", func(dir string) error { return truncate(filepath.Join(dir, "key-secret"), 0) }, "key-secret\" is 0 bytes"},
+		{"empty secret", func(dir string) error { return truncate(filepath.Join(dir, "key-secret"), 0) }, "key-secret\" is empty"},
+		{"short secret", func(dir string) error { return truncate(filepath.Join(dir, "key-secret"), 5) }, "key-secret\" is 5 bytes"},
 		{"another secret", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "key-secret"), []byte(otherSecret), 0o600)
 		}, "is not the one the key store"},

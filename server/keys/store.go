@@ -103,7 +103,7 @@ func (s *Store) open() error {
 	if err != nil {
 		return err
 	}
-	secret, err := os.ReadFile(s.secretPath)
+	secret, err := atomicfile.Read(s.secretPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && (f == nil || len(f.Keys) == 0):
 		// A new store (or one that holds no key yet): the key file is written before the
