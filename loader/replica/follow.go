@@ -91,7 +91,8 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if cur := f.Live.Load(); f.served == (Manifest{}) && cur != nil && cur.Version() == m.DataVersion && cur.Built().Equal(m.Built) {
+	cur := f.Live.Load()
+	if f.served == (Manifest{}) && cur != nil && cur.Version() == m.DataVersion && cur.Built().Equal(m.Built) {
 		f.served = m // the snapshot file read at start is this one
 		f.swapped(m, cur)
 	}
@@ -102,9 +103,9 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 		return false, nil
 	case m.Object == f.bad.Object && strings.EqualFold(m.SHA256, f.bad.SHA256) && m.Published.Equal(f.bad.Published):
 		return false, nil // logged when it failed; a new publish writes a new manifest
-	case f.served.Object != "" && m.Built.Before(f.served.Built):
+	case cur != nil && m.Built.Before(cur.Built()): // served from the bucket or from the file read at start
 		f.bad = m
-		return false, fmt.Errorf("snapshot %s: built %s, before the one served (%s): not served", m.Object, m.Built, f.served.Built)
+		return false, fmt.Errorf("snapshot %s: built %s, before the one served (%s): not served", m.Object, m.Built, cur.Built())
 	}
 	dctx, cancel := context.WithTimeout(ctx, downloadTimeout)
 	defer cancel()
@@ -231,8 +232,9 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 	if err != nil {
 		return nil, &badObject{err}
 	}
-	if snap.Version() != m.DataVersion {
-		return nil, &badObject{fmt.Errorf("file holds data version %s, the manifest names %s", snap.Version(), m.DataVersion)}
+	if snap.Version() != m.DataVersion || !snap.Built().Equal(m.Built) {
+		return nil, &badObject{fmt.Errorf("file holds data version %s built %s, the manifest names %s built %s",
+			snap.Version(), snap.Built(), m.DataVersion, m.Built)}
 	}
 	if err := os.Rename(tmp.Name(), f.Path); err != nil {
 		return nil, err

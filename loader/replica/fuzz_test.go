@@ -3,10 +3,11 @@ package replica
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzParseManifest feeds the manifest reader what a bucket could hold: it never panics,
-// and what it accepts names a snapshot object with sizes and a checksum in range.
+// and what it accepts names a snapshot object with sizes, a checksum and times in range.
 func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"format":1,"object":"snapshots/20261126T141857.000000000Z-7ba0c514519f8b6f","size":685927095,` +
 		`"sha256":"` + strings.Repeat("ab", 32) + `","file_size":1434115272,"data_version":"7ba0c514519f8b6f","gigs":1000000,` +
@@ -20,7 +21,9 @@ func FuzzParseManifest(f *testing.F) {
 			return
 		}
 		if !strings.HasPrefix(m.Object, SnapshotPrefix) || strings.Contains(m.Object, "..") ||
-			m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxRatio*m.Size || len(m.SHA256) != 64 {
+			m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxRatio*m.Size || len(m.SHA256) != 64 ||
+			m.Built.After(time.Now().Add(maxAhead)) || m.Published.Before(m.Built) || m.NextRefresh.Before(m.Built) ||
+			m.NextRefresh.After(m.Published.Add(maxRefreshGap)) {
 			t.Fatalf("accepted %+v", m)
 		}
 	})

@@ -58,6 +58,16 @@ const (
 	maxRatio    = 20
 )
 
+// A manifest's times must be plausible, or one bad manifest would hold every follower
+// and the publisher (nothing built before it is served or published) or set caches'
+// lifetimes: built at most maxAhead after the reader's clock (the publisher's may run a
+// little ahead), published after it was built, and its next refresh after it was built
+// and at most maxRefreshGap after it was published.
+const (
+	maxAhead      = time.Hour
+	maxRefreshGap = 31 * 24 * time.Hour
+)
+
 // Manifest names the published snapshot.
 type Manifest struct {
 	Format      int       `json:"format"`
@@ -86,6 +96,10 @@ func (m *Manifest) check() error {
 		return fmt.Errorf("manifest says %d bytes decompress to %d: over %d times, not a snapshot", m.Size, m.FileSize, maxRatio)
 	case err != nil || len(sum) != sha256.Size:
 		return fmt.Errorf("manifest checksum %q is not a hex SHA-256", m.SHA256)
+	case m.Built.IsZero() || m.Built.After(time.Now().Add(maxAhead)):
+		return fmt.Errorf("manifest says built %s: not a time up to now", m.Built)
+	case m.Published.Before(m.Built) || m.NextRefresh.Before(m.Built) || m.NextRefresh.After(m.Published.Add(maxRefreshGap)):
+		return fmt.Errorf("manifest's times do not follow each other: built %s, published %s, next refresh %s", m.Built, m.Published, m.NextRefresh)
 	}
 	return nil
 }

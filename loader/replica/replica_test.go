@@ -167,6 +167,14 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 		{"larger than said, decompressed", goodObject, bad(sized(goodObject, len(goodFile)-1)), "decompressed"},
 		{"smaller than said, decompressed", goodObject, bad(sized(goodObject, len(goodFile)+1)), "decompressed"},
 		{"built before the one served", goodObject, bad(func(m *replica.Manifest) { m.Built = m.Built.Add(-time.Hour) }), "before the one served"},
+		{"built other than its file", goodObject, bad(func(m *replica.Manifest) { m.Built = m.Built.Add(time.Second) }), "the manifest names"},
+		{"built in the future", nil, bad(func(m *replica.Manifest) {
+			m.Built = time.Now().Add(2 * time.Hour)
+			m.Published, m.NextRefresh = m.Built, m.Built.Add(time.Hour)
+		}), "not a time up to now"},
+		{"published before built", nil, bad(func(m *replica.Manifest) { m.Published = m.Built.Add(-time.Minute) }), "do not follow"},
+		{"next refresh before built", nil, bad(func(m *replica.Manifest) { m.NextRefresh = m.Built.Add(-time.Minute) }), "do not follow"},
+		{"next refresh in a century", nil, bad(func(m *replica.Manifest) { m.NextRefresh = m.Published.AddDate(100, 0, 0) }), "do not follow"},
 		{"decompresses too far", nil, bad(func(m *replica.Manifest) { m.FileSize = 100 * m.Size }), "over 20 times"},
 		{"missing object", nil, bad(func(m *replica.Manifest) { m.Object = "snapshots/none" }), "NotFound"},
 		{"manifest not JSON", nil, []byte("{\"format\": 1, \"obj"), "parse"},
@@ -213,6 +221,50 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 	next, _ := published(t, b, pub, 400)
 	if swapped, err := f.Poll(ctx); !swapped || err != nil || f.Live.Load().Version() != next.Version() {
 		t.Fatalf("a good publish after bad ones: swapped %v, %v", swapped, err)
+	}
+}
+
+// TestRestartedFollowerKeepsItsNewerFile starts a follower as gigsd does, serving the
+// snapshot file it read at start, while the bucket names an older snapshot (a publisher
+// restored from a backup, or its clock set back): the older one is not served and the
+// file is not replaced.
+func TestRestartedFollowerKeepsItsNewerFile(t *testing.T) {
+	ctx := context.Background()
+	b := bucket(t)
+	ds := scale.Generate(scale.Config{Gigs: 200, Seed: 3, Now: now})
+	older, err := engine.Build(ds, engine.Options{Now: now.Add(-time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := filepath.Join(t.TempDir(), "snapshot")
+	if err := older.WriteFile(pub); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replica.Publish(ctx, b, pub, older, now); err != nil {
+		t.Fatal(err)
+	}
+	f := follower(t, b)
+	newer, err := engine.Build(ds, engine.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := newer.WriteFile(f.Path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := engine.ReadSnapshotFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Live.Publish(read)
+	file, _ := os.ReadFile(f.Path)
+	if swapped, err := f.Poll(ctx); swapped || err == nil || !strings.Contains(err.Error(), "before the one served") {
+		t.Fatalf("swapped %v, %v; want the older snapshot refused", swapped, err)
+	}
+	if s := f.Live.Load(); !s.Built().Equal(now) {
+		t.Errorf("serving the snapshot built %s", s.Built())
+	}
+	if mine, _ := os.ReadFile(f.Path); string(mine) != string(file) {
+		t.Error("the follower's newer snapshot file was replaced")
 	}
 }
 
