@@ -196,6 +196,18 @@ func TestBadFilesStop(t *testing.T) {
 			data, _ = json.Marshal(f)
 			return os.WriteFile(p, data, 0o600)
 		}, "has no secret fingerprint"},
+		{"key without its creation time", func(dir string) error {
+			p := filepath.Join(dir, "keys.json")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			var f map[string]any
+			json.Unmarshal(data, &f)
+			delete(f["keys"].([]any)[0].(map[string]any), "created")
+			data, _ = json.Marshal(f)
+			return os.WriteFile(p, data, 0o600)
+		}, "lacks its id, hash or creation time"},
 		{"unreadable key file", func(dir string) error {
 			p := filepath.Join(dir, "keys.json")
 			return errors.Join(os.Remove(p), os.Mkdir(p, 0o700))

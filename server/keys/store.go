@@ -137,7 +137,9 @@ func (s *Store) open() error {
 }
 
 // readFile reads the key file; nil when it does not exist. A file that is empty, cut
-// short, not JSON or of a newer version is an error naming it.
+// short, not JSON, of a newer version or with a key lacking its id, hash or creation time
+// is an error naming it: a key without a creation time would look unused for ever and be
+// revoked at the first sync.
 func (s *Store) readFile() (*file, error) {
 	data, err := atomicfile.Read(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -152,13 +154,14 @@ func (s *Store) readFile() (*file, error) {
 		Keys        *[]Record `json:"keys"`
 	}
 	err = json.Unmarshal(data, &f)
+	var out *file
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("cannot parse key store %q: %w; restore it from a backup", s.path, err)
 	case f.Keys == nil:
 		return nil, fmt.Errorf("key store %q has no list of keys: it is not a key store, or was damaged; restore it from a backup", s.path)
 	case f.Version == nil && f.Fingerprint == "":
-		return &file{Keys: *f.Keys}, nil // a store from before versions
+		out = &file{Keys: *f.Keys} // a store from before versions
 	case f.Version == nil || *f.Version != formatVersion:
 		v := "no"
 		if f.Version != nil {
@@ -167,8 +170,15 @@ func (s *Store) readFile() (*file, error) {
 		return nil, fmt.Errorf("key store %q has version %s; this build reads version %d", s.path, v, formatVersion)
 	case f.Fingerprint == "":
 		return nil, fmt.Errorf("key store %q has no secret fingerprint: it was damaged; restore it from a backup", s.path)
+	default:
+		out = &file{Version: *f.Version, Fingerprint: f.Fingerprint, Keys: *f.Keys}
 	}
-	return &file{Version: *f.Version, Fingerprint: f.Fingerprint, Keys: *f.Keys}, nil
+	for i, r := range out.Keys {
+		if r.ID == "" || r.Hash == "" || r.Created.IsZero() {
+			return nil, fmt.Errorf("key store %q: key %d (id %q) lacks its id, hash or creation time: it was damaged; restore it from a backup", s.path, i+1, r.ID)
+		}
+	}
+	return out, nil
 }
 
 // Read returns every record. The store must exist, as Open leaves it.
