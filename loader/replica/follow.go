@@ -110,13 +110,16 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	dctx, cancel := context.WithTimeout(ctx, downloadTimeout)
 	defer cancel()
 	snap, err := f.download(dctx, m)
-	if err != nil {
+	if snap == nil {
 		f.Metrics.downloads.WithLabelValues("error").Inc()
 		var bad *badObject
 		if errors.As(err, &bad) {
 			f.bad = m
 		}
 		return false, fmt.Errorf("snapshot %s: %w", m.Object, err)
+	}
+	if err != nil {
+		f.Log.Warn("published snapshot served, but a restart will not find it", "object", m.Object, "err", err)
 	}
 	f.Metrics.polled.SetToCurrentTime()
 	f.Metrics.downloads.WithLabelValues("ok").Inc()
@@ -186,7 +189,9 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 }
 
 // download fetches m's snapshot file beside f.Path, checks its size, checksum and
-// content, and puts it in f.Path's place; the file in service stays on any failure.
+// content, and puts it in f.Path's place; the file in service stays on any failure. When
+// only that last step fails (f.Path is a directory, say), it returns the snapshot with
+// the error: it can be served all the same, mapped from a file no longer named.
 func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
 	r, err := f.Bucket.NewReader(ctx, m.Object, nil)
 	if err != nil {
@@ -237,7 +242,7 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 			snap.Version(), snap.Built(), m.DataVersion, m.Built)}
 	}
 	if err := os.Rename(tmp.Name(), f.Path); err != nil {
-		return nil, err
+		return snap, fmt.Errorf("not kept as the snapshot file: %w", err)
 	}
 	keep = true
 	return snap, nil

@@ -268,6 +268,27 @@ func TestRestartedFollowerKeepsItsNewerFile(t *testing.T) {
 	}
 }
 
+// TestFollowerServesWhatItCannotKeep gives a follower a directory where its snapshot file
+// goes: the downloaded snapshot is served all the same, and not downloaded again.
+func TestFollowerServesWhatItCannotKeep(t *testing.T) {
+	ctx := context.Background()
+	b := bucket(t)
+	s, _ := published(t, b, t.TempDir(), 200)
+	f := follower(t, b)
+	if err := os.Mkdir(f.Path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if swapped, err := f.Poll(ctx); !swapped || err != nil || f.Live.Load().Version() != s.Version() {
+		t.Fatalf("swapped %v, %v; want the snapshot served", swapped, err)
+	}
+	if swapped, err := f.Poll(ctx); swapped || err != nil {
+		t.Fatalf("polled again: swapped %v, %v; want nothing new", swapped, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(f.Path)); len(entries) != 1 {
+		t.Errorf("%d files in the data directory, want the directory alone", len(entries))
+	}
+}
+
 func sha(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
