@@ -185,28 +185,10 @@ func TestBadFilesStop(t *testing.T) {
 			return os.WriteFile(filepath.Join(dir, "keys.json"), []byte(`{"version": 1, "kyes": []}`), 0o600)
 		}, "has no list of keys"},
 		{"fingerprint removed", func(dir string) error {
-			p := filepath.Join(dir, "keys.json")
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			var f map[string]any
-			json.Unmarshal(data, &f)
-			delete(f, "secret_fingerprint")
-			data, _ = json.Marshal(f)
-			return os.WriteFile(p, data, 0o600)
+			return editKeyFile(dir, func(f map[string]any) { delete(f, "secret_fingerprint") })
 		}, "has no secret fingerprint"},
 		{"key without its creation time", func(dir string) error {
-			p := filepath.Join(dir, "keys.json")
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			var f map[string]any
-			json.Unmarshal(data, &f)
-			delete(f["keys"].([]any)[0].(map[string]any), "created")
-			data, _ = json.Marshal(f)
-			return os.WriteFile(p, data, 0o600)
+			return editKeyFile(dir, func(f map[string]any) { delete(f["keys"].([]any)[0].(map[string]any), "created") })
 		}, "lacks its id, hash or creation time"},
 		{"unreadable key file", func(dir string) error {
 			p := filepath.Join(dir, "keys.json")
@@ -239,6 +221,22 @@ func TestBadFilesStop(t *testing.T) {
 }
 
 func truncate(path string, n int64) error { return os.Truncate(path, n) }
+
+// editKeyFile rewrites the key file of dir as edit changes its JSON.
+func editKeyFile(dir string, edit func(f map[string]any)) error {
+	p := filepath.Join(dir, "keys.json")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	edit(f)
+	data, _ = json.Marshal(f)
+	return os.WriteFile(p, data, 0o600)
+}
 
 // snapshotDir describes the regular files of dir and their contents.
 func snapshotDir(t *testing.T, dir string) string {
