@@ -113,24 +113,28 @@ func clean(pattern string) error {
 // error wrapping fs.ErrNotExist.
 func OpenRegular(path string) (*os.File, int64, error) {
 	fi, err := os.Stat(path)
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
-	}
-	if err != nil {
+	if err = notRegular(path, fi, err); err != nil {
 		return nil, 0, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	if fi, err = f.Stat(); err == nil && !fi.Mode().IsRegular() { // replaced in between
-		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
-	}
-	if err != nil {
+	fi, err = f.Stat() // again: it may have been replaced in between
+	if err = notRegular(path, fi, err); err != nil {
 		f.Close()
 		return nil, 0, err
 	}
 	return f, fi.Size(), nil
+}
+
+// notRegular returns err, the error of a stat of path, or one naming path when fi is not
+// a regular file.
+func notRegular(path string, fi fs.FileInfo, err error) error {
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
+	}
+	return err
 }
 
 // CleanDir removes every temporary file Write left in dir, for a directory one owner
