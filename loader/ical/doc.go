@@ -54,12 +54,18 @@
 //   - a Windows display name ("(UTC+10:00) Canberra, Melbourne, Sydney", "(GMT-05:00)
 //     Eastern Time (US & Canada)"): the zone of the first place it lists, a US or Canadian
 //     region by its words or a gazetteer city, whose standard offset is the one it states;
+//     without the offset ("Amsterdam, Belgrade, Berlin, …"), when every place it lists is
+//     a gazetteer city and their zones agree;
 //   - a prefixed name whose trailing part is an IANA name
-//     ("/mozilla.org/20050126_1/Europe/Berlin");
+//     ("/mozilla.org/20050126_1/Europe/Berlin", "/Europe/Stockholm");
 //   - through the X-LIC-LOCATION of the document's VTIMEZONE for the TZID;
 //   - failing those, by the rules of that VTIMEZONE (an Outlook display name, "Customized
 //     Time Zone"): the zone, of those windowszones.tsv names, whose offsets agree with its
 //     STANDARD and DAYLIGHT observances every day of the three years around Options.Now.
+//     An observance without RRULE holds from its DTSTART until a later one (Exchange's
+//     zones without daylight saving start in 1601); a yearly one recurs until its UNTIL,
+//     or until one of its kind with a later DTSTART begins (Exchange's eras); one whose
+//     RRULE is not a yearly "nth weekday of a month" rule makes the VTIMEZONE unusable.
 //
 // A TZID none of these resolve is never read as venue-local time: the value is an error,
 // and an event whose DTSTART it is is dropped with the reason. A wall time that a daylight
@@ -89,9 +95,12 @@
 // that occurrence: it is returned when it or the occurrence it replaces lies in the window,
 // takes the title, venue, URL and genres of the series when it states none, starts at its
 // RECURRENCE-ID (in the series' zone) when it has no DTSTART, and with STATUS:CANCELLED
-// cancels that occurrence alone. Of two overrides of one occurrence the
-// higher SEQUENCE wins. RANGE=THISANDFUTURE is not honoured: the override replaces one
-// occurrence. An override whose series is not in the document is an event of its own.
+// cancels that occurrence alone. A RECURRENCE-ID whose TZID no zone resolves is read by
+// its date alone, which names an occurrence of an all-day series (Exchange writes
+// "UTC+01"); of any other series the override is dropped with the reason. Of two
+// overrides of one occurrence the higher SEQUENCE wins. RANGE=THISANDFUTURE is not
+// honoured: the override replaces one occurrence. An override whose series is not in the
+// document is an event of its own.
 //
 // A rule the adapter cannot expand exactly is not guessed at: a part it does not support
 // (BYSETPOS, BYHOUR, BYMINUTE, BYSECOND, BYYEARDAY, BYWEEKNO, FREQ=HOURLY and finer, RSCALE),
@@ -112,7 +121,8 @@
 // 256 KiB and components nested deeper than 8 are ignored, at most 100,000 VEVENTs are read
 // and 100,000 events returned, a VEVENT with more than 8 RRULEs or 2,000 RDATE and EXDATE
 // values is dropped, and expanding the rules of one document looks at no more than
-// 10,000,000 days. Beyond the first 100 distinct TZIDs of a document times are floating.
+// 10,000,000 days. Beyond the first 100 distinct TZIDs of a document a TZID resolves no
+// zone (its values are errors, as above), and at most 10 are matched by their rules.
 //
 // Events come in document order, the occurrences of a series in order of start at the
 // place of its VEVENT. Parse never panics, never modifies its input, and is safe for

@@ -26,6 +26,7 @@ type entry struct {
 	dur      *duration // DURATION, when there is no DTEND
 	rid      *stamp    // RECURRENCE-ID: the VEVENT overrides one occurrence of a series
 	ridStart bool      // the override has no DTSTART: it starts at its RECURRENCE-ID
+	ridErr   error     // why rid's TZID cannot be read: rid is then its wall, floating
 	seq      int       // SEQUENCE
 
 	recur   bool // it has an RRULE or an RDATE
@@ -63,6 +64,20 @@ func (p *parser) build() {
 			}
 		}
 	}
+	placed := entries[:0]
+	for _, e := range entries {
+		m := masters[e.uid]
+		if e.uid == "" {
+			m = nil
+		}
+		if e.rid != nil && !e.placeable(m) {
+			pr := e.v.recurrenceID
+			p.drop(pr.line, fmt.Sprintf("vevent %s: cannot read recurrence-id %q: %v", e.who, clip(pr.value, maxQuote), e.ridErr))
+			continue
+		}
+		placed = append(placed, e)
+	}
+	entries = placed
 	for _, e := range entries {
 		if e.rid == nil {
 			// A UID that several masters share would give them all one ref.
@@ -86,6 +101,20 @@ func (p *parser) build() {
 			p.emit(e)
 		}
 	}
+}
+
+// placeable reports whether override e can be placed, m being its series (nil when the
+// document has none): always, unless its RECURRENCE-ID's zone is unknown (ridErr). Then
+// only its date is known, which names an occurrence of an all-day series, and names the
+// ref of an override without a series; an override that would start at it has no start.
+func (e *entry) placeable(m *entry) bool {
+	switch {
+	case e.ridErr == nil:
+		return true
+	case m != nil:
+		return m.start.form == dateOnly
+	}
+	return !e.ridStart
 }
 
 // entry reads a VEVENT, or drops it and returns nil when it cannot be used.
@@ -120,6 +149,13 @@ func (p *parser) entry(v *vevent) *entry {
 			return fail(pr.line, "cannot read recurrence-id: %v", pr.err)
 		}
 		rid, err := p.stampOf(pr, pr.value)
+		if err != nil && pr.param("TZID") != "" {
+			// Exchange names an all-day series' occurrence by a date-time in a zone of
+			// its own ("UTC+01"): its date is enough there (see placeable).
+			if wall, werr := parseStamp(pr.value, pr.param("VALUE"), nil); werr == nil {
+				rid, e.ridErr, err = wall, err, nil
+			}
+		}
 		if err != nil {
 			return fail(pr.line, "cannot read recurrence-id %q: %v", clip(pr.value, maxQuote), err)
 		}
@@ -242,6 +278,9 @@ func (p *parser) stampOf(pr *prop, v string) (stamp, error) {
 	var loc *time.Location
 	if tzid := pr.param("TZID"); tzid != "" {
 		if loc = p.zones.lookup(tzid); loc == nil {
+			if p.zones.rules[tzid] != nil {
+				return stamp{}, fmt.Errorf("time zone %q is unknown, and the rules of its vtimezone could not be matched to a zone", clip(tzid, maxQuote))
+			}
 			return stamp{}, fmt.Errorf("time zone %q is unknown, and no vtimezone of the document defines it", clip(tzid, maxQuote))
 		}
 	} else if p.calZone != nil && !strings.HasSuffix(strings.ToUpper(strings.TrimSpace(v)), "Z") {

@@ -274,7 +274,7 @@ func (p *parser) scan(data []byte) {
 				p.vtzs = append(p.vtzs, f.tz)
 			case "STANDARD", "DAYLIGHT":
 				if n := len(stack); n > 0 && stack[n-1].tz != nil && len(stack[n-1].tz.rules) < maxObservances {
-					f.obs = &observance{}
+					f.obs = &observance{daylight: name == "DAYLIGHT"}
 					stack[n-1].tz.rules = append(stack[n-1].tz.rules, f.obs)
 				}
 			}
@@ -319,10 +319,10 @@ func (p *parser) scan(data []byte) {
 				top.obs.add(pr.name, pr.value)
 			case top.tz != nil && err == nil:
 				switch pr.name {
-				case "TZID":
-					top.tz.tzid = cmp.Or(top.tz.tzid, strings.TrimSpace(pr.value))
+				case "TZID": // a TEXT value, escaped where a TZID parameter is quoted
+					top.tz.tzid = cmp.Or(top.tz.tzid, strings.TrimSpace(unescape(pr.value)))
 				case "X-LIC-LOCATION":
-					top.tz.location = cmp.Or(top.tz.location, strings.TrimSpace(pr.value))
+					top.tz.location = cmp.Or(top.tz.location, strings.TrimSpace(unescape(pr.value)))
 				}
 			}
 		}

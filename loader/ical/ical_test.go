@@ -356,3 +356,70 @@ func TestDoesNotShareSlices(t *testing.T) {
 		t.Error("occurrences share their genres")
 	}
 }
+
+// TestRealZones reads calendars of the real corpus (testdata/real/ical, see its
+// provenance.json) whose zones are named or defined the ways Outlook, Exchange and other
+// clients write them, each as of a day before its events, and checks the first events'
+// times and that nothing is dropped.
+func TestRealZones(t *testing.T) {
+	tests := []struct {
+		file, now string
+		events    []string // brief of the first events, in order
+		count     int      // events in all
+	}{
+		{ // a VTIMEZONE of one observance without RRULE since 1601; its TZID escaped
+			file: "outlook-kuala-lumpur-fixed-offset.ics", now: "2008-10-30", count: 52,
+			events: []string{"L16 2008-10-31T09:30+08:00 2008-10-31T09:40+08:00", "L16 2008-11-07T09:30+08:00 2008-11-07T09:40+08:00"},
+		},
+		{ // TZID:Pacific Time (US & Canada)\, Tijuana, yearly rules since 1601
+			file: "exchange-cdo-escaped-tzid.ics", now: "2004-10-10", count: 1,
+			events: []string{"L21 2004-10-11T22:30-07:00 2004-10-12T00:00-07:00"},
+		},
+		{ // rules of 1671 and of 2007, the old ones without UNTIL
+			file: "exchange-multi-era-vtimezone.ics", now: "2025-06-01", count: 2,
+			events: []string{"L35 2025-06-10T14:00-04:00 2025-06-10T15:00-04:00", "L42 1985-10-15T14:00-04:00 1985-10-15T15:00-04:00"},
+		},
+		{ // New York's history since 1967: UNTIL, a one-off observance with an RDATE
+			file: "full-history-new-york-vtimezone.ics", now: "2014-08-01", count: 1,
+			events: []string{"L55 2014-08-29T08:00-04:00 2014-08-29T10:00-04:00"},
+		},
+		{ // an all-day series; the override of 02-26 names it in zone "UTC+01" and moves it
+			file: "exchange-allday-override-offset-tzid.ics", now: "2026-02-18", count: 51,
+			events: []string{"L6 2026-02-19 2026-02-20", "L6 2026-02-24 2026-02-25", "L19 2026-02-27 2026-02-28", "L6 2026-03-03 2026-03-04"},
+		},
+		{ // TZID=/Europe/Stockholm
+			file: "tzid-leading-slash.ics", now: "2022-10-20", count: 52,
+			events: []string{"L2 2022-10-21T20:00+02:00 2022-10-21T21:00+02:00", "L2 2022-10-28T20:00+02:00 2022-10-28T21:00+02:00", "L2 2022-11-04T20:00+01:00 2022-11-04T21:00+01:00"},
+		},
+		{ // a display name's cities without the offset; its one occurrence is an EXDATE
+			file: "tzid-city-list.ics", now: "2024-04-14", count: 0,
+		},
+		{ // a VTIMEZONE of one observance from 2017, read nine years later
+			file: "custom-fixed-utc11.ics", now: "2026-02-27", count: 1,
+			events: []string{"L13 2017-02-28T23:00+11:00 2017-02-28T23:30+11:00"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "ical", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			at, err := time.Parse(time.DateOnly, tt.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events, drops := Parse(data, tt.file, Options{Now: at})
+			var got []string
+			for _, e := range events[:min(len(events), len(tt.events))] {
+				got = append(got, fmt.Sprintf("L%d %s %s", e.Line, fw(e.Start), fw(e.End)))
+			}
+			if len(events) != tt.count || !reflect.DeepEqual(got, tt.events) {
+				t.Errorf("%d events, first:\n%s\nwant %d:\n%s", len(events), strings.Join(got, "\n"), tt.count, strings.Join(tt.events, "\n"))
+			}
+			for _, d := range drops {
+				t.Errorf("drop at line %d: %s", d.Line, d.Reason)
+			}
+		})
+	}
+}

@@ -232,6 +232,15 @@ func TestResolveZone(t *testing.T) {
 		{"Mars/Olympus_Mons", ""},
 		{"Customized Time Zone", ""},
 		{"(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna", "Europe/Amsterdam"},
+		{"/Europe/Stockholm", "Europe/Stockholm"},
+		{"Europe/Stockholm/", "Europe/Stockholm"},
+		// A display name's list without its offset: the places must agree on a zone.
+		{"Amsterdam, Belgrade, Berlin, Brussels, Budapest, Madrid, Paris, Prague, Stockholm", "Europe/Amsterdam"},
+		{"Paris, Belgrade", "Europe/Paris"},   // not Paris, Texas
+		{"Paris, Chicago", "America/Chicago"}, // Paris, Texas is in Chicago's zone
+		{"Berlin, Tokyo", ""},
+		{"Berlin, Atlantis", ""},
+		{"Berlin", ""},
 		{strings.Repeat("A/", 200) + "Europe/Berlin", ""},
 	}
 	for _, tt := range tests {

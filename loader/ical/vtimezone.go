@@ -1,6 +1,7 @@
 package ical
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,15 +15,25 @@ import (
 // offsets at every one of them. The times of such a TZID then follow that zone, daylight
 // saving included. A VTIMEZONE whose rules no such zone follows resolves nothing, and its
 // events are dropped with the reason.
+//
+// The offset at an instant is that of the observance whose onset came last before it. A
+// yearly observance has an onset every year from its DTSTART to its RRULE's UNTIL; any
+// other has one, at its DTSTART, and holds until a later onset. Exchange writes a zone's
+// history as eras, each a STANDARD and a DAYLIGHT with a later DTSTART than the era before
+// and often no UNTIL on the old rules: an observance's onsets end where one of its kind
+// (STANDARD or DAYLIGHT) with a later DTSTART begins.
 
 // observance is one STANDARD or DAYLIGHT component of a VTIMEZONE.
 type observance struct {
 	start      time.Time // DTSTART, a local wall time (in the offset it changes from)
+	until      time.Time // the RRULE's UNTIL, in UTC; zero when it has none
+	daylight   bool      // a DAYLIGHT, not a STANDARD
 	from, to   int       // TZOFFSETFROM, TZOFFSETTO in seconds
 	month      time.Month
 	nth        int // BYDAY ordinal: 1..5, or -1 for the last; 0 when the rule has no BYDAY
 	weekday    time.Weekday
 	yearly     bool // an RRULE FREQ=YEARLY with BYMONTH and BYDAY: it recurs every year
+	rrules     int  // its RRULEs, read or not
 	hasFrom    bool
 	hasTo      bool
 	hasStartTS bool
@@ -41,6 +52,7 @@ func (o *observance) add(name, value string) {
 	case "TZOFFSETTO":
 		o.to, o.hasTo = parseOffset(value)
 	case "RRULE":
+		o.rrules++
 		o.readRule(value)
 	}
 }
@@ -76,30 +88,70 @@ func parseOffset(v string) (int, bool) {
 	return off, true
 }
 
-// readRule reads the yearly rules time zones use: FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU (an
-// UNTIL is ignored: the rules of the years in question are the last ones).
+// readRule reads the yearly rules time zones use: FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU, or
+// with the week as days of the month (BYDAY=SU;BYMONTHDAY=8,9,10,11,12,13,14 for the
+// second Sunday), with an UNTIL (a UTC date-time, or a date) when the rule ends. A rule
+// with any other part is not read: the observance is then not yearly, and its rules not
+// usable.
 func (o *observance) readRule(v string) {
 	var freq string
+	first, days := 0, 0 // BYMONTHDAY: its first day and how many follow it one by one
 	for part := range strings.SplitSeq(strings.ToUpper(v), ";") {
 		name, val, _ := strings.Cut(strings.TrimSpace(part), "=")
 		switch name {
 		case "FREQ":
 			freq = val
-		case "BYMONTH":
-			if n, err := strconv.Atoi(val); err == nil && n >= 1 && n <= 12 {
-				o.month = time.Month(n)
+		case "UNTIL":
+			t, err := civilStamp(val)
+			if err != nil {
+				return
 			}
+			o.until = t
+		case "BYMONTH":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > 12 {
+				return
+			}
+			o.month = time.Month(n)
 		case "BYDAY":
-			if len(val) < 3 {
+			if len(val) < 2 {
 				return
 			}
 			w, ok := weekdays[val[len(val)-2:]]
-			n, err := strconv.Atoi(strings.TrimPrefix(val[:len(val)-2], "+"))
-			if !ok || err != nil || n < -1 || n == 0 || n > 5 {
+			n, err := strconv.Atoi(cmp.Or(strings.TrimPrefix(val[:len(val)-2], "+"), "0"))
+			if !ok || err != nil || n < -1 || n > 5 {
 				return
 			}
 			o.nth, o.weekday = n, w
+		case "BYMONTHDAY":
+			for d := range strings.SplitSeq(val, ",") {
+				n, err := strconv.Atoi(d)
+				if err != nil || days > 0 && n != first+days {
+					return
+				}
+				if days == 0 {
+					first = n
+				}
+				days++
+			}
+		case "INTERVAL":
+			if val != "1" {
+				return
+			}
+		case "WKST":
+		default:
+			return
 		}
+	}
+	if days == 7 && o.nth == 0 && o.month != 0 {
+		switch last := time.Date(2025, o.month+1, 0, 0, 0, 0, 0, time.UTC).Day(); {
+		case first%7 == 1 && first <= 22:
+			o.nth = (first-1)/7 + 1
+		case first+6 == last:
+			o.nth = -1
+		}
+	} else if days > 0 {
+		return
 	}
 	o.yearly = freq == "YEARLY" && o.month != 0 && o.nth != 0
 }
@@ -125,34 +177,71 @@ func (o *observance) onset(year int) (time.Time, bool) {
 	default:
 		return time.Time{}, false
 	}
-	return d.Add(clock).Add(-time.Duration(o.from) * time.Second), true
+	at := d.Add(clock).Add(-time.Duration(o.from) * time.Second)
+	if !o.until.IsZero() && at.After(o.until) {
+		return time.Time{}, false
+	}
+	return at, true
+}
+
+// first returns the instant of the observance's DTSTART, when it begins to apply.
+func (o *observance) first() time.Time {
+	return o.start.Add(-time.Duration(o.from) * time.Second)
 }
 
 // rules is what a VTIMEZONE says: its observances.
 type rules []*observance
 
 // offset returns the UTC offset the rules give at instant t: that of the observance whose
-// onset came last before it.
+// onset came last before it, of those a later one of their kind has not replaced by then.
 func (r rules) offset(t time.Time) (int, bool) {
 	var best time.Time
 	off, found := 0, false
-	for y := t.Year() - 1; y <= t.Year(); y++ {
-		for _, o := range r {
-			if at, ok := o.onset(y); ok && !at.After(t) && (!found || at.After(best)) {
-				best, off, found = at, o.to, true
+	consider := func(o *observance, at time.Time, ok bool) {
+		if ok && !at.After(t) && (!found || at.After(best)) {
+			best, off, found = at, o.to, true
+		}
+	}
+	for _, o := range r {
+		if r.replaced(o, t) {
+			continue
+		}
+		if !o.yearly {
+			at, ok := o.onset(o.start.Year())
+			consider(o, at, ok)
+			continue
+		}
+		// The last onset before t is in its year or the one before, or it is the
+		// rule's last, around its UNTIL.
+		years := [4]int{t.Year() - 1, t.Year(), o.until.Year() - 1, o.until.Year()}
+		for i, y := range years {
+			if i < 2 || !o.until.IsZero() && y < t.Year()-1 {
+				at, ok := o.onset(y)
+				consider(o, at, ok)
 			}
 		}
 	}
 	return off, found
 }
 
-// usable reports whether every observance was read whole.
+// replaced reports whether an observance of o's kind with a later DTSTART has begun by t.
+func (r rules) replaced(o *observance, t time.Time) bool {
+	for _, n := range r {
+		if n.daylight == o.daylight && n.start.After(o.start) && !n.first().After(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// usable reports whether every observance was read whole: an RRULE other than the yearly
+// rules readRule reads (BYMONTHDAY, a second RRULE) could only be guessed at.
 func (r rules) usable() bool {
 	if len(r) == 0 {
 		return false
 	}
 	for _, o := range r {
-		if !o.hasStartTS || !o.hasFrom || !o.hasTo {
+		if !o.hasStartTS || !o.hasFrom || !o.hasTo || o.rrules > 1 || o.rrules == 1 && !o.yearly {
 			return false
 		}
 	}

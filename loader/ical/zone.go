@@ -74,9 +74,10 @@ func resolveZone(name string) *time.Location {
 	if loc := displayZone(name); loc != nil {
 		return loc
 	}
-	// IANA names have at most three segments ("America/Argentina/Salta").
+	// IANA names have at most three segments ("America/Argentina/Salta"); the whole name
+	// is tried too, for "/Europe/Stockholm".
 	parts := strings.Split(strings.Trim(name, "/"), "/")
-	for i := max(1, len(parts)-3); i < len(parts); i++ {
+	for i := max(0, len(parts)-3); i < len(parts); i++ {
 		if loc := ianaZone(strings.Join(parts[i:], "/")); loc != nil {
 			return loc
 		}
