@@ -161,6 +161,13 @@ type Options struct {
 	// Prev is the snapshot served before this one, whose ledger (see ledger.go) this one
 	// carries on; nil starts a new ledger, in which every gig is created at Now.
 	Prev *Snapshot
+	// Published is the change-feed cursor of the last snapshot published from where Prev
+	// came from, when known (zero: Prev's own). When it is not Prev's own cursor, Prev is
+	// older than what clients have seen (a snapshot file read after a crash, or a failed
+	// write, between publishing and saving): this build numbers its changes after both,
+	// and its feed refuses every earlier cursor of the ledger as expired, since changes a
+	// client holds may be lost. A cursor of another ledger expires all of Prev's.
+	Published Cursor
 }
 
 // Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug, a
@@ -193,7 +200,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, cat, opt.Prev)
 	s.crcReady.Store(true)
-	if err := s.carryLedger(opt.Prev, ds.Merges); err != nil {
+	if err := s.carryLedger(opt.Prev, opt.Published, ds.Merges); err != nil {
 		return nil, err
 	}
 	if err := s.buildIndexes(rows, cat); err != nil {

@@ -152,17 +152,27 @@ func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
 	return p, true
 }
 
-// carryLedger numbers this build's changes after what prev numbered (prev may be nil),
+// carryLedger numbers this build's changes after what prev numbered (prev may be nil), or
+// after published when that is known and not prev's own cursor (see Options.Published),
 // and writes the tombstones: prev's still within TombstoneKeep whose gig is not back,
 // and one per gig of prev this snapshot lacks: merged when merges names it and its
 // survivor is here, past when its start went by, else gone from the sources. Gigs'
 // times and hashes are set already (renderGigs); a number 0 is one to give. It fails only
 // if prev's ledger names a gig twice, which no build makes and no snapshot file read may
 // (views refuses a tombstone of a gig the file holds).
-func (s *Snapshot) carryLedger(prev *Snapshot, merges []Merge) error {
+func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge) error {
 	now := s.built.Unix()
 	if prev != nil {
 		s.epoch, s.seq, s.floor = prev.epoch, prev.seq, prev.floor
+		if published != (Cursor{}) && published != prev.Cursor() {
+			// Clients may hold cursors of changes prev does not know: none of them may be
+			// read as the changes numbered next.
+			if published.Epoch == s.epoch {
+				s.seq = max(s.seq, published.Seq)
+			}
+			s.seq++
+			s.floor = s.seq
+		}
 	} else {
 		// Named by when it starts and what: two replicas starting alike agree.
 		h := xxhash.New()
@@ -275,7 +285,7 @@ func ParseCursor(v string) (Cursor, error) {
 		c.Seq, err2 = strconv.ParseUint(n, 10, 64)
 	}
 	if !ok || err1 != nil || err2 != nil || len(e) > 16 || c.Epoch == 0 {
-		return Cursor{}, errors.New("not a cursor: use the next_cursor of a change page or the export's cursor")
+		return Cursor{}, errors.New("not a cursor: use the export's meta.cursor or a change page's")
 	}
 	return c, nil
 }

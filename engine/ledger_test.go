@@ -227,3 +227,55 @@ func FuzzParseCursor(f *testing.F) {
 		}
 	})
 }
+
+// TestLedgerAfterPublished builds on a snapshot older than the last one published
+// (Options.Published): every earlier cursor of the ledger expires, the build's own does
+// not, and its changes are numbered after the published cursor.
+func TestLedgerAfterPublished(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	now := t0.Add(-48 * time.Hour)
+	ds := ledgerDataset(t0, map[string]time.Duration{"a": 0, "b": time.Hour}, nil)
+	prev := buildAt(t, ds, now, nil)
+	given := prev.Cursor()
+	changed := ledgerDataset(t0, map[string]time.Duration{"a": 0, "b": time.Hour, "c": 2 * time.Hour}, nil)
+	tests := []struct {
+		name      string
+		published engine.Cursor
+		ds        *engine.Dataset
+		wantSeq   uint64 // of the build's cursor
+		expired   bool   // given, and every earlier cursor
+	}{
+		{"unknown", engine.Cursor{}, ds, given.Seq, false},
+		{"prev's own", given, changed, given.Seq + 1, false},
+		{"ahead of prev", engine.Cursor{Epoch: given.Epoch, Seq: given.Seq + 5}, ds, given.Seq + 6, true},
+		{"ahead of prev, with a change", engine.Cursor{Epoch: given.Epoch, Seq: given.Seq + 5}, changed, given.Seq + 7, true},
+		{"of another ledger", engine.Cursor{Epoch: given.Epoch ^ 2, Seq: 1}, ds, given.Seq + 1, true},
+	}
+	for _, tt := range tests {
+		s, err := engine.Build(tt.ds, engine.Options{Now: now.Add(time.Hour), Prev: prev, Published: tt.published})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.Cursor(); c.Epoch != given.Epoch || c.Seq != tt.wantSeq {
+			t.Errorf("%s: cursor %s, want %d in the same ledger", tt.name, c, tt.wantSeq)
+		}
+		for _, c := range []engine.Cursor{given, {Epoch: given.Epoch, Seq: 1}, tt.published} {
+			if c.Epoch != given.Epoch || c.Seq > s.Cursor().Seq {
+				continue
+			}
+			if _, _, _, err := s.ChangesSince(c, 10); errors.Is(err, engine.ErrCursorExpired) != tt.expired {
+				t.Errorf("%s: since %s: %v, want expired %v", tt.name, c, err, tt.expired)
+			}
+		}
+		entries, _, _, err := s.ChangesSince(s.Cursor(), 10)
+		if err != nil || len(entries) != 0 {
+			t.Errorf("%s: since the build's own cursor: %d entries, %v", tt.name, len(entries), err)
+		}
+		if tt.ds == changed && tt.expired {
+			// The new gig is listed to no one, but numbered after the published cursor.
+			if entries, _, _, _ := s.ChangesSince(engine.Cursor{Epoch: given.Epoch, Seq: tt.wantSeq - 1}, 10); len(entries) != 1 {
+				t.Errorf("%s: the new gig is not after the expired cursors: %d entries", tt.name, len(entries))
+			}
+		}
+	}
+}

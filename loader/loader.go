@@ -48,6 +48,12 @@ type Options struct {
 	// Building, when set, runs each refresh's merge and build (build) as the process wants
 	// that work run: gigsd gives the runtime a P more for it.
 	Building func(build func())
+	// Published, when set, gives each build the change-feed cursor published last (see
+	// engine.Options.Published), and BeforePublish is called with each snapshot built and
+	// checked before it is published: an error leaves it unpublished, the refresh failed.
+	// gigsd records the snapshot's cursor there.
+	Published     func() engine.Cursor
+	BeforePublish func(*engine.Snapshot) error
 }
 
 // DefaultMaxRecords is Options.MaxRecords when zero: a million gigs listed about twice.
@@ -204,7 +210,11 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	build := func() {
 		ds := norm.dataset(run, norm.clusters())
 		ds.Sources = sourceHealth(rep.Sources)
-		snap, err = engine.Build(&ds, engine.Options{Now: start, Prev: l.o.Live.Load()})
+		opt := engine.Options{Now: start, Prev: l.o.Live.Load()}
+		if l.o.Published != nil {
+			opt.Published = l.o.Published()
+		}
+		snap, err = engine.Build(&ds, opt)
 	}
 	if l.o.Building != nil {
 		l.o.Building(build)
@@ -213,6 +223,9 @@ func (l *Loader) RunOnce(ctx context.Context) (Report, error) {
 	}
 	if err == nil {
 		err = l.check(snap)
+	}
+	if err == nil && l.o.BeforePublish != nil {
+		err = l.o.BeforePublish(snap)
 	}
 	rep.Duration = l.o.Now().Sub(start)
 	if err != nil {

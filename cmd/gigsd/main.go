@@ -362,7 +362,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.Config.Snapshot {
 		m.snapFile = newSnapshotFile(m.Config.DataDir, m.Registry)
-		m.loadSnapshotFile(m.snapFile, m.Config.MaxStale)
+		m.loadSnapshotFile(m.snapFile, m.Config.MaxStale, m.Config.Follow == "")
 	}
 	refresh := m.serveDataset(refreshes)
 	switch {
@@ -480,19 +480,21 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 	}
 	m.Logger.Info("sources configuration read", "file", m.Config.Sources, "sources", len(srcs))
 	return loader.New(loader.Options{
-		Sources:    srcs,
-		IDs:        ids,
-		LastGood:   lastGood,
-		Stats:      fetcher.Stats,
-		Live:       &m.Live,
-		Logger:     m.Logger,
-		Interval:   m.Config.Refresh,
-		Retry:      m.Config.Retry,
-		MaxStale:   m.Config.MaxStale,
-		MaxRecords: m.Config.MaxRecords,
-		Places:     gaz,
-		Metrics:    refreshes,
-		Building:   m.building,
+		Sources:       srcs,
+		IDs:           ids,
+		LastGood:      lastGood,
+		Stats:         fetcher.Stats,
+		Live:          &m.Live,
+		Logger:        m.Logger,
+		Interval:      m.Config.Refresh,
+		Retry:         m.Config.Retry,
+		MaxStale:      m.Config.MaxStale,
+		MaxRecords:    m.Config.MaxRecords,
+		Places:        gaz,
+		Metrics:       refreshes,
+		Building:      m.building,
+		Published:     m.publishedCursor,
+		BeforePublish: m.markPublished,
 		OnRun: func(rep loader.Report, err error) {
 			if rep.Published {
 				m.published()
@@ -515,10 +517,13 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 				ds, rerr := readDataset(m.Config.Dataset)
 				read, err = time.Now(), rerr
 				if err == nil {
-					snap, err = engine.Build(ds, engine.Options{Now: start, Prev: m.Live.Load()})
+					snap, err = engine.Build(ds, engine.Options{Now: start, Prev: m.Live.Load(), Published: m.publishedCursor()})
 				}
 			}) // the snapshot keeps nothing of the dataset
 			rep := loader.Report{Duration: time.Since(start)}
+			if err == nil {
+				err = m.markPublished(snap)
+			}
 			if err == nil {
 				m.Live.Publish(snap)
 				rep.Gigs, rep.Published = snap.Len(), true

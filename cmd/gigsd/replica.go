@@ -83,7 +83,12 @@ func (m *Main) follower() *replica.Follower {
 		Metrics: replica.NewFollowMetrics(m.Registry), Swapped: func(s *engine.Snapshot) {
 			released()
 			if m.snapFile != nil {
-				m.snapFile.saved = s.Version() // the download is the snapshot file
+				m.snapFile.saved, m.snapFile.savedCursor = s.Version(), s.Cursor() // the download is the snapshot file
+			}
+			if m.Config.Follow == "" { // a publisher carries on the bucket's ledger
+				if err := m.markPublished(s); err != nil {
+					m.Logger.Error("published snapshot served without its cursor recorded", "err", err)
+				}
 			}
 		}}
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gigs/gigs/engine"
@@ -14,14 +16,28 @@ import (
 // snapshotFile keeps the last published snapshot in <data-dir>/snapshot, so that a restart
 // serves it at once, before its first refresh ends. Used by one goroutine at a time: Run
 // before the refreshes start, then the refresh loop.
+//
+// A daemon that builds snapshots also keeps <data-dir>/published-cursor: the change-feed
+// cursor of the last snapshot it published, written (synced) before each is served. The
+// snapshot file is written after, and may never be (a crash, a full disk): a restart that
+// finds the file behind that cursor serves it, and its first build expires every earlier
+// cursor (engine.Options.Published), so that no client's cursor is ever read as changes
+// numbered anew.
 type snapshotFile struct {
-	path   string
-	saved  string // data version the file holds; "" when unknown
-	writes *prometheus.CounterVec
+	path        string
+	saved       string        // data version the file holds; "" when unknown
+	savedCursor engine.Cursor // and its cursor
+	markPath    string        // the published cursor's file
+	marked      engine.Cursor // what it holds; zero when unknown
+	writes      *prometheus.CounterVec
 }
 
+// unreadableMark stands for a published cursor that cannot be read: a cursor of no ledger
+// (epochs are never 0), which expires every cursor of the first build's Prev.
+var unreadableMark = engine.Cursor{Seq: 1}
+
 func newSnapshotFile(dataDir string, reg prometheus.Registerer) *snapshotFile {
-	f := &snapshotFile{path: filepath.Join(dataDir, "snapshot"), writes: prometheus.NewCounterVec(prometheus.CounterOpts{
+	f := &snapshotFile{path: filepath.Join(dataDir, "snapshot"), markPath: filepath.Join(dataDir, "published-cursor"), writes: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gigs_snapshot_file_writes_total",
 		Help: "Published snapshots written to <data-dir>/snapshot, by result (ok, error); unchanged data is not written again.",
 	}, []string{"result"})}
@@ -30,8 +46,9 @@ func newSnapshotFile(dataDir string, reg prometheus.Registerer) *snapshotFile {
 }
 
 // load publishes the file's snapshot when it is whole and built within maxAge; otherwise
-// the API waits for the first refresh, as without a file. Every outcome is logged.
-func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration) {
+// the API waits for the first refresh, as without a file. A daemon that builds (builds)
+// then reads the cursor published last. Every outcome is logged.
+func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration, builds bool) {
 	if err := atomicfile.Clean(f.path); err != nil {
 		m.Logger.Warn("cannot remove a snapshot file's leftovers", "file", f.path, "err", err)
 	}
@@ -46,16 +63,64 @@ func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration) {
 		m.Logger.Warn("snapshot file not served: older than -max-stale", "file", f.path, "built", s.Built(), "max_stale", maxAge.String())
 	default:
 		m.Live.Publish(s)
-		f.saved = s.Version()
+		f.saved, f.savedCursor = s.Version(), s.Cursor()
 		m.Logger.Info("snapshot file served", "file", f.path, "gigs", s.Len(), "built", s.Built(), "data_version", s.Version(),
 			"took", time.Since(start).String())
 	}
+	if builds {
+		m.readPublishedCursor(f)
+	}
+}
+
+// readPublishedCursor reads the cursor published last into f.marked, and logs when the
+// snapshot served is behind it. No file is a data directory of a gigsd from before
+// them: the snapshot file's cursor is taken for it.
+func (m *Main) readPublishedCursor(f *snapshotFile) {
+	b, err := atomicfile.Read(f.markPath)
+	if err == nil {
+		f.marked, err = engine.ParseCursor(strings.TrimSpace(string(b)))
+	}
+	served := m.Live.Load()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.marked = engine.Cursor{}
+	case err != nil:
+		f.marked = unreadableMark
+		m.Logger.Error("cannot read the published cursor: the first refresh expires every change-feed cursor given before", "file", f.markPath, "err", err)
+	case served != nil && served.Cursor() != f.marked:
+		m.Logger.Warn("the snapshot file is older than the last snapshot published: the first refresh expires every change-feed cursor up to it",
+			"file", f.path, "cursor", served.Cursor().String(), "published", f.marked.String())
+	}
+}
+
+// publishedCursor returns the cursor published last, for the next build (see
+// engine.Options.Published); zero when unknown.
+func (m *Main) publishedCursor() engine.Cursor {
+	if m.snapFile == nil {
+		return engine.Cursor{}
+	}
+	return m.snapFile.marked
+}
+
+// markPublished records s's cursor as published, before s is served; with -snapshot=false
+// there is no snapshot file to fall behind, and nothing to record. An error means s
+// must not be served.
+func (m *Main) markPublished(s *engine.Snapshot) error {
+	f := m.snapFile
+	if f == nil || s.Cursor() == f.marked {
+		return nil
+	}
+	if err := atomicfile.Write(f.markPath, []byte(s.Cursor().String()+"\n"), 0o644); err != nil {
+		return fmt.Errorf("cannot record the published cursor: %w", err)
+	}
+	f.marked = s.Cursor()
+	return nil
 }
 
 // save writes s to the file unless it holds the same data already. A failure is logged and
 // counted; the file keeps the previous snapshot.
 func (m *Main) saveSnapshot(f *snapshotFile, s *engine.Snapshot) {
-	if s == nil || s.Version() == f.saved {
+	if s == nil || s.Version() == f.saved && s.Cursor() == f.savedCursor {
 		return
 	}
 	start := time.Now()
@@ -65,6 +130,6 @@ func (m *Main) saveSnapshot(f *snapshotFile, s *engine.Snapshot) {
 		return
 	}
 	f.writes.WithLabelValues("ok").Inc()
-	f.saved = s.Version()
+	f.saved, f.savedCursor = s.Version(), s.Cursor()
 	m.Logger.Info("snapshot file written", "file", f.path, "gigs", s.Len(), "took", time.Since(start).String())
 }

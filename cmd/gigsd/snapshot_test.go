@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"maps"
@@ -208,4 +209,80 @@ func mustRequest(t *testing.T, url, key string) *http.Request {
 	}
 	req.Header.Set("X-API-Key", key)
 	return req
+}
+
+// TestRestartBehindPublishedCursor restarts gigsd on a snapshot file older than the last
+// snapshot it published (as after a crash, or a failed write, between publishing and
+// saving): every change-feed cursor given before, and those of the lost snapshot, is
+// expired, and what it gives after is not; a second restart expires nothing more.
+func TestRestartBehindPublishedCursor(t *testing.T) {
+	dir := t.TempDir()
+	dataset, data := filepath.Join(dir, "dataset"), filepath.Join(dir, "data")
+	writeDataset(t, dataset, 300)
+	mark := filepath.Join(data, "published-cursor")
+	run := func() (*Main, func()) {
+		return replicaMain(t, "-dataset", dataset, "-refresh", "300ms", "-data-dir", data, "-read-limit", "10000")
+	}
+	rebuilt := func(m *Main) { // a build after the start is served, and in the file
+		t.Helper()
+		served := m.Live.Load()
+		waitFor(t, "a refresh", 30*time.Second, func() bool { return m.Live.Load() != served })
+		waitForSnapshotFile(t, m, dir)
+	}
+	cursor := func(m *Main) engine.Cursor {
+		t.Helper()
+		var meta struct{ Data struct{ Cursor string } }
+		_, _, body := get(m, "/v1/meta", "192.0.2.1")
+		err := json.Unmarshal(body, &meta)
+		c, perr := engine.ParseCursor(meta.Data.Cursor)
+		if err = errors.Join(err, perr); err != nil {
+			t.Fatalf("meta %s: %v", body, err)
+		}
+		return c
+	}
+	changes := func(m *Main, c engine.Cursor) int {
+		status, _, _ := get(m, "/v1/changes?since="+c.String(), "192.0.2.1")
+		return status
+	}
+	marked := func() string {
+		b, err := os.ReadFile(mark)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(b))
+	}
+
+	m, stop := run()
+	waitForSnapshotFile(t, m, dir)
+	given := cursor(m)
+	if marked() != given.String() {
+		t.Fatalf("published cursor file %q, want %q", marked(), given)
+	}
+	stop()
+	lost := engine.Cursor{Epoch: given.Epoch, Seq: given.Seq + 5} // published, never saved
+	if err := os.WriteFile(mark, []byte(lost.String()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	m, stop = run()
+	rebuilt(m)
+	now := cursor(m)
+	for _, c := range []engine.Cursor{given, lost, {Epoch: given.Epoch, Seq: 1}} {
+		if status := changes(m, c); status != 410 {
+			t.Errorf("since %s (given before the restart): %d, want 410", c, status)
+		}
+	}
+	if status := changes(m, now); now.Epoch != given.Epoch || now.Seq <= lost.Seq || status != 200 {
+		t.Errorf("the cursor after the restart %s: %d, want one of the same ledger after %s, 200", now, status, lost)
+	}
+	if marked() != now.String() {
+		t.Errorf("published cursor file %q, want %q", marked(), now)
+	}
+	stop()
+
+	m, _ = run()
+	rebuilt(m)
+	if again := cursor(m); again != now || changes(m, now) != 200 {
+		t.Errorf("after a second restart the cursor is %s (%d), want %s still valid", again, changes(m, now), now)
+	}
 }
