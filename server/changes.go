@@ -54,7 +54,9 @@ func (s *Server) changes(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error 
 		return &Problem{kind: kindCursorExpired, Detail: "this cursor is older than the changes kept (" +
 			strconv.Itoa(int(engine.TombstoneKeep/(24*time.Hour))) + " days), or of data since replaced: download /v1/gigs/download again and follow its meta.cursor"}
 	case errors.Is(err, engine.ErrCursorAhead):
-		return invalidParams([]InvalidParam{{Name: "since", Reason: "names changes this server has not made: use a cursor it gave"}})
+		// A replica that has not taken the latest refresh yet, or a server restarting on
+		// older data: the cursor is good, this server is behind.
+		return &Problem{kind: kindNotReady, Detail: "this cursor is ahead of the data this server holds (it has not taken the latest refresh yet): retry in a few seconds"}
 	}
 	s.m.changes.entries.Add(float64(len(entries)))
 	for _, l := range [...]struct {

@@ -36,7 +36,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	last := max(totalPages, 1)
 	// The links' URLs go after the canonical query in p.base; the Link header after them.
 	// Next begins after this page's last gig (a keyset), so that following it across a
-	// swap neither skips nor repeats a gig; the others are page numbers.
+	// swap neither skips nor repeats a gig that keeps its start; the others are page numbers.
 	urls := len(p.base)
 	link := func(rel string, page int, after []byte) {
 		start := len(p.base)

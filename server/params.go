@@ -83,8 +83,10 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 		switch {
 		case i < 0:
 			p.bad(string(k), "unknown parameter; accepted: "+accepted)
-		case p.given[i]:
+		case p.given[i] && i <= pStatus: // a filter, which takes alternatives
 			p.bad(paramNames[i], "given more than once; separate alternatives with commas")
+		case p.given[i]:
+			p.bad(paramNames[i], "given more than once; it takes one value")
 		case len(bytes.TrimSpace(v)) == 0:
 			p.given[i] = true
 			p.bad(paramNames[i], "must not be empty")

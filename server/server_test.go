@@ -636,3 +636,23 @@ func TestVenueBodyStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedParams checks that a repeated filter is told to use commas, and a repeated
+// parameter of one value is not.
+func TestRepeatedParams(t *testing.T) {
+	base, _ := servePublished(t)
+	for _, tt := range []struct{ path, name, reason string }{
+		{"/v1/gigs?city=berlin&city=paris", "city", "given more than once; separate alternatives with commas"},
+		{"/v1/gigs?status=cancelled&status=scheduled", "status", "given more than once; separate alternatives with commas"},
+		{"/v1/gigs?page=1&page=2", "page", "given more than once; it takes one value"},
+		{"/v1/gigs?from=2026-12-01&from=2026-12-02", "from", "given more than once; it takes one value"},
+		{"/v1/changes?since=1-1&since=1-2", "since", "given more than once; it takes one value"},
+	} {
+		r := do(t, "GET", base+tt.path, nil)
+		var p problemJSON
+		if err := json.Unmarshal(r.body, &p); err != nil || r.status != 400 || len(p.InvalidParams) != 1 ||
+			p.InvalidParams[0].Name != tt.name || p.InvalidParams[0].Reason != tt.reason {
+			t.Errorf("%s: %d %s, want %s: %q", tt.path, r.status, r.body, tt.name, tt.reason)
+		}
+	}
+}
