@@ -70,8 +70,11 @@ func (s *Server) trusted(a netip.Addr) bool {
 // charge spends one request of the client's read quota, whatever the request and its
 // answer (a 304, an error, the docs), and sets the rate-limit headers. It reports false,
 // having written a 429 problem and marked the connection to close, when the quota is spent.
-func (s *Server) charge(ctx *fasthttp.RequestCtx) bool {
-	d := s.reads.Take(limit.KeyOf(s.clientAddr(ctx)), s.now(ctx))
+func (s *Server) charge(ctx *fasthttp.RequestCtx) bool { return s.chargeAt(ctx, s.now(ctx)) }
+
+// chargeAt is charge at time now.
+func (s *Server) chargeAt(ctx *fasthttp.RequestCtx, now time.Time) bool {
+	d := s.reads.Take(limit.KeyOf(s.clientAddr(ctx)), now)
 	s.m.limitDecision(limitRead, d.Allowed)
 	s.readHeaders.set(ctx, d)
 	if d.Allowed {

@@ -73,9 +73,17 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	var tag engine.Tag
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
-	ctx.Response.Header.SetBytesV("Link", p.base[header:])
+	if l := p.base[header:]; len(l) <= maxLinkHeader {
+		ctx.Response.Header.SetBytesV("Link", l)
+	}
 	return s.sendEncoded(ctx, snap, p, tag, false, gz)
 }
+
+// maxLinkHeader bounds the Link header of a page. Every link repeats the query, its
+// filters escaped, so long alternatives (up to 20 of 200 bytes a filter) would make a
+// header of tens of kilobytes, more than proxies take (nginx's default buffer for a
+// response's headers is 4 KiB: a 502): such a page has its links in its body only.
+const maxLinkHeader = 2048
 
 func appendGigsURL(dst, query []byte, page int) []byte {
 	dst = append(dst, "/v1/gigs?"...)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -255,6 +256,39 @@ func TestConnectionCaps(t *testing.T) {
 		want := map[bool]int{true: 1, false: 2}[tt.closing]
 		if len(resps) != want || resps[0].StatusCode != 200 || resps[0].Close != tt.closing || closed != tt.closing {
 			t.Errorf("%d of 4 held: %d responses, closing %v; want %d", tt.held, len(resps), closed, want)
+		}
+	}
+}
+
+// TestMalformedChargedNow sends requests fasthttp cannot parse to a server on the real
+// clock, each on a new connection (where fasthttp has set no request time) and on a kept
+// one: each is charged like a good request, its rate-limit headers are sane, the limit
+// refuses the 61st, and a burst of them locks the address out no longer than a minute.
+func TestMalformedChargedNow(t *testing.T) {
+	var live engine.Live
+	live.Publish(testSnapshot(t))
+	s := New(Options{Live: &live, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	addr := strings.TrimPrefix(listen(t, s), "http://")
+	const bad = "GET /v1/gigs HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n"
+	good := "GET /v1/genres HTTP/1.1\r\nHost: x\r\n\r\n"
+	resps, _, _ := raw(t, addr, good+bad, time.Second) // a kept connection: a good request's time, then none
+	for i := range 200 {
+		if i > 0 {
+			resps, _, _ = raw(t, addr, bad, time.Second)
+		}
+		for _, r := range resps {
+			remaining, err := strconv.Atoi(r.Header.Get("X-RateLimit-Remaining"))
+			reset, err2 := strconv.Atoi(r.Header.Get("X-RateLimit-Reset"))
+			if err != nil || err2 != nil || remaining < 0 || remaining > 60 || reset < 0 || reset > 60 {
+				t.Fatalf("request %d: %d with X-RateLimit-Remaining %q, X-RateLimit-Reset %q", i, r.StatusCode,
+					r.Header.Get("X-RateLimit-Remaining"), r.Header.Get("X-RateLimit-Reset"))
+			}
+			if i >= 60 && r.StatusCode != 429 {
+				t.Fatalf("request %d: %d, want 429 once 60 are spent", i, r.StatusCode)
+			}
+			if after, _ := strconv.Atoi(r.Header.Get("Retry-After")); after > 60 {
+				t.Fatalf("request %d: Retry-After %d s after a burst", i, after)
+			}
 		}
 	}
 }

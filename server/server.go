@@ -290,10 +290,19 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 }
 
 // now returns the time of a request: when it began (read once by fasthttp per request)
-// with the real clock, else the Options' clock.
+// with the real clock, else the Options' clock. fasthttp sets that time just before the
+// handler runs: a request it could not parse has none (see malformed).
 func (s *Server) now(ctx *fasthttp.RequestCtx) time.Time {
 	if s.clock == nil {
 		return ctx.Time()
+	}
+	return s.clock()
+}
+
+// clockNow returns the time now: the Options' clock, or the real one.
+func (s *Server) clockNow() time.Time {
+	if s.clock == nil {
+		return time.Now()
 	}
 	return s.clock()
 }
@@ -387,10 +396,28 @@ const exportWriteTimeout = 30 * time.Minute
 
 // exportTimeouts gives the export its longer write time limit.
 func exportTimeouts(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-	if string(h.RequestURI()) == "/v1/gigs/download" || bytes.HasPrefix(h.RequestURI(), []byte("/v1/gigs/download?")) {
+	path, _, _ := bytes.Cut(targetPath(h.RequestURI()), []byte{'?'})
+	if string(path) == "/v1/gigs/download" {
 		return fasthttp.RequestConfig{WriteTimeout: exportWriteTimeout}
 	}
 	return fasthttp.RequestConfig{}
+}
+
+// targetPath returns a request target's path and query: the target itself, or the part
+// of an absolute-form target ("http://host/v1/gigs") after its scheme and authority, as
+// the router reads it.
+func targetPath(uri []byte) []byte {
+	if len(uri) > 0 && uri[0] == '/' {
+		return uri
+	}
+	_, rest, ok := bytes.Cut(uri, []byte("://"))
+	if !ok {
+		return uri
+	}
+	if i := bytes.IndexByte(rest, '/'); i >= 0 {
+		return rest[i:]
+	}
+	return []byte("/")
 }
 
 type slogPrinter struct{ l *slog.Logger }
@@ -399,12 +426,14 @@ func (p slogPrinter) Printf(format string, args ...any) {
 	p.l.Debug("fasthttp", "msg", format, "args", args)
 }
 
-// malformed answers requests fasthttp could not parse; they are charged like any other.
+// malformed answers requests fasthttp could not parse; they are charged like any other,
+// at the time now: fasthttp has not set the request's time (the zero time on a new
+// connection, the previous request's on a kept one).
 func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
 	s.begin(ctx)
 	defer s.observe(ctx, start)
-	if !s.charge(ctx) {
+	if !s.chargeAt(ctx, s.clockNow()) {
 		return
 	}
 	var small *fasthttp.ErrSmallBuffer

@@ -656,3 +656,53 @@ func TestRepeatedParams(t *testing.T) {
 		}
 	}
 }
+
+// TestExportTimeouts checks which request targets get the export's longer write time
+// limit: the export's, in origin or absolute form, and no other.
+func TestExportTimeouts(t *testing.T) {
+	for _, tt := range []struct {
+		target string
+		export bool
+	}{
+		{"/v1/gigs/download", true},
+		{"/v1/gigs/download?x=1", true},
+		{"http://api.example/v1/gigs/download", true},
+		{"HTTPS://api.example:8443/v1/gigs/download?x=1", true},
+		{"/v1/gigs", false},
+		{"/v1/gigs/download/more", false},
+		{"/v1/gigs/downloads", false},
+		{"http://api.example/v1/gigs", false},
+		{"http://api.example", false},
+		{"http://v1/gigs/download", false}, // host "v1", path /gigs/download
+		{"*", false},
+	} {
+		var h fasthttp.RequestHeader
+		h.SetRequestURI(tt.target)
+		if got := exportTimeouts(&h).WriteTimeout == exportWriteTimeout; got != tt.export {
+			t.Errorf("%s: export's time limit %v, want %v", tt.target, got, tt.export)
+		}
+	}
+}
+
+// TestLinkHeaderBounded checks that a page whose links would make a Link header over
+// maxLinkHeader (long filter values, escaped in every link) has them in its body only.
+func TestLinkHeaderBounded(t *testing.T) {
+	base, _ := servePublished(t)
+	long := "a" + strings.Repeat("+", 198) + "b" // 200 bytes, each '+' a space escaped as %20
+	for _, tt := range []struct {
+		query string
+		link  bool
+	}{
+		{"city=berlin,paris", true},
+		{"city=" + long + "," + long + "," + long, false},
+	} {
+		r := do(t, "GET", base+"/v1/gigs?"+tt.query, nil)
+		var body struct{ Links map[string]string }
+		if err := json.Unmarshal(r.body, &body); err != nil || r.status != 200 || body.Links["self"] == "" {
+			t.Fatalf("%.40s: %d %.200s", tt.query, r.status, r.body)
+		}
+		if link := r.header.Get("Link"); (link != "") != tt.link || len(link) > maxLinkHeader {
+			t.Errorf("%.40s: Link header of %d bytes, want one: %v", tt.query, len(link), tt.link)
+		}
+	}
+}

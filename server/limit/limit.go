@@ -81,9 +81,19 @@ func (l *Limiter) shard(k Key) *shard {
 	return &l.shards[h%shards]
 }
 
+// horizon bounds the times Take and Peek compute with, as nanoseconds from the epoch
+// (some 73 years either way), so that no time given (the zero Time, say) overflows their
+// arithmetic: a time beyond it is taken as the horizon.
+const horizon = 1 << 61
+
+// since returns now as nanoseconds since the epoch, within the horizon.
+func (l *Limiter) since(now time.Time) int64 {
+	return min(max(int64(now.Sub(l.epoch)), -horizon), horizon)
+}
+
 // Take spends one request of k's quota at now, if there is one left.
 func (l *Limiter) Take(k Key, now time.Time) Decision {
-	t := int64(now.Sub(l.epoch))
+	t := l.since(now)
 	s := l.shard(k)
 	s.mu.Lock()
 	tat, ok := s.tat[k]
@@ -111,7 +121,8 @@ func (l *Limiter) Take(k Key, now time.Time) Decision {
 
 // grow makes room for one more entry: expired entries (full buckets, which carry no
 // information) are swept once the map has doubled since the last sweep, and when the shard
-// is at its cap, arbitrary entries are evicted: those clients start afresh.
+// is at its cap, arbitrary entries are evicted, an eighth of the cap at once, so that the
+// clients after them do not sweep the shard again each: those clients start afresh.
 func (s *shard) grow(now int64, maxPer int) {
 	if len(s.tat) < s.sweepAt && len(s.tat) < maxPer {
 		return
@@ -121,11 +132,13 @@ func (s *shard) grow(now int64, maxPer int) {
 			delete(s.tat, k)
 		}
 	}
-	for k := range s.tat {
-		if len(s.tat) < maxPer {
-			break
+	if len(s.tat) >= maxPer {
+		for k := range s.tat {
+			if len(s.tat) < maxPer-maxPer/8 {
+				break
+			}
+			delete(s.tat, k)
 		}
-		delete(s.tat, k)
 	}
 	s.sweepAt = max(2*len(s.tat), 64)
 }
@@ -144,7 +157,7 @@ func (l *Limiter) Len() int {
 
 // Peek returns k's quota at now without spending any of it.
 func (l *Limiter) Peek(k Key, now time.Time) Decision {
-	t := int64(now.Sub(l.epoch))
+	t := l.since(now)
 	s := l.shard(k)
 	s.mu.Lock()
 	tat, ok := s.tat[k]
