@@ -423,8 +423,9 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 }
 
 // Run refreshes at once and then on schedule until ctx is done, telling the Live when the
-// next refresh is due. A failed refresh is retried sooner; the last good snapshot keeps
-// serving meanwhile. Sources given to Reload are used from a refresh started at once.
+// next refresh is due before OnRun runs (which may publish that time) and keeping to it
+// however long OnRun takes. A failed refresh is retried sooner; the last good snapshot
+// keeps serving meanwhile. Sources given to Reload are used from a refresh started at once.
 func (l *Loader) Run(ctx context.Context) {
 	for {
 		rep, err := l.RunOnce(ctx)
@@ -435,15 +436,16 @@ func (l *Loader) Run(ctx context.Context) {
 		if l.o.Metrics != nil {
 			l.o.Metrics.Observe(rep, err)
 		}
-		if l.o.OnRun != nil {
-			l.o.OnRun(rep, err)
-		}
 		wait := l.jittered(l.o.Interval)
 		if err != nil {
 			wait = l.jittered(l.o.Retry)
 		}
-		l.o.Live.SetNextRefresh(l.o.Now().Add(wait))
-		t := time.NewTimer(wait)
+		next := l.o.Now().Add(wait)
+		l.o.Live.SetNextRefresh(next)
+		if l.o.OnRun != nil {
+			l.o.OnRun(rep, err)
+		}
+		t := time.NewTimer(max(next.Sub(l.o.Now()), 0))
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -26,7 +26,7 @@ func (s staticSource) Fetch(context.Context) (source.Batch, error) {
 
 // TestRunSchedulesRefreshes checks the time Run announces for the next refresh: the
 // interval after a published refresh, the retry time after a failed one, each within the
-// jitter.
+// jitter, announced before OnRun runs (a publisher tells its followers then).
 func TestRunSchedulesRefreshes(t *testing.T) {
 	ev := event("Wet Leg", "The Garage", "London", "GB", "2026-12-05T20:00")
 	ev.Ref = "wet-leg"
@@ -41,8 +41,9 @@ func TestRunSchedulesRefreshes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			live := &engine.Live{}
+			var atRun time.Time // the next refresh as OnRun finds it
 			l := New(Options{Sources: []Source{{Source: tt.src, Role: RoleVenue}}, Live: live, Now: func() time.Time { return noon },
-				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), OnRun: func(Report, error) { atRun = live.NextRefresh() }})
 			ctx, cancel := context.WithCancel(t.Context())
 			done := make(chan struct{})
 			go func() { defer close(done); l.Run(ctx) }()
@@ -56,6 +57,9 @@ func TestRunSchedulesRefreshes(t *testing.T) {
 			wait := live.NextRefresh().Sub(noon)
 			if lo, hi := tt.want*9/10, tt.want*11/10; wait < lo || wait > hi {
 				t.Errorf("next refresh in %s, want %s ±10%%", wait, tt.want)
+			}
+			if !atRun.Equal(live.NextRefresh()) {
+				t.Errorf("OnRun found the next refresh at %s, want %s", atRun, live.NextRefresh())
 			}
 			if published := live.Load() != nil; published != (tt.src.err == nil) {
 				t.Errorf("published %v", published)

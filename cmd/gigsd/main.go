@@ -524,6 +524,8 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 			if err == nil {
 				err = m.markPublished(snap)
 			}
+			next := time.Now().Add(m.Config.Refresh) // before the publish, which tells it
+			m.Live.SetNextRefresh(next)
 			if err == nil {
 				m.Live.Publish(snap)
 				rep.Gigs, rep.Published = snap.Len(), true
@@ -534,11 +536,10 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 				m.Logger.Error("dataset snapshot not built, keeping the previous one", "file", m.Config.Dataset, "err", err)
 			}
 			refreshes.Observe(rep, err)
-			m.Live.SetNextRefresh(time.Now().Add(m.Config.Refresh))
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(m.Config.Refresh):
+			case <-time.After(time.Until(next)):
 			}
 		}
 	}

@@ -49,9 +49,10 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 }
 
 // publish puts s, which the snapshot file holds, in the bucket unless its data is there
-// already. A failure is logged and counted; the next refresh tries again.
+// already; then only the manifest's next refresh is moved, so that followers' caching
+// follows the publisher's. A failure is logged and counted; the next refresh tries again.
 func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
-	if s == nil || s.Version() == m.pub.last || m.snapFile.saved != s.Version() || s.Built().Before(m.pub.built) {
+	if s == nil || m.snapFile.saved != s.Version() || s.Built().Before(m.pub.built) {
 		return
 	}
 	start := time.Now()
@@ -61,6 +62,12 @@ func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
+	if s.Version() == m.pub.last {
+		if _, err := replica.Reschedule(ctx, m.bucket, s.Version(), next); err != nil {
+			m.Logger.Warn("next refresh not published", "bucket", m.Config.Publish, "err", err)
+		}
+		return
+	}
 	man, err := replica.Publish(ctx, m.bucket, m.snapFile.path, s, next)
 	if err != nil && man.Object == "" {
 		m.pub.results.WithLabelValues("error").Inc()

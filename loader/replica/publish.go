@@ -58,14 +58,38 @@ func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snap
 	}
 	m.Size = object.n
 	m.SHA256, m.Published = hex.EncodeToString(h.Sum(nil)), time.Now().UTC()
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
+	if err := writeManifest(ctx, b, m); err != nil {
 		return Manifest{}, err
 	}
-	if err := b.WriteAll(ctx, ManifestKey, append(data, '\n'), &blob.WriterOptions{ContentType: "application/json"}); err != nil {
-		return Manifest{}, fmt.Errorf("cannot upload the manifest: %w", err)
-	}
 	return m, prune(ctx, b, m.Object)
+}
+
+// writeManifest puts m in the bucket as its manifest.
+func writeManifest(ctx context.Context, b *blob.Bucket, m Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := b.WriteAll(ctx, ManifestKey, append(data, '\n'), &blob.WriterOptions{ContentType: "application/json"}); err != nil {
+		return fmt.Errorf("cannot upload the manifest: %w", err)
+	}
+	return nil
+}
+
+// Reschedule rewrites the manifest with next as the publisher's next refresh, after a
+// refresh whose data is the manifest's (dataVersion): nothing new is uploaded, but followers
+// learn when to expect the next, and give caches that time. It fails, leaving the manifest
+// alone, when the manifest names other data.
+func Reschedule(ctx context.Context, b *blob.Bucket, dataVersion string, next time.Time) (Manifest, error) {
+	m, err := ReadManifest(ctx, b)
+	if err != nil {
+		return m, err
+	}
+	if m.DataVersion != dataVersion {
+		return m, fmt.Errorf("the manifest names data %s, not %s: not rescheduled", m.DataVersion, dataVersion)
+	}
+	m.NextRefresh, m.Published = next.UTC(), time.Now().UTC()
+	return m, writeManifest(ctx, b, m)
 }
 
 // counter counts the bytes written through it.

@@ -302,3 +302,32 @@ func compress(t *testing.T, b []byte) []byte {
 	}
 	return z.EncodeAll(b, nil)
 }
+
+// TestReschedule moves the manifest's next refresh after a refresh that changed nothing:
+// a follower takes it without downloading anything; a manifest of other data is left alone.
+func TestReschedule(t *testing.T) {
+	ctx := context.Background()
+	b := bucket(t)
+	f := follower(t, b)
+	s, m := published(t, b, t.TempDir(), 200)
+	if swapped, err := f.Poll(ctx); !swapped || err != nil {
+		t.Fatalf("first poll: swapped %v, %v", swapped, err)
+	}
+	next := m.NextRefresh.Add(time.Hour)
+	if _, err := replica.Reschedule(ctx, b, s.Version(), next); err != nil {
+		t.Fatal(err)
+	}
+	got, err := replica.ReadManifest(ctx, b)
+	if err != nil || !got.NextRefresh.Equal(next) || got.Object != m.Object || got.SHA256 != m.SHA256 {
+		t.Fatalf("manifest after rescheduling: %+v, %v; want %s's with next refresh %s", got, err, m.Object, next)
+	}
+	if swapped, err := f.Poll(ctx); swapped || err != nil || !f.Live.NextRefresh().Equal(next.Add(f.Every)) {
+		t.Fatalf("poll after rescheduling: swapped %v, %v, next refresh %s, want %s", swapped, err, f.Live.NextRefresh(), next.Add(f.Every))
+	}
+	if _, err := replica.Reschedule(ctx, b, "other data", next.Add(time.Hour)); err == nil {
+		t.Fatal("rescheduled a manifest of other data")
+	}
+	if again, _ := replica.ReadManifest(ctx, b); !again.NextRefresh.Equal(next) {
+		t.Fatalf("a refused reschedule changed the manifest: %+v", again)
+	}
+}
