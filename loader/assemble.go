@@ -30,6 +30,11 @@ import (
 //     leave eventStatus out); then a platform's "postponed" or "rescheduled", since
 //     platforms say "scheduled" of every listing they have not updated; else "scheduled".
 
+// maxOnSaleLead is how long before a show its tickets may go on sale. Ticketmaster writes
+// 1900-01-01 where it knows no on-sale date, in its pages' JSON-LD and its API: such a
+// time says nothing, and the next source's is taken.
+const maxOnSaleLead = 3 * 365 * 24 * time.Hour
+
 // dataset assembles one gig per cluster, in the order of clusters, with ids from run, plus
 // the cities, venues, artists and genres they use.
 func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
@@ -196,9 +201,9 @@ func (a *assembler) gig(members []int32) {
 			}
 		}
 		// The most authoritative source that states them gives the on-sale time (one before
-		// the show), the picture and the age limit.
+		// the show, by at most maxOnSaleLead), the picture and the age limit.
 		if g.OnSale.IsZero() && !r.ev.OnSale.IsZero() {
-			if on, _ := instant(r.ev.OnSale, loc); on.Before(g.Start) {
+			if on, _ := instant(r.ev.OnSale, loc); on.Before(g.Start) && g.Start.Sub(on) <= maxOnSaleLead {
 				g.OnSale = on
 			}
 		}

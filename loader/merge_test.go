@@ -340,6 +340,31 @@ func TestImageOnSaleAndAgeReachTheGig(t *testing.T) {
 	}
 }
 
+// TestOnSalePlaceholders checks that an on-sale time years before the show (Ticketmaster's
+// 1900-01-01 for "unknown") is not the gig's, and gives way to the next source's.
+func TestOnSalePlaceholders(t *testing.T) {
+	for _, tt := range []struct{ first, want string }{
+		{"1900-01-01T11:00", "2026-10-01T10:00"},
+		{"2020-06-01T10:00", "2026-10-01T10:00"},
+		{"2024-12-06T10:00", "2024-12-06T10:00"}, // two years ahead: a festival's early sale
+	} {
+		n := newNormalizer(noon, 2)
+		venue := event("The Xs", "Hall", "Berlin", "DE", "2026-12-05T20:00")
+		venue.OnSale, _ = source.ParseISO(tt.first)
+		platform := event("The Xs", "Hall", "Berlin", "DE", "2026-12-05T20:00")
+		platform.OnSale, _ = source.ParseISO("2026-10-01T10:00")
+		for i, ev := range []*source.Event{&venue, &platform} {
+			if err := n.add(ev, i, []Role{RoleVenue, RolePlatform}[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ds := n.dataset(NewIDStore().begin(), n.clusters())
+		if len(ds.Gigs) != 1 || ds.Gigs[0].OnSale.Format("2006-01-02T15:04") != tt.want {
+			t.Errorf("on sale %s first: %v, want %s", tt.first, ds.Gigs, tt.want)
+		}
+	}
+}
+
 // TestHeadlinersOfRealTitles reads titles as the real corpus's pages and feeds write them
 // (testdata/real): the headliner is the act, not the place, the tour or the support.
 func TestHeadlinersOfRealTitles(t *testing.T) {
@@ -358,6 +383,36 @@ func TestHeadlinersOfRealTitles(t *testing.T) {
 	} {
 		if got := titleHeadliner(c.title, c.venue, c.city); got != c.want {
 			t.Errorf("titleHeadliner(%q) = %q, want %q", c.title, got, c.want)
+		}
+	}
+}
+
+// TestLineup reads performer lists as Ticketmaster's event pages give them (listings of
+// 2024 seen in a public scrape): a festival named as its own first performer, before its
+// lineup, is not an act; a show named after its headliner keeps it.
+func TestLineup(t *testing.T) {
+	acts := func(names ...string) []source.Performer {
+		var out []source.Performer
+		for _, n := range names {
+			out = append(out, source.Performer{Name: n})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		title      string
+		performers []source.Performer
+		first      string
+	}{
+		{"Soundside Music Festival", acts("Soundside Music Festival", "Foo Fighters", "Noah Kahan", "Goo Goo Dolls", "Cage The Elephant"), "Foo Fighters"},
+		{"Palm Tree Music Festival Dana Point", acts("Palm Tree Music Festival", "Martin Garrix", "OneRepublic", "Calvin Harris", "Kygo"), "Martin Garrix"},
+		{"EDC Orlando", acts("EDC Orlando", "4B", "JSTJR", "Ahmed Spins", "Alison Wonderland", "Cloonee"), "4B"},
+		{"Modest Mouse", acts("Modest Mouse"), "Modest Mouse"},
+		{"Don Toliver - Psycho Tour", acts("Don Toliver", "Teezo Touchdown", "Monaleo"), "Don Toliver"},
+		{"Foo Fighters", acts("Foo Fighters", "Wet Leg", "Mannequin Pussy", "Shame"), "Foo Fighters"}, // three supports
+		{"Summer Nights", acts("The Xs", "A", "B", "C", "D"), "The Xs"},
+	} {
+		if got := lineup(tt.performers, tt.title); got[0].Name != tt.first {
+			t.Errorf("%q: first act %q, want %q", tt.title, got[0].Name, tt.first)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/source"
 )
 
 // Name keys: what is left of an act's or a venue's name once the ways sources dress it up
@@ -33,6 +34,27 @@ var billSeps = []string{
 func artistKey(name string) string {
 	return key(cutAt(bare(name), guestSeps))
 }
+
+// lineup returns an event's performers without the event itself: a festival's listing
+// may name the festival as its first performer, before its lineup (Ticketmaster's pages:
+// "Soundside Music Festival", then Foo Fighters, Noah Kahan, ...). A first performer whose
+// name is the title, or begins it ("Palm Tree Music Festival" of "Palm Tree Music Festival
+// Dana Point"), is taken for the event when at least minLineup acts follow it; with fewer
+// it is the headliner a show is named after ("Modest Mouse", with its support).
+func lineup(performers []source.Performer, title string) []source.Performer {
+	if len(performers) <= minLineup {
+		return performers
+	}
+	p, t := key(bare(performers[0].Name)), key(bare(title))
+	if p != "" && (t == p || strings.HasPrefix(t, p+" ")) {
+		return performers[1:]
+	}
+	return performers
+}
+
+// minLineup is the acts that must follow a first performer named like its event for that
+// one to be taken for the event (see lineup).
+const minLineup = 4
 
 // titleKey returns the key of the headliner an event title names, for events whose
 // source lists no performers: "SOLD OUT: The Xs + Support (DJ set)" → "xs". venue and
