@@ -98,9 +98,10 @@
 // cancels that occurrence alone. A RECURRENCE-ID whose TZID no zone resolves is read by
 // its date alone, which names an occurrence of an all-day series (Exchange writes
 // "UTC+01"); of any other series the override is dropped with the reason. Of two
-// overrides of one occurrence the higher SEQUENCE wins. RANGE=THISANDFUTURE is not
-// honoured: the override replaces one occurrence. An override whose series is not in the
-// document is an event of its own.
+// overrides of one occurrence the higher SEQUENCE wins. An override with
+// RANGE=THISANDFUTURE also overrides every later occurrence that has no override of its
+// own: each takes its fields and duration, and moves as it moved its occurrence. An
+// override whose series is not in the document is an event of its own.
 //
 // A rule the adapter cannot expand exactly is not guessed at: a part it does not support
 // (BYSETPOS, BYHOUR, BYMINUTE, BYSECOND, BYYEARDAY, BYWEEKNO, FREQ=HOURLY and finer, RSCALE),

@@ -27,6 +27,7 @@ type entry struct {
 	rid      *stamp    // RECURRENCE-ID: the VEVENT overrides one occurrence of a series
 	ridStart bool      // the override has no DTSTART: it starts at its RECURRENCE-ID
 	ridErr   error     // why rid's TZID cannot be read: rid is then its wall, floating
+	future   bool      // RANGE=THISANDFUTURE: it overrides the later occurrences too
 	seq      int       // SEQUENCE
 
 	recur   bool // it has an RRULE or an RDATE
@@ -159,7 +160,7 @@ func (p *parser) entry(v *vevent) *entry {
 		if err != nil {
 			return fail(pr.line, "cannot read recurrence-id %q: %v", clip(pr.value, maxQuote), err)
 		}
-		e.rid = &rid
+		e.rid, e.future = &rid, strings.EqualFold(pr.param("RANGE"), "THISANDFUTURE")
 	}
 	switch pr := v.dtstart; {
 	case pr == nil && e.rid != nil:
@@ -345,12 +346,24 @@ func (p *parser) emit(e *entry) {
 		ref   string
 	}
 	var items []item
+	futures := e.futures()
 	for _, w := range walls {
 		if _, ok := e.overrideAt[w.Unix()]; ok {
 			continue
 		}
 		s := stamp{wall: w, form: e.start.form, loc: e.start.loc}
-		items = append(items, item{s.instant(), e, s, e.occRef(w)})
+		src := e
+		// The last THISANDFUTURE override before it moves it as it moved its own
+		// occurrence, and gives it its fields.
+		if i, _ := slices.BinarySearchFunc(futures, w, func(o *entry, w time.Time) int {
+			return o.rid.in(e.start).wall.Compare(w)
+		}); i > 0 {
+			o := futures[i-1]
+			s = s.in(o.start)
+			s.wall = s.wall.Add(o.start.wall.Sub(o.rid.in(o.start).wall))
+			src = o
+		}
+		items = append(items, item{s.instant(), src, s, e.occRef(w)})
 	}
 	for _, o := range e.overrides {
 		orig := o.rid.in(e.start)
@@ -363,6 +376,19 @@ func (p *parser) emit(e *entry) {
 	for _, it := range items {
 		p.add(it.src.occurrence(it.start, it.ref))
 	}
+}
+
+// futures returns e's THISANDFUTURE overrides in the order of the occurrences they
+// override.
+func (e *entry) futures() []*entry {
+	var out []*entry
+	for _, o := range e.overrides {
+		if o.future {
+			out = append(out, o)
+		}
+	}
+	slices.SortFunc(out, func(a, b *entry) int { return a.rid.in(e.start).wall.Compare(b.rid.in(e.start).wall) })
+	return out
 }
 
 // occurrences returns the walls of e's occurrences, in e.start's form and in order: its

@@ -357,14 +357,15 @@ func TestDoesNotShareSlices(t *testing.T) {
 	}
 }
 
-// TestRealZones reads calendars of the real corpus (testdata/real/ical, see its
+// TestRealCalendars reads calendars of the real corpus (testdata/real/ical, see its
 // provenance.json) whose zones are named or defined the ways Outlook, Exchange and other
-// clients write them, each as of a day before its events, and checks the first events'
-// times and that nothing is dropped.
-func TestRealZones(t *testing.T) {
+// clients write them, or whose overrides move a series, each as of a day before its
+// events, and checks events' times and that nothing is dropped.
+func TestRealCalendars(t *testing.T) {
 	tests := []struct {
 		file, now string
-		events    []string // brief of the first events, in order
+		skip      int      // events before those checked
+		events    []string // brief of the events checked, in order
 		count     int      // events in all
 	}{
 		{ // a VTIMEZONE of one observance without RRULE since 1601; its TZID escaped
@@ -398,6 +399,16 @@ func TestRealZones(t *testing.T) {
 			file: "custom-fixed-utc11.ics", now: "2026-02-27", count: 1,
 			events: []string{"L13 2017-02-28T23:00+11:00 2017-02-28T23:30+11:00"},
 		},
+		{ // two RANGE=THISANDFUTURE overrides (-3h and 7h long, then +1 day +2h22m), an
+			// override of one occurrence between them, an RDATE after the first
+			file: "range-thisandfuture-overrides.ics", now: "2024-09-01", count: 184, skip: 5,
+			events: []string{
+				"L4 2024-09-11T12:00+00:00 2024-09-11T14:00+00:00", "L14 2024-09-13T09:00+00:00 2024-09-13T16:00+00:00",
+				"L14 2024-09-14T06:00+00:00 2024-09-14T13:00+00:00", "L23 2024-09-15T17:00+00:00 2024-09-15T19:00+00:00",
+				"L14 2024-09-17T09:00+00:00 2024-09-17T16:00+00:00", "L14 2024-09-19T09:00+00:00 2024-09-19T16:00+00:00",
+				"L32 2024-09-22T14:22+00:00 2024-09-22T16:13+00:00", "L32 2024-09-24T14:22+00:00 2024-09-24T16:13+00:00",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -411,7 +422,7 @@ func TestRealZones(t *testing.T) {
 			}
 			events, drops := Parse(data, tt.file, Options{Now: at})
 			var got []string
-			for _, e := range events[:min(len(events), len(tt.events))] {
+			for _, e := range events[min(len(events), tt.skip):min(len(events), tt.skip+len(tt.events))] {
 				got = append(got, fmt.Sprintf("L%d %s %s", e.Line, fw(e.Start), fw(e.End)))
 			}
 			if len(events) != tt.count || !reflect.DeepEqual(got, tt.events) {
