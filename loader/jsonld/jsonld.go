@@ -49,6 +49,7 @@ type parser struct {
 	ids  map[string]*object // nodes by "@id", to resolve references
 	n    int                // events met so far, dropped ones included
 	full bool               // schemaorg.MaxEvents was reached
+	act  *object            // the performer whose "event" list is being read, or nil
 
 	// What was read from a node, kept so that a node referenced by many events is read
 	// once and the work stays linear in the page.
@@ -119,9 +120,14 @@ func (p *parser) walk(v any) {
 		}
 	case *object:
 		if !isEvent(v) {
+			act := p.act
+			if isAct(v) {
+				p.act = v // its events are its own shows (see event)
+			}
 			for _, x := range v.vals {
 				p.walk(x)
 			}
+			p.act = act
 			return
 		}
 		p.event(v)
@@ -132,6 +138,18 @@ func (p *parser) walk(v any) {
 
 func isEvent(o *object) bool {
 	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return schemaorg.IsEventType(term(t)) })
+}
+
+// isAct reports whether o is a performer that may list its shows in "event": a band's
+// or an artist's page.
+func isAct(o *object) bool {
+	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool {
+		switch term(t) {
+		case "musicgroup", "performinggroup", "person":
+			return true
+		}
+		return false
+	})
 }
 
 // event reads one event object, or drops it when it lacks a name or a readable start.
@@ -149,6 +167,12 @@ func (p *parser) event(o *object) {
 		Line:  o.line,
 		Title: text(o.get("name")),
 	}
+	// A show an act's page lists is the act's, and takes its name when it has none.
+	var act source.Performer
+	if p.act != nil {
+		act = p.performer(p.act)
+		e.Title = cmp.Or(e.Title, act.Name)
+	}
 	dates := schemaorg.Dates{
 		Start:         token(o.get("startDate")),
 		End:           token(o.get("endDate")),
@@ -162,6 +186,9 @@ func (p *parser) event(o *object) {
 	e.Status = schemaorg.Status(str(o.get("eventStatus")))
 	e.Venue = p.location(o.get("location"))
 	e.Performers = p.performers(o)
+	if act.Name != "" && len(e.Performers) == 0 {
+		e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres)}}
+	}
 	e.Offers = p.offers(o.get("offers"))
 	e.Genres = genres(o.get("genre"))
 	e.Image = p.image(o.get("image"))

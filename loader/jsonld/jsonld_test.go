@@ -530,6 +530,11 @@ func TestShapes(t *testing.T) {
 	}{
 		{"place with events", `{"@type":"MusicVenue","name":"Hall","event":[` + fmt.Sprintf(ev, "A") + `,` + fmt.Sprintf(ev, "B") + `]}`, []string{"A", "B"}},
 		{"organization", `{"@type":"Organization","event":` + fmt.Sprintf(ev, "A") + `}`, []string{"A"}},
+		// schema.org's example of a band's page (#eg-0009): its shows have no name.
+		{"an act's shows", `{"@type":"MusicGroup","name":"Foo Fighters","event":[{"@type":"Event","location":"Memphis, TN, US","startDate":"2011-05-20"},` +
+			fmt.Sprintf(ev, "A") + `]}`, []string{"Foo Fighters", "A"}},
+		{"an act inside an organization", `{"@type":"Organization","name":"Label","member":{"@type":["Person"],"name":"Solo","event":{"@type":"Event","startDate":"2026-01-01"}},"event":{"@type":"Event","name":"Own","startDate":"2026-01-01"}}`,
+			[]string{"Solo", "Own"}},
 		{"values beside", `"text" 42 null ` + fmt.Sprintf(ev, "A") + ` [true]`, []string{"A"}},
 		{"reference only", `{"@type":"ItemList","itemListElement":[{"@type":"ListItem","item":{"@id":"https://x/e"}}]}`, nil},
 		{"empty", ``, nil},
@@ -542,6 +547,11 @@ func TestShapes(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tt.want) || len(drops) > 0 {
 			t.Errorf("%s: got %q, drops %+v; want %q", tt.name, got, drops, tt.want)
+		}
+		for _, e := range events {
+			if strings.HasPrefix(tt.name, "an act") && e.Title != "Own" && (len(e.Performers) != 1 || e.Performers[0].Name == "") {
+				t.Errorf("%s: %q is played by %+v, want the act", tt.name, e.Title, e.Performers)
+			}
 		}
 	}
 }
