@@ -81,8 +81,8 @@
 // MONTHLY and YEARLY), BYMONTHDAY, BYMONTH and WKST. DTSTART is always the first
 // occurrence and counts towards COUNT, as RFC 5545 says. Occurrences are generated in wall
 // time, so a zoned series keeps its clock across daylight saving changes and each
-// occurrence gets the offset of its own day. RDATE (dates, date-times, PERIOD starts) adds
-// occurrences, EXDATE (repeated, comma lists, with a TZID or VALUE=DATE, which removes any
+// occurrence gets the offset of its own day. RDATE (dates, date-times, PERIODs: each
+// occurrence lasts to its period's end) adds occurrences, EXDATE (repeated, comma lists, with a TZID or VALUE=DATE, which removes any
 // occurrence on that date) takes them away; values in another form than DTSTART are
 // compared after conversion to DTSTART's zone. EXDATE is ignored on an event that does not
 // recur.

@@ -2,6 +2,7 @@ package ical
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -30,10 +31,13 @@ type entry struct {
 	future   bool      // RANGE=THISANDFUTURE: it overrides the later occurrences too
 	seq      int       // SEQUENCE
 
-	recur   bool // it has an RRULE or an RDATE
-	rules   []*rule
-	rdates  []stamp // in start's form
-	exdates []stamp // as stated
+	recur  bool // it has an RRULE or an RDATE
+	rules  []*rule
+	rdates []stamp // in start's form
+	// periodEnd holds the ends of RDATE periods (start/end, start/duration), by the
+	// wall of their start in start's form.
+	periodEnd map[int64]stamp
+	exdates   []stamp // as stated
 
 	ev source.Event // what every occurrence shares: Line, Title, URL, Status, Venue, Genres
 
@@ -259,16 +263,52 @@ func (p *parser) recurrence(e *entry) *entry {
 			continue
 		}
 		for val := range strings.SplitSeq(pr.value, ",") {
-			start, _, _ := strings.Cut(val, "/") // a PERIOD: its start
+			start, end, period := strings.Cut(val, "/")
 			s, err := p.stampOf(&pr, start)
 			if err != nil {
 				p.drop(pr.line, fmt.Sprintf("vevent %s: cannot read rdate %q: %v; the date is left out", e.who, clip(val, maxQuote), err))
 				continue
 			}
 			e.rdates = append(e.rdates, s.in(e.start))
+			if !period {
+				continue
+			}
+			if until, err := p.periodEnd(&pr, s, end); err != nil {
+				p.drop(pr.line, fmt.Sprintf("vevent %s: cannot read the end of rdate period %q: %v; it ends as the series does", e.who, clip(val, maxQuote), err))
+			} else {
+				if e.periodEnd == nil {
+					e.periodEnd = map[int64]stamp{}
+				}
+				e.periodEnd[s.in(e.start).wall.Unix()] = until
+			}
 		}
 	}
 	return e
+}
+
+// periodEnd reads the end of an RDATE period that starts at s: a date-time, or a duration
+// after s. An end before the start is an error.
+func (p *parser) periodEnd(pr *prop, s stamp, v string) (stamp, error) {
+	var end stamp
+	if t := strings.TrimLeft(strings.TrimSpace(v), "+-"); strings.HasPrefix(strings.ToUpper(t), "P") {
+		d, err := parseDuration(v)
+		if err != nil {
+			return stamp{}, err
+		}
+		var ok bool
+		if end, ok = d.after(s); !ok {
+			return stamp{}, errors.New("the duration is out of range")
+		}
+	} else {
+		var err error
+		if end, err = p.stampOf(pr, v); err != nil {
+			return stamp{}, err
+		}
+	}
+	if end.instant().Before(s.instant()) {
+		return stamp{}, errors.New("it ends before it starts")
+	}
+	return end, nil
 }
 
 // stampOf reads one date or date-time value of property pr, with its TZID and VALUE.
@@ -344,6 +384,7 @@ func (p *parser) emit(e *entry) {
 		src   *entry    // the series or an override
 		start stamp
 		ref   string
+		end   *stamp // an RDATE period's end
 	}
 	var items []item
 	futures := e.futures()
@@ -363,18 +404,26 @@ func (p *parser) emit(e *entry) {
 			s.wall = s.wall.Add(o.start.wall.Sub(o.rid.in(o.start).wall))
 			src = o
 		}
-		items = append(items, item{s.instant(), src, s, e.occRef(w)})
+		it := item{s.instant(), src, s, e.occRef(w), nil}
+		if end, ok := e.periodEnd[w.Unix()]; ok && src == e {
+			it.end = &end
+		}
+		items = append(items, it)
 	}
 	for _, o := range e.overrides {
 		orig := o.rid.in(e.start)
 		if e.recur && p.win.pos(o.start) != 0 && p.win.pos(orig) != 0 {
 			continue
 		}
-		items = append(items, item{o.start.instant(), o, o.start, e.occRef(orig.wall)})
+		items = append(items, item{o.start.instant(), o, o.start, e.occRef(orig.wall), nil})
 	}
 	slices.SortStableFunc(items, func(a, b item) int { return a.at.Compare(b.at) })
 	for _, it := range items {
-		p.add(it.src.occurrence(it.start, it.ref))
+		ev := it.src.occurrence(it.start, it.ref)
+		if it.end != nil {
+			ev.End = it.end.when()
+		}
+		p.add(ev)
 	}
 }
 

@@ -399,6 +399,11 @@ func TestRealCalendars(t *testing.T) {
 			file: "custom-fixed-utc11.ics", now: "2026-02-27", count: 1,
 			events: []string{"L13 2017-02-28T23:00+11:00 2017-02-28T23:30+11:00"},
 		},
+		{ // an RDATE PERIOD of three hours in a series of two-hour events
+			file: "rdate-period-end.ics", now: "2023-09-19", count: 9, skip: 2,
+			events: []string{"L21 2023-11-15T12:00-08:00 2023-11-15T14:00-08:00", "L21 2023-12-13T12:00-08:00 2023-12-13T15:00-08:00",
+				"L21 2024-01-17T12:00-08:00 2024-01-17T14:00-08:00"},
+		},
 		{ // two RANGE=THISANDFUTURE overrides (-3h and 7h long, then +1 day +2h22m), an
 			// override of one occurrence between them, an RDATE after the first
 			file: "range-thisandfuture-overrides.ics", now: "2024-09-01", count: 184, skip: 5,
