@@ -88,8 +88,8 @@
 //     first; meta stats.lowest_price/highest_price; continuation ticket_availability
 //     minimum/maximum major_value); negative values count as none, a missing bound takes
 //     the other's value, and Currency (upper-cased) is set only with a price.
-//     Availability: HAL onsale "in_stock" and offsale "sold_out" (tickets no longer sold
-//     for an upcoming show); meta stats.listing_count 0 "sold_out", more "in_stock";
+//     Availability: HAL onsale "in_stock" (offsale says only that nothing is on sale
+//     now: not yet, no longer, or moved; unknown); meta stats.listing_count 0 "sold_out", more "in_stock";
 //     continuation is_sold_out "sold_out", has_available_tickets "in_stock"; otherwise,
 //     and for every cancelled event, unknown.
 //

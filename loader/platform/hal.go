@@ -170,8 +170,6 @@ func (r *halEvent) event() (source.Event, string) {
 		e.Status = engine.StatusPostponed
 	case "rescheduled":
 		e.Status = engine.StatusRescheduled
-	case "offsale":
-		e.Status, availability = engine.StatusScheduled, "sold_out"
 	case "onsale":
 		e.Status, availability = engine.StatusScheduled, "in_stock"
 	default:

@@ -195,8 +195,8 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 	}
 	switch kind {
 	case KindHAL:
-		if l.Status == "scheduled" {
-			o.Availability = map[bool]string{true: "sold_out", false: "in_stock"}[l.SoldOut]
+		if l.Status == "scheduled" && !l.SoldOut { // offsale: unknown
+			o.Availability = "in_stock"
 		}
 		if l.HasPrice {
 			price()
