@@ -89,9 +89,12 @@
 //     minimum/maximum major_value); negative values count as none, a missing bound takes
 //     the other's value, and Currency (upper-cased) is set only with a price.
 //     Availability: HAL onsale "in_stock" (offsale says only that nothing is on sale
-//     now: not yet, no longer, or moved; unknown); meta stats.listing_count 0 "sold_out", more "in_stock";
-//     continuation is_sold_out "sold_out", has_available_tickets "in_stock"; otherwise,
-//     and for every cancelled event, unknown.
+//     now: not yet, no longer, or moved; unknown); meta stats.listing_count 0
+//     "sold_out", more "in_stock"; continuation is_sold_out "sold_out",
+//     has_available_tickets "in_stock"; otherwise, and for every cancelled event, unknown.
+//   - One show, one event: a HAL feed lists a show once per ticketing system, and its
+//     packages ("… - Restaurant Tables") apart; records at one venue with one start and
+//     one first attraction are joined (see oneListingPerShow), with every offer.
 //
 // The page parsers (parseHALPage, parseMetaPage, parseContinuationPage) are pure functions
 // of the body and the page ref; they are fuzzed.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -331,4 +332,71 @@ func (r *run) splitHAL(from, to time.Time, total int) error {
 		return err
 	}
 	return r.pageHAL(mid.Add(time.Second), to)
+}
+
+// oneListingPerShow joins the records a HAL feed lists for one show. Ticketmaster's feed
+// carries a show's inventory on each of its ticketing systems (Ticketmaster, TicketWeb)
+// as events of their own, and packages sold with it ("… - Restaurant Tables") too, all
+// with the show's venue, start and attractions; each would be a gig of its own, since the
+// merge never joins two records of one source (early and late shows stay apart). Records
+// at one venue (name, locality and country), with one start as stated and one first
+// attraction are one show: the first keeps its ref, start and fields, takes the shortest
+// title (the show's, not a package's), the first picture, on-sale time and age limit stated,
+// and every offer: whole from the records of that title, the page alone from the others
+// (a package's price is not the show's). Records without an attraction are left alone.
+func oneListingPerShow(events []source.Event) []source.Event {
+	type show struct {
+		venue, locality, country, performer string
+		start                               source.When
+	}
+	first := map[show]int{} // index in out
+	var out []source.Event
+	var groups [][]int // per out index: the indices in events of its records
+	for i := range events {
+		e := &events[i]
+		if len(e.Performers) == 0 || e.Venue.Name == "" {
+			out, groups = append(out, *e), append(groups, []int{i})
+			continue
+		}
+		k := show{engine.Fold(e.Venue.Name), engine.Fold(e.Venue.Locality), strings.ToUpper(e.Venue.Country),
+			engine.Fold(e.Performers[0].Name), e.Start}
+		if j, ok := first[k]; ok {
+			groups[j] = append(groups[j], i)
+			continue
+		}
+		first[k] = len(out)
+		out, groups = append(out, *e), append(groups, []int{i})
+	}
+	for j, g := range groups {
+		if len(g) == 1 {
+			continue
+		}
+		e := &out[j]
+		for _, i := range g[1:] {
+			if t := events[i].Title; len(t) < len(e.Title) {
+				e.Title = t
+			}
+		}
+		var offers []source.Offer
+		for _, i := range g {
+			r := &events[i]
+			for _, o := range r.Offers {
+				if engine.Fold(r.Title) != engine.Fold(e.Title) {
+					o = source.Offer{URL: o.URL, Availability: o.Availability}
+				}
+				if !slices.ContainsFunc(offers, func(x source.Offer) bool { return x == o }) {
+					offers = append(offers, o)
+				}
+			}
+			e.Image = cmp.Or(e.Image, r.Image)
+			if e.OnSale.IsZero() {
+				e.OnSale = r.OnSale
+			}
+			if !e.HasMinAge && r.HasMinAge {
+				e.MinAge, e.HasMinAge = r.MinAge, true
+			}
+		}
+		e.Offers = offers
+	}
+	return out
 }

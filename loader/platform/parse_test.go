@@ -426,3 +426,49 @@ func TestMakeWhen(t *testing.T) {
 		}
 	}
 }
+
+// TestOneListingPerShow joins the records Ticketmaster lists for one show, as a London
+// feed in a public repository has them: the show on TicketWeb and on Ticketmaster, and a
+// restaurant package sold with it; an early and a late show, two shows in two rooms at
+// once, and records without an attraction stay apart.
+func TestOneListingPerShow(t *testing.T) {
+	jazzCafe := source.Place{Name: "Jazz Cafe", Locality: "London", Country: "GB"}
+	rec := func(ref, title, start, act, url string, price float64) source.Event {
+		e := source.Event{Ref: ref, Title: title, Start: iso(start), Venue: jazzCafe, URL: url}
+		if act != "" {
+			e.Performers = []source.Performer{{Name: act}}
+		}
+		o := source.Offer{URL: url}
+		if price > 0 {
+			o.HasPrice, o.PriceMin, o.PriceMax, o.Currency, o.Availability = true, price, price, "GBP", "in_stock"
+		}
+		e.Offers = []source.Offer{o}
+		return e
+	}
+	events := []source.Event{
+		rec("G5dFZ9FBfnkeD", "Charley Crockett", "2022-11-01T19:00:00+00:00", "Charley Crockett", "https://ticketweb.example/1", 0),
+		rec("G5vHZ9Fmg8VHC", "Charley Crockett", "2022-11-01T19:00:00+00:00", "Charley Crockett", "https://tm.example/2", 16),
+		rec("G5dFZ9FBfRpeT", "Charley Crockett - Restaurant Tables", "2022-11-01T19:00:00+00:00", "Charley Crockett", "https://tm.example/3", 45),
+		rec("late", "Charley Crockett", "2022-11-01T22:00:00+00:00", "Charley Crockett", "https://tm.example/4", 16),
+		rec("upstairs", "Jo Harman", "2022-11-01T19:00:00+00:00", "Jo Harman", "https://tm.example/5", 12),
+		rec("x", "Open Mic", "2022-11-02", "", "https://tm.example/6", 0),
+		rec("y", "Open Mic", "2022-11-02", "", "https://tm.example/7", 0),
+	}
+	got := oneListingPerShow(events)
+	var refs []string
+	for _, e := range got {
+		refs = append(refs, e.Ref)
+	}
+	if want := []string{"G5dFZ9FBfnkeD", "late", "upstairs", "x", "y"}; !reflect.DeepEqual(refs, want) {
+		t.Fatalf("refs %v, want %v", refs, want)
+	}
+	want := []source.Offer{{URL: "https://ticketweb.example/1"},
+		{URL: "https://tm.example/2", HasPrice: true, PriceMin: 16, PriceMax: 16, Currency: "GBP", Availability: "in_stock"},
+		{URL: "https://tm.example/3", Availability: "in_stock"}} // a package's price is not the show's
+	if got[0].Title != "Charley Crockett" || !reflect.DeepEqual(got[0].Offers, want) {
+		t.Errorf("the show: %q with offers %+v, want %+v", got[0].Title, got[0].Offers, want)
+	}
+	if events[0].Offers[0].URL != "https://ticketweb.example/1" || len(events[0].Offers) != 1 {
+		t.Error("the records given were changed")
+	}
+}

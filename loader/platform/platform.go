@@ -169,6 +169,9 @@ func (a *adapter) Fetch(ctx context.Context) (source.Batch, error) {
 	if err := a.pager(r, from, to); err != nil {
 		return source.Batch{}, fmt.Errorf("platform %q: %w", a.cfg.Name, err)
 	}
+	if a.cfg.Kind == KindHAL {
+		r.events = oneListingPerShow(r.events)
+	}
 	return source.Batch{Events: r.events, Dropped: r.drops}, nil
 }
 
@@ -279,6 +282,7 @@ func ParseDocument(kind Kind, body []byte, ref string) ([]source.Event, []source
 	switch kind {
 	case KindHAL:
 		events, drops, _, err = parseHALPage(body, ref)
+		events = oneListingPerShow(events)
 	case KindMeta:
 		events, drops, _, err = parseMetaPage(body, ref)
 	case KindContinuation:
