@@ -17,7 +17,9 @@
 // a meta's content, an a, area or link's href, an img, audio, embed, iframe, source, track
 // or video's src, an object's data, a data or meter's value, a time's datetime, and else the
 // element's text, where a br or the edge of a block element separates words. Types are
-// schema.org URLs, http or https, with or without "www." and a trailing slash, in any case.
+// schema.org URLs, http or https, with or without "www." and a trailing slash, in any case;
+// Google's older http://data-vocabulary.org/Event is an Event too, its "summary" its name,
+// and an Address's street-address, locality, region, postal-code and country-name are read.
 //
 // Events are items of the types package schemaorg reads as listings, wherever they are:
 // top-level, or the value of another item's property (a Place's "event", an ItemList's

@@ -20,7 +20,7 @@ func (p *parser) event(it int32, n int) bool {
 		Ref:   cmp.Or(id, p.ref+"#"+strconv.Itoa(n)),
 		URL:   schemaorg.Link(p.links, p.token(ps.get("url"))),
 		Line:  p.line(it),
-		Title: p.text(ps.get("name")),
+		Title: cmp.Or(p.text(ps.get("name")), p.text(ps.get("summary"))), // data-vocabulary.org's
 	}
 	dates := schemaorg.Dates{
 		Start:         p.token(ps.get("startdate")),
@@ -192,11 +192,12 @@ func (p *parser) place(it int32) source.Place {
 	}
 	if a := ps.get("address"); len(a) > 0 && p.isItem(a[0].el) {
 		as := p.propsOf(a[0].el)
-		pl.Street = p.text(as.get("streetaddress"))
-		pl.Locality = p.text(as.get("addresslocality"))
-		pl.Region = p.text(as.get("addressregion"))
-		pl.PostalCode = p.text(as.get("postalcode"))
-		pl.Country = p.text(as.get("addresscountry"))
+		// schema.org's PostalAddress, else data-vocabulary.org's Address.
+		pl.Street = cmp.Or(p.text(as.get("streetaddress")), p.text(as.get("street-address")))
+		pl.Locality = cmp.Or(p.text(as.get("addresslocality")), p.text(as.get("locality")))
+		pl.Region = cmp.Or(p.text(as.get("addressregion")), p.text(as.get("region")))
+		pl.PostalCode = cmp.Or(p.text(as.get("postalcode")), p.text(as.get("postal-code")))
+		pl.Country = cmp.Or(p.text(as.get("addresscountry")), p.text(as.get("country-name")))
 		if c := as.get("addresscountry"); len(c) > 0 && p.isItem(c[0].el) {
 			pl.Country = p.text(p.propsOf(c[0].el).get("name"))
 		}

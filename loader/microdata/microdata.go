@@ -276,8 +276,10 @@ func (p *parser) walk(it int32, depth int) {
 }
 
 // types returns the schema.org types of item it, lower-cased: "https://schema.org/MusicEvent"
-// and "http://www.schema.org/musicevent/" are both "musicevent". Types of other
-// vocabularies are left out, and so are all types after the first maxTypes.
+// and "http://www.schema.org/musicevent/" are both "musicevent". The Event of Google's
+// older vocabulary ("http://data-vocabulary.org/Event", which old event plug-ins still
+// write) is "event". Types of other vocabularies are left out, and so are all types after
+// the first maxTypes.
 func (p *parser) types(it int32) []string {
 	var out []string
 	n := 0
@@ -291,6 +293,9 @@ func (p *parser) types(it int32) []string {
 			t, ok = strings.CutPrefix(t, "http://")
 		}
 		t = strings.TrimPrefix(t, "www.")
+		if strings.TrimSuffix(t, "/") == "data-vocabulary.org/event" {
+			t = "schema.org/event"
+		}
 		t, isSchema := strings.CutPrefix(t, "schema.org/")
 		t = strings.TrimSuffix(t, "/")
 		if ok && isSchema && t != "" && !strings.ContainsAny(t, "/?#") {

@@ -277,7 +277,8 @@ func TestTypes(t *testing.T) {
 		{`itemscope itemtype="http://www.schema.org/Festival"`, true},
 		{`itemscope itemtype=" https://schema.org/Thing  https://schema.org/DanceEvent "`, true},
 		{`itemscope itemtype="https://schema.org/EventSeries"`, false},
-		{`itemscope itemtype="http://data-vocabulary.org/Event"`, false},
+		{`itemscope itemtype="http://data-vocabulary.org/Event"`, true}, // Google's older vocabulary
+		{`itemscope itemtype="http://data-vocabulary.org/Organization"`, false},
 		{`itemscope itemtype="https://example.org/schema.org/Event"`, false},
 		{`itemscope itemtype="Event"`, false},
 		{`itemscope itemtype="schema.org/Event"`, false},
@@ -363,6 +364,12 @@ func TestPlace(t *testing.T) {
 		{`<span itemprop=location itemscope itemtype=https://schema.org/VirtualLocation><link itemprop=url href=/stream></span>` +
 			`<span itemprop=location>Online and in the bar</span>`,
 			source.Place{Name: "Online and in the bar"}},
+		// data-vocabulary.org's Organization and Address, as old event plug-ins write them.
+		{`<span itemprop=location itemscope itemtype=http://data-vocabulary.org/Organization><span itemprop=name>Triple Rock</span>` +
+			`<span itemprop=address itemscope itemtype=http://data-vocabulary.org/Address><span itemprop=street-address>629 Cedar Ave</span>` +
+			`<span itemprop=locality>Minneapolis</span><span itemprop=region>MN</span><span itemprop=postal-code>55454</span>` +
+			`<span itemprop=country-name>USA</span></span></span>`,
+			source.Place{Name: "Triple Rock", Street: "629 Cedar Ave", Locality: "Minneapolis", Region: "MN", PostalCode: "55454", Country: "USA"}},
 	}
 	for _, tt := range tests {
 		if got := parseOne(t, event(`<i itemprop=name>N</i>`+tt.props)).Venue; got != tt.want {
@@ -501,5 +508,17 @@ func TestVenueNamedByItsLink(t *testing.T) {
 		if v := events[0].Venue; v.Name != c.wantName || v.URL != c.wantURL {
 			t.Errorf("%s: venue %q at %q, want %q at %q", c.name, v.Name, v.URL, c.wantName, c.wantURL)
 		}
+	}
+}
+
+// TestDataVocabulary reads an event of Google's older vocabulary, as a listing site wrote
+// it in 2018: its name is "summary".
+func TestDataVocabulary(t *testing.T) {
+	page := `<article itemscope itemtype="http://data-vocabulary.org/Event"><span style="display:none;">` +
+		`<time itemprop="startDate" datetime="2018-11-07T00:00">2018-11-07T00:00</time></span>` +
+		`<h1 itemprop="summary"><a href="/events/1">Love Games</a></h1></article>`
+	events, drops := Parse([]byte(page), "https://listings.example/")
+	if len(events) != 1 || len(drops) > 0 || events[0].Title != "Love Games" || events[0].Start.Wall.Format("2006-01-02T15:04") != "2018-11-07T00:00" {
+		t.Fatalf("events %+v, drops %+v", events, drops)
 	}
 }
