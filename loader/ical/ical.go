@@ -22,7 +22,7 @@ const (
 	maxSteps       = 10_000_000 // days looked at while expanding all the rules of one document
 	maxZones       = 100        // distinct TZIDs looked up in one document
 	maxZoneName    = 256        // bytes of a TZID worth looking up
-	maxObservances = 20         // STANDARD and DAYLIGHT components of one VTIMEZONE
+	maxObservances = 200        // STANDARD and DAYLIGHT components of one VTIMEZONE; more make it unusable
 	maxRuleZones   = 10         // TZIDs of one document resolved by their VTIMEZONE's rules
 	maxInterval    = 100_000    // of an RRULE
 	maxCount       = 1 << 30    // of an RRULE
@@ -273,9 +273,15 @@ func (p *parser) scan(data []byte) {
 				f.tz = &vtimezone{}
 				p.vtzs = append(p.vtzs, f.tz)
 			case "STANDARD", "DAYLIGHT":
-				if n := len(stack); n > 0 && stack[n-1].tz != nil && len(stack[n-1].tz.rules) < maxObservances {
-					f.obs = &observance{daylight: name == "DAYLIGHT"}
-					stack[n-1].tz.rules = append(stack[n-1].tz.rules, f.obs)
+				if n := len(stack); n > 0 && stack[n-1].tz != nil {
+					switch tz := stack[n-1].tz; {
+					case len(tz.rules) < maxObservances:
+						f.obs = &observance{daylight: name == "DAYLIGHT"}
+						tz.rules = append(tz.rules, f.obs)
+					case len(tz.rules) == maxObservances:
+						// One more, never read: a history cut short would give wrong offsets.
+						tz.rules = append(tz.rules, &observance{})
+					}
 				}
 			}
 			stack = append(stack, f)

@@ -399,6 +399,10 @@ func TestRealCalendars(t *testing.T) {
 			file: "custom-fixed-utc11.ics", now: "2026-02-27", count: 1,
 			events: []string{"L13 2017-02-28T23:00+11:00 2017-02-28T23:30+11:00"},
 		},
+		{ // Lotus Notes: TZID "Eastern", its rules with BYHOUR and BYMINUTE
+			file: "lotus-notes-vtimezone-byhour.ics", now: "2005-04-10", count: 5,
+			events: []string{"L21 2005-04-11T09:00-04:00 2005-04-11T10:00-04:00"},
+		},
 		{ // an RDATE PERIOD of three hours in a series of two-hour events
 			file: "rdate-period-end.ics", now: "2023-09-19", count: 9, skip: 2,
 			events: []string{"L21 2023-11-15T12:00-08:00 2023-11-15T14:00-08:00", "L21 2023-12-13T12:00-08:00 2023-12-13T15:00-08:00",
