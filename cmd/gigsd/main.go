@@ -522,7 +522,9 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 			}) // the snapshot keeps nothing of the dataset
 			rep := loader.Report{Duration: time.Since(start)}
 			if err == nil {
-				err = m.markPublished(snap)
+				if err = m.markPublished(snap); err != nil {
+					err = fmt.Errorf("built, not served: %w", err)
+				}
 			}
 			next := time.Now().Add(m.Config.Refresh) // before the publish, which tells it
 			m.Live.SetNextRefresh(next)
@@ -533,7 +535,7 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 					"build", time.Since(read).String())
 				m.published()
 			} else {
-				m.Logger.Error("dataset snapshot not built, keeping the previous one", "file", m.Config.Dataset, "err", err)
+				m.Logger.Error("dataset snapshot not published, keeping the previous one", "file", m.Config.Dataset, "err", err)
 			}
 			refreshes.Observe(rep, err)
 			select {

@@ -14,6 +14,7 @@ import (
 // publisher is -publish's state: what the bucket's manifest names.
 type publisher struct {
 	last    string    // data version of the manifest; "" when unknown
+	cursor  string    // and its change-feed cursor (a build may change only that)
 	built   time.Time // its build time: nothing built earlier is published
 	results *prometheus.CounterVec
 }
@@ -34,7 +35,7 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 	man, err := replica.ReadManifest(ctx, m.bucket)
 	switch {
 	case err == nil:
-		p.last, p.built = man.DataVersion, man.Built
+		p.last, p.cursor, p.built = man.DataVersion, man.Cursor, man.Built
 		if cur := m.Live.Load(); cur == nil || cur.Built().Before(man.Built) {
 			if _, err := m.follower().Poll(ctx); err != nil {
 				m.Logger.Error("cannot serve the published snapshot: the first refresh starts afresh", "bucket", m.Config.Publish, "err", err)
@@ -62,7 +63,7 @@ func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
-	if s.Version() == m.pub.last {
+	if s.Version() == m.pub.last && s.Cursor().String() == m.pub.cursor {
 		if _, err := replica.Reschedule(ctx, m.bucket, s.Version(), next); err != nil {
 			m.Logger.Warn("next refresh not published", "bucket", m.Config.Publish, "err", err)
 		}
@@ -78,7 +79,7 @@ func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
 		m.Logger.Warn("snapshot published, old ones not removed", "bucket", m.Config.Publish, "err", err)
 	}
 	m.pub.results.WithLabelValues("ok").Inc()
-	m.pub.last, m.pub.built = s.Version(), s.Built()
+	m.pub.last, m.pub.cursor, m.pub.built = s.Version(), man.Cursor, s.Built()
 	m.Logger.Info("snapshot published", "bucket", m.Config.Publish, "object", man.Object, "bytes", man.Size,
 		"data_version", man.DataVersion, "took", time.Since(start).String())
 }
@@ -92,7 +93,10 @@ func (m *Main) follower() *replica.Follower {
 			if m.snapFile != nil {
 				m.snapFile.saved, m.snapFile.savedCursor = s.Version(), s.Cursor() // the download is the snapshot file
 			}
-			if m.Config.Follow == "" { // a publisher carries on the bucket's ledger
+			if m.Config.Follow == "" && m.snapFile != nil && !m.snapFile.ahead(s.Cursor()) {
+				// A publisher carries on the bucket's ledger, unless it numbered changes
+				// past it already (an upload that failed, or a crash before it): then its
+				// first build numbers after those (see engine.Options.Published).
 				if err := m.markPublished(s); err != nil {
 					m.Logger.Error("published snapshot served without its cursor recorded", "err", err)
 				}

@@ -102,6 +102,11 @@ func (m *Main) publishedCursor() engine.Cursor {
 	return m.snapFile.marked
 }
 
+// ahead reports whether the cursor published last is of c's ledger and after c.
+func (f *snapshotFile) ahead(c engine.Cursor) bool {
+	return f.marked.Epoch == c.Epoch && f.marked.Seq > c.Seq
+}
+
 // markPublished records s's cursor as published, before s is served; with -snapshot=false
 // there is no snapshot file to fall behind, and nothing to record. An error means s
 // must not be served.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"maps"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/replica"
 )
 
 // stalledProxy accepts connections and never answers, so that a refresh through it does
@@ -229,17 +231,7 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 		waitFor(t, "a refresh", 30*time.Second, func() bool { return m.Live.Load() != served })
 		waitForSnapshotFile(t, m, dir)
 	}
-	cursor := func(m *Main) engine.Cursor {
-		t.Helper()
-		var meta struct{ Data struct{ Cursor string } }
-		_, _, body := get(m, "/v1/meta", "192.0.2.1")
-		err := json.Unmarshal(body, &meta)
-		c, perr := engine.ParseCursor(meta.Data.Cursor)
-		if err = errors.Join(err, perr); err != nil {
-			t.Fatalf("meta %s: %v", body, err)
-		}
-		return c
-	}
+	cursor := func(m *Main) engine.Cursor { return metaCursor(t, m) }
 	changes := func(m *Main, c engine.Cursor) int {
 		status, _, _ := get(m, "/v1/changes?since="+c.String(), "192.0.2.1")
 		return status
@@ -285,4 +277,65 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 	if again := cursor(m); again != now || changes(m, now) != 200 {
 		t.Errorf("after a second restart the cursor is %s (%d), want %s still valid", again, changes(m, now), now)
 	}
+}
+
+// TestPublisherRestartBehindPublishedCursor restarts a publisher whose last snapshot
+// served is in neither its snapshot file nor the bucket (the upload failed, or the crash
+// came first), as found by an independent review: with the file damaged, the publisher
+// serves the bucket's snapshot and its first build still numbers after what it had given
+// and expires it; with the file behind but servable and the data unchanged, the build
+// that expires cursors is uploaded all the same, so that followers serve its cursor.
+func TestPublisherRestartBehindPublishedCursor(t *testing.T) {
+	for _, damaged := range []bool{true, false} {
+		t.Run(fmt.Sprintf("file damaged %v", damaged), func(t *testing.T) {
+			dir := t.TempDir()
+			dataset, data, bucket := filepath.Join(dir, "dataset"), filepath.Join(dir, "data"), filepath.Join(dir, "bucket")
+			writeDataset(t, dataset, 300)
+			run := func() (*Main, func()) {
+				return replicaMain(t, "-dataset", dataset, "-refresh", "300ms", "-data-dir", data, "-publish", bucket, "-read-limit", "10000")
+			}
+			m, stop := run()
+			waitForSnapshotFile(t, m, dir)
+			waitFor(t, "the first publish", 30*time.Second, func() bool {
+				man, err := replica.ReadManifest(context.Background(), m.bucket)
+				return err == nil && man.DataVersion == m.Live.Load().Version()
+			})
+			given := metaCursor(t, m)
+			stop()
+			lost := engine.Cursor{Epoch: given.Epoch, Seq: given.Seq + 5} // served, never saved nor uploaded
+			if err := os.WriteFile(filepath.Join(data, "published-cursor"), []byte(lost.String()+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if damaged {
+				if err := os.WriteFile(filepath.Join(data, "snapshot"), []byte("damaged"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m, _ = run()
+			waitFor(t, "a build numbered after the lost one", 30*time.Second, func() bool {
+				c := metaCursor(t, m)
+				return c.Epoch == lost.Epoch && c.Seq > lost.Seq
+			})
+			if status, _, _ := get(m, "/v1/changes?since="+lost.String(), "192.0.2.1"); status != 410 {
+				t.Errorf("since %s, given before the restart: %d, want 410", lost, status)
+			}
+			f, _ := replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-data-dir", filepath.Join(dir, "follower"), "-read-limit", "10000")
+			waitFor(t, "the follower at the publisher's cursor", 30*time.Second, func() bool {
+				return f.Live.Load() != nil && metaCursor(t, f) == metaCursor(t, m)
+			})
+		})
+	}
+}
+
+// metaCursor returns the change-feed cursor m's /v1/meta gives.
+func metaCursor(t *testing.T, m *Main) engine.Cursor {
+	t.Helper()
+	var meta struct{ Data struct{ Cursor string } }
+	_, _, body := get(m, "/v1/meta", "192.0.2.1")
+	err := json.Unmarshal(body, &meta)
+	c, perr := engine.ParseCursor(meta.Data.Cursor)
+	if err = errors.Join(err, perr); err != nil {
+		t.Fatalf("meta %s: %v", body, err)
+	}
+	return c
 }

@@ -36,6 +36,7 @@ func Publish(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snap
 	}
 	defer f.Close()
 	m := Manifest{Format: manifestFormat, DataVersion: snap.Version(), Gigs: snap.Len(), Built: snap.Built().UTC(), NextRefresh: next.UTC(),
+		Cursor: snap.Cursor().String(),
 		Object: SnapshotPrefix + snap.Built().UTC().Format("20060102T150405.000000000Z") + "-" + snap.Version()}
 	h := sha256.New()
 	w, err := b.NewWriter(ctx, m.Object, &blob.WriterOptions{ContentType: "application/zstd"})
@@ -78,8 +79,10 @@ func writeManifest(ctx context.Context, b *blob.Bucket, m Manifest) error {
 
 // Reschedule rewrites the manifest with next as the publisher's next refresh, after a
 // refresh whose data is the manifest's (dataVersion): nothing new is uploaded, but followers
-// learn when to expect the next, and give caches that time. It fails, leaving the manifest
-// alone, when the manifest names other data.
+// learn when to expect the next, and give caches that time. The rest stays as it was,
+// Published included (followers remember an object they found bad by it) unless the
+// data has not changed for a month (see Manifest.check). It fails,
+// leaving the manifest alone, when the manifest names other data.
 func Reschedule(ctx context.Context, b *blob.Bucket, dataVersion string, next time.Time) (Manifest, error) {
 	m, err := ReadManifest(ctx, b)
 	if err != nil {
@@ -88,7 +91,10 @@ func Reschedule(ctx context.Context, b *blob.Bucket, dataVersion string, next ti
 	if m.DataVersion != dataVersion {
 		return m, fmt.Errorf("the manifest names data %s, not %s: not rescheduled", m.DataVersion, dataVersion)
 	}
-	m.NextRefresh, m.Published = next.UTC(), time.Now().UTC()
+	m.NextRefresh = next.UTC()
+	if m.NextRefresh.After(m.Published.Add(maxRefreshGap)) { // a month unchanged: as the check wants
+		m.Published = time.Now().UTC()
+	}
 	return m, writeManifest(ctx, b, m)
 }
 

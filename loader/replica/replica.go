@@ -79,7 +79,8 @@ type Manifest struct {
 	Gigs        int       `json:"gigs"`
 	Built       time.Time `json:"built"`
 	Published   time.Time `json:"published"`
-	NextRefresh time.Time `json:"next_refresh"` // when the publisher refreshes next
+	NextRefresh time.Time `json:"next_refresh"`     // when the publisher refreshes next
+	Cursor      string    `json:"cursor,omitempty"` // the snapshot's change-feed cursor
 }
 
 // check reports what makes m unusable.
