@@ -39,22 +39,45 @@ func artistKey(name string) string {
 // may name the festival as its first performer, before its lineup (Ticketmaster's pages:
 // "Soundside Music Festival", then Foo Fighters, Noah Kahan, ...). A first performer whose
 // name is the title, or begins it ("Palm Tree Music Festival" of "Palm Tree Music Festival
-// Dana Point"), is taken for the event when at least minLineup acts follow it; with fewer
-// it is the headliner a show is named after ("Modest Mouse", with its support).
+// Dana Point"), is taken for the event when it is named like a festival and at least
+// minLineup acts follow it, or when a festival's lineup does (bigLineup: "EDC Orlando",
+// then 97 acts); otherwise it is the headliner a show is named after ("Slipknot", with four
+// supports).
 func lineup(performers []source.Performer, title string) []source.Performer {
 	if len(performers) <= minLineup {
 		return performers
 	}
 	p, t := key(bare(performers[0].Name)), key(bare(title))
-	if p != "" && (t == p || strings.HasPrefix(t, p+" ")) {
+	if p != "" && (t == p || strings.HasPrefix(t, p+" ")) && (festivalName(p) || len(performers) > bigLineup) {
 		return performers[1:]
 	}
 	return performers
 }
 
-// minLineup is the acts that must follow a first performer named like its event for that
-// one to be taken for the event (see lineup).
-const minLineup = 4
+// Lineups (see lineup): the acts that must follow a first performer named like its event
+// and like a festival for it to be taken for the event, and those that must follow one
+// named like its event alone.
+const (
+	minLineup = 4
+	bigLineup = 8
+)
+
+// festivalName reports whether key k names a festival: "festival", "fest", "weekender",
+// "carnival", "open air", or a word ending in "fest" ("knotfest", "oktoberfest").
+func festivalName(k string) bool {
+	if strings.Contains(" "+k+" ", " open air ") {
+		return true
+	}
+	for w := range strings.FieldsSeq(k) {
+		switch {
+		case w == "festival", w == "festivals", w == "fest", w == "weekender", w == "carnival", w == "festivalen":
+			return true
+		case len(w) > 4 && strings.HasSuffix(w, "fest"):
+			return true
+		}
+	}
+	return false
+}
 
 // titleKey returns the key of the headliner an event title names, for events whose
 // source lists no performers: "SOLD OUT: The Xs + Support (DJ set)" → "xs". venue and
