@@ -42,7 +42,7 @@ func artistKey(name string) string {
 // Dana Point"), is taken for the event when it is named like a festival and at least
 // minLineup acts follow it, or when a festival's lineup does (bigLineup: "EDC Orlando",
 // then 97 acts); otherwise it is the headliner a show is named after ("Slipknot", with four
-// supports).
+// supports; Wu-Tang Clan, with its members).
 func lineup(performers []source.Performer, title string) []source.Performer {
 	if len(performers) <= minLineup {
 		return performers
@@ -59,20 +59,18 @@ func lineup(performers []source.Performer, title string) []source.Performer {
 // named like its event alone.
 const (
 	minLineup = 4
-	bigLineup = 8
+	bigLineup = 20
 )
 
-// festivalName reports whether key k names a festival: "festival", "fest", "weekender",
-// "carnival", "open air", or a word ending in "fest" ("knotfest", "oktoberfest").
+// festivalName reports whether key k names a festival by its words: "festival", "fest",
+// "weekender" or "open air" (not a word ending in "fest": Manifest and Infest are bands).
 func festivalName(k string) bool {
 	if strings.Contains(" "+k+" ", " open air ") {
 		return true
 	}
 	for w := range strings.FieldsSeq(k) {
-		switch {
-		case w == "festival", w == "festivals", w == "fest", w == "weekender", w == "carnival", w == "festivalen":
-			return true
-		case len(w) > 4 && strings.HasSuffix(w, "fest"):
+		switch w {
+		case "festival", "festivals", "festivalen", "fest", "weekender":
 			return true
 		}
 	}

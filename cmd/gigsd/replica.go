@@ -94,9 +94,10 @@ func (m *Main) follower() *replica.Follower {
 				m.snapFile.saved, m.snapFile.savedCursor = s.Version(), s.Cursor() // the download is the snapshot file
 			}
 			if m.Config.Follow == "" && m.snapFile != nil && !m.snapFile.ahead(s.Cursor()) {
-				// A publisher carries on the bucket's ledger, unless it numbered changes
-				// past it already (an upload that failed, or a crash before it): then its
-				// first build numbers after those (see engine.Options.Published).
+				// A publisher carries on the bucket's ledger, unless it may have numbered
+				// changes past it already (an upload that failed, or a crash before it; a
+				// cursor file it cannot read): then its first build numbers after those
+				// (see engine.Options.Published).
 				if err := m.markPublished(s); err != nil {
 					m.Logger.Error("published snapshot served without its cursor recorded", "err", err)
 				}

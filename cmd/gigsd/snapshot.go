@@ -102,9 +102,10 @@ func (m *Main) publishedCursor() engine.Cursor {
 	return m.snapFile.marked
 }
 
-// ahead reports whether the cursor published last is of c's ledger and after c.
+// ahead reports whether the cursor published last may be after c: known (or unreadable),
+// and of another ledger or after c in c's.
 func (f *snapshotFile) ahead(c engine.Cursor) bool {
-	return f.marked.Epoch == c.Epoch && f.marked.Seq > c.Seq
+	return f.marked != (engine.Cursor{}) && (f.marked.Epoch != c.Epoch || f.marked.Seq > c.Seq)
 }
 
 // markPublished records s's cursor as published, before s is served; with -snapshot=false

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"maps"
@@ -280,14 +279,24 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 }
 
 // TestPublisherRestartBehindPublishedCursor restarts a publisher whose last snapshot
-// served is in neither its snapshot file nor the bucket (the upload failed, or the crash
-// came first), as found by an independent review: with the file damaged, the publisher
-// serves the bucket's snapshot and its first build still numbers after what it had given
-// and expires it; with the file behind but servable and the data unchanged, the build
+// served may be in neither its snapshot file nor the bucket (the upload failed, or the
+// crash came first), as independent reviews found: with the file damaged, the publisher
+// serves the bucket's snapshot and its first build still numbers after what it may have
+// given and expires it, whether its cursor file says how far (behind), cannot be read, or
+// is of another ledger; with the file behind but servable and the data unchanged, the build
 // that expires cursors is uploaded all the same, so that followers serve its cursor.
 func TestPublisherRestartBehindPublishedCursor(t *testing.T) {
-	for _, damaged := range []bool{true, false} {
-		t.Run(fmt.Sprintf("file damaged %v", damaged), func(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		mark    func(given engine.Cursor) string // the cursor file's content
+		damaged bool                             // the snapshot file
+	}{
+		{"ahead of the bucket, file damaged", func(g engine.Cursor) string { return engine.Cursor{Epoch: g.Epoch, Seq: g.Seq + 5}.String() }, true},
+		{"ahead of the bucket and the file", func(g engine.Cursor) string { return engine.Cursor{Epoch: g.Epoch, Seq: g.Seq + 5}.String() }, false},
+		{"unreadable, file damaged", func(engine.Cursor) string { return "garbage" }, true},
+		{"of another ledger, file damaged", func(g engine.Cursor) string { return engine.Cursor{Epoch: g.Epoch ^ 2, Seq: 3}.String() }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			dataset, data, bucket := filepath.Join(dir, "dataset"), filepath.Join(dir, "data"), filepath.Join(dir, "bucket")
 			writeDataset(t, dataset, 300)
@@ -302,22 +311,28 @@ func TestPublisherRestartBehindPublishedCursor(t *testing.T) {
 			})
 			given := metaCursor(t, m)
 			stop()
-			lost := engine.Cursor{Epoch: given.Epoch, Seq: given.Seq + 5} // served, never saved nor uploaded
-			if err := os.WriteFile(filepath.Join(data, "published-cursor"), []byte(lost.String()+"\n"), 0o644); err != nil {
+			mark := tc.mark(given)
+			if err := os.WriteFile(filepath.Join(data, "published-cursor"), []byte(mark+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if damaged {
+			if tc.damaged {
 				if err := os.WriteFile(filepath.Join(data, "snapshot"), []byte("damaged"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
+			last := given // the last cursor that may have been given
+			if c, err := engine.ParseCursor(mark); err == nil && c.Epoch == given.Epoch {
+				last = c
+			}
 			m, _ = run()
-			waitFor(t, "a build numbered after the lost one", 30*time.Second, func() bool {
+			waitFor(t, "a build numbered after the last cursor given", 30*time.Second, func() bool {
 				c := metaCursor(t, m)
-				return c.Epoch == lost.Epoch && c.Seq > lost.Seq
+				return c.Epoch == given.Epoch && c.Seq > last.Seq
 			})
-			if status, _, _ := get(m, "/v1/changes?since="+lost.String(), "192.0.2.1"); status != 410 {
-				t.Errorf("since %s, given before the restart: %d, want 410", lost, status)
+			for _, c := range []engine.Cursor{given, last} {
+				if status, _, _ := get(m, "/v1/changes?since="+c.String(), "192.0.2.1"); status != 410 {
+					t.Errorf("since %s, given before the restart: %d, want 410", c, status)
+				}
 			}
 			f, _ := replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-data-dir", filepath.Join(dir, "follower"), "-read-limit", "10000")
 			waitFor(t, "the follower at the publisher's cursor", 30*time.Second, func() bool {

@@ -182,7 +182,9 @@ func (o *observance) readRule(v string) {
 		return
 	case byDay && o.nth != 0 && days == 0:
 	case byDay && o.nth == 0 && days == 7:
-		if last := time.Date(2025, o.month+1, 0, 0, 0, 0, 0, time.UTC).Day(); o.month != 0 && first+6 == last {
+		// The last seven days of a month of fixed length are its last week; February's
+		// 22 to 28 are not in a leap year.
+		if last := time.Date(2025, o.month+1, 0, 0, 0, 0, 0, time.UTC).Day(); o.month != 0 && o.month != time.February && first+6 == last {
 			o.nth = -1
 		} else {
 			o.onOrAfter = first

@@ -339,11 +339,14 @@ func (r *run) splitHAL(from, to time.Time, total int) error {
 // as events of their own, and packages sold with it ("… - Restaurant Tables") too, all
 // with the show's venue, start and attractions; each would be a gig of its own, since the
 // merge never joins two records of one source (early and late shows stay apart). Records
-// at one venue (name, locality and country), with one start as stated and one first
+// at one venue (name, locality and country), with one start time as stated and one first
 // attraction are one show: the first keeps its ref, start and fields, takes the shortest
-// title (the show's, not a package's), the first picture, on-sale time and age limit stated,
-// and every offer: whole from the records of that title, the page alone from the others
-// (a package's price is not the show's). Records without an attraction are left alone.
+// title (the show's, not a package's), a status other than cancelled when one says so (one
+// ticketing system may withdraw its tickets; a cancelled show is cancelled on all), the
+// first picture, on-sale time and age limit stated, and every offer: whole from the
+// records of that title, the page alone from the others (a package's price is not the
+// show's). Records without an attraction or a time (a matinee and an evening show of one
+// day) are left alone.
 func oneListingPerShow(events []source.Event) []source.Event {
 	type show struct {
 		venue, locality, country, performer string
@@ -354,7 +357,7 @@ func oneListingPerShow(events []source.Event) []source.Event {
 	var groups [][]int // per out index: the indices in events of its records
 	for i := range events {
 		e := &events[i]
-		if len(e.Performers) == 0 || e.Venue.Name == "" {
+		if len(e.Performers) == 0 || e.Venue.Name == "" || e.Start.DateOnly {
 			out, groups = append(out, *e), append(groups, []int{i})
 			continue
 		}
@@ -387,6 +390,9 @@ func oneListingPerShow(events []source.Event) []source.Event {
 				if !slices.ContainsFunc(offers, func(x source.Offer) bool { return x == o }) {
 					offers = append(offers, o)
 				}
+			}
+			if e.Status == engine.StatusCancelled && r.Status != engine.StatusCancelled {
+				e.Status = r.Status
 			}
 			e.Image = cmp.Or(e.Image, r.Image)
 			if e.OnSale.IsZero() {

@@ -453,13 +453,18 @@ func TestOneListingPerShow(t *testing.T) {
 		rec("upstairs", "Jo Harman", "2022-11-01T19:00:00+00:00", "Jo Harman", "https://tm.example/5", 12),
 		rec("x", "Open Mic", "2022-11-02", "", "https://tm.example/6", 0),
 		rec("y", "Open Mic", "2022-11-02", "", "https://tm.example/7", 0),
+		rec("matinee", "Jo Harman (Matinee)", "2022-11-05", "Jo Harman", "https://tm.example/8", 20), // no time: apart
+		rec("evening", "Jo Harman (Evening)", "2022-11-05", "Jo Harman", "https://tm.example/9", 20),
+		rec("tw-moved", "Davina", "2022-07-25T19:00:00+01:00", "Davina", "https://ticketweb.example/10", 0),
+		rec("tm-on", "Davina", "2022-07-25T19:00:00+01:00", "Davina", "https://tm.example/11", 18),
 	}
+	events[len(events)-2].Status, events[len(events)-1].Status = engine.StatusCancelled, engine.StatusScheduled
 	got := oneListingPerShow(events)
 	var refs []string
 	for _, e := range got {
 		refs = append(refs, e.Ref)
 	}
-	if want := []string{"G5dFZ9FBfnkeD", "late", "upstairs", "x", "y"}; !reflect.DeepEqual(refs, want) {
+	if want := []string{"G5dFZ9FBfnkeD", "late", "upstairs", "x", "y", "matinee", "evening", "tw-moved"}; !reflect.DeepEqual(refs, want) {
 		t.Fatalf("refs %v, want %v", refs, want)
 	}
 	want := []source.Offer{{URL: "https://ticketweb.example/1"},
@@ -467,6 +472,9 @@ func TestOneListingPerShow(t *testing.T) {
 		{URL: "https://tm.example/3", Availability: "in_stock"}} // a package's price is not the show's
 	if got[0].Title != "Charley Crockett" || !reflect.DeepEqual(got[0].Offers, want) {
 		t.Errorf("the show: %q with offers %+v, want %+v", got[0].Title, got[0].Offers, want)
+	}
+	if got[7].Status != engine.StatusScheduled { // one system withdrew its tickets; the show is on
+		t.Errorf("a show cancelled on one system, on sale on another: %s", got[7].Status)
 	}
 	if events[0].Offers[0].URL != "https://ticketweb.example/1" || len(events[0].Offers) != 1 {
 		t.Error("the records given were changed")
