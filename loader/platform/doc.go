@@ -93,8 +93,9 @@
 //     "sold_out", more "in_stock"; continuation is_sold_out "sold_out",
 //     has_available_tickets "in_stock"; otherwise, and for every cancelled event, unknown.
 //   - One show, one event: a HAL feed lists a show once per ticketing system, and its
-//     packages ("… - Restaurant Tables") apart; records at one venue with one start and
-//     one first attraction are joined (see oneListingPerShow), with every offer.
+//     packages ("… - Restaurant Tables") apart; records at one venue with one start time
+//     and one first attraction are joined (see oneListingPerShow), with every offer, and
+//     a status other than cancelled when one has it.
 //
 // The page parsers (parseHALPage, parseMetaPage, parseContinuationPage) are pure functions
 // of the body and the page ref; they are fuzzed.
