@@ -230,7 +230,6 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 		waitFor(t, "a refresh", 30*time.Second, func() bool { return m.Live.Load() != served })
 		waitForSnapshotFile(t, m, dir)
 	}
-	cursor := func(m *Main) engine.Cursor { return metaCursor(t, m) }
 	changes := func(m *Main, c engine.Cursor) int {
 		status, _, _ := get(m, "/v1/changes?since="+c.String(), "192.0.2.1")
 		return status
@@ -245,7 +244,7 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 
 	m, stop := run()
 	waitForSnapshotFile(t, m, dir)
-	given := cursor(m)
+	given := metaCursor(t, m)
 	if marked() != given.String() {
 		t.Fatalf("published cursor file %q, want %q", marked(), given)
 	}
@@ -257,7 +256,7 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 
 	m, stop = run()
 	rebuilt(m)
-	now := cursor(m)
+	now := metaCursor(t, m)
 	for _, c := range []engine.Cursor{given, lost, {Epoch: given.Epoch, Seq: 1}} {
 		if status := changes(m, c); status != 410 {
 			t.Errorf("since %s (given before the restart): %d, want 410", c, status)
@@ -273,7 +272,7 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 
 	m, _ = run()
 	rebuilt(m)
-	if again := cursor(m); again != now || changes(m, now) != 200 {
+	if again := metaCursor(t, m); again != now || changes(m, now) != 200 {
 		t.Errorf("after a second restart the cursor is %s (%d), want %s still valid", again, changes(m, now), now)
 	}
 }
