@@ -101,6 +101,14 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("cannot fetch %q: status %d %s", e.URL, e.Code, http.StatusText(e.Code))
 }
 
+// maxHeaderBytes caps an answer's header block; maxValidatorBytes caps the validators
+// (ETag and Last-Modified together) of an answer kept for conditional GET: longer ones are
+// not kept, so the cache's uncounted per-entry overhead stays small.
+const (
+	maxHeaderBytes    = 64 << 10
+	maxValidatorBytes = 1 << 10
+)
+
 // ErrTooLarge is returned (wrapped) for documents over Options.MaxBytes.
 var ErrTooLarge = errors.New("document too large")
 
@@ -210,6 +218,9 @@ func New(o Options) *Client {
 		IdleConnTimeout:     90 * time.Second,
 		ForceAttemptHTTP2:   true,
 		DisableCompression:  true, // we ask for gzip ourselves, to count bytes on the wire
+		// No upstream needs more; Go's default (10 MiB) let one header be kept in the
+		// conditional-GET cache and sent back at every refresh.
+		MaxResponseHeaderBytes: maxHeaderBytes,
 	}
 	c := &Client{
 		client: &http.Client{
@@ -330,7 +341,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, header http.Header) (*R
 				return nil, fmt.Errorf("cannot fetch %q: bad redirect to %q", u, rep.header.Get("Location"))
 			}
 			next.Fragment, next.RawFragment = "", ""
-			if hostKey(next) != hostKey(u) {
+			if !sameOrigin(next, u) {
 				for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "Www-Authenticate"} {
 					hdr.Del(k)
 				}
@@ -354,7 +365,7 @@ func (c *Client) ok(rawURL string, u *url.URL, rep *reply, useCache bool) *Respo
 		Charset: d.charset, CharsetNote: d.note, Header: rep.header}
 	if useCache {
 		etag, lm := rep.header.Get("ETag"), rep.header.Get("Last-Modified")
-		if (etag != "" || lm != "") && !hasDirective(rep.header.Values("Cache-Control"), "no-store") {
+		if (etag != "" || lm != "") && len(etag)+len(lm) <= maxValidatorBytes && !hasDirective(rep.header.Values("Cache-Control"), "no-store") {
 			c.cache.put(&condEntry{url: rawURL, etag: etag, lastModified: lm, body: bytes.Clone(d.body),
 				contentType: d.mediaType, charset: d.charset, note: d.note})
 		} else {
@@ -607,6 +618,11 @@ func hasDirective(values []string, directive string) bool {
 	}
 	return false
 }
+
+// sameOrigin reports whether a and b are one origin (RFC 6454: scheme, host and port):
+// credentials follow a redirect only within one, so an https upstream that redirects to
+// http never has a platform's key sent in clear text.
+func sameOrigin(a, b *url.URL) bool { return a.Scheme == b.Scheme && hostKey(a) == hostKey(b) }
 
 // hostKey is what politeness is keyed on: the URL's host:port in lower case, without the
 // scheme's default port, so http://a and https://a:443 are the same host.

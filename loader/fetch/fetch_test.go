@@ -220,6 +220,7 @@ func TestConditionalGet(t *testing.T) {
 		{name: "last-modified", lm: lastMod, want304: true, wantBody: "café v1", wantSentIMS: lastMod},
 		{name: "both", etag: `W/"v1"`, lm: lastMod, want304: true, wantBody: "café v1", wantSentINM: `W/"v1"`, wantSentIMS: lastMod},
 		{name: "no validators", wantBody: "café v1"},
+		{name: "validator too long to keep", etag: `"` + strings.Repeat("v", maxValidatorBytes) + `"`, wantBody: "café v1"},
 		{name: "opt out", etag: `"v1"`, header: http.Header{"Cache-Control": {"no-store"}}, wantBody: "café v1"},
 		{name: "caller's validators", etag: `"v1"`, header: http.Header{"If-None-Match": {`"v1"`}}, want304: true, wantSentINM: `"v1"`},
 	} {
@@ -627,6 +628,48 @@ func TestRedirects(t *testing.T) {
 	}
 	if h := w.requests("a.example/old")[0].Header; h.Get("User-Agent") != "gigs/1 (+ops@gigs.example)" {
 		t.Errorf("User-Agent %q", h.Get("User-Agent"))
+	}
+}
+
+func TestSameOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"https://api.example/events", "https://api.example/other?page=2", true},
+		{"https://api.example/", "https://API.example:443/", true},
+		{"http://api.example/", "http://api.example:80/", true},
+		{"https://api.example/", "http://api.example/", false}, // a downgrade: no credentials in clear text
+		{"http://api.example/", "https://api.example/", false},
+		{"https://api.example/", "https://api.example:8443/", false},
+		{"https://api.example/", "https://cdn.api.example/", false},
+	} {
+		a, _ := url.Parse(tc.a)
+		b, _ := url.Parse(tc.b)
+		if got := sameOrigin(a, b); got != tc.want {
+			t.Errorf("sameOrigin(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestHeaderBlockCapped: an answer whose headers are over maxHeaderBytes fails, rather than
+// being read (Go's default allows 10 MiB) and its validators kept.
+func TestHeaderBlockCapped(t *testing.T) {
+	w := newWorld(t)
+	w.handle("h.example", "/big", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("ETag", `"`+strings.Repeat("e", maxHeaderBytes)+`"`)
+		rw.Write([]byte("{}"))
+	})
+	w.handle("h.example", "/fine", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("X-Padding", strings.Repeat("p", maxHeaderBytes/2))
+		rw.Write([]byte("{}"))
+	})
+	c := w.client(t, Options{Retries: -1})
+	if r, err := c.Get(context.Background(), "http://h.example/big", nil); err == nil {
+		t.Errorf("a %d-byte ETag was read: %d bytes of body", maxHeaderBytes, len(r.Body))
+	}
+	if _, err := c.Get(context.Background(), "http://h.example/fine", nil); err != nil {
+		t.Errorf("headers under the cap: %v", err)
 	}
 }
 

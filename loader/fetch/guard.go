@@ -41,6 +41,7 @@ var special = []struct {
 	{netip.MustParsePrefix("::1/128"), "loopback"},
 	{netip.MustParsePrefix("::/96"), "IPv4-compatible (deprecated)"},
 	{netip.MustParsePrefix("100::/64"), "discard-only (RFC 6666)"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64 (RFC 8215)"},
 	{netip.MustParsePrefix("fc00::/7"), "private (unique local, RFC 4193)"},
 	{netip.MustParsePrefix("fe80::/10"), "link-local"},
 	{netip.MustParsePrefix("fec0::/10"), "site-local (deprecated)"},

@@ -68,6 +68,8 @@ func TestForbidden(t *testing.T) {
 		{"255.255.255.255", "broadcast"},
 		{"198.18.0.1", "benchmarking"},
 		{"64:ff9b::a9fe:a9fe", "NAT64 of link-local"},
+		{"64:ff9b:1::a9fe:a9fe", "local-use NAT64"},
+		{"64:ff9b:1:ffff::1", "local-use NAT64"},
 		{"2002:7f00:1::1", "6to4 of loopback"},
 		{"::127.0.0.1", "IPv4-compatible"},
 		{"8.8.8.8", ""},
