@@ -197,6 +197,11 @@ func (r *contEvent) event() (source.Event, string) {
 	return e, ""
 }
 
+// maxContinuation caps a continuation token's length: every token is kept to refuse a
+// loop and sent back in the next URL, so a feed of long tokens would hold the request
+// cap's worth of them (real ones are tens of bytes).
+const maxContinuation = 2048
+
 // pageContinuation reads [from, to] by following continuation tokens, refusing a token
 // seen before and a short page that claims more items.
 func (r *run) pageContinuation(from, to time.Time) error {
@@ -243,6 +248,8 @@ func (r *run) pageContinuation(from, to time.Time) error {
 		switch {
 		case info.Continuation == "":
 			return p.fail("has_more_items without a continuation token")
+		case len(info.Continuation) > maxContinuation:
+			return p.fail("continuation token of %d bytes, over %d", len(info.Continuation), maxContinuation)
 		case seen[info.Continuation]:
 			return p.fail("continuation token %q repeated: the feed loops", info.Continuation)
 		case info.Count == 0:

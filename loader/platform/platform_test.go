@@ -691,6 +691,11 @@ func TestEarlyStop(t *testing.T) {
 				m["pagination"].(map[string]any)["continuation"] = r.URL.Query().Get("continuation")
 			})
 		}), "repeated: the feed loops", 0},
+		{"token too long", KindContinuation, onPage(3, func(_ int, _ *http.Request, rr *httptest.ResponseRecorder) {
+			editJSON(rr, func(m map[string]any) {
+				m["pagination"].(map[string]any)["continuation"] = strings.Repeat("t", maxContinuation+1)
+			})
+		}), "continuation token of 2049 bytes", 0},
 		{"more without token", KindContinuation, onPage(3, func(_ int, _ *http.Request, rr *httptest.ResponseRecorder) {
 			editJSON(rr, func(m map[string]any) { delete(m["pagination"].(map[string]any), "continuation") })
 		}), "without a continuation token", 0},
