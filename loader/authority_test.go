@@ -199,3 +199,60 @@ func TestHomeByHint(t *testing.T) {
 		})
 	}
 }
+
+// TestStreetCarriesNoAuthority: a hostile venue site, hinted as its own venue, lists a
+// forgery of another venue's show at its own venue's name but with the other venue's
+// street. Whichever is read first, the other venue keeps its name, and its show its status
+// and tickets: the forgery is a gig at the hostile site's venue.
+func TestStreetCarriesNoAuthority(t *testing.T) {
+	at := func(src, venue string) source.Event {
+		ev := event("Wet Leg", venue, "London", "GB", "2026-12-05T20:00")
+		ev.Source, ev.Ref = src, src+"/wet-leg"
+		ev.Venue.Street = "20-22 Highbury Corner"
+		ev.Performers = []source.Performer{{Name: "Wet Leg"}}
+		return ev
+	}
+	forged := at("evil", "Evil Bar")
+	forged.Status = engine.StatusCancelled
+	forged.Offers = []source.Offer{{URL: "https://evil.example/phish"}}
+	evil := Source{Role: RoleVenue, Home: &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}}
+	garageSite := Source{Role: RoleVenue, Home: &VenueHint{Name: "The Garage", City: "London", Country: "GB"}}
+	type read struct {
+		src Source
+		ev  source.Event
+	}
+	for _, tc := range []struct {
+		name  string
+		reads []read
+	}{
+		{"platform first", []read{{Source{Role: RolePrimary}, at("tixhub", "The Garage")}, {evil, forged}}},
+		{"hostile site first", []read{{evil, forged}, {Source{Role: RolePrimary}, at("tixhub", "The Garage")}}},
+		{"the venue's own site first", []read{{garageSite, at("garage", "The Garage")}, {evil, forged}}},
+		{"hostile site before the venue's own", []read{{evil, forged}, {garageSite, at("garage", "The Garage")}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := newNormalizer(noon, 2)
+			var sr SourceReport
+			for i, r := range tc.reads {
+				n.addAll([]source.Event{r.ev}, i, r.src, &sr)
+			}
+			ds := n.dataset(NewIDStore().begin(), n.clusters())
+			venues := map[string]string{}
+			for _, v := range ds.Venues {
+				venues[v.Slug] = v.Name
+			}
+			if len(ds.Gigs) != 2 {
+				t.Fatalf("%d gigs, want the show and the forgery apart: %+v", len(ds.Gigs), ds.Gigs)
+			}
+			for _, g := range ds.Gigs {
+				evil := g.Sources[0].Name == "evil"
+				if want := map[bool]string{false: "The Garage", true: "Evil Bar"}[evil]; venues[g.Venue] != want || len(g.Sources) != 1 {
+					t.Errorf("gig of %v at %q, want only %s's record at %q", g.Sources, venues[g.Venue], g.Sources[0].Name, want)
+				}
+				if !evil && (g.Status != engine.StatusScheduled || len(g.Tickets) > 0) {
+					t.Errorf("The Garage's show: status %s, tickets %+v", g.Status, g.Tickets)
+				}
+			}
+		})
+	}
+}

@@ -319,7 +319,8 @@ const nearby = 150 // metres
 
 // venue returns the index of the venue p names in city c, adding it when new. Two names
 // are one venue when their keys are equal; when they differ, when the addresses agree
-// (the same street and number, see streetKey), or when the venues stand within nearby
+// (the same street and number, see streetKey) and neither is a venue site's own (role
+// RoleVenue), or when the venues stand within nearby
 // metres and one name's key is a run of the other's words ("Roundhouse" and "Roundhouse
 // Camden"). Coordinates alone never make one venue of two: a building holds several.
 func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
@@ -327,8 +328,13 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	k := c.Slug + "\x00" + name
 	i, ok := n.venueKeys[k]
 	street := streetKey(p.Street)
-	if !ok && street != "" {
-		i, ok = n.venueStreets[c.Slug+"\x00"+street]
+	if !ok && street != "" && role != RoleVenue {
+		// A street is whatever a document says: it joins platforms' names for one building,
+		// but never a venue site's own venue to another, which would let a site speak for
+		// the venue whose street it gives, or file that venue's listings under its own.
+		if j, found := n.venueStreets[c.Slug+"\x00"+street]; found && n.venues[j].role != RoleVenue {
+			i, ok = j, true
+		}
 	}
 	if !ok && p.HasGeo {
 		for _, j := range n.near[c.Slug] {

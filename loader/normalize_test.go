@@ -195,20 +195,25 @@ func TestVenuesAreOneWhenNamesOrAddressesAgree(t *testing.T) {
 	type venue struct {
 		name, street string
 		lat, lon     float64 // 0, 0: none stated
+		role         Role    // of the record naming it; 0 (RoleVenue): a venue site's own
 	}
 	tests := []struct {
 		name string
 		a, b venue
 		one  bool
 	}{
-		{"same key", venue{"The Garage", "", 0, 0}, venue{"Garage (London)", "", 0, 0}, true},
-		{"same street spelled two ways", venue{"Electric Ballroom", "184 Camden High Street", 0, 0}, venue{"The Electric", "184 Camden High St.", 0, 0}, true},
-		{"Hauptstraße and Hauptstr.", venue{"Kantine", "Hauptstraße 5", 0, 0}, venue{"Die Kantine", "Hauptstr. 5", 0, 0}, true},
-		{"near, one name within the other", venue{"Roundhouse", "", 51.5432, -0.1519}, venue{"Roundhouse Camden", "", 51.5433, -0.1518}, true},
-		{"near, names disagree", venue{"Jazz Cafe", "", 51.5390, -0.1426}, venue{"Dingwalls", "", 51.5391, -0.1425}, false},
-		{"one name within the other, far apart", venue{"Roundhouse", "", 51.5432, -0.1519}, venue{"Roundhouse Camden", "", 51.5032, -0.1119}, false},
-		{"a street without a number names no building", venue{"Bar A", "Camden High Street", 0, 0}, venue{"Bar B", "Camden High Street", 0, 0}, false},
-		{"other numbers", venue{"Bar A", "10 Camden High Street", 0, 0}, venue{"Bar B", "12 Camden High Street", 0, 0}, false},
+		{"same key", venue{"The Garage", "", 0, 0, RoleVenue}, venue{"Garage (London)", "", 0, 0, RoleVenue}, true},
+		{"same street spelled two ways", venue{"Electric Ballroom", "184 Camden High Street", 0, 0, RolePrimary}, venue{"The Electric", "184 Camden High St.", 0, 0, RolePlatform}, true},
+		{"Hauptstraße and Hauptstr.", venue{"Kantine", "Hauptstraße 5", 0, 0, RolePlatform}, venue{"Die Kantine", "Hauptstr. 5", 0, 0, RoleGuest}, true},
+		// A street is the document's word: it never joins a venue site's own venue to another.
+		{"a venue site gives a platform's venue's street", venue{"The Garage", "20-22 Highbury Corner", 0, 0, RolePrimary}, venue{"Evil Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, false},
+		{"a platform gives a venue site's street", venue{"Evil Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, venue{"The Garage", "20-22 Highbury Corner", 0, 0, RolePrimary}, false},
+		{"two venue sites give one street", venue{"The Garage", "20-22 Highbury Corner", 0, 0, RoleVenue}, venue{"Evil Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, false},
+		{"near, one name within the other", venue{"Roundhouse", "", 51.5432, -0.1519, RoleVenue}, venue{"Roundhouse Camden", "", 51.5433, -0.1518, RolePrimary}, true},
+		{"near, names disagree", venue{"Jazz Cafe", "", 51.5390, -0.1426, RolePlatform}, venue{"Dingwalls", "", 51.5391, -0.1425, RolePlatform}, false},
+		{"one name within the other, far apart", venue{"Roundhouse", "", 51.5432, -0.1519, RolePlatform}, venue{"Roundhouse Camden", "", 51.5032, -0.1119, RolePlatform}, false},
+		{"a street without a number names no building", venue{"Bar A", "Camden High Street", 0, 0, RolePlatform}, venue{"Bar B", "Camden High Street", 0, 0, RolePlatform}, false},
+		{"other numbers", venue{"Bar A", "10 Camden High Street", 0, 0, RolePlatform}, venue{"Bar B", "12 Camden High Street", 0, 0, RolePlatform}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -219,7 +224,7 @@ func TestVenuesAreOneWhenNamesOrAddressesAgree(t *testing.T) {
 				if v.lat != 0 {
 					ev.Venue.Lat, ev.Venue.Lon, ev.Venue.HasGeo = v.lat, v.lon, true
 				}
-				if err := n.add(&ev, i, RoleVenue); err != nil {
+				if err := n.add(&ev, i, v.role); err != nil {
 					t.Fatal(err)
 				}
 			}
