@@ -310,8 +310,9 @@ func (s *Snapshot) renderGigs(rows []gigRow, cat *catalog, prev *Snapshot) {
 }
 
 // buildIndexes makes the postings of positions: one per entity, filed under the search key
-// of its slug and of its name (entities whose names fold alike share the union). Keys are
-// folded once per entity, not per gig.
+// of its slug and of its name (entities whose names fold alike share the union; a name
+// that folds like another entity's slug is that entity's alone: see postingsBuilder.add).
+// Keys are folded once per entity, not per gig.
 func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 	ds := cat.ds
 	dims := [numDims]struct {
@@ -346,9 +347,7 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 		var b postingsBuilder
 		// In slug order, so that equal datasets give equal snapshots.
 		for _, e := range bySlug(dim.n, dim.slug) {
-			if l := pos[at[e]:at[e+1]]; len(l) > 0 {
-				b.add(l, Fold(dim.slug(e)), Fold(dim.name(e)))
-			}
+			b.add(pos[at[e]:at[e+1]], Fold(dim.slug(e)), Fold(dim.name(e)))
 		}
 		var err error
 		if s.index[d], err = b.build(len(rows), s); err != nil {
@@ -468,7 +467,7 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 	if dirs[0].data, dirs[0].n, err = cityDirectory(ds.Cities, u); err != nil {
 		return fmt.Errorf("cannot render the cities: %w", err)
 	}
-	if dirs[1].data, err = s.indexVenues(venueItems); err != nil {
+	if dirs[1].data, err = s.indexVenues(venueItems, ds.Cities); err != nil {
 		return err
 	}
 	dirs[1].n = len(venueItems)
@@ -516,24 +515,51 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 
 // indexVenues renders each venue's directory entry into one arena and indexes them by
 // city and country for filtered directories; it returns the JSON array of all entries.
-func (s *Snapshot) indexVenues(items []venueJSON) ([]byte, error) {
+// As in the gigs' postings, a city's slug names that city alone (cities holds them all),
+// though another city's name folds alike.
+func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, error) {
 	s.venueOff = make([]uint32, 1, len(items)+1)
-	var b postingsBuilder
-	lists := map[string][]uint32{}
+	type lists struct {
+		own   []uint32 // under the key of a city's slug, or of a country's code
+		named []uint32 // under the key of a city's name
+		owned bool     // the key is a city's slug or a country's code
+	}
+	byKey := map[string]*lists{}
+	entry := func(key string) *lists {
+		l := byKey[key]
+		if l == nil {
+			l = new(lists)
+			byKey[key] = l
+		}
+		return l
+	}
+	for i := range cities {
+		entry("city:" + Fold(cities[i].Slug)).owned = true
+	}
+	file := func(p *[]uint32, i int) {
+		if len(*p) == 0 || (*p)[len(*p)-1] != uint32(i) {
+			*p = append(*p, uint32(i))
+		}
+	}
 	for i := range items {
 		var err error
 		if s.venueItems, err = appendJSON(s.venueItems, &items[i]); err != nil {
 			return nil, fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
 		}
 		s.venueOff = append(s.venueOff, uint32(len(s.venueItems)))
-		for _, k := range []string{"city:" + Fold(items[i].City.Slug), "city:" + Fold(items[i].City.Name), "country:" + Fold(items[i].Country)} {
-			if l := lists[k]; len(l) == 0 || l[len(l)-1] != uint32(i) {
-				lists[k] = append(l, uint32(i))
-			}
-		}
+		file(&entry("city:"+Fold(items[i].City.Slug)).own, i)
+		file(&entry("city:"+Fold(items[i].City.Name)).named, i)
+		country := entry("country:" + Fold(items[i].Country))
+		country.owned = true
+		file(&country.own, i)
 	}
-	for _, k := range slices.Sorted(maps.Keys(lists)) {
-		b.add(lists[k], k)
+	var b postingsBuilder
+	for _, k := range slices.Sorted(maps.Keys(byKey)) { // so that equal datasets give equal snapshots
+		if l := byKey[k]; l.owned {
+			b.add(l.own, k)
+		} else {
+			b.add(l.named, "", k)
+		}
 	}
 	var err error
 	if s.venueIndex, err = b.build(len(items), nil); err != nil {

@@ -117,29 +117,58 @@ func (ps *postings) posting(k int) posting {
 // postingsBuilder gathers the postings of one dimension.
 type postingsBuilder struct {
 	keys  []string
-	known map[string]int // key → its index in keys
-	parts [][]int32      // per key, the lists it is filed under, ascending
+	known map[string]int  // key → its index in keys
+	owned map[string]bool // keys that are an entity's own (see add)
+	parts [][]int32       // per key, the lists it is filed under, ascending
 	lists [][]uint32
 }
 
-// add files the ascending positions under every key in keys (the same key twice counts
-// once). A key filed under several lists gets their union. positions is kept, not copied.
-func (b *postingsBuilder) add(positions []uint32, keys ...string) {
+// add files the ascending positions of one entity under own, the key that is the entity's
+// alone (its slug's), and under each of names (the same key twice counts once). A key
+// filed under several lists gets their union, but an entity's own key is never shared
+// with a name: a slug names one entity, so the lists filed under it as a name give way,
+// and later ones are not filed. Empty positions still claim own, which then matches
+// nothing (unless another entity's slug folds alike); own "" is none. positions is kept,
+// not copied.
+func (b *postingsBuilder) add(positions []uint32, own string, names ...string) {
 	if b.known == nil {
-		b.known = map[string]int{}
+		b.known, b.owned = map[string]int{}, map[string]bool{}
 	}
-	k := int32(len(b.lists))
-	b.lists = append(b.lists, positions)
-	for _, key := range keys {
-		i, ok := b.known[key]
-		switch {
-		case !ok:
-			b.known[key] = len(b.keys)
-			b.keys = append(b.keys, key)
-			b.parts = append(b.parts, []int32{k})
-		case b.parts[i][len(b.parts[i])-1] != k:
-			b.parts[i] = append(b.parts[i], k)
+	k := int32(-1)
+	if len(positions) > 0 {
+		k = int32(len(b.lists))
+		b.lists = append(b.lists, positions)
+	}
+	if own != "" {
+		i := b.key(own)
+		if !b.owned[own] {
+			b.owned[own], b.parts[i] = true, b.parts[i][:0]
 		}
+		b.file(i, k)
+	}
+	for _, key := range names {
+		if !b.owned[key] {
+			b.file(b.key(key), k)
+		}
+	}
+}
+
+// key returns the index of key, adding it when new.
+func (b *postingsBuilder) key(key string) int {
+	i, ok := b.known[key]
+	if !ok {
+		i = len(b.keys)
+		b.known[key] = i
+		b.keys = append(b.keys, key)
+		b.parts = append(b.parts, nil)
+	}
+	return i
+}
+
+// file adds list k (none when negative) to key i's, once.
+func (b *postingsBuilder) file(i int, k int32) {
+	if p := b.parts[i]; k >= 0 && (len(p) == 0 || p[len(p)-1] != k) {
+		b.parts[i] = append(p, k)
 	}
 }
 
@@ -147,6 +176,15 @@ func (b *postingsBuilder) add(positions []uint32, keys ...string) {
 // nil. A key's posting is its list, or the union of its lists, made once however many
 // keys share it.
 func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
+	// Keys that only claim an entity's slug, with no positions, match nothing: left out.
+	keep := 0
+	for i := range b.keys {
+		if len(b.parts[i]) > 0 {
+			b.keys[keep], b.parts[keep] = b.keys[i], b.parts[i]
+			keep++
+		}
+	}
+	b.keys, b.parts = b.keys[:keep], b.parts[:keep]
 	ps := postings{of: make([]uint32, len(b.keys)), start: []uint32{0}}
 	size := 0
 	for _, l := range b.lists {

@@ -23,29 +23,46 @@ type reference struct {
 	ds     *engine.Dataset
 	rows   []refRow
 	cities map[string]engine.City
+	slugs  map[engine.Dim]map[string]bool // per dimension, every entity's folded slug
 }
 
 type refRow struct {
 	id   string
 	key  int64
 	day  time.Time               // venue-local date at 00:00 UTC
-	keys map[engine.Dim][]string // folded slugs and names the row answers to
+	keys map[engine.Dim][]string // the row's entities' folded slugs ("s:…") and names ("n:…")
+}
+
+// entityKeys returns the keys of an entity of slug and name, for refRow.keys.
+func entityKeys(slug, name string) []string {
+	return []string{"s:" + engine.Fold(slug), "n:" + engine.Fold(name)}
 }
 
 func newReference(ds *engine.Dataset) *reference {
-	ref := &reference{ds: ds, cities: map[string]engine.City{}}
+	ref := &reference{ds: ds, cities: map[string]engine.City{}, slugs: map[engine.Dim]map[string]bool{}}
 	venues, artists, genres := map[string]engine.Venue{}, map[string]engine.Artist{}, map[string]engine.Genre{}
+	slug := func(d engine.Dim, s string) {
+		if ref.slugs[d] == nil {
+			ref.slugs[d] = map[string]bool{}
+		}
+		ref.slugs[d][engine.Fold(s)] = true
+	}
 	for _, c := range ds.Cities {
 		ref.cities[c.Slug] = c
+		slug(engine.DimCity, c.Slug)
+		slug(engine.DimCountry, c.Country)
 	}
 	for _, v := range ds.Venues {
 		venues[v.Slug] = v
+		slug(engine.DimVenue, v.Slug)
 	}
 	for _, a := range ds.Artists {
 		artists[a.Slug] = a
+		slug(engine.DimArtist, a.Slug)
 	}
 	for _, g := range ds.Genres {
 		genres[g.Slug] = g
+		slug(engine.DimGenre, g.Slug)
 	}
 	for _, g := range ds.Gigs {
 		v := venues[g.Venue]
@@ -58,18 +75,18 @@ func newReference(ds *engine.Dataset) *reference {
 			continue
 		}
 		r := refRow{id: g.ID, key: st.Unix(), day: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), keys: map[engine.Dim][]string{
-			engine.DimCity:    {engine.Fold(c.Slug), engine.Fold(c.Name)},
-			engine.DimCountry: {engine.Fold(c.Country)},
-			engine.DimVenue:   {engine.Fold(v.Slug), engine.Fold(v.Name)},
+			engine.DimCity:    entityKeys(c.Slug, c.Name),
+			engine.DimCountry: entityKeys(c.Country, c.Country),
+			engine.DimVenue:   entityKeys(v.Slug, v.Name),
 		}}
 		if g.TimeTBA {
 			r.key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()
 		}
 		for _, b := range g.Artists {
-			r.keys[engine.DimArtist] = append(r.keys[engine.DimArtist], engine.Fold(b.Artist), engine.Fold(artists[b.Artist].Name))
+			r.keys[engine.DimArtist] = append(r.keys[engine.DimArtist], entityKeys(b.Artist, artists[b.Artist].Name)...)
 		}
 		for _, s := range g.Genres {
-			r.keys[engine.DimGenre] = append(r.keys[engine.DimGenre], engine.Fold(s), engine.Fold(genres[s].Name))
+			r.keys[engine.DimGenre] = append(r.keys[engine.DimGenre], entityKeys(s, genres[s].Name)...)
 		}
 		ref.rows = append(ref.rows, r)
 	}
@@ -91,10 +108,16 @@ type refQuery struct {
 	fromEngine, toEngine engine.Bound
 }
 
-// anyMatch reports whether any folded value is one of the keys.
-func anyMatch(vals, keys []string) bool {
+// anyMatch reports whether any folded value of dimension d names one of the entities
+// whose keys are keys: a value that folds like an entity's slug names that entity alone;
+// any other value, every entity of that name.
+func (ref *reference) anyMatch(d engine.Dim, vals, keys []string) bool {
 	for _, v := range vals {
-		if slices.Contains(keys, v) {
+		k := "n:" + v
+		if ref.slugs[d][v] {
+			k = "s:" + v
+		}
+		if slices.Contains(keys, k) {
 			return true
 		}
 	}
@@ -112,7 +135,7 @@ func (ref *reference) run(q refQuery) (ids []string, total int) {
 		}
 		ok := true
 		for d, vals := range q.folded {
-			ok = ok && anyMatch(vals, r.keys[d])
+			ok = ok && ref.anyMatch(d, vals, r.keys[d])
 		}
 		if !ok {
 			continue
@@ -215,6 +238,63 @@ func TestQueryMatchesReference(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, 2))
 			checkQueries(t, ds, tc.queries, tc.minMatching, func() refQuery { return randomQuery(r, ds) })
 		})
+	}
+}
+
+// TestSlugNamesOneEntity: slugs are unique, names are not. A value that folds like an
+// entity's slug names that entity alone, though another entity's name folds alike ("New
+// Delhi" is the name of the city "delhi" and folds like the slug "new-delhi"); a slug
+// without gigs matches nothing; a name no slug folds like matches every entity of that name.
+func TestSlugNamesOneEntity(t *testing.T) {
+	ds := scale.Generate(scale.Config{Gigs: 3000, Seed: 11, Now: now, Days: 40})
+	c, a, v := ds.Cities, ds.Artists, ds.Venues
+	spelled := func(slug string) string { return strings.ToUpper(strings.ReplaceAll(slug, "-", " ")) }
+	c[1].Name = spelled(c[0].Slug)
+	a[1].Name, a[3].Name = spelled(a[0].Slug), a[2].Name
+	v[1].Name = spelled(v[0].Slug)
+	idle := engine.City{Slug: engine.Slugify(c[4].Name + " 0"), Name: "Idle", Country: c[4].Country, Timezone: c[4].Timezone}
+	c[4].Name += " 0"
+	ds.Cities = append(ds.Cities, idle)
+	values := map[engine.Dim][]string{
+		engine.DimCity:   {c[0].Slug, c[1].Name, c[1].Slug, c[4].Name, idle.Slug, c[2].Name},
+		engine.DimArtist: {a[0].Slug, a[1].Name, a[1].Slug, a[2].Name, a[3].Slug},
+		engine.DimVenue:  {v[0].Slug, v[1].Name, v[1].Slug},
+	}
+	var queries []refQuery
+	for d, vals := range values {
+		for _, val := range vals {
+			queries = append(queries, refQuery{filters: map[engine.Dim][]string{d: {val}},
+				folded: map[engine.Dim][]string{d: {engine.Fold(val)}}, limit: 50})
+		}
+	}
+	ref := newReference(ds)
+	for _, q := range queries {
+		if _, total := ref.run(q); total == 0 && q.filters[engine.DimCity] == nil {
+			t.Fatalf("%v matches no gig: the test shows nothing", q.filters)
+		}
+	}
+	i := 0
+	checkQueries(t, ds, len(queries), 1, func() refQuery { i++; return queries[i-1] })
+
+	s := build(t, ds)
+	q := engine.AcquireQuery()
+	defer engine.ReleaseQuery(q)
+	for _, tc := range []struct {
+		value string
+		city  string // the only city of the venues listed; "" when none is
+	}{{c[0].Slug, c[0].Slug}, {c[1].Name, c[0].Slug}, {c[1].Slug, c[1].Slug}, {idle.Slug, ""}} {
+		q.Reset()
+		q.Match(engine.DimCity, []byte(tc.value))
+		s.FilterVenues(q)
+		for _, i := range q.Page {
+			var item struct{ City struct{ Slug string } }
+			if err := json.Unmarshal(s.VenueItem(i), &item); err != nil || item.City.Slug != tc.city {
+				t.Errorf("venues of city=%q: one in %q (%v), want only %q", tc.value, item.City.Slug, err, tc.city)
+			}
+		}
+		if tc.city != "" && len(q.Page) == 0 {
+			t.Errorf("venues of city=%q: none", tc.value)
+		}
 	}
 }
 
