@@ -246,6 +246,7 @@ func (a *assembler) gig(members []int32) {
 			g.Sources = append(g.Sources, at)
 		}
 	}
+	g.Title = untagged(g.Title, g.Status, slices.ContainsFunc(g.Tickets, func(t engine.Ticket) bool { return t.Availability == "sold_out" }))
 	local := g.Start.In(auth.city.Location)
 	g.ID = a.run.assign(a.n, members, a.venueSlugs, contentKey(g.Venue, local, g.TimeTBA, auth.keys[0]))
 	a.ds.Gigs = append(a.ds.Gigs, g)

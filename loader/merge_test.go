@@ -428,3 +428,30 @@ func TestLineup(t *testing.T) {
 		}
 	}
 }
+
+// TestUntagged: status words a gig's title begins or ends with go when the gig's status or
+// tickets say the same (schema.org's examples #eg-0171 and #eg-0173 name their shows
+// "CANCELLED - Typhoon with Radiation City" and "SOLD OUT! Typhoon with Radiation City").
+func TestUntagged(t *testing.T) {
+	for _, tc := range []struct {
+		title   string
+		status  engine.Status
+		soldOut bool
+		want    string
+	}{
+		{"CANCELLED - Typhoon with Radiation City", engine.StatusCancelled, false, "Typhoon with Radiation City"},
+		{"SOLD OUT! Typhoon with Radiation City", engine.StatusScheduled, true, "Typhoon with Radiation City"},
+		{"Typhoon (Cancelled)", engine.StatusCancelled, false, "Typhoon (Cancelled)"}, // brackets are the title's
+		{"Typhoon – Postponed", engine.StatusPostponed, false, "Typhoon"},
+		{"Sold out: Cancelled: Typhoon", engine.StatusCancelled, true, "Typhoon"},
+		{"CANCELLED - Typhoon", engine.StatusScheduled, false, "CANCELLED - Typhoon"}, // not borne out
+		{"SOLD OUT! Typhoon", engine.StatusScheduled, false, "SOLD OUT! Typhoon"},
+		{"Sold Out", engine.StatusScheduled, true, "Sold Out"}, // nothing else: an act's name
+		{"Cancelled Plans", engine.StatusCancelled, false, "Cancelled Plans"},
+		{"Wet Leg!", engine.StatusScheduled, true, "Wet Leg!"},
+	} {
+		if got := untagged(tc.title, tc.status, tc.soldOut); got != tc.want {
+			t.Errorf("untagged(%q, %s, sold out %v) = %q, want %q", tc.title, tc.status, tc.soldOut, got, tc.want)
+		}
+	}
+}

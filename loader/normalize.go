@@ -231,7 +231,7 @@ func localDay(t time.Time) int32 {
 // placeholder reports whether an event's start time stands for "time to be announced":
 // 23:59 venue-local, which no show starts at and platforms write for an unknown time; or
 // venue-local midnight with a hint that the date alone is meant: an end given as a date
-// alone or also at midnight, or a title saying TBA or TBC.
+// alone, at midnight, or at 23:59 the same day, or a title saying TBA or TBC.
 func placeholder(ev *source.Event, loc *time.Location) bool {
 	if ev.Start.DateOnly || ev.Start.IsZero() {
 		return false
@@ -245,6 +245,8 @@ func placeholder(ev *source.Event, loc *time.Location) bool {
 		return false
 	case ev.End.DateOnly || !ev.End.IsZero() && ev.End.Wall.Hour() == 0 && ev.End.Wall.Minute() == 0:
 		return true
+	case !ev.End.IsZero() && ev.End.Wall.Hour() == 23 && ev.End.Wall.Minute() == 59 && sameDate(ev.End.Wall, ev.Start.Wall):
+		return true // the whole day: The Events Calendar's all-day events end at 23:59:59
 	}
 	t := " " + strings.Join(strings.FieldsFunc(engine.Fold(ev.Title), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)
@@ -255,6 +257,13 @@ func placeholder(ev *source.Event, loc *time.Location) bool {
 		}
 	}
 	return false
+}
+
+// sameDate reports whether a and b are on one calendar date, each as written.
+func sameDate(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd
 }
 
 // instant places a stated time in the venue's zone, to the minute (seconds are dropped). A

@@ -248,6 +248,11 @@ func TestPlaceholderTimesAreTBA(t *testing.T) {
 		{"A", "2026-12-05T00:00:00Z", "2026-12-05", "Europe/London", true, "2026-12-05"},
 		{"A", "2026-12-05T00:00:00", "2026-12-06", "Europe/Berlin", true, "2026-12-05"},
 		{"A", "2026-12-05T00:00:00", "2026-12-06T00:00:00", "Europe/Berlin", true, "2026-12-05"},
+		// The Events Calendar's all-day events (wildundhund.de, in adbar/htmldate's tests/eval).
+		{"A", "2023-11-02T00:00:00+01:00", "2023-11-02T23:59:59+01:00", "Europe/Berlin", true, "2023-11-02"},
+		{"A", "2026-12-05T00:00:00", "2026-12-05T23:59:00", "Europe/Berlin", true, "2026-12-05"},
+		{"A", "2026-12-05T00:00:00", "2026-12-06T23:59:00", "Europe/Berlin", false, "2026-12-05"}, // two days from midnight
+		{"A", "2026-12-05T00:00:00", "2026-12-05T23:00:00", "Europe/Berlin", false, "2026-12-05"},
 		{"A – time TBA", "2026-12-05T00:00:00", "", "Europe/Berlin", true, "2026-12-05"},
 		{"A (TBC)", "2026-12-05T00:00:00+01:00", "", "Europe/Berlin", true, "2026-12-05"},
 		{"A", "2026-12-05T00:00:00", "", "Europe/Berlin", false, "2026-12-05"}, // a midnight show

@@ -30,6 +30,22 @@ func (o *object) get(key string) any {
 	return nil
 }
 
+// unalias names "type" and "id" "@type" and "@id" in an object that has neither keyword:
+// schema.org's context makes them aliases (its examples and Artsdata write them so), and
+// no schema.org property has either name.
+func (o *object) unalias() {
+	for _, k := range [...]string{"type", "id"} {
+		if o.get("@"+k) != nil {
+			continue
+		}
+		for i := range o.keys {
+			if o.keys[i] == k {
+				o.keys[i] = "@" + k
+			}
+		}
+	}
+}
+
 // decoded is what one block yielded.
 type decoded struct {
 	vals    []any // the top-level values read completely
@@ -110,6 +126,7 @@ func (t *tree) value(depth int) (any, error) {
 			o.keys = append(o.keys, key.(string)) // Token fails on keys that are not strings
 			o.vals = append(o.vals, v)
 		}
+		o.unalias()
 		return o, t.end()
 	}
 	arr := []any{}

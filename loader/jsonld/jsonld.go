@@ -140,16 +140,10 @@ func isEvent(o *object) bool {
 	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return schemaorg.IsEventType(term(t)) })
 }
 
-// isAct reports whether o is a performer that may list its shows in "event": a band's
-// or an artist's page.
+// isAct reports whether o is a performer that may list its shows in "event" (see
+// schemaorg.IsActType).
 func isAct(o *object) bool {
-	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool {
-		switch term(t) {
-		case "musicgroup", "performinggroup", "person":
-			return true
-		}
-		return false
-	})
+	return slices.ContainsFunc(list(o.get("@type")), func(t any) bool { return schemaorg.IsActType(term(t)) })
 }
 
 // event reads one event object, or drops it when it lacks a name or a readable start.
@@ -269,7 +263,8 @@ func (p *parser) place(o *object) source.Place {
 }
 
 // performers reads "performer" (or the older "performers"): objects with a name and
-// genres, names as text, or an array of those. Nameless performers are skipped.
+// genres, names as text, or an array of those. Nameless performers are skipped, and so
+// are texts that only name a type (see schemaorg.IsTypeName).
 func (p *parser) performers(o *object) []source.Performer {
 	v := o.get("performer")
 	if v == nil {
@@ -281,8 +276,8 @@ func (p *parser) performers(o *object) []source.Performer {
 		if po, ok := p.deref(x).(*object); ok {
 			pf = p.performer(po)
 			pf.Genres = slices.Clone(pf.Genres) // the events' slices must not share arrays
-		} else {
-			pf.Name = text(x)
+		} else if name := text(x); !schemaorg.IsTypeName(name) {
+			pf.Name = name
 		}
 		if pf.Name != "" {
 			out = append(out, pf)

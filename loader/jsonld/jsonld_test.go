@@ -512,12 +512,60 @@ func TestEventTypes(t *testing.T) {
 		{`"Place"`, false},
 		{`["Organization", "Person"]`, false},
 		{`42`, false},
+		{`"PerformingArtsEvent"`, true}, // Artsdata.ca, schema.org's example #eg-4468
 	}
 	for _, tt := range tests {
 		page := `<script type="application/ld+json">{"@type":` + tt.typ + `,"name":"N","startDate":"2026-01-01"}</script>`
 		events, drops := Parse([]byte(page), "p")
 		if got := len(events) == 1; got != tt.want || len(drops) > 0 {
 			t.Errorf("@type %s: %d events, drops %+v; want an event: %v", tt.typ, len(events), drops, tt.want)
+		}
+	}
+}
+
+// TestAliases: schema.org's context makes "type" and "id" aliases of "@type" and "@id";
+// schema.org's example #eg-4468 (an Artsdata.ca record) writes them so, nested too.
+func TestAliases(t *testing.T) {
+	page := `<script type="application/ld+json">{"@context":"http://schema.org","type":"PerformingArtsEvent",
+"id":"http://kg.artsdata.ca/resource/K43-1500","name":"Gravity and Other Myths","startDate":"2026-04-28T19:00:00-04:00",
+"location":{"type":"Place","name":"Salle Desjardins","address":{"type":"PostalAddress","addressLocality":"Saint-Hyacinthe","addressCountry":"CA"}},
+"performer":{"type":"Organization","name":"Gravity and Other Myths"}}
+{"@type":"MusicEvent","type":"not a keyword here","name":"Keyword wins","startDate":"2026-01-01"}</script>`
+	events, drops := Parse([]byte(page), "https://example.com/page")
+	if len(events) != 2 || len(drops) > 0 {
+		t.Fatalf("%d events, drops %+v; want 2", len(events), drops)
+	}
+	e := events[0]
+	if e.Ref != "http://kg.artsdata.ca/resource/K43-1500" || e.Venue.Locality != "Saint-Hyacinthe" || len(e.Performers) != 1 {
+		t.Errorf("ref %q, venue %+v, performers %+v", e.Ref, e.Venue, e.Performers)
+	}
+	if events[1].Title != "Keyword wins" {
+		t.Errorf("second event %q", events[1].Title)
+	}
+}
+
+// TestTypeNamesAreNoPerformers: The Events Calendar (WordPress) writes the type a performer
+// should have, "performer":"Organization", on every event (pages of djz.de and
+// wildundhund.de in adbar/htmldate's tests/eval).
+func TestTypeNamesAreNoPerformers(t *testing.T) {
+	for _, tc := range []struct {
+		performer string
+		want      []string
+	}{
+		{`"Organization"`, nil},
+		{`"schema:Person"`, nil},
+		{`["MusicGroup", "Wet Leg"]`, []string{"Wet Leg"}},
+		{`"Organization Man"`, []string{"Organization Man"}},
+		{`{"@type":"Organization","name":"Organization X"}`, []string{"Organization X"}},
+	} {
+		page := `<script type="application/ld+json">{"@type":"Event","name":"N","startDate":"2026-01-01","performer":` + tc.performer + `}</script>`
+		events, _ := Parse([]byte(page), "p")
+		var got []string
+		for _, p := range events[0].Performers {
+			got = append(got, p.Name)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("performer %s: %q, want %q", tc.performer, got, tc.want)
 		}
 	}
 }

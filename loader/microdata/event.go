@@ -22,6 +22,12 @@ func (p *parser) event(it int32, n int) bool {
 		Line:  p.line(it),
 		Title: cmp.Or(p.text(ps.get("name")), p.text(ps.get("summary"))), // data-vocabulary.org's
 	}
+	// A show an act's page lists is the act's, and takes its name when it has none.
+	var act source.Performer
+	if a, ok := p.actOf[it]; ok {
+		act = p.performerItem(a)
+		e.Title = cmp.Or(e.Title, act.Name)
+	}
 	dates := schemaorg.Dates{
 		Start:         p.token(ps.get("startdate")),
 		End:           p.token(ps.get("enddate")),
@@ -33,6 +39,9 @@ func (p *parser) event(it int32, n int) bool {
 		e.Status = schemaorg.Status(p.token(ps.get("eventstatus")))
 		e.Venue = p.location(ps.get("location"))
 		e.Performers = p.performers(ps)
+		if act.Name != "" && len(e.Performers) == 0 {
+			e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres)}}
+		}
 		e.Offers = p.offers(ps.get("offers"))
 		e.Genres = p.genres(ps.get("genre"))
 		e.Kinds = p.types(it) // lower-cased
@@ -218,7 +227,8 @@ func (p *parser) place(it int32) source.Place {
 }
 
 // performers reads "performer" (or the older "performers"): items with a name and genres,
-// or names as text, in tree order. Nameless performers are skipped.
+// or names as text, in tree order. Nameless performers are skipped, and so are texts that
+// only name a type (see schemaorg.IsTypeName).
 func (p *parser) performers(ps props) []source.Performer {
 	values := ps.get("performer")
 	if len(values) == 0 {
@@ -230,8 +240,8 @@ func (p *parser) performers(ps props) []source.Performer {
 		if p.isItem(v.el) {
 			pf = p.performerItem(v.el)
 			pf.Genres = slices.Clone(pf.Genres) // the events' slices must not share arrays
-		} else {
-			pf.Name = p.value(v.el, schemaorg.MaxText)
+		} else if name := p.value(v.el, schemaorg.MaxText); !schemaorg.IsTypeName(name) {
+			pf.Name = name
 		}
 		if pf.Name != "" {
 			out = append(out, pf)

@@ -39,6 +39,7 @@ func Parse(page []byte, ref string) ([]source.Event, []source.Drop) {
 		stop:      int32(len(t.nodes)),
 		places:    map[int32]source.Place{},
 		performer: map[int32]source.Performer{},
+		actOf:     map[int32]int32{},
 		offersOf:  map[int32][]source.Offer{},
 	}
 	p.links = p.base
@@ -56,7 +57,7 @@ func Parse(page []byte, ref string) ([]source.Event, []source.Drop) {
 		p.drop(d.line, d.reason)
 	}
 	for _, it := range p.roots() {
-		p.walk(it, 1)
+		p.walk(it, 1, -1)
 	}
 	slices.Sort(p.found)
 	p.budget, p.over = maxSteps, false // reading the events has a budget of its own
@@ -84,14 +85,15 @@ type parser struct {
 	stop    int32    // items from this node on were not crawled for want of budget
 	stopped bool     // that was reported
 
-	epoch   uint32   // the current crawl
-	visited []uint32 // per node, the last crawl that visited it
-	pending []int32  // the crawl's work list
-	props   []props  // per item node, its properties once crawled
-	crawled []bool   // per item node, whether props holds them
-	walked  []bool   // per item node, whether walk has been there
-	found   []int32  // event items
-	deep    bool     // maxItemDepth was reached
+	epoch   uint32          // the current crawl
+	visited []uint32        // per node, the last crawl that visited it
+	pending []int32         // the crawl's work list
+	props   []props         // per item node, its properties once crawled
+	crawled []bool          // per item node, whether props holds them
+	walked  []bool          // per item node, whether walk has been there
+	found   []int32         // event items
+	actOf   map[int32]int32 // event item → the act's item whose page lists it (see walk)
+	deep    bool            // maxItemDepth was reached
 
 	// What was read from an item, kept so that an item that many events refer to (with
 	// itemref) is read once.
@@ -251,7 +253,9 @@ func (p *parser) tooComplex(it int32) {
 // walk finds the events in item it and in the items it has as property values. Inside an
 // event only its subEvent values are looked at, as in package jsonld: a festival and each of
 // its days are events, but a superEvent, or an event a performer also plays, is not one here.
-func (p *parser) walk(it int32, depth int) {
+// act is the nearest enclosing performer's item that may list its own shows (an act's page,
+// see schemaorg.IsActType), or -1; the events found below it are filed as its, in actOf.
+func (p *parser) walk(it int32, depth int, act int32) {
 	if p.walked[it] || it >= p.stop {
 		return
 	}
@@ -264,13 +268,19 @@ func (p *parser) walk(it int32, depth int) {
 	}
 	p.walked[it] = true
 	ps := p.propsOf(it)
-	if p.isEvent(it) {
+	switch {
+	case p.isEvent(it):
 		p.found = append(p.found, it)
+		if act >= 0 {
+			p.actOf[it] = act
+		}
 		ps = slices.Concat(ps.get("subevent"), ps.get("subevents")) // not append: ps is shared
+	case slices.ContainsFunc(p.types(it), schemaorg.IsActType):
+		act = it
 	}
 	for _, v := range ps {
 		if p.isItem(v.el) {
-			p.walk(v.el, depth+1)
+			p.walk(v.el, depth+1, act)
 		}
 	}
 }

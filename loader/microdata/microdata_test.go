@@ -338,6 +338,43 @@ func TestShapes(t *testing.T) {
 	}
 }
 
+// TestActPage: an act's page lists its shows in "event"; they are the act's, as in
+// package jsonld. schema.org's example #eg-0009 (microdata), cut down: the shows are named
+// after their venues.
+func TestActPage(t *testing.T) {
+	page := `<div itemscope itemtype="https://schema.org/MusicGroup"><h1 itemprop="name">Foo Fighters</h1>
+<div itemprop="event" itemscope itemtype="https://schema.org/Event">
+<a href="foo-fighters-may20-fedexforum" itemprop="url"><span itemprop="name">FedExForum</span></a> <span itemprop="location">Memphis, TN, US</span>
+<meta itemprop="startDate" content="2011-05-20"></div>
+<div itemprop="event" itemscope itemtype="https://schema.org/Event"><meta itemprop="startDate" content="2011-05-23">
+<span itemprop="performer">Wet Leg</span></div></div>
+<div itemscope itemtype="https://schema.org/Event"><span itemprop="name">Elsewhere</span><meta itemprop="startDate" content="2011-05-24"></div>`
+	events, drops := Parse([]byte(page), "https://example.com/foo")
+	if len(events) != 3 || len(drops) > 0 {
+		t.Fatalf("%d events, drops %+v", len(events), drops)
+	}
+	for i, want := range []struct{ title, performer string }{{"FedExForum", "Foo Fighters"}, {"Foo Fighters", "Wet Leg"}, {"Elsewhere", ""}} {
+		e := events[i]
+		var got string
+		if len(e.Performers) > 0 {
+			got = e.Performers[0].Name
+		}
+		if e.Title != want.title || got != want.performer || len(e.Performers) > 1 {
+			t.Errorf("event %d: %q played by %+v, want %q by %q", i, e.Title, e.Performers, want.title, want.performer)
+		}
+	}
+}
+
+// TestTypeNamesAreNoPerformers: a performer given as the name of its type names no act.
+func TestTypeNamesAreNoPerformers(t *testing.T) {
+	page := `<div itemscope itemtype="https://schema.org/Event"><span itemprop="name">N</span><meta itemprop="startDate" content="2026-01-01">
+<span itemprop="performer">Organization</span><span itemprop="performer">Wet Leg</span></div>`
+	events, _ := Parse([]byte(page), "p")
+	if len(events) != 1 || len(events[0].Performers) != 1 || events[0].Performers[0].Name != "Wet Leg" {
+		t.Errorf("events %+v", events)
+	}
+}
+
 func cmpOr(s []string, or string) string {
 	if len(s) > 0 {
 		return s[0]

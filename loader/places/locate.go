@@ -306,7 +306,7 @@ func Distance(lat1, lon1, lat2, lon2 float64) float64 {
 // its last part when the place states its region and country, else its parts from the end: a country,
 // then a region (a code or a name of a US, Canadian or Australian region), then the
 // locality; a postal code before or after a part is dropped ("Leeds LS1 3AA, UK", "Austin,
-// TX 78701"). A last part that is both a country's code and a region's ("Los Angeles,
+// TX 78701"), and so are last parts that are only one ("Lynn, MA, 01901"). A last part that is both a country's code and a region's ("Los Angeles,
 // CA") gives two readings, the region's first.
 func (g *Gazetteer) readings(p Place) []Place {
 	if !strings.Contains(p.Locality, ",") {
@@ -317,8 +317,15 @@ func (g *Gazetteer) readings(p Place) []Place {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	parts = dropEmpty(parts)
+	for len(parts) > 1 && postalOnly(parts[len(parts)-1]) {
+		parts = parts[:len(parts)-1] // "Lynn, MA, 01901"
+	}
 	if len(parts) < 2 {
-		return []Place{p}
+		q := p
+		if len(parts) == 1 {
+			q.Locality = parts[0]
+		}
+		return []Place{q}
 	}
 	if p.Country != "" && p.Region != "" {
 		// The last part that is not the region or the country again ("Duluth, MN, US",
@@ -407,6 +414,21 @@ func stripPostal(s string) string {
 		f = f[:len(f)-1]
 	}
 	return strings.Join(f, " ")
+}
+
+// postalOnly reports whether s is a postal code alone: at most two words of at most ten
+// bytes, each with a digit ("01901", "LS1 3AA", "J2S 9E2").
+func postalOnly(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
+		return false
+	}
+	for _, w := range f {
+		if !hasDigit(w) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

@@ -52,6 +52,9 @@ func TestLocate(t *testing.T) {
 		{"a province without a country", Place{Locality: "Kingston", Region: "ON"}, "kingston-ca", "America/Toronto", ""},
 		{"one line, US", Place{Locality: "Austin, TX, US"}, "austin", "America/Chicago", ""},
 		{"one line with a postcode", Place{Locality: "Austin, TX 78701"}, "austin", "America/Chicago", ""},
+		// schema.org's example #eg-0201: "address" : "Lynn, MA, 01901".
+		{"one line ending in a postcode", Place{Locality: "Lynn, MA, 01901"}, "lynn", "America/New_York", ""},
+		{"one line ending in a British postcode", Place{Locality: "Leeds, LS1 3AA"}, "leeds", "Europe/London", ""},
 		{"one line, UK", Place{Locality: "Leeds, UK"}, "leeds", "Europe/London", ""},
 		{"one line with the stated region and country again", Place{Locality: "Duluth, MN, US", Region: "MN", Country: "US"}, "duluth-mn-us", "America/Chicago", ""},
 		{"one line and the country again", Place{Locality: "Glasgow, United Kingdom", Country: "United Kingdom"}, "glasgow", "Europe/London", ""},

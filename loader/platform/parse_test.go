@@ -480,3 +480,19 @@ func TestOneListingPerShow(t *testing.T) {
 		t.Error("the records given were changed")
 	}
 }
+
+// TestSongkickWithoutStatus: Songkick's documented example response (as net-songkick's
+// t/06-requests.t records it) has no resultsPage.status; its events are read. A page with an
+// error is still an error, whatever its status says.
+func TestSongkickWithoutStatus(t *testing.T) {
+	const event = `{"id":"1","displayName":"a at b","start":{"date":"2012-04-18","time":"20:00:00"},"venue":{"displayName":"b"},` +
+		`"performance":[{"billing":"headline","artist":{"displayName":"Wild Flag"}}]}`
+	events, _, info, err := parseSongkickPage([]byte(`{"resultsPage":{"page":1,"totalEntries":1,"perPage":50,"results":{"event":[`+event+`]}}}`), "p")
+	if err != nil || len(events) != 1 || info.Count != 1 {
+		t.Errorf("no status: %d events, %+v, %v", len(events), info, err)
+	}
+	_, _, _, err = parseSongkickPage([]byte(`{"resultsPage":{"error":{"message":"Invalid or missing apikey"}}}`), "p")
+	if err == nil || !strings.Contains(err.Error(), "Invalid or missing apikey") {
+		t.Errorf("an error without a status: %v", err)
+	}
+}

@@ -15,6 +15,24 @@ var eventTypes = map[string]bool{
 	"literaryevent": true, "screeningevent": true, "exhibitionevent": true,
 	"visualartsevent": true, "foodevent": true, "sportsevent": true, "businessevent": true,
 	"educationevent": true, "saleevent": true, "hackathon": true,
+	"performingartsevent": true, // not in schema.org's vocabulary yet; Artsdata.ca and schema.org's own examples write it
+}
+
+// typeNames are the types a performer may be, lower-cased (see IsTypeName).
+var typeNames = map[string]bool{
+	"thing": true, "organization": true, "person": true, "performinggroup": true,
+	"musicgroup": true, "dancegroup": true, "theatergroup": true,
+}
+
+// IsTypeName reports whether a performer given as text is only the name of the type it
+// should have been: The Events Calendar (WordPress) writes "performer":"Organization" on
+// every event, which names no act.
+func IsTypeName(s string) bool { return typeNames[Term(s)] }
+
+// IsActType reports whether a type, as Term returns it, is a performer's that may list its
+// shows in "event": a band's or an artist's page.
+func IsActType(term string) bool {
+	return term == "musicgroup" || term == "performinggroup" || term == "person"
 }
 
 // IsEventType reports whether a type, as Term returns it, is read as a listing.
