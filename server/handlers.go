@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -283,17 +284,29 @@ func (s *Server) lastModified(snap *engine.Snapshot) []byte {
 	return d.date
 }
 
-// notModified evaluates If-None-Match (weak comparison) or, when it is absent and the body
-// depends on the snapshot alone, If-Modified-Since against when its data last changed.
+// notModified evaluates If-None-Match (weak comparison; every line of it, as one list) or,
+// when it is absent and the body depends on the snapshot alone, If-Modified-Since against
+// when its data last changed (in any of HTTP's three date formats).
 func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixed bool) bool {
 	if inm := h.Peek("If-None-Match"); len(inm) > 0 {
-		return etagListMatches(inm, etag)
+		if etagListMatches(inm, etag) {
+			return true
+		}
+		for _, line := range h.PeekAll("If-None-Match")[1:] { // only a conditional request's cost
+			if etagListMatches(line, etag) {
+				return true
+			}
+		}
+		return false
 	}
 	if !fixed {
 		return false
 	}
 	if ims := h.Peek("If-Modified-Since"); len(ims) > 0 {
 		t, err := fasthttp.ParseHTTPDate(ims)
+		if err != nil { // RFC 9110 5.6.7: the obsolete RFC 850 and asctime forms too
+			t, err = http.ParseTime(string(ims))
+		}
 		return err == nil && !changed.After(t)
 	}
 	return false

@@ -83,13 +83,21 @@ type response struct {
 
 func do(t testing.TB, method, url string, header map[string]string) response {
 	t.Helper()
+	h := http.Header{}
+	for k, v := range header {
+		h.Set(k, v)
+	}
+	return doLines(t, method, url, h)
+}
+
+// doLines is do with a header that may repeat a field on several lines.
+func doLines(t testing.TB, method, url string, header http.Header) response {
+	t.Helper()
 	req, err := http.NewRequest(method, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
+	req.Header = header
 	// A transport that does not ask for or undo gzip on its own, and a client that does
 	// not follow redirects.
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true},
@@ -352,6 +360,17 @@ func TestConditionalAndEncoding(t *testing.T) {
 	}
 	if r := do(t, "GET", base+"/v1/genres", map[string]string{"If-Modified-Since": "Sun, 22 Nov 2026 15:04:04 GMT"}); r.status != 200 {
 		t.Errorf("If-Modified-Since before build: %d", r.status)
+	}
+	// RFC 9110 5.6.7: a recipient accepts the obsolete date formats too.
+	for _, date := range []string{"Sunday, 22-Nov-26 15:04:05 GMT", "Sun Nov 22 15:04:05 2026"} {
+		if r := do(t, "GET", base+"/v1/genres", map[string]string{"If-Modified-Since": date}); r.status != 304 {
+			t.Errorf("If-Modified-Since %q at build time: %d", date, r.status)
+		}
+	}
+	// RFC 9110 5.3: the lines of a list field are one list.
+	etag := do(t, "GET", base+"/v1/genres", nil).header.Get("ETag")
+	if r := doLines(t, "GET", base+"/v1/genres", http.Header{"If-None-Match": {`"a"`, etag}}); r.status != 304 {
+		t.Errorf("If-None-Match on two lines, the second matching: %d", r.status)
 	}
 
 	// The artists' identity body is kept; a venue's is written per request from its parts;
