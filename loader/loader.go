@@ -413,7 +413,16 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			b, err := src.Fetch(ctx)
+			sctx := ctx
+			if src.Timeout > 0 {
+				var cancel context.CancelFunc
+				sctx, cancel = context.WithTimeout(ctx, src.Timeout)
+				defer cancel()
+			}
+			b, err := src.Fetch(sctx)
+			if err != nil && ctx.Err() == nil && sctx.Err() != nil {
+				err = fmt.Errorf("took longer than %v, a source's limit: %w", src.Timeout, err)
+			}
 			batches[i], reports[i].Err = b, err
 			reports[i].Dropped, reports[i].Notes = b.Dropped, b.Notes
 		})

@@ -227,3 +227,37 @@ func TestLastErrorOutlivesRecovery(t *testing.T) {
 		t.Errorf("after recovery: %v", s)
 	}
 }
+
+// slowSource answers when its context ends: a site that never finishes.
+type slowSource struct{}
+
+func (slowSource) Name() string { return "venue-slow" }
+
+func (slowSource) Fetch(ctx context.Context) (source.Batch, error) {
+	<-ctx.Done()
+	return source.Batch{}, ctx.Err()
+}
+
+// TestSourceTimeout: a source that takes longer than its Timeout fails on its own, saying
+// so, while the refresh goes on with the others long before its Deadline.
+func TestSourceTimeout(t *testing.T) {
+	ev := event("Wet Leg", "The Garage", "London", "GB", "2026-12-05T20:00")
+	ev.Ref = "wet-leg"
+	l := New(Options{Sources: []Source{{Source: slowSource{}, Role: RoleVenue, Timeout: 50 * time.Millisecond},
+		{Source: &namedSource{name: "venue-garage", events: []source.Event{ev}}, Role: RoleVenue, Timeout: time.Minute}},
+		Live: &engine.Live{}, Now: func() time.Time { return noon }, Deadline: time.Minute})
+	start := time.Now()
+	rep, err := l.RunOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the refresh took %v", took)
+	}
+	if e := rep.Sources[0].Err; e == nil || !strings.Contains(e.Error(), "took longer than 50ms") {
+		t.Errorf("slow source: %v", e)
+	}
+	if rep.Sources[1].Err != nil || rep.Gigs != 1 {
+		t.Errorf("the other source: %v, %d gigs", rep.Sources[1].Err, rep.Gigs)
+	}
+}

@@ -26,7 +26,15 @@ type Source struct {
 	// (see normalizer.home); nil for platforms. A venue site speaks with authority only for
 	// events at its home.
 	Home *VenueHint
+	// Timeout bounds its fetch within a refresh (from when it starts); 0 leaves only the
+	// refresh's Deadline. A venue's page gets PageTimeout, so that one slow or hostile site
+	// (robots.txt and redirects across hosts, each slow) never holds every refresh for the
+	// whole Deadline; a platform's paging may take as long as the refresh allows.
+	Timeout time.Duration
 }
+
+// PageTimeout is the Timeout of a source that is one document (a venue's page or feed).
+const PageTimeout = 2 * time.Minute
 
 // Sources makes the configured sources, venue sites first, fetching with get. A
 // platform's credential is read with getenv from the variable its configuration names;
@@ -46,7 +54,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 		if slices.Contains(platform.Kinds, platform.Kind(v.Format)) {
 			role, home = RolePlatform, nil // a platform's document speaks as the platform
 		}
-		out = append(out, Source{Role: role, Home: home, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
+		out = append(out, Source{Role: role, Home: home, Timeout: PageTimeout, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
 			maxEvents: limit,
 			parse: func(page []byte, ref string) ([]source.Event, []source.Drop, error) {
 				return parse(page, ref, parseOptions{now: now(), maxEvents: limit + 1})
