@@ -9,8 +9,8 @@ import (
 
 // TestVenueSiteSpeaksForItsVenueOnly lets a hostile venue site list the gigs of another
 // venue as cancelled, moved, renamed, with its own ticket links and bill: the other
-// venue's gigs stay as their own site and the platforms say. Its home is its hint, or
-// else the venue most of its events name.
+// venue's gigs stay as their own site and the platforms say. Its home is its hint's venue,
+// and without a hint naming one, nowhere.
 func TestVenueSiteSpeaksForItsVenueOnly(t *testing.T) {
 	at := func(title, venue, start string) source.Event {
 		ev := event(title, venue, "London", "GB", start)
@@ -47,7 +47,8 @@ func TestVenueSiteSpeaksForItsVenueOnly(t *testing.T) {
 		evil []source.Event
 		home *VenueHint
 	}{
-		{"home by most events", append(own(3), forged()), nil},
+		{"no hint: home nowhere", append(own(3), forged()), nil},
+		{"a hint naming no venue: home nowhere", append(own(3), forged()), &VenueHint{City: "London", Country: "GB"}},
 		{"home by hint, though most events are elsewhere", append(own(1), forged(), at("Fake 1", "The Garage", "2026-12-20T20:00"),
 			at("Fake 2", "The Garage", "2026-12-21T20:00")), &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}},
 	}
@@ -60,7 +61,7 @@ func TestVenueSiteSpeaksForItsVenueOnly(t *testing.T) {
 			}
 			n := newNormalizer(noon, 8)
 			var sr SourceReport
-			n.addAll(garage, 0, Source{Role: RoleVenue}, &sr)
+			n.addAll(garage, 0, Source{Role: RoleVenue, Home: &VenueHint{Name: "The Garage", City: "London", Country: "GB"}}, &sr)
 			n.addAll(tt.evil, 1, Source{Role: RoleVenue, Home: tt.home}, &sr)
 			n.addAll(platform, 2, Source{Role: RolePlatform}, &sr)
 			if len(sr.Dropped) > 0 {
@@ -180,9 +181,13 @@ func TestHomeByHint(t *testing.T) {
 			[]bool{false, true, true}},
 		{"invisible characters", &VenueHint{Name: "The Garage", City: "London", Country: "GB"},
 			[]source.Event{ev("The\u00ad Gar\u200bage", "Lon\u200ddon")}, []bool{true}},
-		{"most events", nil,
+		// Which venue a site is, is the operator's word: without a name, none is home.
+		{"no hint", nil,
 			[]source.Event{ev("Evil Bar", "London"), ev("The Garage", "London"), ev("Evil Bar", "London")},
-			[]bool{true, false, true}},
+			[]bool{false, false, false}},
+		{"a hint without a name", &VenueHint{City: "London", Country: "GB"},
+			[]source.Event{ev("Evil Bar", "London"), ev("Evil Bar", "London")},
+			[]bool{false, false}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

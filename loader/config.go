@@ -75,9 +75,10 @@ type VenueConfig struct {
 // years of nightly shows, far below what a hostile document could make.
 const DefaultVenueMaxEvents = 2000
 
-// VenueHint says where a venue site's events happen, for pages and feeds that do not say
-// it themselves (an iCalendar LOCATION is one line of text). A hint fills what an event
-// leaves empty; it never overrides what the event states.
+// VenueHint names the venue a venue site speaks for (a site without a Name speaks for
+// none: see normalizer.home) and says where its events happen, for pages and feeds that do
+// not say it themselves (an iCalendar LOCATION is one line of text). A hint fills what an
+// event leaves empty; it never overrides what the event states.
 type VenueHint struct {
 	Name    string `json:"name,omitempty"`
 	City    string `json:"city,omitempty"`

@@ -140,24 +140,25 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 }
 
 // home returns the test of whether an event of a venue site is at the site's own venue:
-// the venue of the operator's hint when it names one in a city it can place; else the
-// venue most of the events name (the first of those named most often), among the events
-// that name the hint's venue when the hint names one. Venues are told apart by city and
-// name key, so a hint's name alone never makes a namesake in another city home.
+// the venue of the operator's hint, in the hint's city when it names one the gazetteer can
+// place, else in the city most of the events at the hint's name are in. Venues are told
+// apart by city and name key, so a hint's name alone never makes a namesake in another city
+// home. A site whose hint names no venue speaks for none: which venue a site is, is the
+// operator's word, never the site's own (a hostile site listing its forgeries at another
+// venue would otherwise be that venue's).
 func (n *normalizer) home(events []source.Event, hint *VenueHint) func(*source.Event) bool {
-	named := func(*source.Event) bool { return true }
-	if hint != nil && hint.Name != "" {
-		hp := source.Place{Name: hint.Name, Locality: hint.City, Country: hint.Country, Zone: hint.Zone}
-		if want := n.venueIdentity(hp); want != "" {
-			return func(ev *source.Event) bool { return n.venueIdentity(ev.Venue) == want }
-		}
-		named = func(ev *source.Event) bool { return venueKey(ev.Venue.Name, "") == venueKey(hint.Name, "") }
+	if hint == nil || hint.Name == "" {
+		return func(*source.Event) bool { return false }
+	}
+	hp := source.Place{Name: hint.Name, Locality: hint.City, Country: hint.Country, Zone: hint.Zone}
+	if want := n.venueIdentity(hp); want != "" {
+		return func(ev *source.Event) bool { return n.venueIdentity(ev.Venue) == want }
 	}
 	counts := map[string]int{}
 	best, most := "", 0
 	for i := range events {
 		k := n.venueIdentity(events[i].Venue)
-		if k == "" || !named(&events[i]) {
+		if k == "" || venueKey(events[i].Venue.Name, "") != venueKey(hint.Name, "") {
 			continue
 		}
 		if counts[k]++; counts[k] > most {

@@ -277,9 +277,13 @@ func TestSourcesConfig(t *testing.T) {
 		if v.Format == "ical" && !strings.HasSuffix(path, ".ics") || v.Format != "ical" && strings.HasSuffix(path, ".ics") {
 			t.Errorf("%s: %s at %q", v.Name, v.Format, v.URL)
 		}
-		if v.Venue == nil {
+		if v.Venue == nil || v.Venue.Name == "" {
+			t.Errorf("%s: no venue hint naming its venue", v.Name)
+			continue
+		}
+		if v.Venue.City == "" {
 			if v.Format == "ical" {
-				t.Errorf("%s: iCal source without a venue hint", v.Name)
+				t.Errorf("%s: iCal source without its venue's city", v.Name)
 			}
 			continue
 		}
@@ -293,7 +297,7 @@ func TestSourcesConfig(t *testing.T) {
 		t.Errorf("formats %v of %d sources", formats, len(cfg.Venues))
 	}
 	if others, n := hints["jsonld"]+hints["microdata"], formats["jsonld"]+formats["microdata"]; others < n*4/10 || others > n*6/10 {
-		t.Errorf("%d of %d JSON-LD and microdata sources have venue hints, want about half", others, n)
+		t.Errorf("%d of %d JSON-LD and microdata sources have venue hints with a city, want about half", others, n)
 	}
 }
 

@@ -178,9 +178,9 @@ type venueEntry struct {
 
 type venueHint struct {
 	Name    string `json:"name"`
-	City    string `json:"city"`
-	Country string `json:"country"`
-	Zone    string `json:"zone"`
+	City    string `json:"city,omitempty"`
+	Country string `json:"country,omitempty"`
+	Zone    string `json:"zone,omitempty"`
 }
 
 // sourceName returns a venue website's source name.
@@ -201,7 +201,9 @@ func (c *corpus) sourcesJSON() ([]byte, error) {
 		if v.site == nil {
 			continue
 		}
-		e := venueEntry{Name: sourceName(v), Format: formatNames[v.site.format], URL: v.site.url()}
+		// Every site's hint names its venue (a site names no venue of its own otherwise);
+		// half the pages' hints leave the city to the pages.
+		e := venueEntry{Name: sourceName(v), Format: formatNames[v.site.format], URL: v.site.url(), Venue: &venueHint{Name: v.name}}
 		if v.site.hint {
 			e.Venue = &venueHint{v.name, v.city.name, v.city.country, v.loc.String()}
 		}

@@ -82,7 +82,7 @@ type site struct {
 	fault  fault
 	robots robotsForm
 	ids    idForm
-	hint   bool // sources.json gives the venue as a hint
+	hint   bool // sources.json gives the venue's city, country and zone with its name (see sourcesJSON)
 }
 
 // url returns the listing's URL, as sources.json names it and refs are resolved against.
