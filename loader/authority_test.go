@@ -261,3 +261,53 @@ func TestStreetCarriesNoAuthority(t *testing.T) {
 		})
 	}
 }
+
+// TestStreetJoinsPlatformsBesideASite: two platforms name one building differently, at one
+// street: they are one venue whether or not a venue site giving the same street (another
+// venue's, or its own under a name that does not agree) was read before them, as venue
+// sites are (a review's case: the site's venue held the street, and the platforms' records
+// made two gigs).
+func TestStreetJoinsPlatformsBesideASite(t *testing.T) {
+	const street = "20-22 Highbury Corner"
+	at := func(src, venue string) source.Event {
+		ev := event("Wet Leg", venue, "London", "GB", "2026-12-05T20:00")
+		ev.Source, ev.Ref = src, src+"/wet-leg"
+		ev.Venue.Street = street
+		ev.Performers = []source.Performer{{Name: "Wet Leg"}}
+		return ev
+	}
+	evilEv := at("evil", "Evil Bar")
+	evilEv.Title, evilEv.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
+	evil := Source{Role: RoleVenue, Home: &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}}
+	type read struct {
+		src Source
+		ev  source.Event
+	}
+	tm, sk := at("tixhub", "The Garage"), at("songkick", "Garage Highbury")
+	for _, tc := range []struct {
+		name  string
+		reads []read
+	}{
+		{"platforms alone", []read{{Source{Role: RolePrimary}, tm}, {Source{Role: RolePlatform}, sk}}},
+		{"platforms, then a site at their street", []read{{Source{Role: RolePrimary}, tm}, {Source{Role: RolePlatform}, sk}, {evil, evilEv}}},
+		{"a site at their street first", []read{{evil, evilEv}, {Source{Role: RolePrimary}, tm}, {Source{Role: RolePlatform}, sk}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := newNormalizer(noon, 3)
+			var sr SourceReport
+			for i, r := range tc.reads {
+				n.addAll([]source.Event{r.ev}, i, r.src, &sr)
+			}
+			ds := n.dataset(NewIDStore().begin(), n.clusters())
+			wetLeg := 0
+			for _, g := range ds.Gigs {
+				if g.Sources[0].Name != "evil" {
+					wetLeg++
+				}
+			}
+			if wetLeg != 1 {
+				t.Errorf("%d Wet Leg gigs (venues %+v), want the two platforms' records as one", wetLeg, ds.Venues)
+			}
+		})
+	}
+}

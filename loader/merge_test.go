@@ -449,6 +449,13 @@ func TestUntagged(t *testing.T) {
 		{"Sold Out", engine.StatusScheduled, true, "Sold Out"}, // nothing else: an act's name
 		{"Cancelled Plans", engine.StatusCancelled, false, "Cancelled Plans"},
 		{"Wet Leg!", engine.StatusScheduled, true, "Wet Leg!"},
+		// Only the marks between word and title go (a review's cases).
+		{"CANCELLED - Wham!", engine.StatusCancelled, false, "Wham!"},
+		{"SOLD OUT: Panic! At The Disco!", engine.StatusScheduled, true, "Panic! At The Disco!"},
+		{"*NSYNC - Sold Out", engine.StatusScheduled, true, "*NSYNC"},
+		// Two words and nothing else: the same every time.
+		{"RESCHEDULED: NEW DATE", engine.StatusRescheduled, false, "NEW DATE"},
+		{"SOLD OUT! CANCELLED", engine.StatusCancelled, true, "SOLD OUT"},
 	} {
 		if got := untagged(tc.title, tc.status, tc.soldOut); got != tc.want {
 			t.Errorf("untagged(%q, %s, sold out %v) = %q, want %q", tc.title, tc.status, tc.soldOut, got, tc.want)

@@ -155,29 +155,30 @@ func bare(s string) string {
 	return s
 }
 
-// statusTags are the status words a title may begin or end with, by the gig status or
-// availability that says the same ("" for sold out).
-var statusTags = map[string]engine.Status{
-	"cancelled": engine.StatusCancelled, "canceled": engine.StatusCancelled,
-	"postponed": engine.StatusPostponed, "rescheduled": engine.StatusRescheduled,
-	"new date": engine.StatusRescheduled, "sold out": "",
+// statusTags are the status words a title may begin or end with, each with the gig status
+// that says the same ("" for sold out, which the tickets say), in a fixed order.
+var statusTags = []struct {
+	word   string
+	status engine.Status
+}{
+	{"cancelled", engine.StatusCancelled}, {"canceled", engine.StatusCancelled},
+	{"postponed", engine.StatusPostponed}, {"rescheduled", engine.StatusRescheduled},
+	{"new date", engine.StatusRescheduled}, {"sold out", ""},
 }
 
 // untagged returns a gig's title without the status words at its start or end that its
 // status (or, for "sold out", its tickets) already say, set off by punctuation: "CANCELLED
-// - Typhoon with Radiation City" of a cancelled gig is "Typhoon with Radiation City". A word
-// the gig does not bear out stays, and so do "Cancelled Plans" and a title that is nothing else.
+// - Typhoon with Radiation City" of a cancelled gig is "Typhoon with Radiation City". Only
+// the marks between word and title go ("CANCELLED - Wham!" is "Wham!"). A word the gig does
+// not bear out stays, and so do "Cancelled Plans" and a title that is nothing else.
 func untagged(title string, status engine.Status, soldOut bool) string {
 	const marks = ":;-–—|!*·"
-	said := func(w string) bool {
-		s, ok := statusTags[w]
-		return ok && (s == "" && soldOut || s != "" && s == status)
-	}
 	s := strings.Trim(title, " \t")
 	for changed := true; changed; {
 		changed = false
-		for w := range statusTags {
-			if !said(w) || len(s) <= len(w) {
+		for _, tag := range statusTags {
+			w := tag.word
+			if tag.status == "" && !soldOut || tag.status != "" && tag.status != status || len(s) <= len(w) {
 				continue
 			}
 			rest := strings.TrimLeft(s[len(w):], " \t")
@@ -186,14 +187,15 @@ func untagged(title string, status engine.Status, soldOut bool) string {
 			last, _ := utf8.DecodeLastRuneInString(before)
 			switch {
 			case strings.EqualFold(s[:len(w)], w) && strings.ContainsRune(marks, first):
-				s, changed = strings.Trim(rest, " \t"+marks), true
+				if rest = strings.TrimLeft(rest, " \t"+marks); rest != "" {
+					s, changed = rest, true
+				}
 			case strings.EqualFold(s[len(s)-len(w):], w) && strings.ContainsRune(marks, last):
-				s, changed = strings.Trim(before, " \t"+marks), true
+				if before = strings.TrimRight(before, " \t"+marks); before != "" {
+					s, changed = before, true
+				}
 			}
 		}
-	}
-	if s == "" {
-		return title
 	}
 	return s
 }

@@ -63,7 +63,7 @@ type normalizer struct {
 	recs         []record
 	venues       []venueEntry
 	venueKeys    map[string]int32   // city slug + "\x00" + venue key → venues index
-	venueStreets map[string]int32   // city slug + "\x00" + street key → venues index
+	venueStreets map[string][]int32 // city slug + "\x00" + street key → the venues there, first named first
 	near         map[string][]int32 // city slug → venues with coordinates
 	places       *places.Gazetteer
 	cities       map[string]*places.City // the cities of the run's records, by slug
@@ -72,7 +72,7 @@ type normalizer struct {
 
 // newNormalizer returns a normalizer for about size records.
 func newNormalizer(now time.Time, size int) *normalizer {
-	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, venueStreets: map[string]int32{}, near: map[string][]int32{},
+	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, venueStreets: map[string][]int32{}, near: map[string][]int32{},
 		places: places.Default(), cities: map[string]*places.City{}, seen: map[string]bool{}}
 }
 
@@ -329,21 +329,26 @@ const nearby = 150 // metres
 
 // venue returns the index of the venue p names in city c, adding it when new. Two names
 // are one venue when their keys are equal; when they differ, when the addresses agree
-// (the same street and number, see streetKey) and neither is a venue site's own (role
-// RoleVenue), or when the venues stand within nearby
-// metres and one name's key is a run of the other's words ("Roundhouse" and "Roundhouse
-// Camden"). Coordinates alone never make one venue of two: a building holds several.
+// (the same street and number, see streetKey; when either is a venue site's own, role
+// RoleVenue, one name's key must also be a run of the other's words), or when the venues
+// stand within nearby metres and one name's key is a run of the other's words ("Roundhouse"
+// and "Roundhouse Camden"). Coordinates alone never make one venue of two: a building
+// holds several.
 func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	name := venueKey(p.Name, c.Name)
 	k := c.Slug + "\x00" + name
 	i, ok := n.venueKeys[k]
 	street := streetKey(p.Street)
-	if !ok && street != "" && role != RoleVenue {
+	if !ok && street != "" {
 		// A street is whatever a document says: it joins platforms' names for one building,
-		// but never a venue site's own venue to another, which would let a site speak for
-		// the venue whose street it gives, or file that venue's listings under its own.
-		if j, found := n.venueStreets[c.Slug+"\x00"+street]; found && n.venues[j].role != RoleVenue {
-			i, ok = j, true
+		// but a venue site's own venue only to a name that agrees with its own in part (as
+		// nearness does), so that a site never speaks for the venue whose street it gives,
+		// nor files that venue's listings under its own.
+		for _, j := range n.venueStreets[c.Slug+"\x00"+street] {
+			if role != RoleVenue && n.venues[j].role != RoleVenue || wordRun(name, n.venues[j].key) {
+				i, ok = j, true
+				break
+			}
 		}
 	}
 	if !ok && p.HasGeo {
@@ -363,10 +368,8 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 		}
 	}
 	n.venueKeys[k] = i
-	if street != "" {
-		if _, known := n.venueStreets[c.Slug+"\x00"+street]; !known {
-			n.venueStreets[c.Slug+"\x00"+street] = i
-		}
+	if k := c.Slug + "\x00" + street; street != "" && !slices.Contains(n.venueStreets[k], i) {
+		n.venueStreets[k] = append(n.venueStreets[k], i)
 	}
 	v := &n.venues[i]
 	if role < v.role {
