@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -303,13 +302,63 @@ func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixe
 		return false
 	}
 	if ims := h.Peek("If-Modified-Since"); len(ims) > 0 {
-		t, err := fasthttp.ParseHTTPDate(ims)
-		if err != nil { // RFC 9110 5.6.7: the obsolete RFC 850 and asctime forms too
-			t, err = http.ParseTime(string(ims))
+		var t time.Time
+		ok := false
+		if len(ims) == len(http1123) && ims[3] == ',' { // IMF-fixdate, else the obsolete forms (RFC 9110 5.6.7)
+			var err error
+			t, err = fasthttp.ParseHTTPDate(ims)
+			ok = err == nil
+		} else {
+			t, ok = parseObsoleteDate(ims)
 		}
-		return err == nil && !changed.After(t)
+		return ok && !changed.After(t)
 	}
 	return false
+}
+
+// http1123 is an IMF-fixdate, the form HTTP dates are sent in; only its length is used.
+const http1123 = "Sun, 06 Nov 1994 08:49:37 GMT"
+
+// parseObsoleteDate reads an HTTP date in one of the obsolete forms a recipient must
+// accept (RFC 9110 5.6.7), without allocating: RFC 850's "Sunday, 06-Nov-94 08:49:37 GMT"
+// (a two-digit year before 70 is of the 2000s) and asctime's "Sun Nov  6 08:49:37 1994".
+func parseObsoleteDate(b []byte) (time.Time, bool) {
+	var day, mon, year, clock []byte
+	if i := bytes.IndexByte(b, ','); i > 3 { // RFC 850
+		b = b[i+1:]
+		if len(b) != len(" 06-Nov-94 08:49:37 GMT") || b[0] != ' ' || b[3] != '-' || b[7] != '-' || b[10] != ' ' || string(b[19:]) != " GMT" {
+			return time.Time{}, false
+		}
+		day, mon, year, clock = b[1:3], b[4:7], b[8:10], b[11:19]
+	} else if len(b) == len("Sun Nov  6 08:49:37 1994") && b[3] == ' ' && b[7] == ' ' && b[10] == ' ' && b[19] == ' ' { // asctime
+		day, mon, year, clock = bytes.TrimLeft(b[8:10], " "), b[4:7], b[20:24], b[11:19]
+	} else {
+		return time.Time{}, false
+	}
+	num := func(d []byte) int {
+		n := 0
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	m := bytes.Index([]byte("JanFebMarAprMayJunJulAugSepOctNovDec"), mon)
+	d, y := num(day), num(year)
+	hh, mm, ss := num(clock[0:2]), num(clock[3:5]), num(clock[6:8])
+	if m < 0 || m%3 != 0 || len(day) == 0 || d < 1 || d > 31 || y < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60 ||
+		clock[2] != ':' || clock[5] != ':' {
+		return time.Time{}, false
+	}
+	if len(year) == 2 {
+		y += 1900
+		if y < 1970 {
+			y += 100
+		}
+	}
+	return time.Date(y, time.Month(m/3+1), d, hh, mm, ss, 0, time.UTC), true
 }
 
 // etagListMatches reports whether an If-None-Match value ("*" or a list of entity tags)

@@ -520,6 +520,35 @@ func allocsPerRun(f func()) float64 {
 // TestHandlerAllocations gates the hot paths: nothing allocates per gig, and the page and
 // detail handlers allocate nothing at all once warm. Routed requests to {param} routes add
 // the router's own constant cost (it copies the parameter).
+func TestParseObsoleteDate(t *testing.T) {
+	want := time.Date(1994, 11, 6, 8, 49, 37, 0, time.UTC)
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{"Sunday, 06-Nov-94 08:49:37 GMT", true},
+		{"Sun Nov  6 08:49:37 1994", true},
+		{"Sun Nov 06 08:49:37 1994", true},
+		{"Sunday, 06-Nov-94 08:49:37 UTC", false},
+		{"Sunday, 06-Nox-94 08:49:37 GMT", false},
+		{"Sunday, 06-Nov-94 28:49:37 GMT", false},
+		{"Sun Nov  6 08:49:37 19x4", false},
+		{"Sun Nov  6 08-49-37 1994", false},
+		{"Sun, 06 Nov 1994 08:49:37 GMT", false}, // fasthttp's to read
+		{"", false},
+		{"yesterday", false},
+		{",", false},
+	} {
+		got, ok := parseObsoleteDate([]byte(tc.in))
+		if ok != tc.ok || ok && !got.Equal(want) {
+			t.Errorf("parseObsoleteDate(%q) = %v, %v; want ok %v", tc.in, got, ok, tc.ok)
+		}
+	}
+	if got, _ := parseObsoleteDate([]byte("Monday, 06-Nov-26 08:49:37 GMT")); got.Year() != 2026 {
+		t.Errorf("a two-digit year before 70: %v", got)
+	}
+}
+
 func TestHandlerAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")
@@ -558,6 +587,33 @@ func TestHandlerAllocations(t *testing.T) {
 		run()
 		if n := allocsPerRun(run); n > tt.max {
 			t.Errorf("%s: %v allocations per request, want at most %v", tt.uri, n, tt.max)
+		}
+	}
+	// Revalidations that do not match, and dates in any form or none: nothing either.
+	for _, tc := range []struct {
+		name string
+		hdr  [][2]string
+	}{
+		{"stale ETag", [][2]string{{"If-None-Match", `W/"stale"`}}},
+		{"stale ETags on two lines", [][2]string{{"If-None-Match", `W/"a"`}, {"If-None-Match", `W/"b"`}}},
+		{"IMF-fixdate", [][2]string{{"If-Modified-Since", "Sun, 06 Nov 1994 08:49:37 GMT"}}},
+		{"RFC 850 date", [][2]string{{"If-Modified-Since", "Sunday, 06-Nov-94 08:49:37 GMT"}}},
+		{"asctime date", [][2]string{{"If-Modified-Since", "Sun Nov  6 08:49:37 1994"}}},
+		{"no date", [][2]string{{"If-Modified-Since", "yesterday"}}},
+	} {
+		var ctx fasthttp.RequestCtx
+		run := func() {
+			ctx.Request.Reset()
+			ctx.Response.Reset()
+			ctx.Request.SetRequestURI("/v1/cities")
+			for _, kv := range tc.hdr {
+				ctx.Request.Header.Add(kv[0], kv[1])
+			}
+			h(&ctx)
+		}
+		run()
+		if n := allocsPerRun(run); n > 0 || ctx.Response.StatusCode() != 200 {
+			t.Errorf("%s: %v allocations per request, status %d", tc.name, n, ctx.Response.StatusCode())
 		}
 	}
 	// The detail handler itself, without the router: what it allocates beyond the harness
