@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gigs/gigs/engine"
@@ -413,15 +414,15 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			sctx := ctx
+			sctx, expired := ctx, func() bool { return false }
 			if src.Timeout > 0 {
-				var cancel context.CancelFunc
-				sctx, cancel = context.WithTimeout(ctx, src.Timeout)
-				defer cancel()
+				var stop func()
+				sctx, expired, stop = timeoutFromStart(ctx, src.Timeout)
+				defer stop()
 			}
 			b, err := src.Fetch(sctx)
-			if err != nil && ctx.Err() == nil && sctx.Err() != nil {
-				err = fmt.Errorf("took longer than %v, a source's limit: %w", src.Timeout, err)
+			if err != nil && expired() {
+				err = fmt.Errorf("took longer than %v from its first request, a source's limit: %w", src.Timeout, err)
 			}
 			batches[i], reports[i].Err = b, err
 			reports[i].Dropped, reports[i].Notes = b.Dropped, b.Notes
@@ -429,6 +430,26 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 	}
 	wg.Wait()
 	return batches
+}
+
+// timeoutFromStart returns a context that ends timeout after the first request made with
+// it has its host's slot (see fetch.OnStart), or when ctx ends: a source queued behind
+// its host's other sources (a Crawl-delay shared by many feeds) has not started yet.
+// expired reports whether the timeout ended it; stop releases it.
+func timeoutFromStart(ctx context.Context, timeout time.Duration) (sctx context.Context, expired func() bool, stop func()) {
+	sctx, cancel := context.WithCancel(ctx)
+	var once sync.Once
+	var timer atomic.Pointer[time.Timer]
+	var fired atomic.Bool
+	sctx = fetch.OnStart(sctx, func() {
+		once.Do(func() { timer.Store(time.AfterFunc(timeout, func() { fired.Store(true); cancel() })) })
+	})
+	return sctx, fired.Load, func() {
+		if t := timer.Load(); t != nil {
+			t.Stop()
+		}
+		cancel()
+	}
 }
 
 // Run refreshes at once and then on schedule until ctx is done, telling the Live when the

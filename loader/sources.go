@@ -26,7 +26,8 @@ type Source struct {
 	// (see normalizer.home); nil for platforms. A venue site speaks with authority only for
 	// events at its home.
 	Home *VenueHint
-	// Timeout bounds its fetch within a refresh (from when it starts); 0 leaves only the
+	// Timeout bounds its fetch within a refresh, from its first request's turn at its host
+	// (time queued behind the host's other sources does not count); 0 leaves only the
 	// refresh's Deadline. A venue's page gets PageTimeout, so that one slow or hostile site
 	// (robots.txt and redirects across hosts, each slow) never holds every refresh for the
 	// whole Deadline; a platform's paging may take as long as the refresh allows.

@@ -426,6 +426,17 @@ func (c *Client) exchange(ctx context.Context, u *url.URL, hdr http.Header, gap 
 	}
 }
 
+// startKey is the context key of OnStart's function.
+type startKey struct{}
+
+// OnStart returns ctx carrying f, which a Get made with it calls each time a request
+// (robots.txt's included) has its host's slot, before it is sent: from there the caller's
+// time is spent fetching, not waiting its turn behind the host's other requests. f must
+// be safe to call more than once, from several goroutines.
+func OnStart(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, startKey{}, f)
+}
+
 // attempt makes one request while holding a slot of u's host. retryable reports an error
 // that a later attempt might not meet (the network, a timeout of this attempt).
 func (c *Client) attempt(ctx context.Context, u *url.URL, key string, hdr http.Header, gap time.Duration, limit int64, truncate bool) (rep *reply, retryable bool, err error) {
@@ -435,6 +446,9 @@ func (c *Client) attempt(ctx context.Context, u *url.URL, key string, hdr http.H
 	}
 	defer c.hosts.release(slot)
 	c.stats.politeWait.Add(int64(waited))
+	if f, ok := ctx.Value(startKey{}).(func()); ok {
+		f()
+	}
 
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
