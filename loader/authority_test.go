@@ -205,43 +205,57 @@ func TestHomeByHint(t *testing.T) {
 	}
 }
 
+// atHighbury is src's record of Wet Leg at venue, giving The Garage's street.
+func atHighbury(src, venue string) source.Event {
+	ev := event("Wet Leg", venue, "London", "GB", "2026-12-05T20:00")
+	ev.Source, ev.Ref = src, src+"/wet-leg"
+	ev.Venue.Street = "20-22 Highbury Corner"
+	ev.Performers = []source.Performer{{Name: "Wet Leg"}}
+	return ev
+}
+
+// evilSite is a hostile venue site, hinted as its own venue, Evil Bar.
+var evilSite = Source{Role: RoleVenue, Home: &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}}
+
+// sourceRead is one source's record, read in a test's order.
+type sourceRead struct {
+	src Source
+	ev  source.Event
+}
+
+// readInOrder normalizes the records in order and returns the dataset they make.
+func readInOrder(reads []sourceRead) engine.Dataset {
+	n := newNormalizer(noon, len(reads))
+	var sr SourceReport
+	for i, r := range reads {
+		n.addAll([]source.Event{r.ev}, i, r.src, &sr)
+	}
+	return n.dataset(NewIDStore().begin(), n.clusters())
+}
+
 // TestStreetCarriesNoAuthority: a hostile venue site, hinted as its own venue, lists a
 // forgery of another venue's show at its own venue's name but with the other venue's
 // street. Whichever is read first, the other venue keeps its name, and its show its status
 // and tickets: the forgery is a gig at the hostile site's venue.
 func TestStreetCarriesNoAuthority(t *testing.T) {
-	at := func(src, venue string) source.Event {
-		ev := event("Wet Leg", venue, "London", "GB", "2026-12-05T20:00")
-		ev.Source, ev.Ref = src, src+"/wet-leg"
-		ev.Venue.Street = "20-22 Highbury Corner"
-		ev.Performers = []source.Performer{{Name: "Wet Leg"}}
-		return ev
-	}
-	forged := at("evil", "Evil Bar")
+	forged := atHighbury("evil", "Evil Bar")
 	forged.Status = engine.StatusCancelled
 	forged.Offers = []source.Offer{{URL: "https://evil.example/phish"}}
-	evil := Source{Role: RoleVenue, Home: &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}}
 	garageSite := Source{Role: RoleVenue, Home: &VenueHint{Name: "The Garage", City: "London", Country: "GB"}}
-	type read struct {
-		src Source
-		ev  source.Event
-	}
+	platform := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
+	own := sourceRead{garageSite, atHighbury("garage", "The Garage")}
+	evil := sourceRead{evilSite, forged}
 	for _, tc := range []struct {
 		name  string
-		reads []read
+		reads []sourceRead
 	}{
-		{"platform first", []read{{Source{Role: RolePrimary}, at("tixhub", "The Garage")}, {evil, forged}}},
-		{"hostile site first", []read{{evil, forged}, {Source{Role: RolePrimary}, at("tixhub", "The Garage")}}},
-		{"the venue's own site first", []read{{garageSite, at("garage", "The Garage")}, {evil, forged}}},
-		{"hostile site before the venue's own", []read{{evil, forged}, {garageSite, at("garage", "The Garage")}}},
+		{"platform first", []sourceRead{platform, evil}},
+		{"hostile site first", []sourceRead{evil, platform}},
+		{"the venue's own site first", []sourceRead{own, evil}},
+		{"hostile site before the venue's own", []sourceRead{evil, own}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n := newNormalizer(noon, 2)
-			var sr SourceReport
-			for i, r := range tc.reads {
-				n.addAll([]source.Event{r.ev}, i, r.src, &sr)
-			}
-			ds := n.dataset(NewIDStore().begin(), n.clusters())
+			ds := readInOrder(tc.reads)
 			venues := map[string]string{}
 			for _, v := range ds.Venues {
 				venues[v.Slug] = v.Name
@@ -264,41 +278,24 @@ func TestStreetCarriesNoAuthority(t *testing.T) {
 
 // TestStreetJoinsPlatformsBesideASite: two platforms name one building differently, at one
 // street: they are one venue whether or not a venue site giving the same street (another
-// venue's, or its own under a name that does not agree) was read before them, as venue
-// sites are (a review's case: the site's venue held the street, and the platforms' records
-// made two gigs).
+// venue's) was read before them, as venue sites are (a review's case: the site's venue
+// held the street, and the platforms' records made two gigs).
 func TestStreetJoinsPlatformsBesideASite(t *testing.T) {
-	const street = "20-22 Highbury Corner"
-	at := func(src, venue string) source.Event {
-		ev := event("Wet Leg", venue, "London", "GB", "2026-12-05T20:00")
-		ev.Source, ev.Ref = src, src+"/wet-leg"
-		ev.Venue.Street = street
-		ev.Performers = []source.Performer{{Name: "Wet Leg"}}
-		return ev
-	}
-	evilEv := at("evil", "Evil Bar")
-	evilEv.Title, evilEv.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
-	evil := Source{Role: RoleVenue, Home: &VenueHint{Name: "Evil Bar", City: "London", Country: "GB"}}
-	type read struct {
-		src Source
-		ev  source.Event
-	}
-	tm, sk := at("tixhub", "The Garage"), at("songkick", "Garage Highbury")
+	other := atHighbury("evil", "Evil Bar")
+	other.Title, other.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
+	site := sourceRead{evilSite, other}
+	tm := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
+	sk := sourceRead{Source{Role: RolePlatform}, atHighbury("songkick", "Garage Highbury")}
 	for _, tc := range []struct {
 		name  string
-		reads []read
+		reads []sourceRead
 	}{
-		{"platforms alone", []read{{Source{Role: RolePrimary}, tm}, {Source{Role: RolePlatform}, sk}}},
-		{"platforms, then a site at their street", []read{{Source{Role: RolePrimary}, tm}, {Source{Role: RolePlatform}, sk}, {evil, evilEv}}},
-		{"a site at their street first", []read{{evil, evilEv}, {Source{Role: RolePrimary}, tm}, {Source{Role: RolePlatform}, sk}}},
+		{"platforms alone", []sourceRead{tm, sk}},
+		{"platforms, then a site at their street", []sourceRead{tm, sk, site}},
+		{"a site at their street first", []sourceRead{site, tm, sk}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n := newNormalizer(noon, 3)
-			var sr SourceReport
-			for i, r := range tc.reads {
-				n.addAll([]source.Event{r.ev}, i, r.src, &sr)
-			}
-			ds := n.dataset(NewIDStore().begin(), n.clusters())
+			ds := readInOrder(tc.reads)
 			wetLeg := 0
 			for _, g := range ds.Gigs {
 				if g.Sources[0].Name != "evil" {
