@@ -235,57 +235,72 @@ func readInOrder(reads []sourceRead) engine.Dataset {
 
 // TestStreetCarriesNoAuthority: a hostile venue site, hinted as its own venue, lists a
 // forgery of another venue's show at its own venue's name but with the other venue's
-// street. Whichever is read first, the other venue keeps its name, and its show its status
+// street. Whichever is read first, and though its name may hold the other's ("Garage Bar"
+// and The Garage, a review's case), the other venue keeps its name, and its show its status
 // and tickets: the forgery is a gig at the hostile site's venue.
 func TestStreetCarriesNoAuthority(t *testing.T) {
-	forged := atHighbury("evil", "Evil Bar")
-	forged.Status = engine.StatusCancelled
-	forged.Offers = []source.Offer{{URL: "https://evil.example/phish"}}
 	garageSite := Source{Role: RoleVenue, Home: &VenueHint{Name: "The Garage", City: "London", Country: "GB"}}
 	platform := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
 	own := sourceRead{garageSite, atHighbury("garage", "The Garage")}
-	evil := sourceRead{evilSite, forged}
-	for _, tc := range []struct {
-		name  string
-		reads []sourceRead
-	}{
-		{"platform first", []sourceRead{platform, evil}},
-		{"hostile site first", []sourceRead{evil, platform}},
-		{"the venue's own site first", []sourceRead{own, evil}},
-		{"hostile site before the venue's own", []sourceRead{evil, own}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ds := readInOrder(tc.reads)
-			venues := map[string]string{}
-			for _, v := range ds.Venues {
-				venues[v.Slug] = v.Name
-			}
-			if len(ds.Gigs) != 2 {
-				t.Fatalf("%d gigs, want the show and the forgery apart: %+v", len(ds.Gigs), ds.Gigs)
-			}
-			for _, g := range ds.Gigs {
-				evil := g.Sources[0].Name == "evil"
-				if want := map[bool]string{false: "The Garage", true: "Evil Bar"}[evil]; venues[g.Venue] != want || len(g.Sources) != 1 {
-					t.Errorf("gig of %v at %q, want only %s's record at %q", g.Sources, venues[g.Venue], g.Sources[0].Name, want)
+	for _, hostile := range []string{"Evil Bar", "Garage Bar"} {
+		forged := atHighbury("evil", hostile)
+		forged.Status = engine.StatusCancelled
+		forged.Offers = []source.Offer{{URL: "https://evil.example/phish"}}
+		evil := sourceRead{Source{Role: RoleVenue, Home: &VenueHint{Name: hostile, City: "London", Country: "GB"}}, forged}
+		for _, tc := range []struct {
+			name  string
+			reads []sourceRead
+		}{
+			{"platform first", []sourceRead{platform, evil}},
+			{"hostile site first", []sourceRead{evil, platform}},
+			{"the venue's own site first", []sourceRead{own, evil}},
+			{"hostile site before the venue's own", []sourceRead{evil, own}},
+		} {
+			t.Run(hostile+"/"+tc.name, func(t *testing.T) {
+				ds := readInOrder(tc.reads)
+				venues := map[string]string{}
+				for _, v := range ds.Venues {
+					venues[v.Slug] = v.Name
 				}
-				if !evil && (g.Status != engine.StatusScheduled || len(g.Tickets) > 0) {
-					t.Errorf("The Garage's show: status %s, tickets %+v", g.Status, g.Tickets)
+				if len(ds.Gigs) != 2 {
+					t.Fatalf("%d gigs, want the show and the forgery apart: %+v", len(ds.Gigs), ds.Gigs)
 				}
-			}
-		})
+				for _, g := range ds.Gigs {
+					evil := g.Sources[0].Name == "evil"
+					if want := map[bool]string{false: "The Garage", true: hostile}[evil]; venues[g.Venue] != want || len(g.Sources) != 1 {
+						t.Errorf("gig of %v at %q, want only %s's record at %q", g.Sources, venues[g.Venue], g.Sources[0].Name, want)
+					}
+					if !evil && (g.Status != engine.StatusScheduled || len(g.Tickets) > 0) {
+						t.Errorf("The Garage's show: status %s, tickets %+v", g.Status, g.Tickets)
+					}
+				}
+			})
+		}
 	}
 }
 
 // TestStreetJoinsPlatformsBesideASite: two platforms name one building differently, at one
-// street: they are one venue whether or not a venue site giving the same street (another
-// venue's) was read before them, as venue sites are (a review's case: the site's venue
-// held the street, and the platforms' records made two gigs).
+// street: they are one venue whether or not a venue site giving the same street was read
+// before them, as venue sites are: another venue's site (a review's case: its venue held the
+// street, and the platforms' records made two gigs) or the building's own, under a name the
+// second platform's does not hold ("Islington Assembly Hall", "Assembly Hall Islington").
 func TestStreetJoinsPlatformsBesideASite(t *testing.T) {
-	other := atHighbury("evil", "Evil Bar")
-	other.Title, other.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
-	site := sourceRead{evilSite, other}
+	other := func(r sourceRead) sourceRead {
+		r.ev.Title, r.ev.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
+		r.ev.Start, _ = source.ParseISO("2026-12-06T20:00")
+		return r
+	}
+	site := other(sourceRead{evilSite, atHighbury("site", "Evil Bar")})
 	tm := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
 	sk := sourceRead{Source{Role: RolePlatform}, atHighbury("songkick", "Garage Highbury")}
+	inIslington := func(src, venue string, role Role, home *VenueHint) sourceRead {
+		r := sourceRead{Source{Role: role, Home: home}, atHighbury(src, venue)}
+		r.ev.Venue.Street = "44 Parkhurst Road"
+		return r
+	}
+	iah := other(inIslington("site", "Islington Assembly Hall", RoleVenue, &VenueHint{Name: "Islington Assembly Hall", City: "London", Country: "GB"}))
+	tmI := inIslington("tixhub", "Islington Assembly Hall", RolePrimary, nil)
+	skI := inIslington("songkick", "Assembly Hall Islington", RolePlatform, nil)
 	for _, tc := range []struct {
 		name  string
 		reads []sourceRead
@@ -293,12 +308,14 @@ func TestStreetJoinsPlatformsBesideASite(t *testing.T) {
 		{"platforms alone", []sourceRead{tm, sk}},
 		{"platforms, then a site at their street", []sourceRead{tm, sk, site}},
 		{"a site at their street first", []sourceRead{site, tm, sk}},
+		{"the building's own site first", []sourceRead{iah, tmI, skI}},
+		{"the building's own site last", []sourceRead{tmI, skI, iah}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := readInOrder(tc.reads)
 			wetLeg := 0
 			for _, g := range ds.Gigs {
-				if g.Sources[0].Name != "evil" {
+				if g.Sources[0].Name != "site" {
 					wetLeg++
 				}
 			}
@@ -306,5 +323,28 @@ func TestStreetJoinsPlatformsBesideASite(t *testing.T) {
 				t.Errorf("%d Wet Leg gigs (venues %+v), want the two platforms' records as one", wetLeg, ds.Venues)
 			}
 		})
+	}
+}
+
+// TestStreetPrefersNamesThatAgree: of the venues at one street, a record joins the one its
+// name agrees with in part ("Evil Bar Highbury" is Evil Bar's, not The Garage's), whatever
+// came first (a review's case).
+func TestStreetPrefersNamesThatAgree(t *testing.T) {
+	site := sourceRead{evilSite, atHighbury("evil", "Evil Bar")}
+	site.ev.Title, site.ev.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
+	sk := sourceRead{Source{Role: RolePlatform}, atHighbury("songkick", "Evil Bar Highbury")}
+	sk.ev.Start, _ = source.ParseISO("2026-12-06T20:00")
+	tm := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
+	for _, reads := range [][]sourceRead{{site, sk}, {tm, site, sk}} {
+		ds := readInOrder(reads)
+		venues := map[string]string{}
+		for _, v := range ds.Venues {
+			venues[v.Slug] = v.Name
+		}
+		for _, g := range ds.Gigs {
+			if g.Sources[0].Name == "songkick" && venues[g.Venue] != "Evil Bar" {
+				t.Errorf("%d reads: songkick's 'Evil Bar Highbury' show filed at %q", len(reads), venues[g.Venue])
+			}
+		}
 	}
 }

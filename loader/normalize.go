@@ -50,11 +50,19 @@ type record struct {
 
 // venueEntry is a venue as the sources name it; the most authoritative source names it.
 type venueEntry struct {
-	city  *places.City
-	name  string
-	key   string // venueKey of name
-	role  Role
-	place source.Place
+	city     *places.City
+	name     string
+	key      string // venueKey of name
+	role     Role   // the most authoritative role of the records filed here
+	place    source.Place
+	platform bool // a platform's record is filed here
+}
+
+// streetAt is a venue filed under a street, and whether a platform's record gave it that
+// street (else only venue sites' records did).
+type streetAt struct {
+	venue    int32
+	platform bool
 }
 
 // normalizer turns source events into records. Not safe for concurrent use.
@@ -62,9 +70,9 @@ type normalizer struct {
 	now          time.Time
 	recs         []record
 	venues       []venueEntry
-	venueKeys    map[string]int32   // city slug + "\x00" + venue key → venues index
-	venueStreets map[string][]int32 // city slug + "\x00" + street key → the venues there, first named first
-	near         map[string][]int32 // city slug → venues with coordinates
+	venueKeys    map[string]int32      // city slug + "\x00" + venue key → venues index
+	venueStreets map[string][]streetAt // city slug + "\x00" + street key → the venues there, first named first
+	near         map[string][]int32    // city slug → venues with coordinates
 	places       *places.Gazetteer
 	cities       map[string]*places.City // the cities of the run's records, by slug
 	seen         map[string]bool         // source index + ref of every record taken
@@ -72,7 +80,7 @@ type normalizer struct {
 
 // newNormalizer returns a normalizer for about size records.
 func newNormalizer(now time.Time, size int) *normalizer {
-	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, venueStreets: map[string][]int32{}, near: map[string][]int32{},
+	return &normalizer{now: now, recs: make([]record, 0, size), venueKeys: map[string]int32{}, venueStreets: map[string][]streetAt{}, near: map[string][]int32{},
 		places: places.Default(), cities: map[string]*places.City{}, seen: map[string]bool{}}
 }
 
@@ -328,33 +336,31 @@ func (n *normalizer) checkGeo(p *source.Place, c *places.City) {
 const nearby = 150 // metres
 
 // venue returns the index of the venue p names in city c, adding it when new. Two names
-// are one venue when their keys are equal; when they differ, when the addresses agree
-// (the same street and number, see streetKey; when either is a venue site's own, role
-// RoleVenue, one name's key must also be a run of the other's words), or when the venues
-// stand within nearby metres and one name's key is a run of the other's words ("Roundhouse"
-// and "Roundhouse Camden"). Coordinates alone never make one venue of two: a building
-// holds several.
+// are one venue when their keys are equal; when they differ, when the addresses agree (the
+// same street and number, see streetKey) or the venues stand within nearby metres, as
+// joins allows ("Electric Ballroom" and "The Electric" at one street, "Roundhouse" and
+// "Roundhouse Camden" side by side). Coordinates alone never make one venue of two: a
+// building holds several.
 func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	name := venueKey(p.Name, c.Name)
 	k := c.Slug + "\x00" + name
 	i, ok := n.venueKeys[k]
 	street := streetKey(p.Street)
 	if !ok && street != "" {
-		// A street is whatever a document says: it joins platforms' names for one building,
-		// but a venue site's own venue only to a name that agrees with its own in part (as
-		// nearness does), so that a site never speaks for the venue whose street it gives,
-		// nor files that venue's listings under its own.
-		for _, j := range n.venueStreets[c.Slug+"\x00"+street] {
-			if role != RoleVenue && n.venues[j].role != RoleVenue || wordRun(name, n.venues[j].key) {
-				i, ok = j, true
-				break
+		// The first venue there it joins, or better the first whose name agrees in part.
+		for _, at := range n.venueStreets[c.Slug+"\x00"+street] {
+			if n.joins(role, name, at.venue, at.platform) && (!ok || wordRun(name, n.venues[at.venue].key)) {
+				i, ok = at.venue, true
+				if wordRun(name, n.venues[i].key) {
+					break
+				}
 			}
 		}
 	}
 	if !ok && p.HasGeo {
 		for _, j := range n.near[c.Slug] {
 			v := &n.venues[j]
-			if distance(p.Lat, p.Lon, v.place.Lat, v.place.Lon) <= nearby && wordRun(name, v.key) {
+			if distance(p.Lat, p.Lon, v.place.Lat, v.place.Lon) <= nearby && n.joins(role, name, j, false) {
 				i, ok = j, true
 				break
 			}
@@ -368,8 +374,15 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 		}
 	}
 	n.venueKeys[k] = i
-	if k := c.Slug + "\x00" + street; street != "" && !slices.Contains(n.venueStreets[k], i) {
-		n.venueStreets[k] = append(n.venueStreets[k], i)
+	platform := role == RolePrimary || role == RolePlatform
+	n.venues[i].platform = n.venues[i].platform || platform
+	if k := c.Slug + "\x00" + street; street != "" {
+		ats := n.venueStreets[k]
+		if j := slices.IndexFunc(ats, func(at streetAt) bool { return at.venue == i }); j < 0 {
+			n.venueStreets[k] = append(ats, streetAt{i, platform})
+		} else {
+			ats[j].platform = ats[j].platform || platform
+		}
 	}
 	v := &n.venues[i]
 	if role < v.role {
@@ -386,16 +399,36 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	return i
 }
 
+// joins reports whether a record of role, naming its venue name (a key), is at venue j,
+// whose name differs, which it meets at a street (vouched: a platform's record gave j that
+// street) or within nearby metres (vouched false). A street or coordinates are only what a
+// document says, so a venue site never speaks for a venue by giving its street or its
+// coordinates: a venue site's own record joins a venue only when its own name is a run of
+// the other's words ("The Garage" and "Garage Highbury"; never "Garage Bar" and "The
+// Garage"), and so does a venue that only venue sites' own records name. Otherwise a street
+// a platform gave is enough, and nearness takes names that agree in part.
+func (n *normalizer) joins(role Role, name string, j int32, vouched bool) bool {
+	v := &n.venues[j]
+	switch {
+	case role == RoleVenue:
+		return v.role != RoleVenue && wordRunIn(name, v.key)
+	case v.role == RoleVenue && !v.platform:
+		return wordRunIn(v.key, name)
+	}
+	return vouched || wordRun(name, v.key)
+}
+
+// wordRunIn reports whether a is a run of whole words of b.
+func wordRunIn(a, b string) bool {
+	return a != "" && strings.Contains(" "+b+" ", " "+a+" ")
+}
+
 // wordRun reports whether the shorter of two keys is a run of whole words of the longer.
 func wordRun(a, b string) bool {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	if a == "" {
-		return false
-	}
-	b = " " + b + " "
-	return strings.Contains(b, " "+a+" ")
+	return wordRunIn(a, b)
 }
 
 // streetWords are the spellings of street types folded to one: "Chalk Farm Road" and

@@ -210,6 +210,8 @@ func TestVenuesAreOneWhenNamesOrAddressesAgree(t *testing.T) {
 		{"a platform gives a venue site's street", venue{"Evil Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, venue{"The Garage", "20-22 Highbury Corner", 0, 0, RolePrimary}, false},
 		{"two venue sites give one street", venue{"The Garage", "20-22 Highbury Corner", 0, 0, RoleVenue}, venue{"Evil Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, false},
 		{"a venue site and a platform agree in part at one street", venue{"The Garage", "20-22 Highbury Corner", 0, 0, RoleVenue}, venue{"Garage Highbury", "20-22 Highbury Corner", 0, 0, RolePrimary}, true},
+		{"a venue site's name holds a platform's at one street", venue{"The Garage", "20-22 Highbury Corner", 0, 0, RolePrimary}, venue{"Garage Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, false},
+		{"a platform's name within a venue site's at one street", venue{"Garage Bar", "20-22 Highbury Corner", 0, 0, RoleVenue}, venue{"The Garage", "20-22 Highbury Corner", 0, 0, RolePrimary}, false},
 		{"near, one name within the other", venue{"Roundhouse", "", 51.5432, -0.1519, RoleVenue}, venue{"Roundhouse Camden", "", 51.5433, -0.1518, RolePrimary}, true},
 		{"near, names disagree", venue{"Jazz Cafe", "", 51.5390, -0.1426, RolePlatform}, venue{"Dingwalls", "", 51.5391, -0.1425, RolePlatform}, false},
 		{"one name within the other, far apart", venue{"Roundhouse", "", 51.5432, -0.1519, RolePlatform}, venue{"Roundhouse Camden", "", 51.5032, -0.1119, RolePlatform}, false},
