@@ -455,7 +455,14 @@ func TestUntagged(t *testing.T) {
 		{"*NSYNC - Sold Out", engine.StatusScheduled, true, "*NSYNC"},
 		// Two words and nothing else: the same every time.
 		{"RESCHEDULED: NEW DATE", engine.StatusRescheduled, false, "NEW DATE"},
-		{"SOLD OUT! CANCELLED", engine.StatusCancelled, true, "SOLD OUT"},
+		{"SOLD OUT! CANCELLED", engine.StatusCancelled, true, "CANCELLED"},
+		// The act's own marks beside the separator stay (a review's cases).
+		{"Wham! - CANCELLED", engine.StatusCancelled, false, "Wham!"},
+		{"Panic! At The Disco! | SOLD OUT", engine.StatusScheduled, true, "Panic! At The Disco!"},
+		{"CANCELLED - *NSYNC", engine.StatusCancelled, false, "*NSYNC"},
+		{"Sold Out: !!!", engine.StatusScheduled, true, "!!!"},
+		{"SOLD OUT!Typhoon", engine.StatusScheduled, true, "SOLD OUT!Typhoon"}, // no space: not a separator
+		{"Sold out – ", engine.StatusScheduled, true, "Sold out –"},
 	} {
 		if got := untagged(tc.title, tc.status, tc.soldOut); got != tc.want {
 			t.Errorf("untagged(%q, %s, sold out %v) = %q, want %q", tc.title, tc.status, tc.soldOut, got, tc.want)

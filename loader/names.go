@@ -2,7 +2,6 @@ package loader
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/source"
@@ -167,12 +166,12 @@ var statusTags = []struct {
 }
 
 // untagged returns a gig's title without the status words at its start or end that its
-// status (or, for "sold out", its tickets) already say, set off by punctuation: "CANCELLED
-// - Typhoon with Radiation City" of a cancelled gig is "Typhoon with Radiation City". Only
-// the marks between word and title go ("CANCELLED - Wham!" is "Wham!"). A word the gig does
-// not bear out stays, and so do "Cancelled Plans" and a title that is nothing else.
+// status (or, for "sold out", its tickets) already say, set off by a separator (marks with
+// a space on the title's side: see cutSeparator): "CANCELLED - Typhoon with Radiation City"
+// of a cancelled gig is "Typhoon with Radiation City", "Wham! - CANCELLED" is "Wham!". A
+// word the gig does not bear out stays, and so do "Cancelled Plans" and a title that is
+// nothing else.
 func untagged(title string, status engine.Status, soldOut bool) string {
-	const marks = ":;-–—|!*·"
 	s := strings.Trim(title, " \t")
 	for changed := true; changed; {
 		changed = false
@@ -181,23 +180,37 @@ func untagged(title string, status engine.Status, soldOut bool) string {
 			if tag.status == "" && !soldOut || tag.status != "" && tag.status != status || len(s) <= len(w) {
 				continue
 			}
-			rest := strings.TrimLeft(s[len(w):], " \t")
-			before := strings.TrimRight(s[:len(s)-len(w)], " \t")
-			first, _ := utf8.DecodeRuneInString(rest)
-			last, _ := utf8.DecodeLastRuneInString(before)
-			switch {
-			case strings.EqualFold(s[:len(w)], w) && strings.ContainsRune(marks, first):
-				if rest = strings.TrimLeft(rest, " \t"+marks); rest != "" {
+			if strings.EqualFold(s[:len(w)], w) {
+				if rest, ok := cutSeparator(s[len(w):], false); ok {
 					s, changed = rest, true
 				}
-			case strings.EqualFold(s[len(s)-len(w):], w) && strings.ContainsRune(marks, last):
-				if before = strings.TrimRight(before, " \t"+marks); before != "" {
-					s, changed = before, true
+			} else if strings.EqualFold(s[len(s)-len(w):], w) {
+				if rest, ok := cutSeparator(s[:len(s)-len(w)], true); ok {
+					s, changed = rest, true
 				}
 			}
 		}
 	}
 	return s
+}
+
+// cutSeparator returns s without the separator at its start (at its end when atEnd): spaces,
+// one run of marks, and spaces, with a space between the marks and what is left, so that an
+// act's own marks stay ("Wham! - " leaves "Wham!"). ok is false when s has no such
+// separator or nothing else.
+func cutSeparator(s string, atEnd bool) (string, bool) {
+	const marks = ":;-–—|!*·"
+	trim, trimMarks := strings.TrimLeft, strings.TrimLeft
+	if atEnd {
+		trim, trimMarks = strings.TrimRight, strings.TrimRight
+	}
+	t := trim(s, " \t")
+	u := trimMarks(t, marks)
+	v := trim(u, " \t")
+	if len(u) == len(t) || v == "" || len(v) == len(u) {
+		return "", false
+	}
+	return v, true
 }
 
 func isWordByte(c byte) bool {

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -319,18 +320,26 @@ func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixe
 // http1123 is an IMF-fixdate, the form HTTP dates are sent in; only its length is used.
 const http1123 = "Sun, 06 Nov 1994 08:49:37 GMT"
 
+// weekdays are the day names of RFC 850 dates; asctime's are their first three letters.
+var weekdays = [...]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
 // parseObsoleteDate reads an HTTP date in one of the obsolete forms a recipient must
 // accept (RFC 9110 5.6.7), without allocating: RFC 850's "Sunday, 06-Nov-94 08:49:37 GMT"
-// (a two-digit year before 70 is of the 2000s) and asctime's "Sun Nov  6 08:49:37 1994".
+// (a two-digit year from 69 is of the 1900s, as net/http reads it) and asctime's "Sun Nov
+// 6 08:49:37 1994". A date that does not exist (30 February) or a day name that is none is
+// not a date: the header is then ignored, as an invalid one must be (RFC 9110 13.1.3).
 func parseObsoleteDate(b []byte) (time.Time, bool) {
 	var day, mon, year, clock []byte
 	if i := bytes.IndexByte(b, ','); i > 3 { // RFC 850
+		weekday := b[:i]
 		b = b[i+1:]
-		if len(b) != len(" 06-Nov-94 08:49:37 GMT") || b[0] != ' ' || b[3] != '-' || b[7] != '-' || b[10] != ' ' || string(b[19:]) != " GMT" {
+		if len(b) != len(" 06-Nov-94 08:49:37 GMT") || b[0] != ' ' || b[3] != '-' || b[7] != '-' || b[10] != ' ' || string(b[19:]) != " GMT" ||
+			!slices.ContainsFunc(weekdays[:], func(d string) bool { return string(weekday) == d }) {
 			return time.Time{}, false
 		}
 		day, mon, year, clock = b[1:3], b[4:7], b[8:10], b[11:19]
-	} else if len(b) == len("Sun Nov  6 08:49:37 1994") && b[3] == ' ' && b[7] == ' ' && b[10] == ' ' && b[19] == ' ' { // asctime
+	} else if len(b) == len("Sun Nov  6 08:49:37 1994") && b[3] == ' ' && b[7] == ' ' && b[10] == ' ' && b[19] == ' ' &&
+		slices.ContainsFunc(weekdays[:], func(d string) bool { return string(b[:3]) == d[:3] }) { // asctime
 		day, mon, year, clock = bytes.TrimLeft(b[8:10], " "), b[4:7], b[20:24], b[11:19]
 	} else {
 		return time.Time{}, false
@@ -348,17 +357,18 @@ func parseObsoleteDate(b []byte) (time.Time, bool) {
 	m := bytes.Index([]byte("JanFebMarAprMayJunJulAugSepOctNovDec"), mon)
 	d, y := num(day), num(year)
 	hh, mm, ss := num(clock[0:2]), num(clock[3:5]), num(clock[6:8])
-	if m < 0 || m%3 != 0 || len(day) == 0 || d < 1 || d > 31 || y < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60 ||
+	if m < 0 || m%3 != 0 || len(day) == 0 || d < 1 || y < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59 ||
 		clock[2] != ':' || clock[5] != ':' {
 		return time.Time{}, false
 	}
 	if len(year) == 2 {
-		y += 1900
-		if y < 1970 {
-			y += 100
+		y += 2000
+		if y >= 2069 {
+			y -= 100
 		}
 	}
-	return time.Date(y, time.Month(m/3+1), d, hh, mm, ss, 0, time.UTC), true
+	t := time.Date(y, time.Month(m/3+1), d, hh, mm, ss, 0, time.UTC)
+	return t, t.Day() == d // 30 February would be 2 March
 }
 
 // etagListMatches reports whether an If-None-Match value ("*" or a list of entity tags)

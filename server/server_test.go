@@ -538,14 +538,26 @@ func TestParseObsoleteDate(t *testing.T) {
 		{"", false},
 		{"yesterday", false},
 		{",", false},
+		// Dates that do not exist, and day names that are none (a review's cases).
+		{"Sunday, 30-Feb-25 08:49:37 GMT", false},
+		{"Sun Feb 30 08:49:37 2025", false},
+		{"Sun Apr 31 08:49:37 2025", false},
+		{"Caturday, 06-Nov-94 08:49:37 GMT", false},
+		{"Cat Nov  6 08:49:37 1994", false},
+		{"day, 06-Nov-94 08:49:37 GMT", false},
+		{"Sun, 06-Nov-94 08:49:37 GMT", false}, // RFC 850 names the day in full
+		{"Sunday, 06-Nov-94 08:49:60 GMT", false},
 	} {
 		got, ok := parseObsoleteDate([]byte(tc.in))
 		if ok != tc.ok || ok && !got.Equal(want) {
 			t.Errorf("parseObsoleteDate(%q) = %v, %v; want ok %v", tc.in, got, ok, tc.ok)
 		}
 	}
-	if got, _ := parseObsoleteDate([]byte("Monday, 06-Nov-26 08:49:37 GMT")); got.Year() != 2026 {
-		t.Errorf("a two-digit year before 70: %v", got)
+	// Two-digit years as net/http reads them: 69 and later of the 1900s.
+	for in, year := range map[string]int{"Monday, 06-Nov-26 08:49:37 GMT": 2026, "Wednesday, 01-Jan-69 00:00:00 GMT": 1969, "Friday, 31-Dec-68 23:59:59 GMT": 2068} {
+		if got, _ := parseObsoleteDate([]byte(in)); got.Year() != year {
+			t.Errorf("parseObsoleteDate(%q) = %v, want year %d", in, got, year)
+		}
 	}
 }
 
