@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gigs/gigs/engine"
@@ -414,15 +413,16 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			sctx, expired := ctx, func() bool { return false }
+			sctx, spent := ctx, func() bool { return false }
 			if src.Timeout > 0 {
-				var stop func()
-				sctx, expired, stop = timeoutFromStart(ctx, src.Timeout)
-				defer stop()
+				var bud *budget
+				sctx, bud = newBudget(ctx, src.Timeout)
+				defer bud.stop()
+				spent = bud.Spent
 			}
 			b, err := src.Fetch(sctx)
-			if err != nil && expired() {
-				err = fmt.Errorf("took longer than %v from its first request, a source's limit: %w", src.Timeout, err)
+			if err != nil && spent() {
+				err = fmt.Errorf("fetching took longer than %v, a source's limit (its turns at its host not counted): %w", src.Timeout, err)
 			}
 			batches[i], reports[i].Err = b, err
 			reports[i].Dropped, reports[i].Notes = b.Dropped, b.Notes
@@ -432,24 +432,77 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 	return batches
 }
 
-// timeoutFromStart returns a context that ends timeout after the first request made with
-// it has its host's slot (see fetch.OnStart), or when ctx ends: a source queued behind
-// its host's other sources (a Crawl-delay shared by many feeds) has not started yet.
-// expired reports whether the timeout ended it; stop releases it.
-func timeoutFromStart(ctx context.Context, timeout time.Duration) (sctx context.Context, expired func() bool, stop func()) {
+// A budget is a source's Timeout, spent while it fetches but not while one of its
+// requests waits its turn at its host (see fetch.WithQueue): a source queued behind its
+// host's other sources (a Crawl-delay shared by many feeds) is not slow. Its context ends
+// when the budget is spent, or when the refresh's does.
+type budget struct {
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	left    time.Duration // unspent when the clock last stopped
+	since   time.Time     // when the clock last started
+	timer   *time.Timer   // nil while stopped
+	waiting int           // requests waiting their turn
+	spent   bool
+}
+
+// newBudget starts a budget of timeout for a fetch made with the context it returns.
+func newBudget(ctx context.Context, timeout time.Duration) (context.Context, *budget) {
 	sctx, cancel := context.WithCancel(ctx)
-	var once sync.Once
-	var timer atomic.Pointer[time.Timer]
-	var fired atomic.Bool
-	sctx = fetch.OnStart(sctx, func() {
-		once.Do(func() { timer.Store(time.AfterFunc(timeout, func() { fired.Store(true); cancel() })) })
+	b := &budget{cancel: cancel, left: timeout}
+	b.mu.Lock()
+	b.start()
+	b.mu.Unlock()
+	return fetch.WithQueue(sctx, b), b
+}
+
+func (b *budget) start() {
+	b.since = time.Now()
+	b.timer = time.AfterFunc(b.left, func() {
+		b.mu.Lock()
+		b.spent = true
+		b.mu.Unlock()
+		b.cancel()
 	})
-	return sctx, fired.Load, func() {
-		if t := timer.Load(); t != nil {
-			t.Stop()
+}
+
+// Waiting stops the clock while any request waits its turn.
+func (b *budget) Waiting() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.waiting++; b.waiting == 1 && b.timer != nil {
+		if b.timer.Stop() {
+			b.left -= time.Since(b.since)
 		}
-		cancel()
+		b.timer = nil
 	}
+}
+
+// Started starts the clock again once no request waits.
+func (b *budget) Started() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.waiting--; b.waiting == 0 && b.timer == nil && !b.spent {
+		b.start()
+	}
+}
+
+// Spent reports whether the budget, not the refresh, ended the context.
+func (b *budget) Spent() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.spent
+}
+
+// stop releases the budget once its fetch is done.
+func (b *budget) stop() {
+	b.mu.Lock()
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.mu.Unlock()
+	b.cancel()
 }
 
 // Run refreshes at once and then on schedule until ctx is done, telling the Live when the

@@ -233,19 +233,33 @@ func TestLastErrorOutlivesRecovery(t *testing.T) {
 	}
 }
 
-// TestSourceTimeout serves three feeds on one host whose robots.txt asks for a second
-// between requests: two answer at once, one never. The one that never answers fails on its
-// own, saying so, once it has had PageTimeout-like time from its first request; the two
-// others succeed although they waited their turn longer than that (a timeout counted from
-// when a source was queued failed healthy feeds sharing a host, a review found).
+// hangSource never answers, and asks no fetch client for anything (as a file's would).
+type hangSource struct{}
+
+func (hangSource) Name() string { return "venue-idle" }
+
+func (hangSource) Fetch(ctx context.Context) (source.Batch, error) {
+	<-ctx.Done()
+	return source.Batch{}, ctx.Err()
+}
+
+// TestSourceTimeout serves four feeds on one host whose robots.txt asks for a second
+// between requests, each redirected once: three answer at once, one never; a fifth source
+// asks no host for anything and never answers. The two that never answer fail on their own,
+// saying so, once they have spent their Timeout; the three others succeed though their turns
+// at the host (the redirect's included) came seconds apart. A clock started when a source
+// was queued, or at its first request, failed healthy feeds sharing a host; one started at
+// the first request never ran for a source that made none (reviews of this stop).
 func TestSourceTimeout(t *testing.T) {
 	const feed = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:%s\r\n" +
 		"DTSTART:20261205T200000Z\r\nSUMMARY:%s\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
+		switch {
+		case r.URL.Path == "/robots.txt":
 			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 1\n")
-		case "/hang.ics":
+		case strings.HasSuffix(r.URL.Path, ".ics"):
+			http.Redirect(w, r, strings.TrimSuffix(r.URL.Path, ".ics")+"/", http.StatusMovedPermanently)
+		case r.URL.Path == "/hang/":
 			<-r.Context().Done()
 		default:
 			w.Header().Set("Content-Type", "text/calendar")
@@ -257,7 +271,7 @@ func TestSourceTimeout(t *testing.T) {
 		Timeout: time.Minute, Retries: -1})
 	defer client.CloseIdleConnections()
 	cfg := &Config{}
-	for _, name := range []string{"a", "b", "hang"} {
+	for _, name := range []string{"a", "b", "c", "hang"} {
 		cfg.Venues = append(cfg.Venues, VenueConfig{Name: "venue-" + name, Format: "ical", URL: srv.URL + "/" + name + ".ics",
 			Venue: &VenueHint{Name: "Hall " + name, City: "London", Country: "GB"}})
 	}
@@ -265,8 +279,9 @@ func TestSourceTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srcs = append(srcs, Source{Source: hangSource{}, Role: RoleVenue})
 	for i := range srcs {
-		srcs[i].Timeout = 700 * time.Millisecond
+		srcs[i].Timeout = 1500 * time.Millisecond
 	}
 	l := New(Options{Sources: srcs, Live: &engine.Live{}, Now: func() time.Time { return noon }, Deadline: time.Minute})
 	start := time.Now()
@@ -278,10 +293,11 @@ func TestSourceTimeout(t *testing.T) {
 		t.Errorf("the refresh took %v", took)
 	}
 	for _, sr := range rep.Sources {
+		hangs := sr.Name == "venue-hang" || sr.Name == "venue-idle"
 		switch {
-		case sr.Name == "venue-hang" && (sr.Err == nil || !strings.Contains(sr.Err.Error(), "took longer than 700ms from its first request")):
+		case hangs && (sr.Err == nil || !strings.Contains(sr.Err.Error(), "took longer than 1.5s, a source's limit")):
 			t.Errorf("%s: %v", sr.Name, sr.Err)
-		case sr.Name != "venue-hang" && (sr.Err != nil || sr.Events != 1):
+		case !hangs && (sr.Err != nil || sr.Events != 1):
 			t.Errorf("%s: %v, %d events", sr.Name, sr.Err, sr.Events)
 		}
 	}

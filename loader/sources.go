@@ -26,9 +26,9 @@ type Source struct {
 	// (see normalizer.home); nil for platforms. A venue site speaks with authority only for
 	// events at its home.
 	Home *VenueHint
-	// Timeout bounds its fetch within a refresh, from its first request's turn at its host
-	// (time queued behind the host's other sources does not count); 0 leaves only the
-	// refresh's Deadline. A venue's page gets PageTimeout, so that one slow or hostile site
+	// Timeout bounds its fetch within a refresh, but for the time its requests wait their
+	// turns at their hosts behind other requests (see budget); 0 leaves only the refresh's
+	// Deadline. A venue's page gets PageTimeout, so that one slow or hostile site
 	// (robots.txt and redirects across hosts, each slow) never holds every refresh for the
 	// whole Deadline; a platform's paging may take as long as the refresh allows.
 	Timeout time.Duration

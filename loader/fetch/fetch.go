@@ -426,29 +426,39 @@ func (c *Client) exchange(ctx context.Context, u *url.URL, hdr http.Header, gap 
 	}
 }
 
-// startKey is the context key of OnStart's function.
-type startKey struct{}
+// queueKey is the context key of WithQueue's Queue.
+type queueKey struct{}
 
-// OnStart returns ctx carrying f, which a Get made with it calls each time a request
-// (robots.txt's included) has its host's slot, before it is sent: from there the caller's
-// time is spent fetching, not waiting its turn behind the host's other requests. f must
-// be safe to call more than once, from several goroutines.
-func OnStart(ctx context.Context, f func()) context.Context {
-	return context.WithValue(ctx, startKey{}, f)
+// A Queue is told when a request waits its turn at its host and when it has it (see
+// WithQueue). Its methods must be safe for concurrent use.
+type Queue interface {
+	Waiting() // a request begins waiting for its host's slot and next start
+	Started() // that request has them (or gave up waiting), and goes on
+}
+
+// WithQueue returns ctx carrying q, which a Get made with it tells of every request's wait
+// for its turn at its host (robots.txt's included), so that the caller can leave the time
+// spent behind the host's other requests out of a budget.
+func WithQueue(ctx context.Context, q Queue) context.Context {
+	return context.WithValue(ctx, queueKey{}, q)
 }
 
 // attempt makes one request while holding a slot of u's host. retryable reports an error
 // that a later attempt might not meet (the network, a timeout of this attempt).
 func (c *Client) attempt(ctx context.Context, u *url.URL, key string, hdr http.Header, gap time.Duration, limit int64, truncate bool) (rep *reply, retryable bool, err error) {
+	q, _ := ctx.Value(queueKey{}).(Queue)
+	if q != nil {
+		q.Waiting()
+	}
 	slot, waited, err := c.hosts.acquire(ctx, key, gap)
+	if q != nil {
+		q.Started()
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot fetch %q: waiting for host %s: %w", u, key, err)
 	}
 	defer c.hosts.release(slot)
 	c.stats.politeWait.Add(int64(waited))
-	if f, ok := ctx.Value(startKey{}).(func()); ok {
-		f()
-	}
 
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
