@@ -469,3 +469,19 @@ func TestUntagged(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUntagged: a title loses at most status words and their separators: what is left is
+// a part of it, and never empty when the title was not.
+func FuzzUntagged(f *testing.F) {
+	for _, s := range []string{"CANCELLED - Typhoon", "Wham! - CANCELLED", "SOLD OUT! CANCELLED", "Sold out – ", "–", "sold outsold out"} {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, title string, soldOut bool) {
+		for _, st := range []engine.Status{engine.StatusCancelled, engine.StatusPostponed, engine.StatusRescheduled, engine.StatusScheduled} {
+			got := untagged(title, st, soldOut)
+			if !strings.Contains(title, got) || got == "" && strings.TrimSpace(title) != "" {
+				t.Fatalf("untagged(%q, %s, %v) = %q", title, st, soldOut, got)
+			}
+		}
+	})
+}

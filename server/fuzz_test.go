@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -138,6 +139,24 @@ func FuzzAcceptEncoding(f *testing.F) {
 	f.Fuzz(func(t *testing.T, h string) {
 		if got, want := acceptsGzip([]byte(h)), refAcceptsGzip(h); got != want {
 			t.Fatalf("acceptsGzip(%q) = %v, the RFC reading gives %v", h, got, want)
+		}
+	})
+}
+
+// FuzzParseObsoleteDate: a date parseObsoleteDate reads is one net/http reads too, as the
+// same instant; and it never panics.
+func FuzzParseObsoleteDate(f *testing.F) {
+	for _, s := range []string{"Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun Feb 30 08:49:37 2025",
+		"Wednesday, 01-Jan-69 00:00:00 GMT", "Caturday, 06-Nov-94 08:49:37 GMT", ",", "Sun Nov 06 08:49:37 1994"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseObsoleteDate([]byte(s))
+		if !ok {
+			return
+		}
+		if want, err := http.ParseTime(s); err != nil || !want.Equal(got) {
+			t.Fatalf("parseObsoleteDate(%q) = %v; net/http: %v, %v", s, got, want, err)
 		}
 	})
 }
