@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gigs/gigs/engine"
@@ -344,6 +345,45 @@ func TestStreetPrefersNamesThatAgree(t *testing.T) {
 		for _, g := range ds.Gigs {
 			if g.Sources[0].Name == "songkick" && venues[g.Venue] != "Evil Bar" {
 				t.Errorf("%d reads: songkick's 'Evil Bar Highbury' show filed at %q", len(reads), venues[g.Venue])
+			}
+		}
+	}
+}
+
+// TestNoWayRoundToAnotherVenue: a hostile site hinted "Garage Bar" reaches The Garage's
+// show neither by coordinates beside it once a platform lists the real Garage Bar elsewhere,
+// nor by its name once another site's guest record at The Garage's street gave that name
+// (reviews of this stop: its forgery cancelled the show both ways).
+func TestNoWayRoundToAnotherVenue(t *testing.T) {
+	forged := atHighbury("evil", "Garage Bar")
+	forged.Venue.Street = ""
+	forged.Status = engine.StatusCancelled
+	forged.Offers = []source.Offer{{URL: "https://evil.example/phish"}}
+	evil := sourceRead{Source{Role: RoleVenue, Home: &VenueHint{Name: "Garage Bar", City: "London", Country: "GB"}}, forged}
+	near := evil
+	near.ev.Venue.Lat, near.ev.Venue.Lon, near.ev.Venue.HasGeo = 51.5465, -0.1035, true
+	elsewhere := event("Someone Else", "Garage Bar", "London", "GB", "2026-12-09T20:00")
+	elsewhere.Source, elsewhere.Ref, elsewhere.Venue.Street = "songkick", "songkick/x", "1 Elsewhere Road"
+	tmNear := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
+	tmNear.ev.Venue.Street = ""
+	tmNear.ev.Venue.Lat, tmNear.ev.Venue.Lon, tmNear.ev.Venue.HasGeo = 51.5466, -0.1036, true
+
+	guest := atHighbury("promoter", "Garage Bar")
+	guest.Title, guest.Performers = "Other Act", []source.Performer{{Name: "Other Act"}}
+	guest.Start, _ = source.ParseISO("2026-12-07T20:00")
+	own := sourceRead{Source{Role: RoleVenue, Home: &VenueHint{Name: "The Garage", City: "London", Country: "GB"}}, atHighbury("garage", "The Garage")}
+	promoter := sourceRead{Source{Role: RoleVenue, Home: &VenueHint{Name: "Promoter Hall", City: "London", Country: "GB"}}, guest}
+	tm := sourceRead{Source{Role: RolePrimary}, atHighbury("tixhub", "The Garage")}
+	for name, reads := range map[string][]sourceRead{
+		"coordinates":           {near, {Source{Role: RolePlatform}, elsewhere}, tmNear},
+		"a guest's name for it": {own, promoter, evil, tm},
+	} {
+		for _, g := range readInOrder(reads).Gigs {
+			if !slices.ContainsFunc(g.Sources, func(a engine.Attribution) bool { return a.Name == "tixhub" }) {
+				continue
+			}
+			if g.Status != engine.StatusScheduled || slices.ContainsFunc(g.Sources, func(a engine.Attribution) bool { return a.Name == "evil" }) {
+				t.Errorf("%s: The Garage's show: status %s, sources %v", name, g.Status, g.Sources)
 			}
 		}
 	}

@@ -435,7 +435,8 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 // A budget is a source's Timeout, spent while it fetches but not while one of its
 // requests waits its turn at its host (see fetch.WithQueue): a source queued behind its
 // host's other sources (a Crawl-delay shared by many feeds) is not slow. Its context ends
-// when the budget is spent, or when the refresh's does.
+// when the budget is spent, or when the refresh's does. Its clock stops while any request
+// waits, which is exact for a source that makes one request at a time (a page's, a feed's).
 type budget struct {
 	cancel context.CancelFunc
 
@@ -445,6 +446,7 @@ type budget struct {
 	timer   *time.Timer   // nil while stopped
 	waiting int           // requests waiting their turn
 	spent   bool
+	stopped bool // its fetch is done: the clock never starts again
 }
 
 // newBudget starts a budget of timeout for a fetch made with the context it returns.
@@ -483,7 +485,7 @@ func (b *budget) Waiting() {
 func (b *budget) Started() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.waiting--; b.waiting == 0 && b.timer == nil && !b.spent {
+	if b.waiting--; b.waiting == 0 && b.timer == nil && !b.spent && !b.stopped {
 		b.start()
 	}
 }
@@ -498,6 +500,7 @@ func (b *budget) Spent() bool {
 // stop releases the budget once its fetch is done.
 func (b *budget) stop() {
 	b.mu.Lock()
+	b.stopped = true
 	if b.timer != nil {
 		b.timer.Stop()
 	}

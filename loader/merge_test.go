@@ -463,6 +463,8 @@ func TestUntagged(t *testing.T) {
 		{"Sold Out: !!!", engine.StatusScheduled, true, "!!!"},
 		{"SOLD OUT!Typhoon", engine.StatusScheduled, true, "SOLD OUT!Typhoon"}, // no space: not a separator
 		{"Sold out – ", engine.StatusScheduled, true, "Sold out –"},
+		{"Typhoon - - CANCELLED", engine.StatusCancelled, false, "Typhoon"},
+		{"CANCELLED -- | Typhoon", engine.StatusCancelled, false, "Typhoon"},
 	} {
 		if got := untagged(tc.title, tc.status, tc.soldOut); got != tc.want {
 			t.Errorf("untagged(%q, %s, sold out %v) = %q, want %q", tc.title, tc.status, tc.soldOut, got, tc.want)

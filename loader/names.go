@@ -194,23 +194,26 @@ func untagged(title string, status engine.Status, soldOut bool) string {
 	return s
 }
 
-// cutSeparator returns s without the separator at its start (at its end when atEnd): spaces,
-// one run of marks, and spaces, with a space between the marks and what is left, so that an
-// act's own marks stay ("Wham! - " leaves "Wham!"). ok is false when s has no such
-// separator or nothing else.
+// cutSeparator returns s without the separator at its start (at its end when atEnd):
+// groups of marks between spaces ("-", "- -", "-- |"), with a space between the last marks
+// and what is left, so that an act's own marks stay ("Wham! - " leaves "Wham!"). ok is false
+// when s has no such separator or nothing else.
 func cutSeparator(s string, atEnd bool) (string, bool) {
 	const marks = ":;-–—|!*·"
-	trim, trimMarks := strings.TrimLeft, strings.TrimLeft
+	trim := strings.TrimLeft
 	if atEnd {
-		trim, trimMarks = strings.TrimRight, strings.TrimRight
+		trim = strings.TrimRight
 	}
-	t := trim(s, " \t")
-	u := trimMarks(t, marks)
-	v := trim(u, " \t")
-	if len(u) == len(t) || v == "" || len(v) == len(u) {
-		return "", false
+	t, cut := trim(s, " \t"), false
+	for {
+		u := trim(t, marks)
+		v := trim(u, " \t")
+		if len(u) == len(t) || v == "" || len(v) == len(u) { // no marks, nothing left, or marks touching it
+			break
+		}
+		t, cut = v, true
 	}
-	return v, true
+	return t, cut
 }
 
 func isWordByte(c byte) bool {

@@ -345,6 +345,7 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	name := venueKey(p.Name, c.Name)
 	k := c.Slug + "\x00" + name
 	i, ok := n.venueKeys[k]
+	byKey := ok
 	street := streetKey(p.Street)
 	if !ok && street != "" {
 		// The first venue there it joins, or better the first whose name agrees in part.
@@ -373,7 +374,11 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 			n.near[c.Slug] = append(n.near[c.Slug], i)
 		}
 	}
-	n.venueKeys[k] = i
+	if !byKey && role != RoleGuest {
+		// The name leads here from now on: a guest's does not, or the site of that name
+		// would find another venue by it without joins' leave.
+		n.venueKeys[k] = i
+	}
 	platform := role == RolePrimary || role == RolePlatform
 	n.venues[i].platform = n.venues[i].platform || platform
 	if k := c.Slug + "\x00" + street; street != "" {
@@ -405,14 +410,15 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 // document says, so a venue site never speaks for a venue by giving its street or its
 // coordinates: a venue site's own record joins a venue only when its own name is a run of
 // the other's words ("The Garage" and "Garage Highbury"; never "Garage Bar" and "The
-// Garage"), and so does a venue that only venue sites' own records name. Otherwise a street
-// a platform gave is enough, and nearness takes names that agree in part.
+// Garage"), and so does a venue a venue site named, unless a platform gave it that street.
+// Otherwise a street a platform gave is enough, and nearness takes names that agree in part.
 func (n *normalizer) joins(role Role, name string, j int32, vouched bool) bool {
 	v := &n.venues[j]
 	switch {
 	case role == RoleVenue:
 		return v.role != RoleVenue && wordRunIn(name, v.key)
-	case v.role == RoleVenue && !v.platform:
+	case v.role == RoleVenue && (!v.platform || !vouched):
+		// Its name, street and coordinates may all be a site's word alone.
 		return wordRunIn(v.key, name)
 	}
 	return vouched || wordRun(name, v.key)

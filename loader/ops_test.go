@@ -247,7 +247,8 @@ func (hangSource) Fetch(ctx context.Context) (source.Batch, error) {
 // between requests, each redirected once: three answer at once, one never; a fifth source
 // asks no host for anything and never answers. The two that never answer fail on their own,
 // saying so, once they have spent their Timeout; the three others succeed though their turns
-// at the host (the redirect's included) came seconds apart. A clock started when a source
+// at the host (the redirect's included, and the wait for another source's read of robots.txt
+// once it expired) came seconds apart. A clock started when a source
 // was queued, or at its first request, failed healthy feeds sharing a host; one started at
 // the first request never ran for a source that made none (reviews of this stop).
 func TestSourceTimeout(t *testing.T) {
@@ -268,7 +269,7 @@ func TestSourceTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	client := fetch.New(fetch.Options{Contact: "ops@gigs.example", Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Timeout: time.Minute, Retries: -1})
+		Timeout: time.Minute, Retries: -1, RobotsTTL: 2 * time.Second}) // robots.txt expires while they queue
 	defer client.CloseIdleConnections()
 	cfg := &Config{}
 	for _, name := range []string{"a", "b", "c", "hang"} {
@@ -300,5 +301,21 @@ func TestSourceTimeout(t *testing.T) {
 		case !hangs && (sr.Err != nil || sr.Events != 1):
 			t.Errorf("%s: %v, %d events", sr.Name, sr.Err, sr.Events)
 		}
+	}
+}
+
+// TestBudgetStopsForGood: a request that ends its wait after its fetch is done (stop) does
+// not start the clock again (a review's case: the timer outlived the fetch).
+func TestBudgetStopsForGood(t *testing.T) {
+	_, b := newBudget(context.Background(), 50*time.Millisecond)
+	b.Waiting()
+	b.stop()
+	b.Started()
+	time.Sleep(150 * time.Millisecond)
+	b.mu.Lock()
+	restarted := b.timer != nil
+	b.mu.Unlock()
+	if restarted || b.Spent() {
+		t.Errorf("after stop: clock restarted %v, spent %v", restarted, b.Spent())
 	}
 }

@@ -437,10 +437,26 @@ type Queue interface {
 }
 
 // WithQueue returns ctx carrying q, which a Get made with it tells of every request's wait
-// for its turn at its host (robots.txt's included), so that the caller can leave the time
-// spent behind the host's other requests out of a budget.
+// for its turn at its host (robots.txt's included, and the wait for another request's read
+// of it), so that the caller can leave the time spent behind the host's requests out of a
+// budget. The wait for the gap after the request before is a turn too, whoever made that
+// request: a host's Crawl-delay (at most 30 s a request) stretches a budget.
 func WithQueue(ctx context.Context, q Queue) context.Context {
 	return context.WithValue(ctx, queueKey{}, q)
+}
+
+// waitTurn waits for done or the end of ctx, telling ctx's Queue, if any, that it waits.
+func waitTurn(ctx context.Context, done <-chan struct{}) error {
+	if q, _ := ctx.Value(queueKey{}).(Queue); q != nil {
+		q.Waiting()
+		defer q.Started()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // attempt makes one request while holding a slot of u's host. retryable reports an error

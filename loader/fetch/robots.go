@@ -316,10 +316,8 @@ func (rc *robotsCache) get(ctx context.Context, key string, fetch func(context.C
 			return rules, err
 		}
 		rc.mu.Unlock()
-		select {
-		case <-e.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		if err := waitTurn(ctx, e.done); err != nil { // another request reads it: a turn at the host
+			return nil, err
 		}
 		rc.mu.Lock()
 		rules := e.rules
