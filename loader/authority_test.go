@@ -388,3 +388,18 @@ func TestNoWayRoundToAnotherVenue(t *testing.T) {
 		}
 	}
 }
+
+// TestGuestsShareTheirVenue: a site without a hint (all its records guests) lists several
+// shows at one venue: one venue, which its name finds (the previous commit made a venue per
+// record, and the build refused their equal slugs: TestRealCorpus lost five documents).
+func TestGuestsShareTheirVenue(t *testing.T) {
+	var reads []sourceRead
+	for _, day := range []string{"05", "06", "07"} {
+		ev := event("Act "+day, "Kontoret", "Stockholm", "SE", "2026-12-"+day+"T20:00")
+		ev.Source, ev.Ref = "calendar", "calendar/"+day
+		reads = append(reads, sourceRead{Source{Role: RoleVenue}, ev})
+	}
+	if ds := readInOrder(reads); len(ds.Venues) != 1 || len(ds.Gigs) != 3 {
+		t.Errorf("%d venues, %d gigs; want 1 and 3", len(ds.Venues), len(ds.Gigs))
+	}
+}

@@ -367,16 +367,17 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 			}
 		}
 	}
-	if !ok {
+	created := !ok
+	if created {
 		i = int32(len(n.venues))
 		n.venues = append(n.venues, venueEntry{city: c, name: clean(p.Name), key: name, role: role, place: p})
 		if p.HasGeo {
 			n.near[c.Slug] = append(n.near[c.Slug], i)
 		}
 	}
-	if !byKey && role != RoleGuest {
-		// The name leads here from now on: a guest's does not, or the site of that name
-		// would find another venue by it without joins' leave.
+	if !byKey && (created || role != RoleGuest) {
+		// The name leads here from now on; not a guest's for a venue it joined, or the site
+		// of that name would find that venue by it without joins' leave.
 		n.venueKeys[k] = i
 	}
 	platform := role == RolePrimary || role == RolePlatform
