@@ -254,7 +254,7 @@ func placeholder(ev *source.Event, loc *time.Location) bool {
 		return false
 	case ev.End.DateOnly || !ev.End.IsZero() && ev.End.Wall.Hour() == 0 && ev.End.Wall.Minute() == 0:
 		return true
-	case !ev.End.IsZero() && ev.End.Wall.Hour() == 23 && ev.End.Wall.Minute() == 59 && sameDate(ev.End.Wall, ev.Start.Wall):
+	case !ev.End.IsZero() && ev.End.Wall.Hour() == 23 && ev.End.Wall.Minute() == 59 && localDay(ev.End.Wall) == localDay(ev.Start.Wall):
 		return true // the whole day: The Events Calendar's all-day events end at 23:59:59
 	}
 	t := " " + strings.Join(strings.FieldsFunc(engine.Fold(ev.Title), func(r rune) bool {
@@ -266,13 +266,6 @@ func placeholder(ev *source.Event, loc *time.Location) bool {
 		}
 	}
 	return false
-}
-
-// sameDate reports whether a and b are on one calendar date, each as written.
-func sameDate(a, b time.Time) bool {
-	ay, am, ad := a.Date()
-	by, bm, bd := b.Date()
-	return ay == by && am == bm && ad == bd
 }
 
 // instant places a stated time in the venue's zone, to the minute (seconds are dropped). A
