@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
@@ -19,18 +21,53 @@ type Export struct {
 	Head, Tail []byte
 	Size       int // bytes of the identity body
 	Gzip       [][]byte
-	GzipSize   int // bytes of Gzip's parts together
-	ETag       string
+	GzipSize   int    // bytes of Gzip's parts together
+	ETag       string // weak, of the content: the same for both encodings
+
+	gzipOnce sync.Once
+	gzipTag  string
 }
 
-// GzipReader returns the compressed body as a reader over its parts.
-func (e *Export) GzipReader() io.Reader { return readerOf(e.Gzip) }
+// Tag returns the strong entity tag (RFC 9110 8.8.1) of the body in one encoding, which
+// If-Range needs: the identity body's is made from its bytes as ETag is, the gzip body's
+// from its compressed bytes, so that a range of one encoding, or of a body compressed by
+// another build, is never taken for a range of the other. The gzip body's is computed on
+// the first call (milliseconds for a hundred megabytes), then kept.
+func (e *Export) Tag(gzip bool) string {
+	if !gzip {
+		return strings.TrimPrefix(e.ETag, "W/")
+	}
+	e.gzipOnce.Do(func() {
+		h := xxhash.New()
+		for _, p := range e.Gzip {
+			_, _ = h.Write(p)
+		}
+		var sum [24]byte
+		e.gzipTag = strings.TrimPrefix(string(appendETagSum(sum[:0], h.Sum64())), "W/")
+	})
+	return e.gzipTag
+}
 
-// readerOf returns a reader of parts back to back.
-func readerOf(parts [][]byte) io.Reader {
-	readers := make([]io.Reader, len(parts))
-	for i, p := range parts {
-		readers[i] = bytes.NewReader(p)
+// Body returns n bytes of the body in one encoding from offset off, as a reader over the
+// snapshot's own bytes (never copied); off and n must lie within the body, whose size is
+// Size or GzipSize.
+func (e *Export) Body(s *Snapshot, gzip bool, off, n int) io.Reader {
+	parts := e.Gzip
+	if !gzip {
+		parts = append(append([][]byte{e.Head}, s.arena...), e.Tail)
+	}
+	var readers []io.Reader
+	for _, p := range parts {
+		if off >= len(p) {
+			off -= len(p)
+			continue
+		}
+		if n == 0 {
+			break
+		}
+		k := min(len(p)-off, n)
+		readers = append(readers, bytes.NewReader(p[off:off+k]))
+		off, n = 0, n-k
 	}
 	return io.MultiReader(readers...)
 }
@@ -62,11 +99,6 @@ func (w *partsWriter) Write(b []byte) (int, error) {
 
 // Export returns the snapshot's export body.
 func (s *Snapshot) Export() *Export { return s.export }
-
-// Reader returns the identity body as a reader over the snapshot's own bytes.
-func (e *Export) Reader(s *Snapshot) io.Reader {
-	return readerOf(append(append([][]byte{e.Head}, s.arena...), e.Tail))
-}
 
 func (s *Snapshot) renderExport() error {
 	e := &Export{Head: []byte(`{"data":[`)}

@@ -153,7 +153,7 @@ func TestInvisibleTextRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	export, err := io.ReadAll(snap.Export().Reader(snap))
+	export, err := io.ReadAll(snap.Export().Body(snap, false, 0, snap.Export().Size))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -25,13 +27,16 @@ var (
 // wwwAuthenticate names the key's header on every 401 (RFC 9110 §15.5.2).
 const wwwAuthenticate = `APIKey header="X-API-Key"`
 
-var ()
+// kindRangeNotSatisfiable is a Range with no byte in the body; its Content-Range gives the
+// body's size.
+var kindRangeNotSatisfiable = kind{"range-not-satisfiable", "Range not satisfiable", 416, "", ""}
 
 // download answers /v1/gigs/download: every upcoming gig in one body, for holders of a
 // personal key. The client's read limit has been spent before the key is looked at, so
 // guessing keys is throttled; then the key's own export limit applies. The body is served
 // from bytes rendered and compressed once per snapshot, so the first byte does not wait
-// for the data.
+// for the data. A GET may ask for one range of the body in the encoding it accepts
+// (RFC 9110 14), to resume a download: each encoding has its own strong ETag for If-Range.
 func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if err := noParams(ctx); err != nil {
 		return err
@@ -41,18 +46,37 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		return err
 	}
 	e := snap.Export()
+	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	size, tag := e.Size, e.Tag(gz)
+	if gz {
+		size = e.GzipSize
+	}
 	h := &ctx.Response.Header
 	h.Set("Cache-Control", "private, no-store")
-	h.Set("ETag", e.ETag)
+	h.Set("ETag", tag)
 	h.SetBytesV("Last-Modified", s.lastModified(snap))
 	h.Set("Vary", "Accept-Encoding")
+	h.Set("Accept-Ranges", "bytes")
 	sum := sha256.Sum256([]byte(rec.ID))
 	k := limit.Key(sum[:16]) // the key's quota is by its id
-	if notModified(&ctx.Request.Header, []byte(e.ETag), snap.Changed(), true) {
+	if notModified(&ctx.Request.Header, []byte(tag), snap.Changed(), true) {
 		s.exportHeaders.set(ctx, s.exports.Peek(k, s.now(ctx)))
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		ctx.Response.SkipBody = true
 		return nil // costs no export: checked before the quota is touched
+	}
+	first, n := 0, size
+	partial := false
+	if r := ctx.Request.Header.Peek("Range"); len(r) > 0 && ctx.IsGet() && ifRange(ctx.Request.Header.Peek("If-Range"), tag) {
+		var ok, unsatisfiable bool
+		if first, n, ok, unsatisfiable = byteRange(r, size); unsatisfiable {
+			h.Set("Content-Range", "bytes */"+strconv.Itoa(size))
+			return &Problem{kind: kindRangeNotSatisfiable, Detail: "the Range asks for no byte of the body, which has " + strconv.Itoa(size) + " bytes in this encoding"}
+		}
+		if !ok { // another unit, several ranges or a malformed value: the whole body
+			first, n = 0, size
+		}
+		partial = ok
 	}
 	d := s.exports.Take(k, s.now(ctx))
 	s.m.limitDecision(limitExport, d.Allowed)
@@ -61,19 +85,73 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		return tooMany(d, s.exportPolicy+" per key")
 	}
 	ctx.SetContentType("application/json")
-	if acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
+	if gz {
 		h.Set("Content-Encoding", "gzip")
-		ctx.Response.SetBodyStream(e.GzipReader(), e.GzipSize)
-		if !ctx.IsHead() {
-			s.m.export[1].Add(float64(e.GzipSize))
-		}
-		return nil
 	}
-	ctx.Response.SetBodyStream(e.Reader(snap), e.Size)
-	if !ctx.IsHead() {
-		s.m.export[0].Add(float64(e.Size))
+	if partial {
+		ctx.SetStatusCode(fasthttp.StatusPartialContent)
+		h.Set("Content-Range", "bytes "+strconv.Itoa(first)+"-"+strconv.Itoa(first+n-1)+"/"+strconv.Itoa(size))
+	}
+	ctx.Response.SetBodyStream(e.Body(snap, gz, first, n), n)
+	if sent := s.m.export[0]; !ctx.IsHead() {
+		if gz {
+			sent = s.m.export[1]
+		}
+		sent.Add(float64(n))
 	}
 	return nil
+}
+
+// byteRange reads a Range value against a body of size bytes (RFC 9110 14.1.2): ok with
+// the n bytes from first when it asks for one range of bytes that holds at least one;
+// unsatisfiable when it is well-formed but none of its ranges holds one (a 416). A range
+// past the end is cut at the end. Anything else (another unit, several ranges, a last byte
+// before the first, a malformed value) is neither: the RFC lets a server ignore it and
+// send the whole body.
+func byteRange(v []byte, size int) (first, n int, ok, unsatisfiable bool) {
+	unit, set, found := bytes.Cut(v, []byte{'='})
+	if !found || !bytes.EqualFold(unit, []byte("bytes")) {
+		return 0, 0, false, false
+	}
+	var spec []byte
+	specs := 0
+	for item := range bytes.SplitSeq(set, []byte{','}) {
+		if item = bytes.Trim(item, " \t"); len(item) > 0 { // a list may hold empty items
+			spec, specs = item, specs+1
+		}
+	}
+	if specs != 1 {
+		return 0, 0, false, false
+	}
+	a, b, found := bytes.Cut(spec, []byte{'-'})
+	lo, okA := digits(a)
+	hi, okB := digits(b)
+	switch {
+	case !found || (len(a) > 0 && !okA) || (len(b) > 0 && !okB) || (len(a) == 0 && len(b) == 0):
+		return 0, 0, false, false
+	case len(a) == 0: // the last hi bytes
+		if hi == 0 || size == 0 {
+			return 0, 0, false, true
+		}
+		first = max(size-hi, 0)
+		return first, size - first, true, false
+	case len(b) > 0 && hi < lo:
+		return 0, 0, false, false
+	case lo >= size:
+		return 0, 0, false, true
+	case len(b) == 0 || hi >= size:
+		return lo, size - lo, true, false
+	}
+	return lo, hi - lo + 1, true, false
+}
+
+// ifRange reports whether a Range may be served given the request's If-Range value v: when
+// there is none, or it is the body's strong tag itself (RFC 9110 13.1.5: a weak tag never
+// matches). A date is not taken: the snapshot's Last-Modified is not a strong validator
+// (two snapshots may change within one second), so a date resumes nothing and the whole
+// body is sent.
+func ifRange(v []byte, tag string) bool {
+	return len(v) == 0 || string(v) == tag
 }
 
 // checkKey checks an X-API-Key value, in order: present, well-formed, checksum, known,

@@ -16,7 +16,7 @@ import (
 // a new gig and an identical refresh, and checks it against a fresh export each time: the
 // same gigs, byte for byte, at the same cursor.
 func TestMirror(t *testing.T) {
-	f := newExportFixture(t, 1<<30)
+	f := newExportFixture(t, 1<<30, 0)
 	m := &mirror.Mirror{Key: f.a, Get: func(path string, header map[string]string) (int, []byte) {
 		r := do(t, "GET", f.base+path, header)
 		return r.status, r.body

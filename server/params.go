@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"math"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -331,6 +332,7 @@ func parseInstant(v []byte) (time.Time, bool) {
 	return time.Date(y, m, d, hh, mm, ss, nanos, time.UTC).Add(-time.Duration(offset) * time.Second), true
 }
 
+// digits reads 1*DIGIT; a value past what an int holds reads as the largest int.
 func digits(b []byte) (int, bool) {
 	if len(b) == 0 {
 		return 0, false
@@ -339,6 +341,10 @@ func digits(b []byte) (int, bool) {
 	for _, c := range b {
 		if c < '0' || c > '9' {
 			return 0, false
+		}
+		if n > (math.MaxInt-9)/10 {
+			n = math.MaxInt
+			continue
 		}
 		n = n*10 + int(c-'0')
 	}

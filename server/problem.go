@@ -102,7 +102,7 @@ type problemJSON struct {
 // problemOwned are the headers a problem answer sets itself, or leaves out: whatever a
 // handler or the router set of them before the problem is dropped.
 var problemOwned = []string{"Cache-Control", "ETag", "Last-Modified", "Link", "Vary", "Content-Encoding",
-	"Content-Security-Policy", "Allow", "Retry-After", "WWW-Authenticate"}
+	"Content-Security-Policy", "Allow", "Retry-After", "WWW-Authenticate", "Accept-Ranges"}
 
 // writeProblem replaces the response with a problem body and the headers the problem owns
 // (see Problem); the headers every response carries (request id, CORS, nosniff, the
