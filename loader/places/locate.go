@@ -37,16 +37,20 @@ const (
 //     written on one line ("Austin, TX, US", "Leeds, UK") is split into its parts first,
 //     and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
 //     country.
-//  2. The city of that name in the country (by any of its names): of several, the one of
-//     the place's region, else the one nearest the place's coordinates (within 50 km), else
-//     the most populous. A place with coordinates and no locality is in the country's
+//  2. The city of that name in the country (by any of its names, a name's bracketed
+//     qualifier left out or not): the one of the place's region; none when the place
+//     states another region of the country (a town the gazetteer lacks, step 3); else, of
+//     several, the one nearest the place's coordinates (within 50 km), else the most
+//     populous. A one-line address's region is the place's own ("Mansfield, MA, US"
+//     stated in RI). A place with coordinates and no locality is in the country's
 //     city nearest them, within 50 km; one without is in the city that bears the
 //     country's name, when there is one (Singapore, Luxembourg).
 //  3. A city the gazetteer lacks, named as the place names it: in the zone the place states,
 //     else the zone of the nearest gazetteer city of the country within 150 km of the
 //     place's coordinates, else the zone of the place's region when all its gazetteer
 //     cities share one (Minnesota's), else the country's only zone. Its slug is the name's
-//     with the country code (and the region code, when that slug is a gazetteer city's).
+//     with the country code, and the region's code between them when that slug is a
+//     gazetteer city's or the gazetteer has a namesake in the country.
 //
 // It fails, saying why, when none of these places it.
 func (g *Gazetteer) Locate(p Place) (*City, error) {
@@ -222,10 +226,7 @@ func (g *Gazetteer) named(p Place, country string) *City {
 			break
 		}
 	}
-	if len(found) <= 1 {
-		if len(found) == 1 {
-			return found[0]
-		}
+	if len(found) == 0 {
 		return nil
 	}
 	if r := engine.Fold(p.Region); r != "" {
@@ -234,6 +235,12 @@ func (g *Gazetteer) named(p Place, country string) *City {
 				return c
 			}
 		}
+		if g.isRegion(country, p.Region) {
+			return nil // a town of that name in another region, which the gazetteer lacks
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
 	}
 	if p.HasGeo {
 		if c, d := nearest(found, p.Lat, p.Lon); d <= nearCity {
@@ -271,8 +278,14 @@ func (g *Gazetteer) made(p Place, country string) (*City, error) {
 		return nil, fmt.Errorf("unknown city %q in %s, and its zone: %w", name, country, err)
 	}
 	slug := engine.Slugify(name) + "-" + strings.ToLower(country)
-	if _, taken := g.bySlug[slug]; taken && p.Region != "" {
-		slug = engine.Slugify(name) + "-" + engine.Slugify(p.Region) + "-" + strings.ToLower(country)
+	if _, taken := g.bySlug[slug]; p.Region != "" && (taken || g.hasNamesake(name, country)) {
+		// Towns of one name in several regions (the gazetteer's and others) apart, each
+		// by its region's code however the region was written.
+		r := p.Region
+		if code := g.regionCodes[country+"\x00"+engine.Fold(r)]; code != "" {
+			r = code
+		}
+		slug = engine.Slugify(name) + "-" + engine.Slugify(r) + "-" + strings.ToLower(country)
 	}
 	c := &City{Slug: slug, Name: name, Country: country, Region: strings.TrimSpace(p.Region), Timezone: zone, Location: loc,
 		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
@@ -341,6 +354,12 @@ func (g *Gazetteer) readings(p Place) []Place {
 			break
 		}
 		q := p
+		// Another region of the country written after the town is the town's own: Songkick
+		// states its metro area's ("Mansfield, MA, US" in the Providence, RI area).
+		if len(rest) > 1 && g.isRegion(country, regionPart(rest[len(rest)-1])) {
+			q.Region = regionPart(rest[len(rest)-1])
+			rest = rest[:len(rest)-1]
+		}
 		q.Locality = stripPostal(rest[len(rest)-1])
 		return []Place{q, p}
 	}
@@ -432,3 +451,19 @@ func postalOnly(s string) bool {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// isRegion reports whether r is the code or name of a region of the country whose code is
+// country, as its gazetteer cities give them.
+func (g *Gazetteer) isRegion(country, r string) bool {
+	return len(g.regionZones[country+"\x00"+engine.Fold(r)]) > 0
+}
+
+// hasNamesake reports whether the gazetteer has a city of that name in the country.
+func (g *Gazetteer) hasNamesake(name, country string) bool {
+	for _, c := range g.byName[engine.Fold(name)] {
+		if c.Country == country {
+			return true
+		}
+	}
+	return false
+}

@@ -52,6 +52,8 @@ type Gazetteer struct {
 	// regionZones are the distinct zones of each region's cities, by country + "\x00" +
 	// folded region code or name.
 	regionZones map[string][]string
+	// regionCodes are the regions' codes by the same keys.
+	regionCodes map[string]string
 }
 
 // entry is a city and its other names.
@@ -158,13 +160,17 @@ func parseCity(f []string) (entry, error) {
 func (g *Gazetteer) index() {
 	g.byName, g.byCountry = map[string][]*City{}, map[string][]*City{}
 	g.zones, g.regions, g.regionZones = map[string][]string{}, map[string][]string{}, map[string][]string{}
+	g.regionCodes = map[string]string{}
 	seenZone := map[string]bool{}
 	for _, e := range g.bySlug {
 		c := e.city
 		for _, n := range append([]string{c.Name}, e.others...) {
-			k := engine.Fold(n)
-			if l := g.byName[k]; len(l) == 0 || l[len(l)-1] != c {
-				g.byName[k] = append(l, c)
+			// "Halle (Saale)" is written "Halle" as often: known by both.
+			for _, n := range []string{n, unqualified(n)} {
+				k := engine.Fold(n)
+				if l := g.byName[k]; k != "" && (len(l) == 0 || l[len(l)-1] != c) {
+					g.byName[k] = append(l, c)
+				}
 			}
 		}
 		g.byCountry[c.Country] = append(g.byCountry[c.Country], c)
@@ -175,6 +181,7 @@ func (g *Gazetteer) index() {
 		for _, r := range []string{c.Region, c.RegionName} {
 			if k := c.Country + "\x00" + engine.Fold(r); r != "" && !slices.Contains(g.regionZones[k], c.Timezone) {
 				g.regionZones[k] = append(g.regionZones[k], c.Timezone)
+				g.regionCodes[k] = c.Region
 			}
 		}
 		if regionCountries[c.Country] && c.Region != "" {
@@ -235,3 +242,12 @@ func LookupCity(name, country string) (*City, error) {
 // CitiesNamed returns the gazetteer cities of a name in any country, most populous first.
 // The slice is the gazetteer's: do not modify it.
 func (g *Gazetteer) CitiesNamed(name string) []*City { return g.byName[engine.Fold(name)] }
+
+// unqualified returns a name without the qualifier in brackets at its end ("Halle
+// (Saale)", "Kempten (Allgäu)"); "" when it has none.
+func unqualified(name string) string {
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		return name[:i]
+	}
+	return ""
+}

@@ -64,6 +64,19 @@ func TestLocate(t *testing.T) {
 		{"CA the state, not Canada", Place{Locality: "Los Angeles, CA"}, "los-angeles", "America/Los_Angeles", ""},
 		{"WA the Australian state", Place{Locality: "Perth, WA"}, "perth", "Australia/Perth", ""},
 		{"single-zone country, unknown town", Place{Locality: "Much Wenlock", Country: "GB"}, "much-wenlock-gb", "Europe/London", ""},
+		// Songkick and Bandsintown write Washington, DC as "Washington": two smaller
+		// Washingtons (IL, UT) are in the gazetteer too.
+		{"Washington, DC", Place{Locality: "Washington", Region: "DC", Country: "US"}, "washington-d-c", "America/New_York", ""},
+		{"Washington, DC on one line", Place{Locality: "Washington, DC, US", Region: "DC", Country: "US"}, "washington-d-c", "America/New_York", ""},
+		{"Washington alone", Place{Locality: "Washington", Country: "US"}, "washington-d-c", "America/New_York", ""},
+		{"Washington, UT", Place{Locality: "Washington", Region: "UT", Country: "US"}, "washington-ut-us", "America/Denver", ""},
+		// A stated region no namesake is in: a town the gazetteer lacks, not the largest namesake.
+		{"a namesake in another region", Place{Locality: "Portland", Region: "TX", Country: "US"}, "portland-tx-us", "America/Chicago", ""},
+		{"a namesake in another region, coordinates", Place{Locality: "Washington", Region: "Pennsylvania", Country: "US", Lat: 40.17, Lon: -80.25, HasGeo: true}, "washington-pa-us", "America/New_York", ""},
+		{"a region unknown to the gazetteer does not count", Place{Locality: "London", Region: "Greater London", Country: "GB"}, "london-gb", "Europe/London", ""},
+		// Songkick: the location's own state differs from its metro area's (Providence, RI).
+		{"one line with another region than the stated one", Place{Locality: "Mansfield, MA, US", Region: "RI", Country: "US"}, "mansfield-ma-us", "America/New_York", ""},
+		{"a bracketed qualifier left out", Place{Locality: "Halle", Country: "DE"}, "halle-saale", "Europe/Berlin", ""},
 		{"coordinates, unknown town", Place{Locality: "Red Rocks", Country: "US", Lat: 39.665, Lon: -105.205, HasGeo: true}, "red-rocks-us", "America/Denver", ""},
 		{"stated zone, unknown town", Place{Locality: "Red Rocks", Country: "US", Zone: "America/Denver"}, "red-rocks-us", "America/Denver", ""},
 		{"multi-zone country, nothing to tell", Place{Locality: "Red Rocks", Country: "US"}, "", "", `unknown city "Red Rocks" in US, and no time zone`},
