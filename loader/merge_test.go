@@ -422,6 +422,11 @@ func TestLineup(t *testing.T) {
 		{"Don Toliver - Psycho Tour", acts("Don Toliver", "Teezo Touchdown", "Monaleo"), "Don Toliver"},
 		{"Foo Fighters", acts("Foo Fighters", "Wet Leg", "Mannequin Pussy", "Shame"), "Foo Fighters"}, // three supports
 		{"Summer Nights", acts("The Xs", "A", "B", "C", "D"), "The Xs"},
+		// Songkick names a festival day by its first acts (smorgan1/oit_u's Sigrid calendar:
+		// TRNSMT 2019, 38 performers, Stormzy billed first as headline).
+		{"Stormzy, Catfish and the Bottlemen, George Ezra, Snow Patrol, and 34 more… at Glasgow Green (July 12, 2019)",
+			acts(append([]string{"Stormzy", "Catfish and the Bottlemen", "George Ezra", "Snow Patrol"}, strings.Split("a b c d e f g h i j k l m n o p q r", " ")...)...), "Stormzy"},
+		{"Mumford & Sons and The Blaze at Rock Werchter", acts(append([]string{"Mumford & Sons", "The Blaze"}, strings.Split("a b c d e f g h i j k l m n o p q r s t u", " ")...)...), "Mumford & Sons"},
 	} {
 		if got := lineup(tt.performers, tt.title); got[0].Name != tt.first {
 			t.Errorf("%q: first act %q, want %q", tt.title, got[0].Name, tt.first)
@@ -486,4 +491,24 @@ func FuzzUntagged(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestActsOnlyKeepsTheFirstAct: a platform whose performers are all acts (Bandsintown's
+// lineup) keeps its first act even when its title is that act's name and more than
+// bigLineup acts follow (azra-l/festival-fanatic's Kygo feed: Life is Beautiful, no title,
+// 22 acts, Kygo first). Without the mark, the same record's first performer is taken for
+// the event, as Ticketmaster's "EDC Orlando" is.
+func TestActsOnlyKeepsTheFirstAct(t *testing.T) {
+	for _, actsOnly := range []bool{true, false} {
+		ev := event("Kygo", "Downtown Las Vegas", "Las Vegas", "US", "2026-12-17T18:00")
+		ev.Ref, ev.ActsOnly = "bit/1", actsOnly
+		for _, n := range append([]string{"Kygo", "Gorillaz", "Billie Eilish"}, strings.Split("a b c d e f g h i j k l m n o p q r s", " ")...) {
+			ev.Performers = append(ev.Performers, source.Performer{Name: n})
+		}
+		ds := readInOrder([]sourceRead{{Source{Role: RolePrimary}, ev}})
+		want := map[bool]string{true: "kygo", false: "gorillaz"}[actsOnly]
+		if len(ds.Gigs) != 1 || ds.Gigs[0].Artists[0].Artist != want || !ds.Gigs[0].Artists[0].Headliner {
+			t.Errorf("acts only %v: %+v, want %s headlining", actsOnly, ds.Gigs, want)
+		}
+	}
 }

@@ -42,16 +42,26 @@ func artistKey(name string) string {
 // Dana Point"), is taken for the event when it is named like a festival and at least
 // minLineup acts follow it, or when a festival's lineup does (bigLineup: "EDC Orlando",
 // then 97 acts); otherwise it is the headliner a show is named after ("Slipknot", with four
-// supports; Wu-Tang Clan, with its members).
+// supports; Wu-Tang Clan, with its members), and always when the title goes on to name the
+// second performer (Songkick's "Stormzy, Catfish and the Bottlemen, … and 34 more").
 func lineup(performers []source.Performer, title string) []source.Performer {
 	if len(performers) <= minLineup {
 		return performers
 	}
 	p, t := key(bare(performers[0].Name)), key(bare(title))
-	if p != "" && (t == p || strings.HasPrefix(t, p+" ")) && (festivalName(p) || len(performers) > bigLineup) {
-		return performers[1:]
+	if p == "" || !(t == p || strings.HasPrefix(t, p+" ")) || !(festivalName(p) || len(performers) > bigLineup) {
+		return performers
 	}
-	return performers
+	if next := key(bare(performers[1].Name)); next != "" {
+		rest := strings.TrimSpace(strings.TrimPrefix(t, p))
+		for _, w := range []string{"and ", "with ", "plus "} {
+			rest = strings.TrimPrefix(rest, w)
+		}
+		if strings.HasPrefix(key(rest)+" ", next+" ") {
+			return performers // the title lists the acts, the first of them first
+		}
+	}
+	return performers[1:]
 }
 
 // Lineups (see lineup): the acts that must follow a first performer named like its event

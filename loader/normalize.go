@@ -131,7 +131,9 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 		r.prev, _ = instant(ev.PreviousStart, city.Location)
 	}
 	r.keys[1] = titleKey(title, ev.Venue.Name, city.Name)
-	ev.Performers = lineup(ev.Performers, title)
+	if !ev.ActsOnly {
+		ev.Performers = lineup(ev.Performers, title)
+	}
 	if len(ev.Performers) > 0 {
 		r.keys[0] = artistKey(ev.Performers[0].Name)
 	}

@@ -83,6 +83,7 @@ func (r *bitEvent) event() (source.Event, string) {
 	}
 	e := pageEvent(string(r.ID), title, r.URL)
 	e.Start, e.Status = start, engine.StatusScheduled // the platform lists no other
+	e.ActsOnly = true                                 // its lineup is of artists
 	if end, err := makeWhen(r.EndsAt, "", false); err == nil {
 		e.End = end
 	}

@@ -283,14 +283,14 @@ var fixtures = []struct {
 		events: []source.Event{{
 			Ref: "1007407346", URL: "https://www.bandsintown.com/e/1007407346?app_id=artistgrowth-dev&came_from=267",
 			Title: "Metallica", Status: scheduled, Start: iso("2018-09-04T19:30:00"), OnSale: iso("2018-03-02T16:00:00"),
-			Performers: []source.Performer{{Name: "Metallica"}, {Name: "Jim Breuer"}},
+			Performers: []source.Performer{{Name: "Metallica"}, {Name: "Jim Breuer"}}, ActsOnly: true,
 			Venue: source.Place{Name: "Target Center", Locality: "Minneapolis", Region: "MN", Country: "United States",
 				Lat: 44.979477, Lon: -93.276158, HasGeo: true},
 			Offers: []source.Offer{{URL: "https://www.bandsintown.com/t/1007407346?app_id=artistgrowth-dev&came_from=267", Availability: "in_stock"}},
 		}, {
 			Ref: "1007411058", URL: "https://www.bandsintown.com/e/1007411058?app_id=artistgrowth-dev&came_from=267",
 			Title: "Metallica", Status: scheduled, Start: iso("2018-09-06T19:30:00"), OnSale: iso("2018-03-02T16:00:00"),
-			Performers: []source.Performer{{Name: "Metallica"}},
+			Performers: []source.Performer{{Name: "Metallica"}}, ActsOnly: true,
 			Venue: source.Place{Name: "Pinnacle Bank Arena", Locality: "Lincoln", Region: "NE", Country: "United States",
 				Lat: 40.816662, Lon: -96.732857, HasGeo: true},
 			Offers: []source.Offer{{URL: "https://www.bandsintown.com/t/1007411058?app_id=artistgrowth-dev&came_from=267", Availability: "in_stock"}},
@@ -494,5 +494,17 @@ func TestSongkickWithoutStatus(t *testing.T) {
 	_, _, _, err = parseSongkickPage([]byte(`{"resultsPage":{"error":{"message":"Invalid or missing apikey"}}}`), "p")
 	if err == nil || !strings.Contains(err.Error(), "Invalid or missing apikey") {
 		t.Errorf("an error without a status: %v", err)
+	}
+}
+
+// TestBandsintownLineupIsActs: Bandsintown's lineup is of artists, the title often empty
+// (azra-l/festival-fanatic's Kygo feed: Life is Beautiful, "title": "", 22 acts): its
+// events say so, and the title is the first act's name.
+func TestBandsintownLineupIsActs(t *testing.T) {
+	const body = `[{"id":"1","title":"","datetime":"2022-09-17T12:00:00","lineup":["Kygo","Gorillaz"],` +
+		`"venue":{"name":"Downtown Las Vegas","city":"Las Vegas","region":"NV","country":"United States"}}]`
+	events, _, err := parseBandsintown([]byte(body), "p")
+	if err != nil || len(events) != 1 || !events[0].ActsOnly || events[0].Title != "Kygo" || len(events[0].Performers) != 2 {
+		t.Fatalf("%+v, %v", events, err)
 	}
 }

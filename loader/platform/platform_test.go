@@ -124,7 +124,8 @@ func want(kind Kind, l emulator.Listing) (source.Event, bool) {
 	if (kind == KindContinuation || kind == KindBandsintown) && l.TimeTBA || kind == KindBandsintown && l.Status == "cancelled" {
 		return source.Event{}, false
 	}
-	e := source.Event{Source: "test-" + string(kind), Ref: l.ID, URL: l.URL, Title: l.Name, Status: engine.Status(l.Status)}
+	e := source.Event{Source: "test-" + string(kind), Ref: l.ID, URL: l.URL, Title: l.Name, Status: engine.Status(l.Status),
+		ActsOnly: kind == KindBandsintown}
 	if kind == KindContinuation && l.Status != "cancelled" || kind == KindBandsintown || kind == KindSongkick && l.Status == "rescheduled" {
 		e.Status = engine.StatusScheduled
 	}

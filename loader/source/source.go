@@ -56,9 +56,12 @@ type Event struct {
 	URL        string `json:"URL"`  // the event's own page, for attribution; may be empty
 	Line       int    `json:"Line"` // 1-based line in the document where the record starts, 0 when unknown
 
-	Title      string        `json:"Title"`
-	Performers []Performer   `json:"Performers"` // billing order; the first is the headliner
-	Status     engine.Status `json:"Status"`
+	Title      string      `json:"Title"`
+	Performers []Performer `json:"Performers"` // billing order; the first is the headliner
+	// ActsOnly is set when every performer is known to be an act, never the event itself
+	// (a platform's lineup of artists, whose title may be its first act's name for want of one).
+	ActsOnly bool          `json:"ActsOnly"`
+	Status   engine.Status `json:"Status"`
 
 	Start         When `json:"Start"` // required
 	End           When `json:"End"`
