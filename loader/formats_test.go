@@ -40,7 +40,7 @@ func TestStoredFormatsV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, errs := lg.load([]string{"venue-a"})
+	got, errs := lg.load([]string{"venue-a"}, time.Now())
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

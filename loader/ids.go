@@ -80,7 +80,7 @@ func OpenIDStore(path string) (*IDStore, error) {
 	if err := atomicfile.Clean(path); err != nil {
 		return nil, fmt.Errorf("cannot remove the temporary files of the id store: %w", err)
 	}
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.Read(path, maxIDStoreBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
@@ -95,6 +95,10 @@ func OpenIDStore(path string) (*IDStore, error) {
 
 // Len returns the number of remembered keys.
 func (s *IDStore) Len() int { return len(s.entries) }
+
+// maxIDStoreBytes bounds the id store read: some 40 million entries, ten times what a
+// listing of a million gigs from several sources files.
+const maxIDStoreBytes = 1 << 30
 
 const (
 	idMagic     = "gigs-ids\x01"

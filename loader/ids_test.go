@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -99,6 +100,17 @@ func TestIDStoreRefusesDamagedFiles(t *testing.T) {
 		}
 		if _, err := OpenIDStore(path); err == nil {
 			t.Errorf("%s: opened without error", name)
+		}
+	}
+	// A sparse file of 16 GiB is refused before it is read, a FIFO before it is opened
+	// (opening one would wait for a writer for ever).
+	huge, fifo := filepath.Join(dir, "huge"), filepath.Join(dir, "fifo")
+	if err := os.WriteFile(huge, nil, 0o600); err != nil || os.Truncate(huge, 16<<30) != nil || syscall.Mkfifo(fifo, 0o600) != nil {
+		t.Fatal("cannot make the files")
+	}
+	for _, path := range []string{huge, fifo} {
+		if _, err := OpenIDStore(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v", path, err)
 		}
 	}
 	reopened, err := OpenIDStore(good)

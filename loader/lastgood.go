@@ -33,6 +33,10 @@ const lastGoodVersion = 1
 
 const fetchedFile = "fetched.json"
 
+// maxLastGoodBytes bounds a file of the store read: the events of a platform's 200,000
+// records, a few times over.
+const maxLastGoodBytes = 1 << 30
+
 type (
 	lastGoodEvents struct {
 		Version int            `json:"version"`
@@ -57,12 +61,13 @@ func OpenLastGood(dir string) (*LastGoodStore, error) {
 	return &LastGoodStore{dir: dir, sums: map[string][sha256.Size]byte{}, fetched: map[string]time.Time{}}, nil
 }
 
-// load reads the last good events of the named sources. A source without an events file
-// has none; a file that cannot be read is reported in errs and skipped, so one damaged file
-// costs only its own source's fallback. When fetched.json is missing a source, or cannot
-// be read at all (reported in errs), the events file's modification time stands for the
-// fetch time.
-func (s *LastGoodStore) load(names []string) (lkg map[string]lastGood, errs []error) {
+// load reads the last good events of the named sources as of now. A source without an
+// events file has none; a file that cannot be read is reported in errs and skipped, so one
+// damaged file costs only its own source's fallback. When fetched.json is missing a
+// source, or cannot be read at all (reported in errs), the events file's modification
+// time stands for the fetch time. A fetch time after now (a clock set back, a hand) is
+// skipped too: its events would never grow too old to serve.
+func (s *LastGoodStore) load(names []string, now time.Time) (lkg map[string]lastGood, errs []error) {
 	lkg = map[string]lastGood{}
 	var f lastGoodFetched
 	switch err := s.read(fetchedFile, &f); {
@@ -89,6 +94,9 @@ func (s *LastGoodStore) load(names []string) (lkg map[string]lastGood, errs []er
 				at = fi.ModTime()
 			}
 		}
+		if err == nil && at.After(now.Add(time.Minute)) {
+			err = fmt.Errorf("fetched at %s, after now", at.UTC().Format(time.RFC3339))
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("cannot read last good events %q: %w", s.path(eventsFile(name)), err))
 			continue
@@ -101,7 +109,7 @@ func (s *LastGoodStore) load(names []string) (lkg map[string]lastGood, errs []er
 
 // read decodes the file name of the store into v, noting the checksum of an events file.
 func (s *LastGoodStore) read(name string, v any) error {
-	data, err := atomicfile.Read(s.path(name))
+	data, err := atomicfile.Read(s.path(name), maxLastGoodBytes)
 	if err != nil {
 		return err
 	}

@@ -141,7 +141,7 @@ func (l *Loader) loadLastGood(srcs []Source) {
 			names = append(names, src.Name())
 		}
 	}
-	found, errs := l.o.LastGood.load(names)
+	found, errs := l.o.LastGood.load(names, l.o.Now())
 	maps.Copy(l.lkg, found)
 	for _, err := range errs {
 		l.o.Logger.Error("source starts without its last good events", "err", err)

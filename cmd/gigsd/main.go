@@ -362,7 +362,9 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.Config.Snapshot {
 		m.snapFile = newSnapshotFile(m.Config.DataDir, m.Registry)
-		m.loadSnapshotFile(m.snapFile, m.Config.MaxStale, m.Config.Follow == "")
+		if err := m.loadSnapshotFile(m.snapFile, m.Config.MaxStale, m.Config.Follow == ""); err != nil {
+			return err
+		}
 	}
 	refresh := m.serveDataset(refreshes)
 	switch {

@@ -35,7 +35,12 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 	man, err := replica.ReadManifest(ctx, m.bucket)
 	switch {
 	case err == nil:
+		// A manifest may say it was built up to an hour ahead of this clock (or name an
+		// object that is not there): whatever this process builds from now on is newer.
 		p.last, p.cursor, p.built = man.DataVersion, man.Cursor, man.Built
+		if now := time.Now(); p.built.After(now) {
+			p.built = now
+		}
 		if cur := m.Live.Load(); cur == nil || cur.Built().Before(man.Built) {
 			if _, err := m.follower().Poll(ctx); err != nil {
 				m.Logger.Error("cannot serve the published snapshot: the first refresh starts afresh", "bucket", m.Config.Publish, "err", err)
@@ -53,7 +58,12 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 // already; then only the manifest's next refresh is moved, so that followers' caching
 // follows the publisher's. A failure is logged and counted; the next refresh tries again.
 func (m *Main) publish(ctx context.Context, s *engine.Snapshot) {
-	if s == nil || m.snapFile.saved != s.Version() || s.Built().Before(m.pub.built) {
+	if s == nil || m.snapFile.saved != s.Version() {
+		return
+	}
+	if s.Built().Before(m.pub.built) {
+		m.Logger.Warn("snapshot not published: built before the one the bucket holds", "bucket", m.Config.Publish,
+			"built", s.Built(), "published_built", m.pub.built)
 		return
 	}
 	start := time.Now()

@@ -32,6 +32,14 @@ type snapshotFile struct {
 	writes      *prometheus.CounterVec
 }
 
+// maxFileAhead is how far after this clock a snapshot file may say it was built: a file
+// from the future would be served as the newest data, and hold back publishing until then.
+const maxFileAhead = time.Minute
+
+// maxPublishedSeq bounds a published cursor's number: a billion changes an hour for a
+// million years stay under it, and numbering on after it cannot overflow.
+const maxPublishedSeq = 1 << 62
+
 // unreadableMark stands for a published cursor that cannot be read: a cursor of no ledger
 // (epochs are never 0), which expires every cursor of the first build's Prev.
 var unreadableMark = engine.Cursor{Seq: 1}
@@ -47,20 +55,28 @@ func newSnapshotFile(dataDir string, reg prometheus.Registerer) *snapshotFile {
 
 // load publishes the file's snapshot when it is whole and built within maxAge; otherwise
 // the API waits for the first refresh, as without a file. A daemon that builds (builds)
-// then reads the cursor published last. Every outcome is logged.
-func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration, builds bool) {
+// then reads the cursor published last. Every outcome is logged. A file that exists but
+// cannot be read (its permissions, the disk) is an error: the first refresh would replace
+// it, and with it the change feed's history, though nothing shows it is bad.
+func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration, builds bool) error {
 	if err := atomicfile.Clean(f.path); err != nil {
 		m.Logger.Warn("cannot remove a snapshot file's leftovers", "file", f.path, "err", err)
 	}
 	start := time.Now()
 	s, err := engine.ReadSnapshotFile(f.path)
+	var bad *engine.BadFileError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		m.Logger.Info("no snapshot file yet: serving after the first refresh", "file", f.path)
+	case err != nil && !errors.As(err, &bad) && !errors.Is(err, atomicfile.ErrNotRegular):
+		return fmt.Errorf("cannot read the snapshot file, and will not replace a file it cannot read: %w (make it readable, or move it away to start afresh)", err)
 	case err != nil:
 		m.Logger.Error("snapshot file not served: serving after the first refresh, which replaces it", "file", f.path, "err", err)
 	case time.Since(s.Built()) > maxAge:
 		m.Logger.Warn("snapshot file not served: older than -max-stale", "file", f.path, "built", s.Built(), "max_stale", maxAge.String())
+	case time.Until(s.Built()) > maxFileAhead:
+		m.Logger.Error("snapshot file not served: built later than now (a clock set back, or a file from elsewhere); serving after the first refresh, which replaces it",
+			"file", f.path, "built", s.Built())
 	default:
 		m.Live.Publish(s)
 		f.saved, f.savedCursor = s.Version(), s.Cursor()
@@ -70,15 +86,19 @@ func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration, builds bo
 	if builds {
 		m.readPublishedCursor(f)
 	}
+	return nil
 }
 
 // readPublishedCursor reads the cursor published last into f.marked, and logs when the
 // snapshot served is behind it. No file is a data directory of a gigsd from before
 // them: the snapshot file's cursor is taken for it.
 func (m *Main) readPublishedCursor(f *snapshotFile) {
-	b, err := atomicfile.Read(f.markPath)
+	b, err := atomicfile.Read(f.markPath, 4<<10) // a cursor is some 40 bytes
 	if err == nil {
 		f.marked, err = engine.ParseCursor(strings.TrimSpace(string(b)))
+	}
+	if err == nil && f.marked.Seq > maxPublishedSeq {
+		err = fmt.Errorf("cursor %s: no ledger counts that far", f.marked)
 	}
 	served := m.Live.Load()
 	switch {

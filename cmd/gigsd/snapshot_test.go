@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -270,10 +271,22 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 	}
 	stop()
 
-	m, _ = run()
+	m, stop = run()
 	rebuilt(m)
 	if again := metaCursor(t, m); again != now || changes(m, now) != 200 {
 		t.Errorf("after a second restart the cursor is %s (%d), want %s still valid", again, changes(m, now), now)
+	}
+	stop()
+
+	// A published cursor no ledger reaches (a review's, at the largest number: numbering
+	// on after it wrapped round to small numbers clients held) is one that cannot be read.
+	if err := os.WriteFile(mark, []byte(engine.Cursor{Epoch: now.Epoch, Seq: math.MaxUint64}.String()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _ = run()
+	rebuilt(m)
+	if after := metaCursor(t, m); changes(m, now) != 410 || changes(m, after) != 200 || after.Seq > 1<<62 {
+		t.Errorf("after a published cursor at the largest number: since %s %d (want 410), now %s (%d)", now, changes(m, now), after, changes(m, after))
 	}
 }
 
@@ -352,4 +365,55 @@ func metaCursor(t *testing.T, m *Main) engine.Cursor {
 		t.Fatalf("meta %s: %v", body, err)
 	}
 	return c
+}
+
+// TestSnapshotFileNotTrusted: a snapshot file gigsd cannot read gives no reason to replace
+// it (a review replaced a whole file, and the change feed's history, that only its
+// permissions kept from gigsd): gigsd stops, naming it, and leaves it. A file built in
+// the future is not served: it would be taken for the newest data.
+func TestSnapshotFileNotTrusted(t *testing.T) {
+	dir := t.TempDir()
+	dataset, data := filepath.Join(dir, "ds"), filepath.Join(dir, "data")
+	writeDataset(t, dataset, 300)
+	file := filepath.Join(data, "snapshot")
+	if err := os.MkdirAll(data, 0o700); err != nil || os.Symlink("snapshot", file) != nil {
+		t.Fatal("cannot make a symbolic link loop")
+	}
+	newMain := func() (*Main, *logBuffer) {
+		m, logs := NewMain(), &logBuffer{}
+		if err := m.ParseFlags([]string{"-addr", "127.0.0.1:0", "-admin-addr", "", "-dataset", dataset, "-data-dir", data, "-refresh", "1h"}, env(nil), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		m.Logger = slog.New(slog.NewJSONHandler(logs, nil))
+		return m, logs
+	}
+	m, _ := newMain()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := m.Run(ctx); err == nil || !strings.Contains(err.Error(), "cannot read the snapshot file") || !strings.Contains(err.Error(), file) {
+		t.Errorf("an unreadable snapshot file: Run %v", err)
+	}
+	if fi, err := os.Lstat(file); err != nil || fi.Mode().Type() != os.ModeSymlink {
+		t.Errorf("the unreadable file was replaced: %v", err)
+	}
+
+	f, err := os.Open(dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := engine.ReadDataset(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	future, err := engine.Build(ds, engine.Options{Now: time.Now().Add(72 * time.Hour)})
+	if err != nil || os.Remove(file) != nil || future.WriteFile(file) != nil {
+		t.Fatal("cannot write a snapshot file built in the future")
+	}
+	m, logs := newMain()
+	defer runUntil(t, m)()
+	waitFor(t, "the first refresh", 30*time.Second, func() bool { return m.Live.Load() != nil })
+	if s := m.Live.Load(); s.Built().After(time.Now()) || !strings.Contains(logs.String(), "built later than now") || strings.Contains(logs.String(), "snapshot file served") {
+		t.Errorf("a snapshot file built in the future: serving one built %v\n%s", s.Built(), logs)
+	}
 }

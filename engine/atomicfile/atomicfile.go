@@ -128,11 +128,14 @@ func OpenRegular(path string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
+// ErrNotRegular is the error of a path that names something else than a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
 // notRegular returns err, the error of a stat of path, or one naming path when fi is not
 // a regular file.
 func notRegular(path string, fi fs.FileInfo, err error) error {
 	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
+		err = fmt.Errorf("%q is %w (%v)", path, ErrNotRegular, fi.Mode().Type())
 	}
 	return err
 }
@@ -143,19 +146,27 @@ func CleanDir(dir string) error {
 	return clean(filepath.Join(dir, ".*.tmp-*"))
 }
 
-// Read returns the content of the file at path, refusing an empty one: no file gigs
-// writes is ever empty, so an empty one was cut short (by a full disk, a crash of a
-// writer that did not sync, or a hand). A missing file is an error wrapping
-// fs.ErrNotExist; anything but a regular file is refused (see OpenRegular).
-func Read(path string) ([]byte, error) {
-	f, _, err := OpenRegular(path)
+// Read returns the content of the file at path, refusing an empty one (no file gigs
+// writes is ever empty, so an empty one was cut short: by a full disk, a crash of a
+// writer that did not sync, or a hand) and one of more than limit bytes (what a file of
+// its kind can hold: a file on disk is read with a bound like any other input). A missing
+// file is an error wrapping fs.ErrNotExist; anything but a regular file is refused (see
+// OpenRegular).
+func Read(path string, limit int64) ([]byte, error) {
+	f, size, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	if size > limit {
+		return nil, fmt.Errorf("%q holds %d bytes, more than the %d a file of its kind may: it is not one gigs wrote", path, size, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
+	}
+	if int64(len(data)) > limit { // it grew since
+		return nil, fmt.Errorf("%q holds more than the %d bytes a file of its kind may: it is not one gigs wrote", path, limit)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%q is empty: it was cut short; restore it from a backup", path)

@@ -16,7 +16,7 @@ func TestWrite(t *testing.T) {
 		if err := Write(path, []byte(content), 0o640); err != nil {
 			t.Fatal(err)
 		}
-		got, err := Read(path)
+		got, err := Read(path, 100)
 		if err != nil || string(got) != content {
 			t.Fatalf("read %q, %v; want %q", got, err, content)
 		}
@@ -38,12 +38,29 @@ func TestRead(t *testing.T) {
 	for name, content := range map[string]string{"empty": "", "blank": " \n\t\n"} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(content), 0o600)
-		if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "is empty") || !strings.Contains(err.Error(), path) {
+		if _, err := Read(path, 100); err == nil || !strings.Contains(err.Error(), "is empty") || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := Read(filepath.Join(dir, "none")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Read(filepath.Join(dir, "none"), 100); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing: %v", err)
+	}
+	// A file larger than its kind may be is refused before it is read: a sparse one of
+	// 16 GiB costs nothing to make and would take as much memory.
+	huge := filepath.Join(dir, "huge")
+	if err := os.WriteFile(huge, nil, 0o600); err != nil || os.Truncate(huge, 16<<30) != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(huge, 1<<20); err == nil || !strings.Contains(err.Error(), "more than the 1048576") || !strings.Contains(err.Error(), huge) {
+		t.Errorf("16 GiB: %v", err)
+	}
+	full := filepath.Join(dir, "full")
+	os.WriteFile(full, []byte("12345"), 0o600)
+	if got, err := Read(full, 5); err != nil || string(got) != "12345" {
+		t.Errorf("at the limit: %q, %v", got, err)
+	}
+	if _, err := Read(full, 4); err == nil {
+		t.Error("over the limit: no error")
 	}
 }
 

@@ -25,7 +25,7 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 	}
 	for _, path := range []string{fifo, link, dir, "/dev/zero"} {
 		done := make(chan error, 1)
-		go func() { _, err := Read(path); done <- err }()
+		go func() { _, err := Read(path, 100); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil || !strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), path) {

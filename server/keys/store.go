@@ -68,6 +68,13 @@ type Store struct {
 // written before versions (no version and no fingerprint), which it upgrades.
 const formatVersion = 1
 
+// The largest key store and secret read: some hundred thousand keys, and a secret of 32
+// bytes with room to spare. Larger files are not ones gigs wrote.
+const (
+	maxStoreBytes  = 64 << 20
+	maxSecretBytes = 4 << 10
+)
+
 // file is keys.json.
 type file struct {
 	Version     int      `json:"version"`
@@ -103,7 +110,7 @@ func (s *Store) open() error {
 	if err != nil {
 		return err
 	}
-	secret, err := atomicfile.Read(s.secretPath)
+	secret, err := atomicfile.Read(s.secretPath, maxSecretBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && (f == nil || len(f.Keys) == 0):
 		// A new store (or one that holds no key yet): the key file is written before the
@@ -141,7 +148,7 @@ func (s *Store) open() error {
 // is an error naming it: a key without a creation time would look unused for ever and be
 // revoked at the first sync.
 func (s *Store) readFile() (*file, error) {
-	data, err := atomicfile.Read(s.path)
+	data, err := atomicfile.Read(s.path, maxStoreBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
