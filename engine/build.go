@@ -46,6 +46,7 @@ type Snapshot struct {
 	version string    // data_version: hash of the content, independent of build time
 	built   time.Time // generated_at, whole seconds
 	counts  Counts
+	read    bool // read from a snapshot file, not built by this process
 
 	keys []int64 // sort key (Unix seconds) per position, ascending
 	// arena holds the gig JSON objects in position order, separated by commas, in parts of

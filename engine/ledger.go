@@ -297,15 +297,22 @@ func (s *Snapshot) Cursor() Cursor { return Cursor{s.epoch, s.seq} }
 var (
 	// ErrCursorExpired: the cursor is of another ledger, or older than the feed reaches.
 	ErrCursorExpired = errors.New("cursor expired")
-	// ErrCursorAhead: the cursor is after every change this snapshot knows.
+	// ErrCursorAhead: the cursor is after every change this snapshot knows, which was read
+	// from a file: its ledger may have gone on without it (a follower behind its publisher,
+	// a restart before its first build).
 	ErrCursorAhead = errors.New("cursor ahead of the data")
 )
 
 // ChangesSince returns the feed's entries after cursor c (at most limit of them, from
 // start), whether more follow, and the cursor after the last one returned (c when none).
+// A cursor after the snapshot's is ErrCursorAhead when the snapshot was read from a file,
+// and ErrCursorExpired when this process built it: its ledger's numbers reach no further
+// (Build numbers after Options.Published), so the cursor was never given by it, or was
+// given by data since lost (a data directory restored from a backup) and would read
+// numbers given again as its changes.
 func (s *Snapshot) ChangesSince(c Cursor, limit int) (entries []uint32, more bool, next Cursor, err error) {
 	switch {
-	case c.Epoch != s.epoch || c.Seq < s.floor:
+	case c.Epoch != s.epoch || c.Seq < s.floor || c.Seq > s.seq && !s.read:
 		return nil, false, c, ErrCursorExpired
 	case c.Seq > s.seq:
 		return nil, false, c, ErrCursorAhead

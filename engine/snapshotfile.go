@@ -109,7 +109,7 @@ func decodeSnapshot(data []byte) (*Snapshot, error) {
 		return nil, errDamaged
 	}
 	r := &fileReader{data: body, at: head}
-	s := &Snapshot{}
+	s := &Snapshot{read: true}
 	s.sections(&codec{r: r})
 	if r.err != nil {
 		return nil, r.err

@@ -118,8 +118,21 @@ func TestChanges(t *testing.T) {
 			t.Errorf("/v1/changes%s: %d, want %d: %s", tc.query, r.status, tc.code, r.body)
 		}
 	}
-	// A cursor of a later snapshot than this server's (a replica behind the others) is
-	// good: the client is told to retry.
+	// A cursor ahead of a snapshot this process built was never given by its ledger, or by
+	// data since lost: 410. Ahead of a snapshot read from a file (a replica behind the
+	// others), it is good: the client is told to retry.
+	if r = do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil); r.status != 410 {
+		t.Errorf("a cursor ahead of a snapshot built here: %d %s", r.status, r.body)
+	}
+	file := filepath.Join(t.TempDir(), "snapshot")
+	if err := s2.WriteFile(file); err != nil {
+		t.Fatal(err)
+	}
+	read, err := engine.ReadSnapshotFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.Publish(read)
 	r = do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil)
 	if r.status != 503 || r.header.Get("Retry-After") == "" || !strings.Contains(string(r.body), "/problems/not-ready") {
 		t.Errorf("a cursor ahead of the data: %d Retry-After %q %s", r.status, r.header.Get("Retry-After"), r.body)

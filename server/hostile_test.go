@@ -292,3 +292,22 @@ func TestMalformedChargedNow(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutCostsNoRequest: a connection that sends no whole request within the header
+// timeout (a browser's preconnect, a slow client) is answered 408 and closed, and costs
+// none of the client's requests (a review's 30 silent connections spent half a minute's
+// quota as 400s "could not be parsed").
+func TestTimeoutCostsNoRequest(t *testing.T) {
+	addr := hostileServer(t, Options{HeaderTimeout: 200 * time.Millisecond, ReadLimit: 2})
+	for i, send := range []string{"", "", "GET /livez HTTP/1.1\r\nHost: x\r\n"} {
+		resps, bodies, closed := raw(t, addr, send, 3*time.Second)
+		if len(resps) != 1 || resps[0].StatusCode != 408 || !closed || !strings.Contains(bodies[0], "/problems/request-timeout") {
+			t.Fatalf("connection %d: %d responses %v, closed %v", i, len(resps), bodies, closed)
+		}
+	}
+	for i := range 2 {
+		if resps, _, _ := raw(t, addr, "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 3*time.Second); len(resps) != 1 || resps[0].StatusCode != 200 {
+			t.Fatalf("request %d of a quota of 2 after three timeouts: %v", i+1, resps)
+		}
+	}
+}

@@ -26,6 +26,7 @@ var (
 	kindRateLimited      = kind{"rate-limited", "Too many requests", 429, "", ""} // Retry-After varies: Problem.retryAfter
 	kindInternal         = kind{"internal", "Internal error", 500, "", ""}
 	kindBadRequest       = kind{"bad-request", "Bad request", 400, "", ""}
+	kindRequestTimeout   = kind{"request-timeout", "Request timeout", 408, "", ""}
 	kindHeadersTooLarge  = kind{"headers-too-large", "Request headers too large", 431, "", ""}
 	kindBodyTooLarge     = kind{"body-too-large", "Request body too large", 413, "", ""}
 	kindGone             = kind{"gone", "Gig removed", 410, "", ""}

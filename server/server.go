@@ -431,8 +431,21 @@ func (p slogPrinter) Printf(format string, args ...any) {
 // connection, the previous request's on a kept one).
 func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
+	defer func() { // fasthttp does not recover in its error handler: a panic would end gigsd
+		if v := recover(); v != nil {
+			s.recoverPanic(ctx, v)
+		}
+	}()
 	s.begin(ctx)
 	defer s.observe(ctx, start)
+	var timeout net.Error
+	if errors.As(err, &timeout) && timeout.Timeout() {
+		// No whole request came within -header-timeout (a connection opened ahead of need,
+		// or a slow client): 408, which costs no request of the client's quota.
+		ctx.SetConnectionClose()
+		writeProblem(ctx, &Problem{kind: kindRequestTimeout, Detail: "no whole request came in time"})
+		return
+	}
 	if !s.chargeAt(ctx, s.clockNow()) {
 		return
 	}

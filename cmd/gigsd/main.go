@@ -185,6 +185,10 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// maxLimit bounds -read-limit and -export-limit: a request a minute more than a billion
+// times over costs nothing the limiter can count.
+const maxLimit = 1_000_000_000
+
 func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writer) error {
 	m.getenv = getenv
 	fs := m.flagSet(out)
@@ -223,8 +227,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 		return errors.New("-addr must not be empty")
 	}
 	for name, n := range map[string]int{"read-limit": c.ReadLimit, "export-limit": c.ExportLimit} {
-		if n < 1 {
-			return fmt.Errorf("-%s must be at least 1, not %d", name, n)
+		if n < 1 || n > maxLimit {
+			return fmt.Errorf("-%s must be from 1 to %d, not %d", name, maxLimit, n)
 		}
 	}
 	if c.MaxRecords < 1 {

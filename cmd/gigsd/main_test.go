@@ -48,8 +48,10 @@ func TestParseFlags(t *testing.T) {
 		{"stray argument", []string{"-sources", "s", "extra"}, nil, "", "unexpected arguments"},
 		{"proxies", []string{"-sources", "s", "-trusted-proxies", "10.0.0.0/8, 192.0.2.7,2001:db8::/32"}, nil, ":8080", ""},
 		{"bad proxy", []string{"-sources", "s"}, map[string]string{"GIGS_TRUSTED_PROXIES": "10.0.0.0/33"}, "", `neither a network`},
-		{"zero limit", []string{"-sources", "s", "-read-limit", "0"}, nil, "", "-read-limit must be at least 1"},
-		{"zero export limit", []string{"-sources", "s"}, map[string]string{"GIGS_EXPORT_LIMIT": "0"}, "", "-export-limit must be at least 1"},
+		{"zero limit", []string{"-sources", "s", "-read-limit", "0"}, nil, "", "-read-limit must be from 1 to 1000000000"},
+		{"zero export limit", []string{"-sources", "s"}, map[string]string{"GIGS_EXPORT_LIMIT": "0"}, "", "-export-limit must be from 1 to 1000000000"},
+		// A review's: a limit over 6×10¹⁰ a minute made a request cost 0 ns, and the limiter divided by it.
+		{"limit beyond any client", []string{"-sources", "s", "-read-limit", "100000000000"}, nil, "", "-read-limit must be from 1 to 1000000000"},
 		{"bad admin addr", []string{"-sources", "s", "-admin-addr", "localhost"}, nil, "", `-admin-addr "localhost" is not host:port`},
 		{"admin off", []string{"-sources", "s"}, map[string]string{"GIGS_ADMIN_ADDR": ""}, ":8080", ""},
 		{"bad addr", []string{"-sources", "s", "-addr", "8080"}, nil, "", `-addr "8080" is not host:port`},

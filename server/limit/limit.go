@@ -58,7 +58,7 @@ type shard struct {
 // New returns a Limiter allowing limit requests per period and keeping state for at most
 // maxClients clients (at least a few thousand are kept whatever maxClients says).
 func New(limit int, period time.Duration, maxClients int) *Limiter {
-	l := &Limiter{limit: limit, period: int64(period), interval: int64(period) / int64(limit),
+	l := &Limiter{limit: limit, period: int64(period), interval: max(int64(period)/int64(limit), 1),
 		maxPer: max(maxClients/shards, 64), epoch: time.Now()}
 	for i := range l.shards {
 		l.shards[i].tat = map[Key]int64{}
