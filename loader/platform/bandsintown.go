@@ -28,7 +28,10 @@ type bitEvent struct {
 	OnSaleDatetime string     `json:"on_sale_datetime"`
 	Description    string     `json:"description"`
 	Lineup         []string   `json:"lineup"`
-	Artist         *struct {
+	// FestivalStartDate is set on a festival's listing, whose datetime is often its first
+	// day at midnight: a placeholder for a time not given.
+	FestivalStartDate string `json:"festival_start_date"`
+	Artist            *struct {
 		Name     string `json:"name"`
 		ImageURL string `json:"image_url"`
 	} `json:"artist"`
@@ -78,6 +81,9 @@ func (r *bitEvent) event() (source.Event, string) {
 		title = r.Artist.Name
 	}
 	start, err := makeWhen(cmp.Or(strings.TrimSpace(r.StartsAt), r.Datetime), "", false)
+	if h, m, s := start.Wall.Clock(); err == nil && !start.DateOnly && h+m+s == 0 && strings.TrimSpace(r.FestivalStartDate) != "" {
+		start = source.When{Wall: start.Wall, DateOnly: true}
+	}
 	if reason := checkRecord(string(r.ID), title, err); reason != "" {
 		return source.Event{}, reason
 	}

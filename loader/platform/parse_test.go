@@ -508,3 +508,25 @@ func TestBandsintownLineupIsActs(t *testing.T) {
 		t.Fatalf("%+v, %v", events, err)
 	}
 }
+
+// TestBandsintownFestivalMidnight: a festival's listing at midnight of its first day has
+// no time (azra-l/festival-fanatic's Gryffin feed: Freaky Deaky, "datetime":
+// "2022-10-29T00:00:00", "festival_start_date": "2022-10-29"); a festival at another time,
+// and a show at midnight, keep theirs.
+func TestBandsintownFestivalMidnight(t *testing.T) {
+	for _, tc := range []struct {
+		datetime, festival string
+		dateOnly           bool
+	}{
+		{"2022-10-29T00:00:00", "2022-10-29", true},
+		{"2022-10-29T14:00:00", "2022-10-29", false},
+		{"2022-10-29T00:00:00", "", false},
+	} {
+		body := `[{"id":"1","title":"Freaky Deaky","datetime":"` + tc.datetime + `","festival_start_date":"` + tc.festival + `","lineup":["Gryffin"],` +
+			`"venue":{"name":"Credit Union 1 Arena","city":"Chicago","region":"IL","country":"United States"}}]`
+		events, _, err := parseBandsintown([]byte(body), "p")
+		if err != nil || len(events) != 1 || events[0].Start.DateOnly != tc.dateOnly {
+			t.Errorf("%s, festival %q: %+v, %v; want date only %v", tc.datetime, tc.festival, events, err, tc.dateOnly)
+		}
+	}
+}
