@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
@@ -310,4 +311,41 @@ func TestTimeoutCostsNoRequest(t *testing.T) {
 			t.Fatalf("request %d of a quota of 2 after three timeouts: %v", i+1, resps)
 		}
 	}
+}
+
+// TestProblemInstanceIsAURIReference: a problem's instance is the path as sent, written
+// as a URI reference (a review's "/v1/<script>\"{|}\\^`x" and raw bytes of no character
+// came out as they were, and those as U+FFFD).
+func TestProblemInstanceIsAURIReference(t *testing.T) {
+	tests := []struct{ path, want string }{
+		{"/v1/gigs/abc", "/v1/gigs/abc"},
+		{"/v1/<script>\"{|}\\^`x", "/v1/%3Cscript%3E%22%7B%7C%7D%5C%5E%60x"},
+		{"/v1/gigs/\xff\xfe", "/v1/gigs/%FF%FE"},
+		{"/v1/a%2fb/%zz/100%", "/v1/a%2fb/%25zz/100%25"},
+		{"/v1/caf\u00e9 x", "/v1/caf%C3%A9%20x"},
+		{"//v1/gigs", "/%2Fv1/gigs"},
+	}
+	for _, tt := range tests {
+		if got := string(appendURIPath(nil, []byte(tt.path))); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+func FuzzAppendURIPath(f *testing.F) {
+	for _, s := range []string{"/v1/gigs", "/v1/<x>", "%", "%4", "%41", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		got := appendURIPath(nil, []byte(path))
+		u, err := url.Parse(string(got))
+		if err != nil || u.Scheme != "" && u.Opaque != "" {
+			t.Fatalf("%q → %q: not a URI reference: %v", path, got, err)
+		}
+		if !strings.Contains(path, "%") && !strings.HasPrefix(path, "//") {
+			if back, err := url.PathUnescape(string(got)); err != nil || back != path {
+				t.Fatalf("%q → %q → %q, %v", path, got, back, err)
+			}
+		}
+	})
 }

@@ -125,7 +125,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 		Title:         p.kind.title,
 		Status:        p.kind.status,
 		Detail:        p.Detail,
-		Instance:      string(ctx.URI().PathOriginal()), // as sent: routes match the raw path
+		Instance:      string(appendURIPath(nil, ctx.URI().PathOriginal())), // as sent: routes match the raw path
 		RequestID:     string(h.Peek(hdrRequestID)),
 		InvalidParams: p.Invalid,
 		More:          p.More,
@@ -138,3 +138,28 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *Problem) {
 	ctx.SetContentType("application/problem+json")
 	ctx.SetBody(body)
 }
+
+// appendURIPath appends path, as a request sent it, as a URI reference's path (RFC 3986
+// 3.3): bytes a path may not hold ("<", a space, a quote, a byte of no ASCII character),
+// a "%" that begins no escape, a ":" before the first "/" (it would read as a scheme) and
+// the second "/" of a path that begins with two (they would begin an authority) are
+// percent-encoded; the rest is kept, escapes too.
+func appendURIPath(dst, path []byte) []byte {
+	const hex = "0123456789ABCDEF"
+	slash := false
+	for i, c := range path {
+		slash = slash || c == '/'
+		switch {
+		case c == '/' && i == 1 && path[0] == '/':
+			dst = append(dst, "%2F"...)
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~!$&'()*+,;=@/", c) >= 0,
+			c == ':' && slash, c == '%' && i+2 < len(path) && isHex(path[i+1]) && isHex(path[i+2]):
+			dst = append(dst, c)
+		default:
+			dst = append(dst, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return dst
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
