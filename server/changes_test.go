@@ -124,15 +124,7 @@ func TestChanges(t *testing.T) {
 	if r = do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil); r.status != 410 {
 		t.Errorf("a cursor ahead of a snapshot built here: %d %s", r.status, r.body)
 	}
-	file := filepath.Join(t.TempDir(), "snapshot")
-	if err := s2.WriteFile(file); err != nil {
-		t.Fatal(err)
-	}
-	read, err := engine.ReadSnapshotFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	live.Publish(read)
+	live.Publish(readBack(t, s2))
 	r = do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil)
 	if r.status != 503 || r.header.Get("Retry-After") == "" || !strings.Contains(string(r.body), "/problems/not-ready") {
 		t.Errorf("a cursor ahead of the data: %d Retry-After %q %s", r.status, r.header.Get("Retry-After"), r.body)
@@ -165,15 +157,7 @@ func TestValidatorsFollowContent(t *testing.T) {
 	}
 	live.Publish(s2)
 	before := tags()
-	file := filepath.Join(t.TempDir(), "snapshot")
-	if err := s2.WriteFile(file); err != nil {
-		t.Fatal(err)
-	}
-	restarted, err := engine.ReadSnapshotFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, prev := range map[string]*engine.Snapshot{"rebuild": s2, "restart": restarted} {
+	for name, prev := range map[string]*engine.Snapshot{"rebuild": s2, "restart": readBack(t, s2)} {
 		live.Publish(rebuild(t, ds, testNow.Add(2*time.Hour), prev))
 		if after := tags(); !maps.Equal(before, after) {
 			t.Errorf("%s: validators changed:\n%v\n%v", name, before, after)
@@ -280,4 +264,19 @@ func TestNextAcrossSwap(t *testing.T) {
 	if next.Data[1].ID != byNumber.Data[0].ID {
 		t.Errorf("page 2 after the swap begins %s, next %v: page 2 should skip next's first gig", byNumber.Data[0].ID, next.Data)
 	}
+}
+
+// readBack writes s to a snapshot file and returns the snapshot read from it, as a
+// restart or a follower serves it.
+func readBack(t *testing.T, s *engine.Snapshot) *engine.Snapshot {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "snapshot")
+	if err := s.WriteFile(file); err != nil {
+		t.Fatal(err)
+	}
+	read, err := engine.ReadSnapshotFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return read
 }
