@@ -1,6 +1,7 @@
 package places
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -37,12 +38,12 @@ const (
 //     written on one line ("Austin, TX, US", "Leeds, UK") is split into its parts first,
 //     and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
 //     country.
-//  2. The city of that name in the country (by any of its names, a name's bracketed
-//     qualifier left out or not): the one of the place's region; none when the place
-//     states another region of the country (a town the gazetteer lacks, step 3); else, of
-//     several, the one nearest the place's coordinates (within 50 km), else the most
-//     populous. A one-line address's region is the place's own ("Mansfield, MA, US"
-//     stated in RI). A place with coordinates and no locality is in the country's
+//  2. The city of that name in the country (by any of its names): the one of the place's
+//     region; none when the place states another region of the country in the US, Canada
+//     or Australia (a town the gazetteer lacks, step 3: elsewhere a region may be written
+//     in another scheme's codes, "75" for Paris); else, of several, the one nearest the
+//     place's coordinates (within 50 km), else the most populous. A region's code after
+//     the town in a one-line address is the place's own ("Mansfield, MA, US" stated in RI). A place with coordinates and no locality is in the country's
 //     city nearest them, within 50 km; one without is in the city that bears the
 //     country's name, when there is one (Singapore, Luxembourg).
 //  3. A city the gazetteer lacks, named as the place names it: in the zone the place states,
@@ -235,7 +236,7 @@ func (g *Gazetteer) named(p Place, country string) *City {
 				return c
 			}
 		}
-		if g.isRegion(country, p.Region) {
+		if regionCountries[country] && g.regionCode(country, p.Region) != "" {
 			return nil // a town of that name in another region, which the gazetteer lacks
 		}
 	}
@@ -281,10 +282,7 @@ func (g *Gazetteer) made(p Place, country string) (*City, error) {
 	if _, taken := g.bySlug[slug]; p.Region != "" && (taken || g.hasNamesake(name, country)) {
 		// Towns of one name in several regions (the gazetteer's and others) apart, each
 		// by its region's code however the region was written.
-		r := p.Region
-		if code := g.regionCodes[country+"\x00"+engine.Fold(r)]; code != "" {
-			r = code
-		}
+		r := cmp.Or(g.regionCode(country, p.Region), p.Region)
 		slug = engine.Slugify(name) + "-" + engine.Slugify(r) + "-" + strings.ToLower(country)
 	}
 	c := &City{Slug: slug, Name: name, Country: country, Region: strings.TrimSpace(p.Region), Timezone: zone, Location: loc,
@@ -354,10 +352,11 @@ func (g *Gazetteer) readings(p Place) []Place {
 			break
 		}
 		q := p
-		// Another region of the country written after the town is the town's own: Songkick
-		// states its metro area's ("Mansfield, MA, US" in the Providence, RI area).
-		if len(rest) > 1 && g.isRegion(country, regionPart(rest[len(rest)-1])) {
-			q.Region = regionPart(rest[len(rest)-1])
+		// Another region's code written after the town is the town's own: Songkick states
+		// its metro area's ("Mansfield, MA, US" in the Providence, RI area). A region's
+		// name there is more likely the town ("815 V St NW, Washington, DC").
+		if r := regionPart(rest[len(rest)-1]); len(rest) > 1 && strings.EqualFold(g.regionCode(country, r), r) {
+			q.Region = r
 			rest = rest[:len(rest)-1]
 		}
 		q.Locality = stripPostal(rest[len(rest)-1])
@@ -452,10 +451,10 @@ func postalOnly(s string) bool {
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
-// isRegion reports whether r is the code or name of a region of the country whose code is
-// country, as its gazetteer cities give them.
-func (g *Gazetteer) isRegion(country, r string) bool {
-	return len(g.regionZones[country+"\x00"+engine.Fold(r)]) > 0
+// regionCode returns the code of the region of the country (by its code) that r is the
+// code or name of, as its gazetteer cities give them; "" when r is none.
+func (g *Gazetteer) regionCode(country, r string) string {
+	return g.regionCodes[country+"\x00"+engine.Fold(r)]
 }
 
 // hasNamesake reports whether the gazetteer has a city of that name in the country.

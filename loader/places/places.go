@@ -165,12 +165,9 @@ func (g *Gazetteer) index() {
 	for _, e := range g.bySlug {
 		c := e.city
 		for _, n := range append([]string{c.Name}, e.others...) {
-			// "Halle (Saale)" is written "Halle" as often: known by both.
-			for _, n := range []string{n, unqualified(n)} {
-				k := engine.Fold(n)
-				if l := g.byName[k]; k != "" && (len(l) == 0 || l[len(l)-1] != c) {
-					g.byName[k] = append(l, c)
-				}
+			k := engine.Fold(n)
+			if l := g.byName[k]; len(l) == 0 || l[len(l)-1] != c {
+				g.byName[k] = append(l, c)
 			}
 		}
 		g.byCountry[c.Country] = append(g.byCountry[c.Country], c)
@@ -242,12 +239,3 @@ func LookupCity(name, country string) (*City, error) {
 // CitiesNamed returns the gazetteer cities of a name in any country, most populous first.
 // The slice is the gazetteer's: do not modify it.
 func (g *Gazetteer) CitiesNamed(name string) []*City { return g.byName[engine.Fold(name)] }
-
-// unqualified returns a name without the qualifier in brackets at its end ("Halle
-// (Saale)", "Kempten (Allgäu)"); "" when it has none.
-func unqualified(name string) string {
-	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
-		return name[:i]
-	}
-	return ""
-}

@@ -76,7 +76,19 @@ func TestLocate(t *testing.T) {
 		{"a region unknown to the gazetteer does not count", Place{Locality: "London", Region: "Greater London", Country: "GB"}, "london-gb", "Europe/London", ""},
 		// Songkick: the location's own state differs from its metro area's (Providence, RI).
 		{"one line with another region than the stated one", Place{Locality: "Mansfield, MA, US", Region: "RI", Country: "US"}, "mansfield-ma-us", "America/New_York", ""},
-		{"a bracketed qualifier left out", Place{Locality: "Halle", Country: "DE"}, "halle-saale", "Europe/Berlin", ""},
+		// From a review of these rules: a region's name after a street is the town; a
+		// region outside the US, Canada and Australia may be another scheme's code; "Frankfurt"
+		// is not Frankfurt (Oder).
+		{"street, Washington + DC", Place{Locality: "815 V St NW, Washington, DC 20001", Region: "DC", Country: "US"}, "washington-d-c", "America/New_York", ""},
+		{"street, New York + NY", Place{Locality: "1 Main St, New York, NY 10001", Region: "NY", Country: "US"}, "new-york", "America/New_York", ""},
+		{"street, São Paulo + SP", Place{Locality: "Rua Augusta 1, São Paulo", Region: "SP", Country: "BR"}, "sao-paulo", "America/Sao_Paulo", ""},
+		{"venue, Québec + QC", Place{Locality: "Le Grand Théâtre, Québec", Region: "QC", Country: "CA"}, "quebec", "America/Toronto", ""},
+		{"street, Hamburg + HH", Place{Locality: "Reeperbahn 1, Hamburg", Region: "HH", Country: "DE"}, "hamburg", "Europe/Berlin", ""},
+		{"Frankfurt", Place{Locality: "Frankfurt", Country: "DE", Lat: 50.1109, Lon: 8.6821, HasGeo: true}, "frankfurt-de", "Europe/Berlin", ""},
+		{"Zürich, coordinates in Oerlikon", Place{Locality: "Zürich", Country: "CH", Lat: 47.4116, Lon: 8.5519, HasGeo: true}, "zurich", "Europe/Zurich", ""},
+		{"Paris, département 75", Place{Locality: "Paris", Region: "75", Country: "FR"}, "paris", "Europe/Paris", ""},
+		{"Tokyo, ISO 3166-2 JP-13", Place{Locality: "Tokyo", Region: "13", Country: "JP"}, "tokyo", "Asia/Tokyo", ""},
+		{"Mexico City, México", Place{Locality: "Mexico City", Region: "México", Country: "MX"}, "mexico-city", "America/Mexico_City", ""},
 		{"coordinates, unknown town", Place{Locality: "Red Rocks", Country: "US", Lat: 39.665, Lon: -105.205, HasGeo: true}, "red-rocks-us", "America/Denver", ""},
 		{"stated zone, unknown town", Place{Locality: "Red Rocks", Country: "US", Zone: "America/Denver"}, "red-rocks-us", "America/Denver", ""},
 		{"multi-zone country, nothing to tell", Place{Locality: "Red Rocks", Country: "US"}, "", "", `unknown city "Red Rocks" in US, and no time zone`},
