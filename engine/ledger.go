@@ -301,6 +301,10 @@ var (
 	// from a file: its ledger may have gone on without it (a follower behind its publisher,
 	// a restart before its first build).
 	ErrCursorAhead = errors.New("cursor ahead of the data")
+	// ErrCursorNotGiven, an ErrCursorExpired: the cursor is after every change of a
+	// snapshot this process built, so its ledger never gave it, or gave it from data since
+	// lost.
+	ErrCursorNotGiven = fmt.Errorf("%w: after every change its ledger gave", ErrCursorExpired)
 )
 
 // ChangesSince returns the feed's entries after cursor c (at most limit of them, from
@@ -312,10 +316,12 @@ var (
 // numbers given again as its changes.
 func (s *Snapshot) ChangesSince(c Cursor, limit int) (entries []uint32, more bool, next Cursor, err error) {
 	switch {
-	case c.Epoch != s.epoch || c.Seq < s.floor || c.Seq > s.seq && !s.read:
+	case c.Epoch != s.epoch || c.Seq < s.floor:
 		return nil, false, c, ErrCursorExpired
-	case c.Seq > s.seq:
+	case c.Seq > s.seq && s.read:
 		return nil, false, c, ErrCursorAhead
+	case c.Seq > s.seq:
+		return nil, false, c, ErrCursorNotGiven
 	}
 	at, _ := slices.BinarySearchFunc(s.feed, c.Seq+1, func(e uint32, seq uint64) int { return cmp.Compare(s.entrySeq(e), seq) })
 	end := min(at+limit, len(s.feed))

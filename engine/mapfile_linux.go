@@ -23,7 +23,7 @@ func mapFile(path string) (mapped, error) {
 	}
 	defer f.Close()
 	if size == 0 || size != int64(int(size)) {
-		return mapped{}, &BadFileError{Path: path, Err: fmt.Errorf("not a snapshot file (%d bytes)", size)}
+		return mapped{}, fmt.Errorf("snapshot file %q: not a snapshot file (%d bytes)", path, size)
 	}
 	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
 	if err != nil {

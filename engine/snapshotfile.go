@@ -45,10 +45,10 @@ func (s *Snapshot) WriteFile(path string) error {
 }
 
 // ReadSnapshotFile reads a snapshot WriteFile wrote, with no rebuild: the file is mapped
-// into memory (read into one buffer where it cannot be), and the large arrays are views
+// into memory (read into one buffer on systems without mmap), and the large arrays are views
 // of it. A file that is not a snapshot, of another version, damaged (its checksum), or
-// inconsistent (an index out of range) is a *BadFileError; a file that cannot be opened
-// or read (its permissions, the disk) is another error, naming the file too.
+// inconsistent (an index out of range) is an error naming the file; so is one that cannot
+// be opened (an *fs.PathError within) or mapped.
 //
 // A mapped file must not be changed in place while it is served (WriteFile replaces it
 // with another file, which is safe). When the snapshot is no longer reachable its pages
@@ -62,7 +62,7 @@ func ReadSnapshotFile(path string) (*Snapshot, error) {
 	s, err := decodeSnapshot(data.b)
 	if err != nil {
 		data.unmapAfter(0)
-		return nil, &BadFileError{Path: path, Err: err}
+		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
 	}
 	runtime.AddCleanup(s, func(m mapped) { m.unmapAfter(unmapGrace) }, data)
 	go s.checksumGigs() // it keeps s, and so its mapping, until it is done
@@ -85,16 +85,6 @@ func (s *Snapshot) checksumGigs() {
 const unmapGrace = time.Hour
 
 var errDamaged = errors.New("damaged: its checksum does not match")
-
-// BadFileError is a snapshot file whose content is not a whole snapshot of this format:
-// what its bytes say, unlike a failure to read them.
-type BadFileError struct {
-	Path string
-	Err  error
-}
-
-func (e *BadFileError) Error() string { return fmt.Sprintf("snapshot file %q: %v", e.Path, e.Err) }
-func (e *BadFileError) Unwrap() error { return e.Err }
 
 func decodeSnapshot(data []byte) (*Snapshot, error) {
 	head := len(snapshotMagic) + 4

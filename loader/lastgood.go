@@ -128,6 +128,9 @@ func (s *LastGoodStore) save(lkg map[string]lastGood) error {
 	var errs []error
 	for name, lg := range lkg {
 		data, err := json.Marshal(lastGoodEvents{Version: lastGoodVersion, Source: name, Events: lg.events})
+		if err == nil && len(data) > maxLastGoodBytes {
+			err = fmt.Errorf("%d bytes, more than the %d a last good file may hold (lower the source's max_events)", len(data), maxLastGoodBytes)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("cannot encode last good events of %q: %w", name, err))
 			continue

@@ -121,7 +121,7 @@ func TestChanges(t *testing.T) {
 	// A cursor ahead of a snapshot this process built was never given by its ledger, or by
 	// data since lost: 410. Ahead of a snapshot read from a file (a replica behind the
 	// others), it is good: the client is told to retry.
-	if r = do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil); r.status != 410 {
+	if r = do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil); r.status != 410 || !strings.Contains(string(r.body), "never given here") {
 		t.Errorf("a cursor ahead of a snapshot built here: %d %s", r.status, r.body)
 	}
 	live.Publish(readBack(t, s2))

@@ -431,13 +431,15 @@ func (p slogPrinter) Printf(format string, args ...any) {
 // connection, the previous request's on a kept one).
 func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
-	defer func() { // fasthttp does not recover in its error handler: a panic would end gigsd
+	s.begin(ctx)
+	// fasthttp does not recover in its error handler: a panic there would end gigsd. The
+	// recovery runs first, so that observe records its 500.
+	defer s.observe(ctx, start)
+	defer func() {
 		if v := recover(); v != nil {
 			s.recoverPanic(ctx, v)
 		}
 	}()
-	s.begin(ctx)
-	defer s.observe(ctx, start)
 	var timeout net.Error
 	if errors.As(err, &timeout) && timeout.Timeout() {
 		// No whole request came within -header-timeout (a connection opened ahead of need,

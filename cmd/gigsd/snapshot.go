@@ -55,20 +55,20 @@ func newSnapshotFile(dataDir string, reg prometheus.Registerer) *snapshotFile {
 
 // load publishes the file's snapshot when it is whole and built within maxAge; otherwise
 // the API waits for the first refresh, as without a file. A daemon that builds (builds)
-// then reads the cursor published last. Every outcome is logged. A file that exists but
-// cannot be read (its permissions, the disk) is an error: the first refresh would replace
-// it, and with it the change feed's history, though nothing shows it is bad.
+// then reads the cursor published last. Every outcome is logged. For a daemon that
+// builds, a file that exists but cannot be opened (its permissions, a disk error) is an
+// error: the first refresh would replace it, and with it the change feed's history,
+// though nothing shows it is bad (a follower's file is only a copy of the bucket's).
 func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration, builds bool) error {
 	if err := atomicfile.Clean(f.path); err != nil {
 		m.Logger.Warn("cannot remove a snapshot file's leftovers", "file", f.path, "err", err)
 	}
 	start := time.Now()
 	s, err := engine.ReadSnapshotFile(f.path)
-	var bad *engine.BadFileError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		m.Logger.Info("no snapshot file yet: serving after the first refresh", "file", f.path)
-	case err != nil && !errors.As(err, &bad) && !errors.Is(err, atomicfile.ErrNotRegular):
+	case err != nil && builds && cannotOpen(err):
 		return fmt.Errorf("cannot read the snapshot file, and will not replace a file it cannot read: %w (make it readable, or move it away to start afresh)", err)
 	case err != nil:
 		m.Logger.Error("snapshot file not served: serving after the first refresh, which replaces it", "file", f.path, "err", err)
@@ -87,6 +87,13 @@ func (m *Main) loadSnapshotFile(f *snapshotFile, maxAge time.Duration, builds bo
 		m.readPublishedCursor(f)
 	}
 	return nil
+}
+
+// cannotOpen reports whether err is a failure to open or stat a file that is there: not
+// its absence, not what it holds, nor a failure to map it (an address space limit).
+func cannotOpen(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && (pe.Op == "open" || pe.Op == "stat") && !errors.Is(err, fs.ErrNotExist)
 }
 
 // readPublishedCursor reads the cursor published last into f.marked, and logs when the

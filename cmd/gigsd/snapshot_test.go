@@ -396,6 +396,14 @@ func TestSnapshotFileNotTrusted(t *testing.T) {
 	if fi, err := os.Lstat(file); err != nil || fi.Mode().Type() != os.ModeSymlink {
 		t.Errorf("the unreadable file was replaced: %v", err)
 	}
+	// A follower's file is only a copy of the bucket's: it does not stop (a review's).
+	bucket := filepath.Join(dir, "bucket")
+	follower := NewMain()
+	if err := os.MkdirAll(bucket, 0o700); err != nil || follower.ParseFlags([]string{"-addr", "127.0.0.1:0", "-admin-addr", "", "-follow", bucket, "-data-dir", data}, env(nil), io.Discard) != nil {
+		t.Fatal("cannot set up a follower")
+	}
+	follower.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	runUntil(t, follower)()
 
 	f, err := os.Open(dataset)
 	if err != nil {

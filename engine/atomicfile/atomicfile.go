@@ -128,14 +128,11 @@ func OpenRegular(path string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
-// ErrNotRegular is the error of a path that names something else than a regular file.
-var ErrNotRegular = errors.New("not a regular file")
-
 // notRegular returns err, the error of a stat of path, or one naming path when fi is not
 // a regular file.
 func notRegular(path string, fi fs.FileInfo, err error) error {
 	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%q is %w (%v)", path, ErrNotRegular, fi.Mode().Type())
+		err = fmt.Errorf("%q is not a regular file (%v)", path, fi.Mode().Type())
 	}
 	return err
 }
