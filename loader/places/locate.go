@@ -338,6 +338,14 @@ func (g *Gazetteer) readings(p Place) []Place {
 		}
 		return []Place{q}
 	}
+	if c, ok := engine.CountryCode(parts[len(parts)-1]); ok && p.Country != "" && p.Region != "" {
+		if stated, _ := engine.CountryCode(p.Country); c != stated && g.regionCode(stated, regionPart(parts[len(parts)-1])) == "" {
+			// Another country ends the line (Songkick's "Windsor, ON, Canada" in its Detroit
+			// metro area): the line's own country and region, not the stated ones.
+			p.Country, p.Region = "", ""
+			return g.readings(p)
+		}
+	}
 	if p.Country != "" && p.Region != "" {
 		// The last part that is not the region or the country again ("Duluth, MN, US",
 		// "200 W 5th St, Portland"), else the whole.
@@ -352,12 +360,17 @@ func (g *Gazetteer) readings(p Place) []Place {
 			break
 		}
 		q := p
-		// Another region's code written after the town is the town's own: Songkick states
-		// its metro area's ("Mansfield, MA, US" in the Providence, RI area). A region's
-		// name there is more likely the town ("815 V St NW, Washington, DC").
-		if r := regionPart(rest[len(rest)-1]); len(rest) > 1 && strings.EqualFold(g.regionCode(country, r), r) {
-			q.Region = r
-			rest = rest[:len(rest)-1]
+		// A region written after the town is the town's own: Songkick states its metro
+		// area's ("Mansfield, MA, US" in the Providence, RI area). A region's code always;
+		// its name when the part before is a town of that region ("Seattle, Washington")
+		// or no town bears the name ("Toronto, Ontario"), not "815 V St NW, Washington".
+		if r := regionPart(rest[len(rest)-1]); len(rest) > 1 {
+			code := g.regionCode(country, r)
+			if strings.EqualFold(code, r) || code != "" && regionCountries[country] &&
+				(g.inRegion(stripPostal(rest[len(rest)-2]), country, code) || !g.hasNamesake(r, country)) {
+				q.Region = r
+				rest = rest[:len(rest)-1]
+			}
 		}
 		q.Locality = stripPostal(rest[len(rest)-1])
 		return []Place{q, p}
@@ -461,6 +474,17 @@ func (g *Gazetteer) regionCode(country, r string) string {
 func (g *Gazetteer) hasNamesake(name, country string) bool {
 	for _, c := range g.byName[engine.Fold(name)] {
 		if c.Country == country {
+			return true
+		}
+	}
+	return false
+}
+
+// inRegion reports whether the gazetteer has a city of that name in the region of the
+// country (both by their codes).
+func (g *Gazetteer) inRegion(name, country, region string) bool {
+	for _, c := range g.byName[engine.Fold(name)] {
+		if c.Country == country && c.Region == region {
 			return true
 		}
 	}

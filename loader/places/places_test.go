@@ -89,6 +89,19 @@ func TestLocate(t *testing.T) {
 		{"Paris, département 75", Place{Locality: "Paris", Region: "75", Country: "FR"}, "paris", "Europe/Paris", ""},
 		{"Tokyo, ISO 3166-2 JP-13", Place{Locality: "Tokyo", Region: "13", Country: "JP"}, "tokyo", "Asia/Tokyo", ""},
 		{"Mexico City, México", Place{Locality: "Mexico City", Region: "México", Country: "MX"}, "mexico-city", "America/Mexico_City", ""},
+		// A second review: a region's name after its town (a JSON-LD streetAddress holding the
+		// whole address), and a line ending in another country than the stated one (Songkick's
+		// venues across a border from their metro area).
+		{"Toronto, Ontario", Place{Locality: "Toronto, Ontario", Region: "ON", Country: "CA"}, "toronto", "America/Toronto", ""},
+		{"Montréal, Québec", Place{Locality: "Montréal, Québec", Region: "QC", Country: "CA"}, "montreal", "America/Toronto", ""},
+		{"Seattle, Washington", Place{Locality: "Seattle, Washington", Region: "WA", Country: "US"}, "seattle", "America/Los_Angeles", ""},
+		{"Portland, Oregon", Place{Locality: "Portland, Oregon", Region: "OR", Country: "US"}, "portland-or-us", "America/Los_Angeles", ""},
+		{"street, Springfield, Massachusetts", Place{Locality: "1 Main St, Springfield, Massachusetts 01103", Region: "MA", Country: "US"}, "springfield-ma-us", "America/New_York", ""},
+		{"Kansas City, Kansas", Place{Locality: "Kansas City, Kansas", Region: "KS", Country: "US"}, "kansas-city-ks-us", "America/Chicago", ""},
+		{"Melbourne, Victoria", Place{Locality: "Melbourne, Victoria", Region: "VIC", Country: "AU"}, "melbourne", "Australia/Melbourne", ""},
+		{"Washington, District of Columbia", Place{Locality: "Washington, District of Columbia", Region: "DC", Country: "US"}, "washington-d-c", "America/New_York", ""},
+		{"Windsor, ON, Canada in Detroit's metro", Place{Locality: "Windsor, ON, Canada", Region: "MI", Country: "US"}, "windsor-ca", "America/Toronto", ""},
+		{"Tijuana, Mexico in San Diego's metro", Place{Locality: "Tijuana, Mexico", Region: "CA", Country: "US"}, "tijuana", "America/Tijuana", ""},
 		{"coordinates, unknown town", Place{Locality: "Red Rocks", Country: "US", Lat: 39.665, Lon: -105.205, HasGeo: true}, "red-rocks-us", "America/Denver", ""},
 		{"stated zone, unknown town", Place{Locality: "Red Rocks", Country: "US", Zone: "America/Denver"}, "red-rocks-us", "America/Denver", ""},
 		{"multi-zone country, nothing to tell", Place{Locality: "Red Rocks", Country: "US"}, "", "", `unknown city "Red Rocks" in US, and no time zone`},
