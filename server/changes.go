@@ -50,6 +50,7 @@ func (s *Server) changes(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error 
 	entries, more, next, err := snap.ChangesSince(since, limit)
 	switch {
 	case errors.Is(err, engine.ErrCursorNotGiven):
+		s.m.changes.expired.Inc()
 		return &Problem{kind: kindCursorExpired, Detail: "this cursor is after every change of this server's data: it was never given here, or " +
 			"was given by data since lost; download /v1/gigs/download again and follow its meta.cursor"}
 	case errors.Is(err, engine.ErrCursorExpired):

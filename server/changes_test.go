@@ -3,12 +3,17 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/testkit/scale"
@@ -279,4 +284,23 @@ func readBack(t *testing.T, s *engine.Snapshot) *engine.Snapshot {
 		t.Fatal(err)
 	}
 	return read
+}
+
+// TestChangesNotGivenCounted: a cursor after every change of a snapshot built here is a
+// 410 cursor-expired, and counted as one in gigs_changes_expired_cursors_total.
+func TestChangesNotGivenCounted(t *testing.T) {
+	var live engine.Live
+	s1 := testSnapshot(t)
+	live.Publish(s1)
+	m := NewMetrics(prometheus.NewRegistry(), &live)
+	base := listen(t, New(Options{Live: &live, Now: func() time.Time { return testNow }, ReadLimit: 1 << 30,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: m}))
+	ahead := s1.Cursor()
+	ahead.Seq++
+	if r := do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil); r.status != 410 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if v := testutil.ToFloat64(m.changes.expired); v != 1 {
+		t.Errorf("gigs_changes_expired_cursors_total = %v, want 1", v)
+	}
 }

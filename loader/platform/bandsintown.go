@@ -81,7 +81,7 @@ func (r *bitEvent) event() (source.Event, string) {
 		title = r.Artist.Name
 	}
 	start, err := makeWhen(cmp.Or(strings.TrimSpace(r.StartsAt), r.Datetime), "", false)
-	if h, m, s := start.Wall.Clock(); err == nil && !start.DateOnly && !start.HasOffset && h+m+s == 0 && strings.TrimSpace(r.FestivalStartDate) != "" {
+	if h, m, s := start.Wall.Clock(); err == nil && !start.DateOnly && h+m+s == 0 && strings.TrimSpace(r.FestivalStartDate) != "" {
 		start = source.When{Wall: start.Wall, DateOnly: true}
 	}
 	if reason := checkRecord(string(r.ID), title, err); reason != "" {
