@@ -3,8 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -12,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gigs/gigs/engine"
@@ -292,15 +289,14 @@ func TestChangesNotGivenCounted(t *testing.T) {
 	var live engine.Live
 	s1 := testSnapshot(t)
 	live.Publish(s1)
-	m := NewMetrics(prometheus.NewRegistry(), &live)
-	base := listen(t, New(Options{Live: &live, Now: func() time.Time { return testNow }, ReadLimit: 1 << 30,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: m}))
+	srv := testServer(t, &live)
+	base := listen(t, srv)
 	ahead := s1.Cursor()
 	ahead.Seq++
 	if r := do(t, "GET", base+"/v1/changes?since="+ahead.String(), nil); r.status != 410 {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	if v := testutil.ToFloat64(m.changes.expired); v != 1 {
+	if v := testutil.ToFloat64(srv.m.changes.expired); v != 1 {
 		t.Errorf("gigs_changes_expired_cursors_total = %v, want 1", v)
 	}
 }
