@@ -191,10 +191,12 @@ var (
 )
 
 // refusal renders the response to a connection over a cap: a problem body, and the
-// connection closed.
+// connection closed. It carries the CORS headers of every answer, so that a page's script
+// can read the problem and its Retry-After.
 func refusal(status int, reason, detail string) []byte {
 	body := fmt.Sprintf(`{"type":"/problems/too-many-connections","title":"Too many connections","status":%d,"detail":%q}`, status, detail)
 	return fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n"+
+		"Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: Retry-After\r\n"+
 		"Cache-Control: no-store\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", status, reason, len(body), body)
 }
 

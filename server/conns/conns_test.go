@@ -114,7 +114,8 @@ func TestCaps(t *testing.T) {
 			for i := tt.admitted; i < tt.conns; i++ {
 				resp := readRefusal(t, dial(t, addr))
 				if resp == nil || resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != "application/problem+json" ||
-					resp.Header.Get("X-Content-Type-Options") != "nosniff" || !resp.Close {
+					resp.Header.Get("X-Content-Type-Options") != "nosniff" || !resp.Close ||
+					resp.Header.Get("Access-Control-Allow-Origin") != "*" || resp.Header.Get("Access-Control-Expose-Headers") != "Retry-After" {
 					t.Fatalf("connection %d over the cap: %+v", i+1, resp)
 				}
 				body, _ := io.ReadAll(resp.Body)
