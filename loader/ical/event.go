@@ -548,30 +548,39 @@ func (p *parser) add(ev source.Event) {
 	p.events = append(p.events, ev)
 }
 
-// place reads LOCATION and GEO. A location of three parts or more, split at commas or
-// line breaks, is "venue, street, city[, country]": the name, the street, and the rest as
-// the locality, which the loader reads as an address on one line; one of two parts is
-// "venue, city" unless its second part holds a digit ("venue, street 12").
+// place reads LOCATION and GEO. LOCATION is split at commas and line breaks, "name
+// (address)" read as "name, address". The first part is the venue's name; a last part that
+// is a country's name is the country (a two-letter code is left to the loader, which reads
+// it as a region's first: "Athens, GA" is in Georgia, not Gabon); a second part with a
+// digit is the street ("venue, street 12, town"). The rest is the locality, which the
+// loader reads as an address on one line, taking the town from its end ("venue, town,
+// region", "venue, street, town, region postcode"); of two parts, the second is the
+// locality unless it holds a digit ("venue, street 12").
 // Coordinates are kept when both are in range and not 0,0.
 func place(location, geo *prop) source.Place {
 	var pl source.Place
 	if location != nil && location.err == nil {
 		s := text(strings.ReplaceAll(unescape(location.value), "\n", ","))
+		if name, addr, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(addr, ")") && strings.Contains(addr, ",") {
+			s = name + "," + strings.TrimSuffix(addr, ")") // "Open Source Project Tempe (1415 E University Dr., Tempe, AZ 85281)"
+		}
 		var parts []string
 		for part := range strings.SplitSeq(s, ",") {
 			if part = strings.TrimSpace(part); part != "" {
 				parts = append(parts, part)
 			}
 		}
-		if n := len(parts); n >= 2 {
+		if n := len(parts); n >= 2 && len(parts[n-1]) > 2 {
 			if _, ok := engine.CountryCode(parts[n-1]); ok { // "…, Deutschland"
 				pl.Country, parts = parts[n-1], parts[:n-1]
 			}
 		}
 		switch {
-		case len(parts) >= 3: // "venue, street, city"
+		case len(parts) >= 3 && hasDigit(parts[1]): // "venue, street 12, town"
 			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
-		case len(parts) == 2 && !strings.ContainsAny(parts[1], "0123456789"): // "venue, city"
+		case len(parts) >= 3: // "venue, town, region", "venue, street, town"
+			pl.Name, pl.Locality = parts[0], strings.Join(parts[1:], ", ")
+		case len(parts) == 2 && !hasDigit(parts[1]): // "venue, town"
 			pl.Name, pl.Locality = parts[0], parts[1]
 		case len(parts) > 0:
 			pl.Name, pl.Street = parts[0], strings.Join(parts[1:], ", ")
@@ -613,3 +622,5 @@ func token(v string) string {
 		return r
 	}, unescape(v)))
 }
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

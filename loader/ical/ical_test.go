@@ -443,3 +443,32 @@ func TestRealCalendars(t *testing.T) {
 		})
 	}
 }
+
+// TestPlace reads LOCATION as calendars write it; the loader then reads Locality as an
+// address on one line (places.Locate).
+func TestPlace(t *testing.T) {
+	tests := []struct {
+		location string
+		want     source.Place
+	}{
+		{`The Lantern\, Kastanienallee 12\, Berlin`, source.Place{Name: "The Lantern", Street: "Kastanienallee 12", Locality: "Berlin"}},
+		{`Burgerweeshuis\, Netherlands`, source.Place{Name: "Burgerweeshuis", Country: "Netherlands"}},
+		{`Hof\, Kastanienallee 12`, source.Place{Name: "Hof", Street: "Kastanienallee 12"}},
+		{`Club\, Berlin`, source.Place{Name: "Club", Locality: "Berlin"}},
+		// A US state's code is not taken for a country (Georgia for Gabon, California for
+		// Canada), and "venue, town, state" is not "venue, street, town".
+		{`Georgia Theatre\, Athens\, GA`, source.Place{Name: "Georgia Theatre", Locality: "Athens, GA"}},
+		{`South San Francisco\, CA`, source.Place{Name: "South San Francisco", Locality: "CA"}},
+		// node-ical's tripit-location-escaping.ics and meetup-timed-tz.ics.
+		{`250 GATEWAY BLVD\, South San Francisco\, CA\, 94080`, source.Place{Name: "250 GATEWAY BLVD", Locality: "South San Francisco, CA, 94080"}},
+		{`Open Source Project Tempe (1415 E University Dr. #103A\, Tempe\,  AZ 85281)`,
+			source.Place{Name: "Open Source Project Tempe", Street: "1415 E University Dr. #103A", Locality: "Tempe, AZ 85281"}},
+		{`Venue (Room 2)`, source.Place{Name: "Venue (Room 2)"}},
+		{`Venue\, 5 Main St\, Springfield\, IL 62701\, USA`, source.Place{Name: "Venue", Street: "5 Main St", Locality: "Springfield, IL 62701", Country: "USA"}},
+	}
+	for _, tt := range tests {
+		if got := place(&prop{value: tt.location}, nil); got != tt.want {
+			t.Errorf("LOCATION:%s\ngot  %+v\nwant %+v", tt.location, got, tt.want)
+		}
+	}
+}

@@ -58,11 +58,6 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 	if len(p.Locality) > maxPlaces {
 		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
-	if p.Country == "" {
-		if _, ok := engine.CountryCode(p.Locality); ok {
-			p.Country, p.Locality = p.Locality, ""
-		}
-	}
 	readings := g.readings(p)
 	var firstErr error
 	for i, q := range readings {
@@ -82,10 +77,29 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 			}
 		}
 	}
-	for _, q := range readings {
-		if code, err := g.country(q); err == nil {
-			return g.made(q, code)
+	// A town the gazetteer lacks is made in the country of the first reading that has one,
+	// unless the coordinates are near a city of a later reading's country only ("Kleinstadt,
+	// DE" reads as Delaware first).
+	made := -1
+	for i, q := range readings {
+		code, err := g.country(q)
+		if err != nil {
+			continue
 		}
+		if made < 0 {
+			made = i
+		}
+		if !q.HasGeo {
+			break
+		}
+		if _, d := nearest(g.byCountry[code], q.Lat, q.Lon); d <= nearZone {
+			made = i
+			break
+		}
+	}
+	if made >= 0 {
+		code, _ := g.country(readings[made])
+		return g.made(readings[made], code)
 	}
 	return nil, firstErr
 }
@@ -321,7 +335,18 @@ func Distance(lat1, lon1, lat2, lon2 float64) float64 {
 // CA") gives two readings, the region's first.
 func (g *Gazetteer) readings(p Place) []Place {
 	if !strings.Contains(p.Locality, ",") {
-		return []Place{p}
+		if _, ok := engine.CountryCode(p.Locality); !ok || p.Country != "" {
+			return []Place{p}
+		}
+		// A locality that is a country ("Burgerweeshuis, Netherlands" in a calendar), or a
+		// code that is a region's too ("South San Francisco, CA"): the region's first.
+		c := p
+		c.Country, c.Locality = p.Locality, ""
+		if r := p; r.Region == "" && g.regions[engine.Fold(p.Locality)] != nil {
+			r.Region, r.Locality = p.Locality, ""
+			return []Place{r, c}
+		}
+		return []Place{c}
 	}
 	parts := strings.Split(p.Locality, ",")
 	for i := range parts {

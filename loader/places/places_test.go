@@ -63,6 +63,12 @@ func TestLocate(t *testing.T) {
 		{"one line, a whole address", Place{Locality: "The Brudenell, 33 Queen's Rd, Leeds LS6 1NY, United Kingdom"}, "leeds", "Europe/London", ""},
 		{"CA the state, not Canada", Place{Locality: "Los Angeles, CA"}, "los-angeles", "America/Los_Angeles", ""},
 		{"WA the Australian state", Place{Locality: "Perth, WA"}, "perth", "Australia/Perth", ""},
+		// A calendar's "South San Francisco\, CA" with GEO: the venue's part is read as its name.
+		{"a region's code alone, coordinates in it", Place{Locality: "CA", Lat: 37.654656, Lon: -122.40775, HasGeo: true}, "south-san-francisco", "America/Los_Angeles", ""},
+		{"a country's code alone, coordinates in it", Place{Locality: "NL", Lat: 52.25, Lon: 6.16, HasGeo: true}, "deventer", "Europe/Amsterdam", ""},
+		{"a town in Georgia, not Gabon", Place{Locality: "Athens, GA"}, "athens-ga-us", "America/New_York", ""},
+		{"a town the gazetteer lacks, coordinates tell the country", Place{Locality: "Kleinstadtxyz, DE", Lat: 51, Lon: 10, HasGeo: true}, "kleinstadtxyz-de", "Europe/Berlin", ""},
+		{"a town the gazetteer lacks, no coordinates: the region first", Place{Locality: "Kleinstadtxyz, DE"}, "kleinstadtxyz-us", "America/New_York", ""},
 		{"single-zone country, unknown town", Place{Locality: "Much Wenlock", Country: "GB"}, "much-wenlock-gb", "Europe/London", ""},
 		// Songkick and Bandsintown write Washington, DC as "Washington": two smaller
 		// Washingtons (IL, UT) are in the gazetteer too.
