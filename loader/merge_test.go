@@ -381,6 +381,23 @@ func TestHeadlinersOfRealTitles(t *testing.T) {
 		{"Weezer & Pixies", "LA Forum", "Inglewood", "Weezer & Pixies"},
 		{"Clock live@ Kajak", "Kajak", "Deventer", "Clock"},
 		{"Maxïmo Park live in Leeds", "O2 Academy Leeds", "Leeds", "Maxïmo Park"},
+		// R5 Productions' calendar (amandakreider/Concert-Calendars, r5_events.ics): the
+		// occasion, then the act.
+		{"Penelope Tour: Small Crush", "Foto Club", "Philadelphia", "Small Crush"},
+		{"WXPN 88.5 Welcomes: Waxahatchee", "The Fillmore", "Philadelphia", "Waxahatchee"},
+		{"WXPN 88.5 Welcomes | Album Release Celebration: Restorations", "The First Unitarian Church", "Philadelphia", "Restorations"},
+		{"Early Show Added Due To Popular Demand! | An Evening with: Owen", "Philadelphia Ethical Society", "Philadelphia", "Owen"},
+		{"'Forgot About Me' Record Release Show!: Pouty", "Johnny Brenda’s", "Philadelphia", "Pouty"},
+		{"'Of Course You Did' 10 Year Anniversary: Slothrust", "The First Unitarian Church", "Philadelphia", "Slothrust"},
+		{"SOMETHING TO TALK ABOUT VOL. 3: Reek Minds & Quarantine", "Foto Club", "Philadelphia", "Reek Minds & Quarantine"},
+		{"WXPN 88.5 Welcomes: Ron Gallo (solo)", "The Side Chapel of the First Unitarian Church", "Philadelphia", "Ron Gallo"},
+		{"Kraftwerk: World Tour 2027", "Hall", "Berlin", "Kraftwerk"},
+		{"Tour: ", "Hall", "Berlin", "Tour"},
+		// riebeekn/musiclistings' Junction Underground page, hinted without its "The".
+		{"RUUTED AT THE JUNCTION UNDERGROUND", "Junction Underground", "Toronto", "RUUTED"},
+		// A Ticketmaster event without attractions (ash-kick/event-pop-app, tmEventsSF.js).
+		{"Leer/ Fever/ Secret Society/ Lich Gawd/ Armed and Dangerous", "Bottom of the Hill", "San Francisco", "Leer"},
+		{"AC/DC", "Hall", "Berlin", "AC/DC"},
 	} {
 		if got := titleHeadliner(c.title, c.venue, c.city); got != c.want {
 			t.Errorf("titleHeadliner(%q) = %q, want %q", c.title, got, c.want)

@@ -24,10 +24,10 @@ var statusWords = []string{
 var guestSeps = []string{" feat. ", " feat ", " ft. ", " ft ", " featuring "}
 
 // billSeps end the headliner within an event title: "X + Y", "X w/ Y", "X – Live",
-// "X: World Tour 2027", "X | Club Night".
+// "X: World Tour 2027", "X | Club Night", "X/ Y/ Z" (not "AC/DC").
 var billSeps = []string{
 	" + ", " w/ ", " w/", " with special guests ", " with special guest ", " with ", " support ", " support: ",
-	" – ", " — ", " - ", ": ", " | ", ", ", " / ",
+	" – ", " — ", " - ", ": ", " | ", ", ", " / ", "/ ",
 }
 
 // artistKey returns the key of an act's name, "" when nothing is left.
@@ -109,12 +109,60 @@ func titleHeadliner(title, venue, city string) string {
 			t = rest
 		}
 	}
+	t = cutOccasion(t)
 	h := clean(cutAt(cutAt(t, guestSeps), billSeps))
 	// "X Live" is X's show, as "X – Live" and "X (Live)" are; an act called Live stays.
 	if n := len(h) - len(" live"); n > 0 && strings.EqualFold(h[n:], " live") {
 		h = h[:n]
 	}
 	return h
+}
+
+// occasionWords end what a title names before a colon when the act follows it: "Penelope
+// Tour: Small Crush", "WXPN 88.5 Welcomes: Waxahatchee", "An Evening with: Owen", "'Forgot
+// About Me' Record Release Show!: Pouty", "10 Year Anniversary: Slothrust". An act's own
+// name before a colon ("Kraftwerk: World Tour 2027") ends otherwise.
+var occasionWords = []string{
+	"tour", "welcomes", "welcome", "evening with", "night with", "afternoon with", "show",
+	"showcase", "celebration", "anniversary", "release", "party", "residency", "series",
+}
+
+// cutOccasion returns what follows the last ": " of t when what comes before it ends with
+// an occasion word or a volume's number ("Something To Talk About Vol. 3: Stingray");
+// else t.
+func cutOccasion(t string) string {
+	i := strings.LastIndex(t, ": ")
+	rest := strings.TrimSpace(t[i+1:])
+	if i <= 0 || rest == "" {
+		return t
+	}
+	words := strings.Fields(engine.Fold(t[:i]))
+	for len(words) > 0 && strings.Trim(words[len(words)-1], "!.?*") == "" {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return t
+	}
+	words[len(words)-1] = strings.Trim(words[len(words)-1], "!.?*")
+	before := " " + strings.Join(words, " ")
+	for _, w := range occasionWords {
+		if strings.HasSuffix(before, " "+w) {
+			return rest
+		}
+	}
+	if n := len(words); n >= 2 && isNumber(words[n-1]) && (words[n-2] == "vol" || words[n-2] == "vol." || words[n-2] == "volume") {
+		return rest
+	}
+	return t
+}
+
+func isNumber(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // displayName returns an act's name for display: status words and bracketed remarks go,
@@ -258,8 +306,14 @@ func cutPlace(t, venue, city string) string {
 		}
 		rest := engine.Fold(t[i+len(sep):])
 		for _, place := range []string{venue, city, venueKey(venue, city)} {
-			if p := engine.Fold(place); p != "" && (rest == p || strings.HasPrefix(rest, p+" ") || strings.HasPrefix("the "+rest, p) && len(rest) > 2) {
-				return t[:i]
+			p := engine.Fold(place)
+			if p == "" {
+				continue
+			}
+			for _, r := range []string{rest, strings.TrimPrefix(rest, "the ")} { // "X at The Junction Underground"
+				if r == p || strings.HasPrefix(r, p+" ") || strings.HasPrefix("the "+r, p) && len(r) > 2 {
+					return t[:i]
+				}
 			}
 		}
 		if strings.HasPrefix(strings.TrimSpace(sep), "live") {
