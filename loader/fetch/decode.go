@@ -21,13 +21,14 @@ type decoded struct {
 	mediaType string // lower case, no parameters
 	charset   string // the WHATWG name of the encoding read; "" when not text
 	note      string // why charset is not what was declared
-	fallback  bool   // read as windows-1252 because it was not valid utf-8
+	fallback  bool   // read as windows-1252, in whole or in part, because it was not valid utf-8
 }
 
 // decodeBody converts a text body to UTF-8. The encoding is, in order: a byte order mark;
 // the charset parameter of contentType; for HTML a <meta> declaration in the first 1024
 // bytes; else UTF-8. When that is UTF-8 and the bytes are not valid UTF-8, they are read as
-// windows-1252, the HTML standard's fallback, and the note says so. A UTF-8 byte order mark
+// windows-1252, the HTML standard's fallback (only the stray bytes, when most of the text
+// is UTF-8: see utf8OrFallback), and the note says so. A UTF-8 byte order mark
 // is dropped. JSON and other non-text media types are returned as they are. body may be
 // returned as is, never modified.
 func decodeBody(body []byte, contentType string) decoded {
@@ -75,8 +76,12 @@ func decodeBody(body []byte, contentType string) decoded {
 	return d.decodeWith(enc, name)
 }
 
-// utf8OrFallback keeps a valid UTF-8 body (with note, possibly empty) and otherwise reads it
-// as windows-1252, saying why in terms of what (the declaration that said or implied utf-8).
+// utf8OrFallback keeps a valid UTF-8 body (with note, possibly empty). Otherwise, when it
+// holds more valid multi-byte UTF-8 sequences than bytes that are not UTF-8, it is UTF-8
+// with a few stray bytes (a corrupted byte, a line pasted from a windows-1252 source): it
+// is kept as UTF-8 and each stray byte read as windows-1252. Else it is read as
+// windows-1252 throughout. The note says which, in terms of what (the declaration that
+// said or implied utf-8).
 func (d decoded) utf8OrFallback(note, what string) decoded {
 	if utf8.Valid(d.body) {
 		d.charset, d.note = "utf-8", note
@@ -85,12 +90,38 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 		}
 		return d
 	}
-	out, err := charmap.Windows1252.NewDecoder().Bytes(d.body)
-	if err != nil { // cannot happen: every octet is a windows-1252 character
-		d.charset, d.note = "", what+" but not valid utf-8; left undecoded"
+	multi, stray := 0, 0
+	for b := d.body; len(b) > 0; {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			stray++
+		case n > 1:
+			multi++
+		}
+		b = b[n:]
+	}
+	d.fallback = true
+	if multi > stray {
+		out := make([]byte, 0, len(d.body)+2*stray)
+		for b := d.body; len(b) > 0; {
+			r, n := utf8.DecodeRune(b)
+			if r == utf8.RuneError && n == 1 {
+				r = charmap.Windows1252.DecodeByte(b[0])
+			}
+			out = utf8.AppendRune(out, r)
+			b = b[n:]
+		}
+		d.body, d.charset = out, "utf-8"
+		d.note = fmt.Sprintf("%s but not valid utf-8: %d stray bytes read as windows-1252", what, stray)
 		return d
 	}
-	d.body, d.charset, d.fallback = out, "windows-1252", true
+	out, err := charmap.Windows1252.NewDecoder().Bytes(d.body)
+	if err != nil { // cannot happen: every octet is a windows-1252 character
+		d.charset, d.note, d.fallback = "", what+" but not valid utf-8; left undecoded", false
+		return d
+	}
+	d.body, d.charset = out, "windows-1252"
 	d.note = what + " but not valid utf-8; read as windows-1252"
 	return d
 }

@@ -483,6 +483,11 @@ func TestCharsets(t *testing.T) {
 		{"utf-8 bom dropped", "text/calendar", "\xef\xbb\xbfBEGIN:VCALENDAR", "BEGIN:VCALENDAR", "utf-8", false},
 		{"utf-16le bom", "text/plain", "\xff\xfeh\x00i\x00", "hi", "utf-16le", false},
 		{"ical latin-1", "text/calendar", "SUMMARY:Caf\xe9", "SUMMARY:Café", "windows-1252", true},
+		// ical4j's 1106817412.ics: Japanese in UTF-8 with a corrupted byte; and a UTF-8 page
+		// with a line pasted from a windows-1252 one. Only the stray bytes are windows-1252.
+		{"utf-8 with a stray byte", "text/calendar", "SUMMARY:日本国際\x8d覧会", "SUMMARY:日本国際\uFFFD覧会", "utf-8", true},
+		{"utf-8 with a pasted latin-1 word", "text/html", "<p>Motörhead, Björk</p><p>Caf\xe9</p>", "<p>Motörhead, Björk</p><p>Café</p>", "utf-8", true},
+		{"latin-1 with one pair that is utf-8", "text/html", "D\xe9j\xe0 vu \xc3\xa9t\xe9", "Déjà vu Ã©té", "windows-1252", true},
 		{"unknown charset", "text/html; charset=x-klingon", "café", "café", "utf-8", true},
 		{"json untouched", "application/json", `{"a":"caf` + "\xe9" + `"}`, `{"a":"caf` + "\xe9" + `"}`, "", false},
 		{"ld+json untouched", "application/ld+json", "\xe9", "\xe9", "", false},
@@ -510,6 +515,10 @@ func TestCharsetNoteText(t *testing.T) {
 	d := decodeBody([]byte("caf\xe9"), "text/html; charset=utf-8")
 	if want := `declared "utf-8" but not valid utf-8; read as windows-1252`; d.note != want {
 		t.Errorf("note %q, want %q", d.note, want)
+	}
+	d = decodeBody([]byte("Björk, Sigur Rós, caf\xe9"), "text/html; charset=utf-8")
+	if want := `declared "utf-8" but not valid utf-8: 1 stray bytes read as windows-1252`; d.note != want || !d.fallback {
+		t.Errorf("note %q (fallback %v), want %q", d.note, d.fallback, want)
 	}
 }
 
