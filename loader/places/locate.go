@@ -34,7 +34,8 @@ const (
 //     when only one has it; else the country of the city the locality names, when the
 //     name is a gazetteer city's within 50 km of the place's coordinates, or in one
 //     country only, or in one four times as populous as any namesake abroad; else the
-//     country of the gazetteer city nearest the coordinates, within 50 km. An address
+//     country of the gazetteer city nearest the coordinates, within 50 km. A region
+//     written as an ISO 3166-2 code ("US-MA") is the country's region. An address
 //     written on one line ("Austin, TX, US", "Leeds, UK") is split into its parts first,
 //     and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
 //     country.
@@ -58,6 +59,7 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 	if len(p.Locality) > maxPlaces {
 		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
+	p = subdivision(p)
 	readings := g.readings(p)
 	var firstErr error
 	for i, q := range readings {
@@ -420,6 +422,28 @@ func (g *Gazetteer) readings(p Place) []Place {
 		q.Locality = stripPostal(rest[len(rest)-1]) // earlier parts are a venue name or a street
 	}
 	return append(out, q)
+}
+
+// subdivision reads a region written as an ISO 3166-2 code ("US-MA", "GB-ENG") as the
+// country's region ("MA"), and the country when the place states none; a prefix that is
+// not the stated country's code leaves the region as it is.
+func subdivision(p Place) Place {
+	cc, r, ok := strings.Cut(strings.TrimSpace(p.Region), "-")
+	if !ok || len(cc) != 2 || r == "" || len(r) > 3 {
+		return p
+	}
+	code, known := engine.CountryCode(cc)
+	if !known {
+		return p
+	}
+	if stated, _ := engine.CountryCode(p.Country); p.Country != "" && stated != code {
+		return p
+	}
+	if p.Country == "" {
+		p.Country = code
+	}
+	p.Region = r
+	return p
 }
 
 // asRegion reads the last of parts as p's region and the one before as its locality,
