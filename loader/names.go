@@ -118,42 +118,66 @@ func titleHeadliner(title, venue, city string) string {
 	return h
 }
 
-// occasionWords end what a title names before a colon when the act follows it: "Penelope
-// Tour: Small Crush", "WXPN 88.5 Welcomes: Waxahatchee", "An Evening with: Owen", "'Forgot
-// About Me' Record Release Show!: Pouty", "10 Year Anniversary: Slothrust". An act's own
-// name before a colon ("Kraftwerk: World Tour 2027") ends otherwise.
-var occasionWords = []string{
-	"tour", "welcomes", "welcome", "evening with", "night with", "afternoon with", "show",
-	"showcase", "celebration", "anniversary", "release", "party", "residency", "series",
+// occasions end what a title names before a colon when the act follows it: "Penelope Tour:
+// Small Crush", "WXPN 88.5 Welcomes: Waxahatchee", "An Evening with: Owen", "'Forgot About
+// Me' Record Release Show!: Pouty", "10 Year Anniversary: Slothrust". Words that also end
+// acts' names ("Bloc Party", "Old Crow Medicine Show", "The Anniversary") are not among them
+// alone.
+var occasions = []string{
+	"tour", "welcomes", "welcome", "evening with", "night with", "afternoon with",
+	"release show", "release party", "record release", "album release", "release celebration",
+	"year anniversary", "anniversary show", "anniversary tour", "anniversary celebration",
+	"celebration", "showcase", "night series", "concert series", "music series",
 }
 
-// cutOccasion returns what follows the last ": " of t when what comes before it ends with
-// an occasion word or a volume's number ("Something To Talk About Vol. 3: Stingray");
-// else t.
+// cutOccasion returns the act after the first ": " of t when what comes before it is an
+// occasion, or occasions set off by " | " ("WXPN 88.5 Welcomes | Album Release
+// Celebration: Restorations"), or a volume's number ("Vol. 3: Stingray"), and what follows
+// is not itself one ("15th Anniversary Tour: The Head and The Heart", but not "Bloc Party:
+// Silent Alarm 20th Anniversary Tour"); a "w/" or "with" before the act goes. Else t.
 func cutOccasion(t string) string {
-	i := strings.LastIndex(t, ": ")
-	rest := strings.TrimSpace(t[i+1:])
-	if i <= 0 || rest == "" {
+	prefix, rest, ok := strings.Cut(t, ": ")
+	rest = strings.TrimSpace(rest)
+	if !ok || prefix == "" || rest == "" || occasion(rest) {
 		return t
 	}
-	words := strings.Fields(engine.Fold(t[:i]))
+	for _, sep := range billSeps {
+		if sep != ": " && sep != " | " && indexFold(prefix, sep) >= 0 {
+			return t // the act came first: "Muse - Simulation Theory World Tour: Special Guests"
+		}
+	}
+	for seg := range strings.SplitSeq(prefix, " | ") {
+		if !occasion(seg) {
+			return t
+		}
+	}
+	for _, w := range []string{"w/ ", "w/", "with "} {
+		if len(rest) > len(w) && strings.EqualFold(rest[:len(w)], w) {
+			rest = strings.TrimSpace(rest[len(w):])
+			break
+		}
+	}
+	return rest
+}
+
+// occasion reports whether s ends with an occasion or a volume's number.
+func occasion(s string) bool {
+	words := strings.Fields(engine.Fold(s))
 	for len(words) > 0 && strings.Trim(words[len(words)-1], "!.?*") == "" {
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 {
-		return t
+		return false
 	}
 	words[len(words)-1] = strings.Trim(words[len(words)-1], "!.?*")
-	before := " " + strings.Join(words, " ")
-	for _, w := range occasionWords {
-		if strings.HasSuffix(before, " "+w) {
-			return rest
+	end := " " + strings.Join(words, " ")
+	for _, w := range occasions {
+		if strings.HasSuffix(end, " "+w) {
+			return true
 		}
 	}
-	if n := len(words); n >= 2 && isNumber(words[n-1]) && (words[n-2] == "vol" || words[n-2] == "vol." || words[n-2] == "volume") {
-		return rest
-	}
-	return t
+	n := len(words)
+	return n >= 2 && isNumber(words[n-1]) && (words[n-2] == "vol" || words[n-2] == "vol." || words[n-2] == "volume")
 }
 
 func isNumber(s string) bool {
@@ -310,10 +334,14 @@ func cutPlace(t, venue, city string) string {
 			if p == "" {
 				continue
 			}
-			for _, r := range []string{rest, strings.TrimPrefix(rest, "the ")} { // "X at The Junction Underground"
-				if r == p || strings.HasPrefix(r, p+" ") || strings.HasPrefix("the "+r, p) && len(r) > 2 {
-					return t[:i]
-				}
+			if rest == p || strings.HasPrefix(rest, p+" ") || strings.HasPrefix("the "+rest, p) && len(rest) > 2 {
+				return t[:i]
+			}
+			// "X at The Junction Underground", of a venue named without its "The": at a name
+			// of two words or more ("Lost in the Trees" at Trees stays whole).
+			if r := strings.TrimPrefix(rest, "the "); r != rest && (sep == " at " || sep == " @ ") && strings.Contains(p, " ") &&
+				(r == p || strings.HasPrefix(r, p+" ")) {
+				return t[:i]
 			}
 		}
 		if strings.HasPrefix(strings.TrimSpace(sep), "live") {

@@ -77,10 +77,12 @@ func decodeBody(body []byte, contentType string) decoded {
 }
 
 // utf8OrFallback keeps a valid UTF-8 body (with note, possibly empty). Otherwise, when it
-// holds more valid multi-byte UTF-8 sequences than bytes that are not UTF-8, it is UTF-8
-// with a few stray bytes (a corrupted byte, a line pasted from a windows-1252 source): it
-// is kept as UTF-8 and each stray byte read as windows-1252. Else it is read as
-// windows-1252 throughout. The note says which, in terms of what (the declaration that
+// holds more valid multi-byte UTF-8 sequences than bytes that are not UTF-8, and some of
+// three or four bytes or four times as many of two (windows-1252 text has pairs that are
+// valid UTF-8 by chance, "É" before a no-break space, but hardly ever three bytes), it is
+// UTF-8 with a few stray bytes (a corrupted byte, a line pasted from a windows-1252
+// source): it is kept as UTF-8 and each stray byte read as windows-1252. Else it is read
+// as windows-1252 throughout. The note says which, in terms of what (the declaration that
 // said or implied utf-8).
 func (d decoded) utf8OrFallback(note, what string) decoded {
 	if utf8.Valid(d.body) {
@@ -90,19 +92,22 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 		}
 		return d
 	}
-	multi, stray := 0, 0
+	multi, wide, stray := 0, 0, 0
 	for b := d.body; len(b) > 0; {
 		r, n := utf8.DecodeRune(b)
 		switch {
 		case r == utf8.RuneError && n == 1:
 			stray++
+		case n > 2:
+			wide++
+			fallthrough
 		case n > 1:
 			multi++
 		}
 		b = b[n:]
 	}
 	d.fallback = true
-	if multi > stray {
+	if multi > stray && (wide > 0 || multi >= 4*stray) {
 		out := make([]byte, 0, len(d.body)+2*stray)
 		for b := d.body; len(b) > 0; {
 			r, n := utf8.DecodeRune(b)

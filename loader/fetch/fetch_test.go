@@ -486,8 +486,11 @@ func TestCharsets(t *testing.T) {
 		// ical4j's 1106817412.ics: Japanese in UTF-8 with a corrupted byte; and a UTF-8 page
 		// with a line pasted from a windows-1252 one. Only the stray bytes are windows-1252.
 		{"utf-8 with a stray byte", "text/calendar", "SUMMARY:日本国際\x8d覧会", "SUMMARY:日本国際\uFFFD覧会", "utf-8", true},
-		{"utf-8 with a pasted latin-1 word", "text/html", "<p>Motörhead, Björk</p><p>Caf\xe9</p>", "<p>Motörhead, Björk</p><p>Café</p>", "utf-8", true},
+		{"utf-8 with a pasted latin-1 word", "text/html", "<p>Motörhead, Björk, Sigur Rós, Mø</p><p>Caf\xe9</p>", "<p>Motörhead, Björk, Sigur Rós, Mø</p><p>Café</p>", "utf-8", true},
 		{"latin-1 with one pair that is utf-8", "text/html", "D\xe9j\xe0 vu \xc3\xa9t\xe9", "Déjà vu Ã©té", "windows-1252", true},
+		// French from Word: a no-break space before the colon, after "É", is a valid pair.
+		{"latin-1 with pairs that are utf-8", "text/calendar", "SUMMARY:ANNUL\xc9\xa0: Zaz\nSUMMARY:ANNUL\xc9\xa0: Zaz\nSUMMARY:REPORT\xc9\xa0: Ang\xe8le",
+			"SUMMARY:ANNULÉ\u00a0: Zaz\nSUMMARY:ANNULÉ\u00a0: Zaz\nSUMMARY:REPORTÉ\u00a0: Angèle", "windows-1252", true},
 		{"unknown charset", "text/html; charset=x-klingon", "café", "café", "utf-8", true},
 		{"json untouched", "application/json", `{"a":"caf` + "\xe9" + `"}`, `{"a":"caf` + "\xe9" + `"}`, "", false},
 		{"ld+json untouched", "application/ld+json", "\xe9", "\xe9", "", false},
@@ -516,7 +519,7 @@ func TestCharsetNoteText(t *testing.T) {
 	if want := `declared "utf-8" but not valid utf-8; read as windows-1252`; d.note != want {
 		t.Errorf("note %q, want %q", d.note, want)
 	}
-	d = decodeBody([]byte("Björk, Sigur Rós, caf\xe9"), "text/html; charset=utf-8")
+	d = decodeBody([]byte("Björk, Sigur Rós, Motörhead, Mø, caf\xe9"), "text/html; charset=utf-8")
 	if want := `declared "utf-8" but not valid utf-8: 1 stray bytes read as windows-1252`; d.note != want || !d.fallback {
 		t.Errorf("note %q (fallback %v), want %q", d.note, d.fallback, want)
 	}

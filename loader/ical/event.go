@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -549,13 +550,14 @@ func (p *parser) add(ev source.Event) {
 }
 
 // place reads LOCATION and GEO. LOCATION is split at commas and line breaks, "name
-// (address)" read as "name, address". The first part is the venue's name; a last part that
-// is a country's name is the country (a two-letter code is left to the loader, which reads
-// it as a region's first: "Athens, GA" is in Georgia, not Gabon); a second part with a
-// digit is the street ("venue, street 12, town"). The rest is the locality, which the
-// loader reads as an address on one line, taking the town from its end ("venue, town,
-// region", "venue, street, town, region postcode"); of two parts, the second is the
-// locality unless it holds a digit ("venue, street 12").
+// (address)" read as "name, address", a postal code written on its own at the end dropped.
+// The first part is the venue's name. A last part that names a country, by its name or
+// code, is the country (a code that is also a US state's, a Canadian province's or an
+// Australian state's is read as that region too, by the loader: "Athens\, GA"). Of the
+// rest, "venue, town, ST" is the town and its region's code, the locality the loader reads
+// as an address on one line ("venue, street 12, town, ST 12345" too); otherwise it is
+// "venue, street, city": the name, the street, and the rest as the locality. One of two
+// parts is "venue, city" unless its second part holds a digit ("venue, street 12").
 // Coordinates are kept when both are in range and not 0,0.
 func place(location, geo *prop) source.Place {
 	var pl source.Place
@@ -570,19 +572,24 @@ func place(location, geo *prop) source.Place {
 				parts = append(parts, part)
 			}
 		}
-		if n := len(parts); n >= 2 && len(parts[n-1]) > 2 {
-			if _, ok := engine.CountryCode(parts[n-1]); ok { // "…, Deutschland"
-				pl.Country, parts = parts[n-1], parts[:n-1]
+		for len(parts) > 2 && postalOnly(parts[len(parts)-1]) {
+			parts = parts[:len(parts)-1] // "…\, CA\, 94080"
+		}
+		if n := len(parts); n >= 2 {
+			if _, ok := engine.CountryCode(regionOf(parts[n-1])); ok { // "…, Deutschland", "…, DE"
+				pl.Country, parts = regionOf(parts[n-1]), parts[:n-1]
 			}
 		}
-		switch {
-		case len(parts) >= 3 && hasDigit(parts[1]): // "venue, street 12, town"
+		switch n := len(parts); {
+		case n >= 3 && places.IsCode(regionOf(parts[n-1])) && n >= 4 && hasDigit(parts[1]): // "venue, street 12, town, ST 12345"
 			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
-		case len(parts) >= 3: // "venue, town, region", "venue, street, town"
+		case n >= 3 && places.IsCode(regionOf(parts[n-1])): // "venue, town, ST"
 			pl.Name, pl.Locality = parts[0], strings.Join(parts[1:], ", ")
-		case len(parts) == 2 && !hasDigit(parts[1]): // "venue, town"
+		case n >= 3: // "venue, street, city"
+			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
+		case n == 2 && !hasDigit(parts[1]): // "venue, city"
 			pl.Name, pl.Locality = parts[0], parts[1]
-		case len(parts) > 0:
+		case n > 0:
 			pl.Name, pl.Street = parts[0], strings.Join(parts[1:], ", ")
 		}
 	}
@@ -624,3 +631,26 @@ func token(v string) string {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// regionOf returns a part that is a code followed by a postal code ("AZ 85281") as the code
+// alone, other parts as they are.
+func regionOf(part string) string {
+	if code, postal, ok := strings.Cut(part, " "); ok && places.IsCode(code) && hasDigit(postal) && !strings.Contains(postal, " ") {
+		return code
+	}
+	return part
+}
+
+// postalOnly reports whether a part is a postal code alone: one word of digits, at most ten
+// bytes ("94080", "10115").
+func postalOnly(part string) bool {
+	if len(part) > 10 {
+		return false
+	}
+	for _, c := range []byte(part) {
+		if (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return hasDigit(part)
+}

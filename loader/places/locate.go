@@ -59,8 +59,14 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 	if len(p.Locality) > maxPlaces {
 		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
+	if p.Country == "" {
+		if _, ok := engine.CountryCode(p.Locality); ok {
+			p.Country, p.Locality = p.Locality, ""
+		}
+	}
 	p = subdivision(p)
 	readings := g.readings(p)
+	readings = append(readings, g.regionReadings(readings)...)
 	var firstErr error
 	for i, q := range readings {
 		code, err := g.country(q)
@@ -80,8 +86,8 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 		}
 	}
 	// A town the gazetteer lacks is made in the country of the first reading that has one,
-	// unless the coordinates are near a city of a later reading's country only ("Kleinstadt,
-	// DE" reads as Delaware first).
+	// unless the coordinates are near a city of a later reading's region or country only
+	// ("Smalltown, GA" with coordinates in Georgia, US, not in Gabon).
 	made := -1
 	for i, q := range readings {
 		code, err := g.country(q)
@@ -94,7 +100,7 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 		if !q.HasGeo {
 			break
 		}
-		if _, d := nearest(g.byCountry[code], q.Lat, q.Lon); d <= nearZone {
+		if g.nearby(q, code) {
 			made = i
 			break
 		}
@@ -233,7 +239,7 @@ func (g *Gazetteer) named(p Place, country string) *City {
 		return nil
 	}
 	var found []*City
-	for _, name := range []string{p.Locality, stripPostal(p.Locality)} {
+	for _, name := range []string{p.Locality, stripPostal(p.Locality), g.withoutRegion(stripPostal(p.Locality), country)} {
 		for _, c := range g.byName[engine.Fold(name)] {
 			if c.Country == country {
 				found = append(found, c) // most populous first
@@ -267,9 +273,18 @@ func (g *Gazetteer) named(p Place, country string) *City {
 	return found[0]
 }
 
+// withoutRegion returns name without a last word that is the code of one of the country's
+// regions ("Sydney NSW" of "Sydney NSW 2000"), else name.
+func (g *Gazetteer) withoutRegion(name, country string) string {
+	if i := strings.LastIndexByte(name, ' '); i > 0 && g.regionCode(country, name[i+1:]) != "" && strings.ToUpper(name[i+1:]) == name[i+1:] {
+		return strings.TrimSpace(name[:i])
+	}
+	return name
+}
+
 // made makes a city for a place the gazetteer lacks; see Locate.
 func (g *Gazetteer) made(p Place, country string) (*City, error) {
-	name := stripPostal(p.Locality) // "708 15 Gothenburg", "Leeds LS1 3AA"
+	name := g.withoutRegion(stripPostal(p.Locality), country) // "708 15 Gothenburg", "Leeds LS1 3AA", "Byron Bay NSW 2481"
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
 	}
@@ -337,18 +352,7 @@ func Distance(lat1, lon1, lat2, lon2 float64) float64 {
 // CA") gives two readings, the region's first.
 func (g *Gazetteer) readings(p Place) []Place {
 	if !strings.Contains(p.Locality, ",") {
-		if _, ok := engine.CountryCode(p.Locality); !ok || p.Country != "" {
-			return []Place{p}
-		}
-		// A locality that is a country ("Burgerweeshuis, Netherlands" in a calendar), or a
-		// code that is a region's too ("South San Francisco, CA"): the region's first.
-		c := p
-		c.Country, c.Locality = p.Locality, ""
-		if r := p; r.Region == "" && g.regions[engine.Fold(p.Locality)] != nil {
-			r.Region, r.Locality = p.Locality, ""
-			return []Place{r, c}
-		}
-		return []Place{c}
+		return []Place{p}
 	}
 	parts := strings.Split(p.Locality, ",")
 	for i := range parts {
@@ -419,9 +423,54 @@ func (g *Gazetteer) readings(p Place) []Place {
 	if r, ok := g.asRegion(q, rest); ok {
 		q = r
 	} else {
+		if n := len(rest); n > 1 && IsCode(regionPart(rest[n-1])) {
+			rest = rest[:n-1] // a region's code the gazetteer does not know: "Mumbai, MH", "Berlin, BE"
+		}
 		q.Locality = stripPostal(rest[len(rest)-1]) // earlier parts are a venue name or a street
 	}
 	return append(out, q)
+}
+
+// regionReadings returns, for readings whose country is written as a two-letter code that
+// is also the code of a US state, a Canadian province or an Australian state, and that
+// state no region, the reading of the code as that region instead: a calendar's "Athens\,
+// GA" is in Georgia, not Gabon, and "Chicago\, IL" is not in Israel. They come after the
+// others: a place the country names ("London\, CA") stays there, and a town neither names
+// is made in the country, unless the coordinates are in the region (see Locate).
+func (g *Gazetteer) regionReadings(readings []Place) []Place {
+	var out []Place
+	for _, q := range readings {
+		code := strings.TrimSpace(q.Country)
+		if q.Region != "" || len(code) != 2 {
+			continue
+		}
+		for _, c := range g.regions[engine.Fold(code)] {
+			if regionCountries[c] && !strings.EqualFold(c, code) {
+				r := q
+				r.Region, r.Country = code, c
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// nearby reports whether the place's coordinates are within nearZone of a gazetteer city of
+// the country (by its code), and of the place's region when it states one the gazetteer
+// knows.
+func (g *Gazetteer) nearby(p Place, country string) bool {
+	cs := g.byCountry[country]
+	if r := g.regionCode(country, p.Region); r != "" {
+		var in []*City
+		for _, c := range cs {
+			if c.Region == r {
+				in = append(in, c)
+			}
+		}
+		cs = in
+	}
+	_, d := nearest(cs, p.Lat, p.Lon)
+	return d <= nearZone
 }
 
 // subdivision reads a region written as an ISO 3166-2 code ("US-MA", "GB-ENG") as the
@@ -480,10 +529,13 @@ func regionPart(s string) string {
 }
 
 // stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
-// "Leeds LS1 3AA").
+// "Leeds LS1 3AA"), and a Dutch postcode's letters ("1017 SG Amsterdam").
 func stripPostal(s string) string {
 	f := strings.Fields(s)
 	for len(f) > 1 && hasDigit(f[0]) {
+		if len(f) > 2 && len(f[0]) == 4 && len(f[1]) == 2 && strings.ToUpper(f[1]) == f[1] && !hasDigit(f[1]) {
+			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
+		}
 		f = f[1:]
 	}
 	for len(f) > 1 && hasDigit(f[len(f)-1]) {
@@ -512,6 +564,20 @@ func postalOnly(s string) bool {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// IsCode reports whether s is written like a region's code: two or three capital letters
+// ("OR", "ON", "NSW").
+func IsCode(s string) bool {
+	if len(s) < 2 || len(s) > 3 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
+}
 
 // regionCode returns the code of the region of the country (by its code) that r is the
 // code or name of, as its gazetteer cities give them; "" when r is none.
