@@ -101,6 +101,10 @@ func (m *Metrics) Observe(rep Report, err error) {
 		if s.Stale {
 			stale = 1
 		}
+		if !m.sources[s.Name] { // both results from a source's first run on, so that rate() sees its first failure
+			m.fetches.WithLabelValues(s.Name, "ok")
+			m.fetches.WithLabelValues(s.Name, "failed")
+		}
 		m.fetches.WithLabelValues(s.Name, result).Inc()
 		last := 0.0 // never: an alert on the time since sees it at once
 		if !s.LastSuccess.IsZero() {

@@ -40,6 +40,7 @@ gigs_snapshot_builds_total{result="failed"} 1
 gigs_snapshot_builds_total{result="published"} 1
 # HELP gigs_source_fetches_total Fetches of each source, by result: ok, or failed (an error, or a sharp shrink taken for a broken page).
 # TYPE gigs_source_fetches_total counter
+gigs_source_fetches_total{result="failed",source="tixhub"} 0
 gigs_source_fetches_total{result="ok",source="tixhub"} 2
 # HELP gigs_source_events Events each source contributed to the last refresh (its last good ones when stale).
 # TYPE gigs_source_events gauge

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
@@ -92,14 +94,26 @@ func (s *Server) download(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		ctx.SetStatusCode(fasthttp.StatusPartialContent)
 		h.Set("Content-Range", "bytes "+strconv.Itoa(first)+"-"+strconv.Itoa(first+n-1)+"/"+strconv.Itoa(size))
 	}
-	ctx.Response.SetBodyStream(e.Body(snap, gz, first, n), n)
-	if sent := s.m.export[0]; !ctx.IsHead() {
-		if gz {
-			sent = s.m.export[1]
-		}
-		sent.Add(float64(n))
+	sent := s.m.export[0]
+	if gz {
+		sent = s.m.export[1]
 	}
+	ctx.Response.SetBodyStream(&countedReader{e.Body(snap, gz, first, n), sent}, n)
 	return nil
+}
+
+// countedReader adds what is read from r to sent: the bytes fasthttp hands to the
+// connection as it writes them (none for a HEAD), not the body's size, so that an export
+// the client stops reading counts only what it was sent.
+type countedReader struct {
+	r    io.Reader
+	sent prometheus.Counter
+}
+
+func (c *countedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.sent.Add(float64(n))
+	return n, err
 }
 
 // byteRange reads a Range value against a body of size bytes (RFC 9110 14.1.2): ok with

@@ -41,7 +41,7 @@ const (
 var methodNames = [numMethods]string{"GET", "HEAD", "other"}
 
 // knownCodes are the statuses the server writes; the last entry stands for any other.
-var knownCodes = [...]int{200, 204, 301, 304, 400, 401, 404, 405, 410, 413, 429, 431, 500, 503, 0}
+var knownCodes = [...]int{200, 204, 206, 301, 304, 400, 401, 404, 405, 408, 410, 413, 416, 429, 431, 500, 503, 0}
 
 // keyResult is the outcome of checking an X-API-Key.
 type keyResult uint8
@@ -84,7 +84,7 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 	}
 	limits := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gigs_rate_limit_decisions_total",
-		Help: "Rate-limit decisions, by limit (read: per client on /v1; export: per key) and decision.",
+		Help: "Rate-limit decisions, by limit (read: per client, on every request to the public listener; export: per key) and decision.",
 	}, []string{"limit", "decision"})
 	for i, l := range []string{"read", "export"} {
 		for j, d := range []string{"allowed", "limited"} {

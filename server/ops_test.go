@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -123,6 +124,22 @@ gigs_snapshot_gigs 400
 		if !strings.Contains(h.String(), name+" ") {
 			t.Errorf("metric %s is missing from %s", name, h.String())
 		}
+	}
+}
+
+// TestMetricsCodes checks that every status the server writes has its own code label:
+// resumed exports (206), bad ranges (416) and slow clients (408) were all "other".
+func TestMetricsCodes(t *testing.T) {
+	m := NewMetrics(prometheus.NewRegistry(), new(engine.Live))
+	for _, code := range []int{200, 204, 206, 301, 304, 400, 401, 404, 405, 408, 410, 413, 416, 429, 431, 500, 503} {
+		m.request(routeDownload, []byte("GET"), code, time.Millisecond)
+		if got := testutil.ToFloat64(m.requests.WithLabelValues(routeTemplates[routeDownload], "GET", strconv.Itoa(code))); got != 1 {
+			t.Errorf("status %d: its series counts %v, want 1", code, got)
+		}
+	}
+	m.request(routeDownload, []byte("GET"), 418, time.Millisecond)
+	if got := testutil.ToFloat64(m.requests.WithLabelValues(routeTemplates[routeDownload], "GET", "other")); got != 1 {
+		t.Errorf("status 418 counted %v times as other, want 1", got)
 	}
 }
 

@@ -29,6 +29,8 @@ func (m *Main) newPublisher(ctx context.Context) *publisher {
 		Name: "gigs_publish_total",
 		Help: "Snapshots published to the -publish bucket, by result (ok, error).",
 	}, []string{"result"})}
+	p.results.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
+	p.results.WithLabelValues("error")
 	m.Registry.MustRegister(p.results)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()

@@ -49,6 +49,8 @@ func newSnapshotFile(dataDir string, reg prometheus.Registerer) *snapshotFile {
 		Name: "gigs_snapshot_file_writes_total",
 		Help: "Published snapshots written to <data-dir>/snapshot, by result (ok, error); unchanged data is not written again.",
 	}, []string{"result"})}
+	f.writes.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
+	f.writes.WithLabelValues("error")
 	reg.MustRegister(f.writes)
 	return f
 }

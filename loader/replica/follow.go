@@ -55,6 +55,8 @@ func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
 		polled: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_last_poll_timestamp_seconds",
 			Help: "When the bucket's manifest was last read and is either served or nothing new."}),
 	}
+	m.downloads.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
+	m.downloads.WithLabelValues("error")
 	reg.MustRegister(m.downloads, m.bytes, m.published, m.polled)
 	return m
 }
