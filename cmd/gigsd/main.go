@@ -34,6 +34,7 @@ import (
 	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/replica"
 	"github.com/gigs/gigs/server"
+	"github.com/gigs/gigs/server/shared"
 )
 
 func main() {
@@ -59,6 +60,10 @@ func main() {
 	signal.Notify(hup, syscall.SIGHUP)
 	go func() {
 		for range hup {
+			if m.Config.Sources == "" {
+				m.Logger.Info("SIGHUP: no sources file to read again (gigsd serves -dataset or -follow)")
+				continue
+			}
 			if err := m.Reload(); err != nil {
 				m.Logger.Error("sources not reloaded, keeping the current ones", "err", err)
 			}
@@ -219,8 +224,31 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 		return fmt.Errorf("-drain-delay must not be negative, not %s", c.DrainDelay)
 	}
 	for name, a := range map[string]string{"addr": c.Addr, "admin-addr": c.AdminAddr} {
-		if _, _, err := net.SplitHostPort(a); a != "" && err != nil {
+		if a == "" {
+			continue
+		}
+		_, port, err := net.SplitHostPort(a)
+		if err != nil {
 			return fmt.Errorf("-%s %q is not host:port: %w", name, a, err)
+		}
+		if _, err := net.LookupPort("tcp", port); err != nil {
+			return fmt.Errorf("-%s %q: %w", name, a, err)
+		}
+	}
+	// Values Run would only refuse once started (exit status 1 instead of 2).
+	if _, err := loader.ProxyFunc(c.FetchProxy); err != nil {
+		return fmt.Errorf("-fetch-proxy: %w", err)
+	}
+	if c.Redis != "" {
+		cl, err := shared.Dial(c.Redis)
+		if err != nil {
+			return fmt.Errorf("-redis: %w", err)
+		}
+		_ = cl.Close() // nothing was dialled: the client connects on its first command
+	}
+	for name, b := range map[string]string{"publish": c.Publish, "follow": c.Follow} {
+		if err := replica.CheckBucket(b); err != nil {
+			return fmt.Errorf("-%s: %w", name, err)
 		}
 	}
 	if c.Addr == "" {

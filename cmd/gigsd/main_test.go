@@ -56,6 +56,12 @@ func TestParseFlags(t *testing.T) {
 		{"admin off", []string{"-sources", "s"}, map[string]string{"GIGS_ADMIN_ADDR": ""}, ":8080", ""},
 		{"bad addr", []string{"-sources", "s", "-addr", "8080"}, nil, "", `-addr "8080" is not host:port`},
 		{"negative drain", []string{"-sources", "s", "-drain-delay", "-1s"}, nil, "", "-drain-delay must not be negative"},
+		// An operator's review: these were refused only once running, exit status 1.
+		{"port out of range", []string{"-sources", "s"}, map[string]string{"GIGS_ADDR": ":99999"}, "", `-addr ":99999"`},
+		{"bad fetch proxy", []string{"-sources", "s"}, map[string]string{"GIGS_FETCH_PROXY": "::bad"}, "", "-fetch-proxy"},
+		{"bad redis URL", []string{"-sources", "s"}, map[string]string{"GIGS_REDIS": "http://x"}, "", "-redis"},
+		{"bad bucket scheme", []string{"-sources", "s", "-snapshot"}, map[string]string{"GIGS_PUBLISH": "ftp://x"}, "", `-publish: bucket "ftp://x": unknown scheme "ftp"`},
+		{"bucket directory", []string{"-sources", "s", "-snapshot", "-publish", "var/bucket"}, nil, ":8080", ""},
 		{"access log env", []string{"-sources", "s"}, map[string]string{"GIGS_ACCESS_LOG": "yes"}, "", `invalid value "yes" for GIGS_ACCESS_LOG`},
 		{"a dataset needs no sources", []string{"-dataset", "var/dataset"}, nil, ":8080", ""},
 		{"a dataset or sources", []string{"-dataset", "d", "-sources", "s"}, nil, "", "-sources and -dataset exclude each other"},

@@ -105,6 +105,16 @@ func (m *Manifest) check() error {
 	return nil
 }
 
+// CheckBucket reports a bucket URL whose scheme no driver linked in opens (a directory path
+// is always one), without opening it.
+func CheckBucket(rawURL string) error {
+	scheme, _, ok := strings.Cut(rawURL, "://")
+	if ok && !blob.DefaultURLMux().ValidBucketScheme(scheme) {
+		return fmt.Errorf("bucket %q: unknown scheme %q (s3, gs, azblob, file, or a directory path)", rawURL, scheme)
+	}
+	return nil
+}
+
 // OpenBucket opens the bucket at url: a gocloud.dev URL (file://, s3://, gs://, azblob://)
 // or a plain directory path, created when missing.
 func OpenBucket(ctx context.Context, url string) (*blob.Bucket, error) {
