@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -26,7 +29,9 @@ Commands:
 
 Every command takes -data-dir (env GIGS_DATA_DIR, default var/data): the directory of the
 key store that gigsd -data-dir reads; or -redis URL (env GIGS_REDIS): the Redis server
-where gigsd -redis replicas share their keys.`
+where gigsd -redis replicas share their keys. list, show and revoke need a store there
+already (gigsd makes one at its first start; init or create make one). -owner, -use and
+-reason can also be set by GIGS_OWNER, GIGS_USE and GIGS_REASON.`
 
 func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -42,6 +47,15 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	reason := fs.String("reason", "revoked by the operator", "revoke: why, shown to the key's user")
 	fs.Usage = func() { fmt.Fprintln(stderr, keysUsage) }
 	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "init", "create", "list", "show", "revoke":
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, keysUsage)
+		return nil
+	default:
+		fmt.Fprintln(stderr, keysUsage)
+		return fmt.Errorf("unknown keys command %q", cmd)
+	}
 	var id string
 	if (cmd == "show" || cmd == "revoke") && len(rest) > 0 && rest[0] != "" && rest[0][0] != '-' {
 		id, rest = rest[0], rest[1:]
@@ -52,7 +66,7 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	store, err := openKeyStore(*dir, *redisURL, cmd == "init")
+	store, err := openKeyStore(*dir, *redisURL, cmd == "init" || cmd == "create" && *redisURL == "", stderr)
 	if err != nil {
 		return err
 	}
@@ -96,9 +110,6 @@ func keysCmd(args []string, getenv func(string) string, stdout, stderr io.Writer
 		if rec.State() == "revoked" {
 			fmt.Fprintf(stdout, "revoked:    %s (%s)\n", stamp(rec.Revoked), rec.Reason)
 		}
-	default:
-		fmt.Fprintln(stderr, keysUsage)
-		return fmt.Errorf("unknown keys command %q", cmd)
 	}
 	return nil
 }
@@ -126,11 +137,22 @@ type keyStore interface {
 }
 
 // openKeyStore opens the key store in Redis when redisURL is set, else in dir; create
-// makes a store in Redis that has none. Only init creates one in Redis: a Redis that lost
-// its data is an error for every other command, not a new, empty store whose secret would
-// make every key issued before unknown.
-func openKeyStore(dir, redisURL string, create bool) (keyStore, error) {
+// makes a store where there is none (and says so on stderr for a directory). Only init
+// creates one in Redis, and only init and create in a directory: a Redis that lost its data,
+// or a mistyped -data-dir, is an error for every other command, not a new, empty store whose
+// secret would make every key issued before unknown.
+func openKeyStore(dir, redisURL string, create bool, stderr io.Writer) (keyStore, error) {
 	if redisURL == "" {
+		_, err := os.Stat(filepath.Join(dir, "keys.json"))
+		switch {
+		case err == nil:
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("cannot read the key store: %w", err)
+		case !create:
+			return nil, fmt.Errorf("no key store in %q (-data-dir, %s): gigsd -data-dir makes one at its first start, gigsctl keys init or create here", dir, flagenv.Name("data-dir"))
+		default:
+			fmt.Fprintf(stderr, "gigsctl: a new key store in %q\n", dir)
+		}
 		return keys.Open(dir)
 	}
 	c, err := shared.Dial(redisURL)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +51,28 @@ func TestKeysCommands(t *testing.T) {
 	t.Run("data-dir", func(t *testing.T) {
 		dir := t.TempDir()
 		testKeysCommands(t, []string{"-data-dir", dir}, func(string) string { return "" })
+	})
+	// A mistyped -data-dir, a wrong working directory or an unknown command makes no store:
+	// a key created in one would never be accepted.
+	t.Run("no store", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "typo")
+		noenv := func(string) string { return "" }
+		for _, cmd := range [][]string{{"keys", "list", "-data-dir", dir}, {"keys", "revoke", "key_x", "-data-dir", dir},
+			{"keys", "lst", "-data-dir", dir}, {"keys", "-h", "-data-dir", dir}} {
+			var stdout, stderr bytes.Buffer
+			err := run(cmd, noenv, &stdout, &stderr)
+			if _, statErr := os.Stat(dir); !errors.Is(statErr, fs.ErrNotExist) {
+				t.Errorf("%v made %s (%v)", cmd, dir, err)
+			}
+			if cmd[1] == "-h" != (err == nil) {
+				t.Errorf("%v: %v", cmd, err)
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		if err := run([]string{"keys", "create", "-owner", "ops@example.org", "-use", "x", "-data-dir", dir}, noenv, &stdout, &stderr); err != nil ||
+			!strings.Contains(stderr.String(), "a new key store") {
+			t.Errorf("create in a new directory: %v, stderr %q", err, stderr.String())
+		}
 	})
 	t.Run("redis", func(t *testing.T) {
 		srv := redisserver.Start(t)

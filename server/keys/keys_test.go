@@ -446,3 +446,53 @@ func TestStoredFormatV1(t *testing.T) {
 		t.Fatalf("the fixture key: %+v, %v", rec, err)
 	}
 }
+
+// TestStoreTexts refuses owners, uses and reasons that would break gigsctl keys list's
+// table or grow the store without bound.
+func TestStoreTexts(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ owner, use string }{
+		{"ops@example.org", "nightly\nmirror\tX"},
+		{"ops@example.org\r", "mirror"},
+		{"ops@example.org", strings.Repeat("m", maxText+1)},
+		{"ops@example.org", "mirror \xff"},
+	} {
+		if _, _, err := s.Create(tt.owner, tt.use, now); err == nil {
+			t.Errorf("owner %q, use %q: created", tt.owner, tt.use)
+		}
+	}
+	_, rec, err := s.Create("ops@example.org", "nightly mirror, Zürich", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Revoke(rec.ID, "leaked\nin a log", now); err == nil {
+		t.Error("a reason with a line break was taken")
+	}
+}
+
+// TestStoreNeverWritesWhatItCannotRead: a store grown past what Open reads is not written
+// (gigsctl wrote it, then neither gigsctl nor gigsd could read it, and every export key was
+// refused).
+func TestStoreNeverWritesWhatItCannotRead(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	rec := Record{ID: "key_aaaaaaaa", Owner: "ops@example.org", Use: strings.Repeat("u", maxText), Created: now, Hash: strings.Repeat("h", 64)}
+	many := make([]Record, maxStoreBytes/len(rec.Use)+1)
+	for i := range many {
+		many[i] = rec
+	}
+	if err := s.Update(func(recs []Record) ([]Record, bool, error) { return append(recs, many...), true, nil }); err == nil {
+		t.Fatal("a store over the read limit was written")
+	}
+	if _, err := Open(dir); err != nil {
+		t.Fatalf("the store no longer opens: %v", err)
+	}
+}

@@ -161,6 +161,9 @@ return 1`)
 
 // Revoke revokes key id for reason; revoking a revoked key changes nothing.
 func (s *RedisStore) Revoke(id, reason string, now time.Time) (Record, error) {
+	if err := checkText("reason", reason); err != nil {
+		return Record{}, err
+	}
 	return s.revoke(id, reason, now, "")
 }
 

@@ -9,8 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gigs/gigs/engine/atomicfile"
 )
@@ -244,6 +247,9 @@ func (s *Store) write(recs []Record) error {
 	if err != nil {
 		return err
 	}
+	if len(data)+1 > maxStoreBytes { // a store gigs could not read back
+		return fmt.Errorf("the key store %q would hold %d bytes, more than the %d it may: not written", s.path, len(data)+1, maxStoreBytes)
+	}
 	return atomicfile.Write(s.path, append(data, '\n'), 0o600)
 }
 
@@ -265,14 +271,35 @@ func newRecord(secret []byte, owner, use string, now time.Time) (string, Record,
 	if owner == "" || use == "" {
 		return "", Record{}, errors.New("a key needs an owner and a use")
 	}
+	if err := errors.Join(checkText("owner", owner), checkText("use", use)); err != nil {
+		return "", Record{}, err
+	}
 	key := NewKey()
 	var b [5]byte
 	_, _ = rand.Read(b[:])
 	return key, Record{ID: "key_" + idEnc.EncodeToString(b[:]), Owner: owner, Use: use, Created: now.UTC().Truncate(time.Second), Hash: Hash(secret, []byte(key))}, nil
 }
 
+// maxText bounds a key's owner, use and revocation reason.
+const maxText = 500
+
+// checkText refuses a text of a key record that is too long or holds control characters
+// (a line break or a tab would break gigsctl keys list's table).
+func checkText(name, v string) error {
+	if len(v) > maxText {
+		return fmt.Errorf("the %s is %d bytes, more than %d", name, len(v), maxText)
+	}
+	if strings.ContainsFunc(v, unicode.IsControl) || !utf8.ValidString(v) {
+		return fmt.Errorf("the %s %q holds control characters or bytes of no character", name, v)
+	}
+	return nil
+}
+
 // Revoke revokes key id for reason; revoking a revoked key changes nothing.
 func (s *Store) Revoke(id, reason string, now time.Time) (Record, error) {
+	if err := checkText("reason", reason); err != nil {
+		return Record{}, err
+	}
 	var out Record
 	err := s.Update(func(recs []Record) ([]Record, bool, error) {
 		for i := range recs {
