@@ -28,7 +28,7 @@ func TestReadConfig(t *testing.T) {
 	}
 
 	bad := map[string]string{
-		"unknown-field.bad.json":      `unknown field "colour"`,
+		"unknown-field.bad.json":      `unknown-field.bad.json:1:76: json: unknown field "colour"`,
 		"duplicate-name.bad.json":     `venues[1] ("a"): duplicate name`,
 		"bad-name.bad.json":           `name must be 1-100 letters`,
 		"unknown-kind.bad.json":       `platforms[0] ("p"): unknown kind "graphql"`,
