@@ -53,7 +53,7 @@ func TestParseFlags(t *testing.T) {
 		// A review's: a limit over 6×10¹⁰ a minute made a request cost 0 ns, and the limiter divided by it.
 		{"limit beyond any client", []string{"-sources", "s", "-read-limit", "100000000000"}, nil, "", "-read-limit must be from 1 to 1000000000"},
 		{"bad admin addr", []string{"-sources", "s", "-admin-addr", "localhost"}, nil, "", `-admin-addr "localhost" is not host:port`},
-		{"admin off", []string{"-sources", "s"}, map[string]string{"GIGS_ADMIN_ADDR": ""}, ":8080", ""},
+		{"an empty variable is unset", []string{"-sources", "s"}, map[string]string{"GIGS_ADMIN_ADDR": ""}, ":8080", ""},
 		{"bad addr", []string{"-sources", "s", "-addr", "8080"}, nil, "", `-addr "8080" is not host:port`},
 		{"negative drain", []string{"-sources", "s", "-drain-delay", "-1s"}, nil, "", "-drain-delay must not be negative"},
 		// An operator's review: these were refused only once running, exit status 1.
