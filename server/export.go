@@ -116,6 +116,24 @@ func (c *countedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteTo hands the body's parts to w as they are, counting them as they go: the export is
+// a few parts of megabytes, each written to the connection in one call, not copied through
+// a buffer.
+func (c *countedReader) WriteTo(w io.Writer) (int64, error) {
+	return io.Copy(countedWriter{w, c.sent}, c.r)
+}
+
+type countedWriter struct {
+	w    io.Writer
+	sent prometheus.Counter
+}
+
+func (c countedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.sent.Add(float64(n))
+	return n, err
+}
+
 // byteRange reads a Range value against a body of size bytes (RFC 9110 14.1.2): ok with
 // the n bytes from first when it asks for one range of bytes that holds at least one;
 // unsatisfiable when it is well-formed but none of its ranges holds one (a 416). A range

@@ -313,3 +313,31 @@ func FuzzByteRange(f *testing.F) {
 		}
 	})
 }
+
+// writeCounter counts the calls that write to it.
+type writeCounter struct{ calls, bytes int }
+
+func (w *writeCounter) Write(p []byte) (int, error) { w.calls++; w.bytes += len(p); return len(p), nil }
+
+// TestCountedExportWritesParts: counting the export's bytes must not turn its few parts of
+// megabytes into thousands of buffer-sized writes (a review measured 882 writes for a 14 MB
+// export, against 7 before the counting).
+func TestCountedExportWritesParts(t *testing.T) {
+	parts := [][]byte{bytes.Repeat([]byte("a"), 4<<20), bytes.Repeat([]byte("b"), 4<<20), []byte("tail")}
+	var readers []io.Reader
+	for _, p := range parts {
+		readers = append(readers, bytes.NewReader(p))
+	}
+	sent := prometheus.NewCounter(prometheus.CounterOpts{Name: "sent"})
+	var w writeCounter
+	n, err := io.Copy(&w, &countedReader{io.MultiReader(readers...), sent})
+	if err != nil || n != 8<<20+4 || w.bytes != int(n) {
+		t.Fatalf("copied %d bytes (%d written), %v", n, w.bytes, err)
+	}
+	if w.calls > len(parts) {
+		t.Errorf("%d writes for %d parts", w.calls, len(parts))
+	}
+	if got := testutil.ToFloat64(sent); got != float64(n) {
+		t.Errorf("counted %v bytes, want %d", got, n)
+	}
+}
