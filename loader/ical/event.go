@@ -550,14 +550,14 @@ func (p *parser) add(ev source.Event) {
 }
 
 // place reads LOCATION and GEO. LOCATION is split at commas and line breaks, "name
-// (address)" read as "name, address", a postal code written on its own at the end dropped.
-// The first part is the venue's name. A last part that names a country, by its name or
-// code, is the country (a code that is also a US state's, a Canadian province's or an
-// Australian state's is read as that region too, by the loader: "Athens\, GA"). Of the
-// rest, "venue, town, ST" is the town and its region's code, the locality the loader reads
-// as an address on one line ("venue, street 12, town, ST 12345" too); otherwise it is
-// "venue, street, city": the name, the street, and the rest as the locality. One of two
-// parts is "venue, city" unless its second part holds a digit ("venue, street 12").
+// (address)" read as "name, address". The first part is the venue's name; a last part that
+// names a country by its name (or three letters: "USA") is the country, and postal codes written on their own at the
+// end go ("…\, London\, SW9 9SL"). Of three parts or more, the rest is the locality, an
+// address on one line from whose end the loader takes the town, its region and its country
+// ("venue, town, ST", "venue, neighbourhood, city"); when the second part holds a digit it
+// is the street, and the locality what follows ("venue, street 12, 10115 Berlin, DE"). Of two, the second is the country
+// when it names one ("Burgerweeshuis\, NL", by name or code, so that a venue hint gives
+// the city), else the street when it holds a digit ("venue, street 12"), else the city.
 // Coordinates are kept when both are in range and not 0,0.
 func place(location, geo *prop) source.Place {
 	var pl source.Place
@@ -572,25 +572,29 @@ func place(location, geo *prop) source.Place {
 				parts = append(parts, part)
 			}
 		}
-		for len(parts) > 2 && postalOnly(parts[len(parts)-1]) {
-			parts = parts[:len(parts)-1] // "…\, CA\, 94080"
-		}
-		if n := len(parts); n >= 2 {
-			if _, ok := engine.CountryCode(regionOf(parts[n-1])); ok { // "…, Deutschland", "…, DE"
-				pl.Country, parts = regionOf(parts[n-1]), parts[:n-1]
+		if n := len(parts); n >= 3 && len(parts[n-1]) > 2 {
+			if _, ok := engine.CountryCode(parts[n-1]); ok { // "…, Deutschland"
+				pl.Country, parts = parts[n-1], parts[:n-1]
 			}
 		}
+		for len(parts) > 2 && places.PostalOnly(parts[len(parts)-1]) {
+			parts = parts[:len(parts)-1] // "…\, CA\, 94080", "…\, London\, SW9 9SL"
+		}
 		switch n := len(parts); {
-		case n >= 3 && places.IsCode(regionOf(parts[n-1])) && n >= 4 && hasDigit(parts[1]): // "venue, street 12, town, ST 12345"
+		case n >= 3 && hasDigit(parts[1]): // "venue, street 12, town…"
 			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
-		case n >= 3 && places.IsCode(regionOf(parts[n-1])): // "venue, town, ST"
+		case n >= 3: // "venue, town, ST", "venue, neighbourhood, city"
 			pl.Name, pl.Locality = parts[0], strings.Join(parts[1:], ", ")
-		case n >= 3: // "venue, street, city"
-			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
-		case n == 2 && !hasDigit(parts[1]): // "venue, city"
-			pl.Name, pl.Locality = parts[0], parts[1]
-		case n > 0:
-			pl.Name, pl.Street = parts[0], strings.Join(parts[1:], ", ")
+		case n == 2:
+			if _, ok := engine.CountryCode(parts[1]); ok && pl.Country == "" {
+				pl.Name, pl.Country = parts[0], parts[1]
+			} else if hasDigit(parts[1]) {
+				pl.Name, pl.Street = parts[0], parts[1]
+			} else {
+				pl.Name, pl.Locality = parts[0], parts[1]
+			}
+		case n == 1:
+			pl.Name = parts[0]
 		}
 	}
 	if geo != nil && geo.err == nil {
@@ -631,26 +635,3 @@ func token(v string) string {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
-
-// regionOf returns a part that is a code followed by a postal code ("AZ 85281") as the code
-// alone, other parts as they are.
-func regionOf(part string) string {
-	if code, postal, ok := strings.Cut(part, " "); ok && places.IsCode(code) && hasDigit(postal) && !strings.Contains(postal, " ") {
-		return code
-	}
-	return part
-}
-
-// postalOnly reports whether a part is a postal code alone: one word of digits, at most ten
-// bytes ("94080", "10115").
-func postalOnly(part string) bool {
-	if len(part) > 10 {
-		return false
-	}
-	for _, c := range []byte(part) {
-		if (c < '0' || c > '9') && c != '-' {
-			return false
-		}
-	}
-	return hasDigit(part)
-}

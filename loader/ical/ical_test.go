@@ -455,21 +455,23 @@ func TestPlace(t *testing.T) {
 		{`Burgerweeshuis\, Netherlands`, source.Place{Name: "Burgerweeshuis", Country: "Netherlands"}},
 		{`Hof\, Kastanienallee 12`, source.Place{Name: "Hof", Street: "Kastanienallee 12"}},
 		{`Club\, Berlin`, source.Place{Name: "Club", Locality: "Berlin"}},
-		// A country's code that is a US state's too is the country here; the loader reads it
-		// as the state as well (places.Locate): "Athens, GA" is not in Gabon.
-		{`Georgia Theatre\, Athens\, GA`, source.Place{Name: "Georgia Theatre", Locality: "Athens", Country: "GA"}},
+		// The parts after the name are an address on one line for the loader, which reads
+		// "Athens, GA" as Georgia's, not Gabon's (places.Locate); a country's code alone
+		// after the name is the country, so that a venue hint gives the city.
+		{`Georgia Theatre\, Athens\, GA`, source.Place{Name: "Georgia Theatre", Locality: "Athens, GA"}},
 		{`South San Francisco\, CA`, source.Place{Name: "South San Francisco", Country: "CA"}},
 		{`Burgerweeshuis\, NL`, source.Place{Name: "Burgerweeshuis", Country: "NL"}},
-		{`Paradiso\, Weteringschans 6-8\, 1017 SG Amsterdam\, NL`, source.Place{Name: "Paradiso", Street: "Weteringschans 6-8", Locality: "1017 SG Amsterdam", Country: "NL"}},
+		{`Paradiso\, Weteringschans 6-8\, 1017 SG Amsterdam\, NL`, source.Place{Name: "Paradiso", Street: "Weteringschans 6-8", Locality: "1017 SG Amsterdam, NL"}},
 		// "venue, town, ST" is not "venue, street, city".
 		{`Wonder Ballroom\, Portland\, OR`, source.Place{Name: "Wonder Ballroom", Locality: "Portland, OR"}},
 		{`Wonder Ballroom\, 128 NE Russell St\, Portland\, OR 97212`, source.Place{Name: "Wonder Ballroom", Street: "128 NE Russell St", Locality: "Portland, OR 97212"}},
-		{`Venue\, Berlin\, BE\, DE`, source.Place{Name: "Venue", Locality: "Berlin, BE", Country: "DE"}},
-		{`Songbyrd\, Adams Morgan\, Washington`, source.Place{Name: "Songbyrd", Street: "Adams Morgan", Locality: "Washington"}},
+		{`Venue\, Berlin\, BE\, DE`, source.Place{Name: "Venue", Locality: "Berlin, BE, DE"}},
+		{`Songbyrd\, Adams Morgan\, Washington`, source.Place{Name: "Songbyrd", Locality: "Adams Morgan, Washington"}},
+		{`O2 Academy Brixton\, London\, SW9 9SL`, source.Place{Name: "O2 Academy Brixton", Locality: "London"}},
 		// node-ical's tripit-location-escaping.ics and meetup-timed-tz.ics.
-		{`250 GATEWAY BLVD\, South San Francisco\, CA\, 94080`, source.Place{Name: "250 GATEWAY BLVD", Locality: "South San Francisco", Country: "CA"}},
+		{`250 GATEWAY BLVD\, South San Francisco\, CA\, 94080`, source.Place{Name: "250 GATEWAY BLVD", Locality: "South San Francisco, CA"}},
 		{`Open Source Project Tempe (1415 E University Dr. #103A\, Tempe\,  AZ 85281)`,
-			source.Place{Name: "Open Source Project Tempe", Street: "1415 E University Dr. #103A", Locality: "Tempe", Country: "AZ"}},
+			source.Place{Name: "Open Source Project Tempe", Street: "1415 E University Dr. #103A", Locality: "Tempe, AZ 85281"}},
 		{`Venue (Room 2)`, source.Place{Name: "Venue (Room 2)"}},
 		{`Venue\, 5 Main St\, Springfield\, IL 62701\, USA`, source.Place{Name: "Venue", Street: "5 Main St", Locality: "Springfield, IL 62701", Country: "USA"}},
 	}

@@ -105,11 +105,24 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 			break
 		}
 	}
-	if made >= 0 {
-		code, _ := g.country(readings[made])
-		return g.made(readings[made], code)
+	if made < 0 {
+		return nil, firstErr
 	}
-	return nil, firstErr
+	// A reading that cannot be made (a region of several zones, and no coordinates) gives
+	// way to the next one that can: "Vagator, Goa, IN" is not in Indiana.
+	var err error
+	for i := made; i < len(readings); i++ {
+		code, cerr := g.country(readings[i])
+		if cerr != nil {
+			continue
+		}
+		c, merr := g.made(readings[i], code)
+		if merr == nil {
+			return c, nil
+		}
+		err = cmpErr(err, merr)
+	}
+	return nil, err
 }
 
 func cmpErr(a, b error) error {
@@ -359,7 +372,7 @@ func (g *Gazetteer) readings(p Place) []Place {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	parts = dropEmpty(parts)
-	for len(parts) > 1 && postalOnly(parts[len(parts)-1]) {
+	for len(parts) > 1 && PostalOnly(parts[len(parts)-1]) {
 		parts = parts[:len(parts)-1] // "Lynn, MA, 01901"
 	}
 	if len(parts) < 2 {
@@ -420,15 +433,29 @@ func (g *Gazetteer) readings(p Place) []Place {
 	case isCountry && last == stated && len(rest) > 1:
 		rest = rest[:len(rest)-1] // "Glasgow, United Kingdom" in the United Kingdom
 	}
+	var city []Place
 	if r, ok := g.asRegion(q, rest); ok {
+		if last := regionPart(rest[len(rest)-1]); !isCode(last) {
+			// A region's name may be its city's too: "Adams Morgan, Washington" is in
+			// Washington, DC, "Williamsburg, New York" in New York City.
+			c := q
+			c.Locality = last
+			city = append(city, c)
+		}
 		q = r
 	} else {
-		if n := len(rest); n > 1 && IsCode(regionPart(rest[n-1])) {
+		if n := len(rest); n > 1 && isCode(regionPart(rest[n-1])) {
 			rest = rest[:n-1] // a region's code the gazetteer does not know: "Mumbai, MH", "Berlin, BE"
 		}
 		q.Locality = stripPostal(rest[len(rest)-1]) // earlier parts are a venue name or a street
 	}
-	return append(out, q)
+	if n := len(parts); isCountry && len(out) > 0 && n > 1 && hasDigit(strings.Fields(parts[n-2] + " x")[0]) {
+		// A code that is a country's and a region's after a postcode and its town is the
+		// country: "25596 Wacken, DE" is in Germany, "Morrison, CO 80465" in Colorado.
+		out = append([]Place{q}, out...)
+		return append(out, city...)
+	}
+	return append(append(out, q), city...)
 }
 
 // regionReadings returns, for readings whose country is written as a two-letter code that
@@ -548,9 +575,9 @@ func stripPostal(s string) string {
 	return strings.Join(f, " ")
 }
 
-// postalOnly reports whether s is a postal code alone: at most two words of at most ten
+// PostalOnly reports whether s is a postal code alone: at most two words of at most ten
 // bytes, each with a digit ("01901", "LS1 3AA", "J2S 9E2").
-func postalOnly(s string) bool {
+func PostalOnly(s string) bool {
 	f := strings.Fields(s)
 	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
 		return false
@@ -565,9 +592,9 @@ func postalOnly(s string) bool {
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
-// IsCode reports whether s is written like a region's code: two or three capital letters
+// isCode reports whether s is written like a region's code: two or three capital letters
 // ("OR", "ON", "NSW").
-func IsCode(s string) bool {
+func isCode(s string) bool {
 	if len(s) < 2 || len(s) > 3 {
 		return false
 	}
