@@ -6,13 +6,14 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
+	xunicode "golang.org/x/text/encoding/unicode"
 )
 
 // decoded is a body as handed to the caller.
@@ -51,9 +52,9 @@ func decodeBody(body []byte, contentType string) decoded {
 		d.body = body[3:]
 		return d.utf8OrFallback("", "utf-8 byte order mark")
 	case bytes.HasPrefix(body, []byte("\xfe\xff")):
-		return d.decodeWith(unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be")
+		return d.decodeWith(xunicode.UTF16(xunicode.BigEndian, xunicode.ExpectBOM), "utf-16be")
 	case bytes.HasPrefix(body, []byte("\xff\xfe")):
-		return d.decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le")
+		return d.decodeWith(xunicode.UTF16(xunicode.LittleEndian, xunicode.ExpectBOM), "utf-16le")
 	}
 
 	label, where := params["charset"], "declared"
@@ -77,13 +78,13 @@ func decodeBody(body []byte, contentType string) decoded {
 }
 
 // utf8OrFallback keeps a valid UTF-8 body (with note, possibly empty). Otherwise, when it
-// holds more valid multi-byte UTF-8 sequences than bytes that are not UTF-8, and some of
-// three or four bytes or four times as many of two (windows-1252 text has pairs that are
-// valid UTF-8 by chance, "É" before a no-break space, but hardly ever three bytes), it is
-// UTF-8 with a few stray bytes (a corrupted byte, a line pasted from a windows-1252
-// source): it is kept as UTF-8 and each stray byte read as windows-1252. Else it is read
-// as windows-1252 throughout. The note says which, in terms of what (the declaration that
-// said or implied utf-8).
+// holds more letters written as valid multi-byte UTF-8 than bytes that are not UTF-8, it is
+// UTF-8 with a few stray bytes (a corrupted byte, a line pasted from a windows-1252 source):
+// it is kept as UTF-8 and each stray byte read as windows-1252. Letters are what UTF-8 text
+// holds; windows-1252 text has pairs that are valid UTF-8 by chance, but they decode to
+// other things ("É" before a no-break space is U+0260, an IPA sign). Else it is read as
+// windows-1252 throughout. The note says which, in terms of what (the declaration that said
+// or implied utf-8).
 func (d decoded) utf8OrFallback(note, what string) decoded {
 	if utf8.Valid(d.body) {
 		d.charset, d.note = "utf-8", note
@@ -92,22 +93,19 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 		}
 		return d
 	}
-	multi, wide, stray := 0, 0, 0
+	letters, stray := 0, 0
 	for b := d.body; len(b) > 0; {
 		r, n := utf8.DecodeRune(b)
 		switch {
 		case r == utf8.RuneError && n == 1:
 			stray++
-		case n > 2:
-			wide++
-			fallthrough
-		case n > 1:
-			multi++
+		case n > 1 && utf8Letter(r):
+			letters++
 		}
 		b = b[n:]
 	}
 	d.fallback = true
-	if multi > stray && (wide > 0 || multi >= 4*stray) {
+	if letters > stray {
 		out := make([]byte, 0, len(d.body)+2*stray)
 		for b := d.body; len(b) > 0; {
 			r, n := utf8.DecodeRune(b)
@@ -129,6 +127,21 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 	d.body, d.charset = out, "windows-1252"
 	d.note = what + " but not valid utf-8; read as windows-1252"
 	return d
+}
+
+// utf8Letter reports whether r, written in several bytes, is a letter of a script whose
+// text is written in them: Latin letters with accents (not the IPA signs after them),
+// Greek, Cyrillic, Armenian, Hebrew, Arabic, and any letter of three bytes or more (Indic,
+// Thai, CJK, kana, Hangul).
+func utf8Letter(r rune) bool {
+	switch {
+	case r >= 0xC0 && r <= 0x24F && r != 0xD7 && r != 0xF7,
+		r >= 0x370 && r <= 0x58F,
+		r >= 0x5D0 && r <= 0x5EA,
+		r >= 0x620 && r <= 0x64A:
+		return true
+	}
+	return r >= 0x800 && unicode.IsLetter(r)
 }
 
 func (d decoded) decodeWith(enc encoding.Encoding, name string) decoded {
