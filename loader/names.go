@@ -119,37 +119,50 @@ func titleHeadliner(title, venue, city string) string {
 }
 
 // occasions end what a title names before a colon when the act follows it: "Penelope Tour:
-// Small Crush", "WXPN 88.5 Welcomes: Waxahatchee", "An Evening with: Owen", "'Forgot About
-// Me' Record Release Show!: Pouty", "10 Year Anniversary: Slothrust". Words that also end
-// acts' names ("Bloc Party", "Old Crow Medicine Show", "The Anniversary") are not among them
-// alone.
+// Small Crush", "WXPN 88.5 Welcomes: Waxahatchee", "An Evening with: Owen", "EP Release:
+// Pouty", "10th Anniversary: Slothrust", "Listening Party: X". "party" and "show" end acts'
+// names too (Bloc Party, Old Crow Medicine Show): only with the word before them.
 var occasions = []string{
 	"tour", "welcomes", "welcome", "evening with", "night with", "afternoon with",
-	"release show", "release party", "record release", "album release", "release celebration",
-	"year anniversary", "anniversary show", "anniversary tour", "anniversary celebration",
-	"celebration", "showcase", "night series", "concert series", "music series",
+	"release", "release show", "release party", "listening party", "farewell show",
+	"anniversary", "anniversary show", "celebration", "showcase", "residency", "series",
 }
 
-// cutOccasion returns the act after the first ": " of t when what comes before it is an
-// occasion, or occasions set off by " | " ("WXPN 88.5 Welcomes | Album Release
-// Celebration: Restorations"), or a volume's number ("Vol. 3: Stingray"), and what follows
-// is not itself one ("15th Anniversary Tour: The Head and The Heart", but not "Bloc Party:
-// Silent Alarm 20th Anniversary Tour"); a "w/" or "with" before the act goes. Else t.
+// cutOccasion returns the act after the first ": " of t when what comes before it is made
+// of occasions and dates set off by separators ("WXPN 88.5 Welcomes | Album Release
+// Celebration: Restorations", "Thursday, March 5 - Album Release Show: Pouty") or a
+// volume's number ("Vol. 3: Stingray"), and what follows is not a tour ("Bloc Party: Silent
+// Alarm 20th Anniversary Tour"); a "w/" or "with" before the act goes. An act named "The"
+// and an occasion ("The Anniversary: …") keeps its name. Else t.
 func cutOccasion(t string) string {
 	prefix, rest, ok := strings.Cut(t, ": ")
 	rest = strings.TrimSpace(rest)
-	if !ok || prefix == "" || rest == "" || occasion(rest) {
+	if !ok || prefix == "" || rest == "" || strings.HasSuffix(" "+engine.Fold(rest), " tour") {
 		return t
 	}
+	segs := []string{prefix}
 	for _, sep := range billSeps {
-		if sep != ": " && sep != " | " && indexFold(prefix, sep) >= 0 {
+		if sep == ": " {
+			continue
+		}
+		var next []string
+		for _, seg := range segs {
+			next = append(next, splitFold(seg, sep)...)
+		}
+		segs = next
+	}
+	occasions := 0
+	for _, seg := range segs {
+		switch {
+		case occasion(seg) && !strings.HasPrefix(engine.Fold(strings.TrimSpace(seg)), "the "):
+			occasions++
+		case dateWords(seg):
+		default:
 			return t // the act came first: "Muse - Simulation Theory World Tour: Special Guests"
 		}
 	}
-	for seg := range strings.SplitSeq(prefix, " | ") {
-		if !occasion(seg) {
-			return t
-		}
+	if occasions == 0 {
+		return t
 	}
 	for _, w := range []string{"w/ ", "w/", "with "} {
 		if len(rest) > len(w) && strings.EqualFold(rest[:len(w)], w) {
@@ -158,6 +171,34 @@ func cutOccasion(t string) string {
 		}
 	}
 	return rest
+}
+
+// splitFold splits s at every sep, matched ignoring ASCII case.
+func splitFold(s, sep string) []string {
+	var out []string
+	for {
+		i := indexFold(s, sep)
+		if i < 0 {
+			return append(out, s)
+		}
+		out, s = append(out, s[:i]), s[i+len(sep):]
+	}
+}
+
+// dateWords reports whether s names a day: weekdays, months, numbers and ordinals only
+// ("Thursday", "March 5", "Sat 12th").
+func dateWords(s string) bool {
+	words := strings.Fields(engine.Fold(s))
+	for _, w := range words {
+		w = strings.Trim(w, ".")
+		if isNumber(strings.TrimRight(w, "stndrh")) {
+			continue
+		}
+		if len(w) < 3 || !strings.Contains(" monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ", " "+w) {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // occasion reports whether s ends with an occasion or a volume's number.
@@ -337,10 +378,9 @@ func cutPlace(t, venue, city string) string {
 			if rest == p || strings.HasPrefix(rest, p+" ") || strings.HasPrefix("the "+rest, p) && len(rest) > 2 {
 				return t[:i]
 			}
-			// "X at The Junction Underground", of a venue named without its "The": at a name
-			// of two words or more ("Lost in the Trees" at Trees stays whole).
-			if r := strings.TrimPrefix(rest, "the "); r != rest && (sep == " at " || sep == " @ ") && strings.Contains(p, " ") &&
-				(r == p || strings.HasPrefix(r, p+" ")) {
+			// "X at The Troubadour", of a venue named without its "The"; only after "at" or
+			// "@" ("Lost in the Trees" at Trees stays whole).
+			if r := strings.TrimPrefix(rest, "the "); r != rest && (sep == " at " || sep == " @ ") && (r == p || strings.HasPrefix(r, p+" ")) {
 				return t[:i]
 			}
 		}
