@@ -189,11 +189,12 @@ func where(path string, data []byte, err error) string {
 	case errors.As(err, &typ):
 		off = typ.Offset
 	default:
-		// An unknown field's error carries no offset: its first use as a key. Byte off-1
-		// must be the one in error, as for a syntax error: the key's opening quote.
+		// An unknown field's error carries no offset: its use as a key, when the file uses
+		// that key once (a key valid elsewhere, "format" in a platform, is not told apart).
+		// Byte off-1 must be the one in error, as for a syntax error: the key's opening quote.
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			if m := regexp.MustCompile(regexp.QuoteMeta(name) + `\s*:`).FindIndex(data); m != nil {
-				off = int64(m[0]) + 1
+			if m := regexp.MustCompile(regexp.QuoteMeta(name)+`\s*:`).FindAllIndex(data, 2); len(m) == 1 {
+				off = int64(m[0][0]) + 1
 			}
 		}
 	}

@@ -66,3 +66,26 @@ func errUnwrapAll(err error) error {
 		err = u.Unwrap()
 	}
 }
+
+// TestUnknownFieldNeverMisplaced: a key unknown where it stands but valid elsewhere ("format"
+// in a platform) is reported without a position rather than at its valid use.
+func TestUnknownFieldNeverMisplaced(t *testing.T) {
+	cfg := `{
+  "venues": [
+    {"name": "a", "format": "jsonld", "url": "https://a.example/"}
+  ],
+  "platforms": [
+    {"name": "p", "kind": "songkick", "url": "https://api.songkick.example/events.json",
+     "format": "json"}
+  ]
+}
+`
+	path := filepath.Join(t.TempDir(), "sources.json")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadConfig(path)
+	if err == nil || !strings.Contains(err.Error(), `sources.json: json: unknown field "format"`) {
+		t.Errorf("error %v, want it without a position", err)
+	}
+}
