@@ -126,6 +126,9 @@ func New(o Options) *Loader {
 	l := &Loader{o: o, lkg: map[string]lastGood{}, lastErr: map[string]failure{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 		logs: logThrottle{every: o.LogEvery, last: map[logKey]trouble{}}, reload: make(chan []Source, 1)}
 	l.loadLastGood(o.Sources)
+	if o.Metrics != nil {
+		o.Metrics.Sources(sourceNames(o.Sources))
+	}
 	return l
 }
 
@@ -544,6 +547,14 @@ func (l *Loader) Run(ctx context.Context) {
 	}
 }
 
+func sourceNames(srcs []Source) []string {
+	names := make([]string, len(srcs))
+	for i, src := range srcs {
+		names[i] = src.Name()
+	}
+	return names
+}
+
 // useSources makes srcs the sources of the next refreshes, forgetting the last good events
 // of the sources dropped. The sharp-drop check starts afresh, as after a restart: sources
 // removed on purpose take their gigs with them.
@@ -556,6 +567,9 @@ func (l *Loader) useSources(srcs []Source) {
 	l.logs.forget(kept)
 	l.loadLastGood(srcs)
 	l.o.Sources = srcs
+	if l.o.Metrics != nil {
+		l.o.Metrics.Sources(sourceNames(srcs))
+	}
 	l.published, l.refused = 0, 0
 	l.o.Logger.Info("sources reloaded", "sources", len(srcs))
 }

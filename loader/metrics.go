@@ -79,6 +79,20 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
+// Sources gives each of the sources about to be fetched (by name) its fetch series at zero, before
+// its first refresh, so that an alert on the increase of failed fetches sees the first.
+// Series of sources no longer fetched go at the next Observe.
+func (m *Metrics) Sources(names []string) {
+	if m.sources == nil {
+		m.sources = map[string]bool{}
+	}
+	for _, name := range names {
+		m.sources[name] = true
+		m.fetches.WithLabelValues(name, "ok")
+		m.fetches.WithLabelValues(name, "failed")
+	}
+}
+
 // Observe records a refresh's report and error.
 func (m *Metrics) Observe(rep Report, err error) {
 	result := "published"
@@ -100,10 +114,6 @@ func (m *Metrics) Observe(rep Report, err error) {
 		}
 		if s.Stale {
 			stale = 1
-		}
-		if !m.sources[s.Name] { // both results from a source's first run on, so that rate() sees its first failure
-			m.fetches.WithLabelValues(s.Name, "ok")
-			m.fetches.WithLabelValues(s.Name, "failed")
 		}
 		m.fetches.WithLabelValues(s.Name, result).Inc()
 		last := 0.0 // never: an alert on the time since sees it at once

@@ -20,6 +20,12 @@ func TestRefreshMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg)
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	m.Sources([]string{"tixhub", "venue-a", "venue-new"})
+	// Before the first refresh, a source's failures are at zero: an alert on their
+	// increase sees the first one.
+	if got := testutil.ToFloat64(m.fetches.WithLabelValues("venue-new", "failed")); got != 0 || testutil.CollectAndCount(m.fetches) != 6 {
+		t.Fatalf("before the first refresh: %d fetch series, venue-new failed %v", testutil.CollectAndCount(m.fetches), got)
+	}
 	m.Observe(Report{
 		Sources: []SourceReport{
 			{Name: "tixhub", Events: 120, LastSuccess: at},
