@@ -117,6 +117,17 @@ func TestLocationsPlaced(t *testing.T) {
 		{`The Crocodile\, Seattle\, Washington`, "", source.Place{Locality: "Seattle", Country: "US"}, "seattle", "America/Los_Angeles"},
 		{`O2 Academy Brixton\, London\, SW9 9SL`, "", source.Place{Locality: "London", Country: "GB"}, "london-gb", "Europe/London"},
 		{`Venue\, Toronto\, M5V 2T6`, "", source.Place{Locality: "Toronto", Country: "CA"}, "toronto", "America/Toronto"},
+		// A third review's: a postcode on its own before the country's code, as a
+		// schema.org PostalAddress joined with commas reads.
+		{`Brudenell Social Club\, 33 Queens Road\, Leeds\, LS6 1NY\, UK`, "", source.Place{}, "leeds", "Europe/London"},
+		{`O2 Academy Brixton\, 211 Stockwell Rd\, London\, SW9 9SL\, UK`, "", source.Place{}, "london-gb", "Europe/London"},
+		{`Venue\, 5 rue X\, Paris\, 75011\, FR`, "", source.Place{}, "paris", "Europe/Paris"},
+		{`Venue\, Street 5\, Berlin\, 10115\, DE`, "", source.Place{}, "berlin", "Europe/Berlin"},
+		{`Vicar Street\, 58-59 Thomas St\, Dublin 8\, D08 NW50\, IE`, "", source.Place{}, "dublin", "Europe/Dublin"},
+		{`Venue\, 1 Yonge St\, Toronto\, ON\, M5V 2T6\, CA`, "", source.Place{}, "toronto", "America/Toronto"},
+		{`Venue\, 10 George St\, Sydney\, NSW\, 2000\, AU`, "", source.Place{}, "sydney", "Australia/Sydney"},
+		{`Venue\, 1 Main St\, Austin\, TX\, 78701\, US`, "", source.Place{}, "austin", "America/Chicago"},
+		{`Venue\, Gander\, NL\, CA`, "", source.Place{}, "gander-ca", "America/St_Johns"},
 		// American calendars: a state's code that is a country's too (Illinois, Israel;
 		// Pennsylvania, Panama; California, Canada), "venue, town, ST", node-ical's TripIt
 		// and Meetup exports.

@@ -433,6 +433,9 @@ func (g *Gazetteer) readings(p Place) []Place {
 	case isCountry && last == stated && len(rest) > 1:
 		rest = rest[:len(rest)-1] // "Glasgow, United Kingdom" in the United Kingdom
 	}
+	for len(rest) > 1 && PostalOnly(rest[len(rest)-1]) {
+		rest = rest[:len(rest)-1] // "Leeds, LS6 1NY, UK", "Austin, TX, 78701, US"
+	}
 	var city []Place
 	if r, ok := g.asRegion(q, rest); ok {
 		if last := regionPart(rest[len(rest)-1]); !isCode(last) {
@@ -529,10 +532,11 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 		return p, false
 	}
 	r := regionPart(parts[len(parts)-1])
-	if g.regions[engine.Fold(r)] == nil {
-		return p, false
+	before := parts[len(parts)-2]
+	if g.regions[engine.Fold(r)] == nil || PostalOnly(before) || isCode(regionPart(before)) {
+		return p, false // "…, ON, M5V 2T6, CA" and "Gander, NL, CA" end in a country
 	}
-	p.Region, p.Locality = r, stripPostal(parts[len(parts)-2])
+	p.Region, p.Locality = r, stripPostal(before)
 	return p, true
 }
 
