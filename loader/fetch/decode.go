@@ -6,7 +6,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -78,11 +77,12 @@ func decodeBody(body []byte, contentType string) decoded {
 }
 
 // utf8OrFallback keeps a valid UTF-8 body (with note, possibly empty). Otherwise, when it
-// holds more letters written as valid multi-byte UTF-8 than bytes that are not UTF-8, it is
-// UTF-8 with a few stray bytes (a corrupted byte, a line pasted from a windows-1252 source):
-// it is kept as UTF-8 and each stray byte read as windows-1252. Letters are what UTF-8 text
-// holds; windows-1252 text has pairs that are valid UTF-8 by chance, but they decode to
-// other things ("É" before a no-break space is U+0260, an IPA sign). Else it is read as
+// holds more characters written as valid UTF-8 of three bytes or more (curly quotes,
+// dashes, emoji, CJK) or letters of two (accented Latin, Greek, Cyrillic…) than bytes that
+// are not UTF-8, it is UTF-8 with a few stray bytes (a corrupted byte, a line pasted from a
+// windows-1252 source): it is kept as UTF-8 and each stray byte read as windows-1252.
+// windows-1252 text has pairs that are valid UTF-8 by chance, but they decode to other
+// things than letters ("É" before a no-break space is U+0260, an IPA sign). Else it is read as
 // windows-1252 throughout. The note says which, in terms of what (the declaration that said
 // or implied utf-8).
 func (d decoded) utf8OrFallback(note, what string) decoded {
@@ -99,7 +99,7 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			stray++
-		case n > 1 && utf8Letter(r):
+		case n > 2 || n == 2 && utf8Letter(r):
 			letters++
 		}
 		b = b[n:]
@@ -129,19 +129,12 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 	return d
 }
 
-// utf8Letter reports whether r, written in several bytes, is a letter of a script whose
-// text is written in them: Latin letters with accents (not the IPA signs after them),
-// Greek, Cyrillic, Armenian, Hebrew, Arabic, and any letter of three bytes or more (Indic,
-// Thai, CJK, kana, Hangul).
+// utf8Letter reports whether r, written in two bytes, is a letter of a script whose text
+// is written in them: Latin letters with accents (not the IPA signs after them), Greek,
+// Cyrillic, Armenian, Hebrew, Arabic.
 func utf8Letter(r rune) bool {
-	switch {
-	case r >= 0xC0 && r <= 0x24F && r != 0xD7 && r != 0xF7,
-		r >= 0x370 && r <= 0x58F,
-		r >= 0x5D0 && r <= 0x5EA,
-		r >= 0x620 && r <= 0x64A:
-		return true
-	}
-	return r >= 0x800 && unicode.IsLetter(r)
+	return r >= 0xC0 && r <= 0x24F && r != 0xD7 && r != 0xF7 || r >= 0x370 && r <= 0x58F ||
+		r >= 0x5D0 && r <= 0x5EA || r >= 0x620 && r <= 0x64A
 }
 
 func (d decoded) decodeWith(enc encoding.Encoding, name string) decoded {

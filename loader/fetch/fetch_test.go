@@ -488,6 +488,9 @@ func TestCharsets(t *testing.T) {
 		{"utf-8 with a stray byte", "text/calendar", "SUMMARY:日本国際\x8d覧会", "SUMMARY:日本国際\uFFFD覧会", "utf-8", true},
 		{"utf-8 with a pasted latin-1 word", "text/html", "<p>Motörhead, Björk</p><p>Caf\xe9</p>", "<p>Motörhead, Björk</p><p>Café</p>", "utf-8", true},
 		{"utf-8 with one pasted latin-1 word", "text/html", "Mø & Björk at Caf\xe9 Oto", "Mø & Björk at Café Oto", "utf-8", true},
+		// English pages: no accented letter, but curly quotes, dashes and emoji.
+		{"utf-8 punctuation and a pasted latin-1 word", "text/html", "<p>Don’t miss it – doors at 7pm — at Caf\xe9 Oto</p>", "<p>Don’t miss it – doors at 7pm — at Café Oto</p>", "utf-8", true},
+		{"utf-8 emoji and a pasted latin-1 word", "text/html", "<p>🎸 Live music 🎤 tonight at Caf\xe9</p>", "<p>🎸 Live music 🎤 tonight at Café</p>", "utf-8", true},
 		{"latin-1 with one pair that is utf-8", "text/html", "D\xe9j\xe0 vu \xc3\xa9t\xe9", "Déjà vu Ã©té", "windows-1252", true},
 		// French from Word: a no-break space before the colon, after "É", is a valid pair.
 		{"latin-1 with pairs that are utf-8", "text/calendar", "SUMMARY:ANNUL\xc9\xa0: Zaz\nSUMMARY:ANNUL\xc9\xa0: Zaz\nSUMMARY:REPORT\xc9\xa0: Ang\xe8le",
