@@ -137,7 +137,7 @@ var occasions = []string{
 func cutOccasion(t string) string {
 	prefix, rest, ok := strings.Cut(t, ": ")
 	rest = strings.TrimSpace(rest)
-	if !ok || prefix == "" || rest == "" || strings.HasSuffix(" "+engine.Fold(rest), " tour") {
+	if !ok || prefix == "" || rest == "" || !actLike(rest) {
 		return t
 	}
 	segs := []string{prefix}
@@ -152,13 +152,14 @@ func cutOccasion(t string) string {
 		segs = next
 	}
 	occasions := 0
-	for _, seg := range segs {
+	for i, seg := range segs {
 		switch {
 		case occasion(seg) && !strings.HasPrefix(engine.Fold(strings.TrimSpace(seg)), "the "):
 			occasions++
-		case dateWords(seg):
+		case dateWords(seg, true):
+		case dateWords(seg, false) && i+1 < len(segs) && dateWords(segs[i+1], true): // "Thursday, March 5"
 		default:
-			return t // the act came first: "Muse - Simulation Theory World Tour: Special Guests"
+			return t // the act came first: "Muse - Simulation Theory World Tour: Special Guests", "Thursday - … Anniversary: …"
 		}
 	}
 	if occasions == 0 {
@@ -185,21 +186,46 @@ func splitFold(s, sep string) []string {
 	}
 }
 
-// dateWords reports whether s names a day: weekdays, months, numbers and ordinals only
-// ("Thursday", "March 5", "Sat 12th").
-func dateWords(s string) bool {
+// dateWords reports whether s names a day by words: a weekday, a month, days of the month
+// and ordinals ("Thursday", "March 5", "Sat 12th"); with month, a month among them. A
+// number alone is no date ("311" is a band).
+func dateWords(s string, month bool) bool {
 	words := strings.Fields(engine.Fold(s))
+	named := false
 	for _, w := range words {
 		w = strings.Trim(w, ".")
-		if isNumber(strings.TrimRight(w, "stndrh")) {
+		if d := strings.TrimRight(w, "stndrh"); isNumber(d) && len(d) <= 2 {
 			continue
 		}
-		if len(w) < 3 || !strings.Contains(" monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ", " "+w) {
+		switch {
+		case len(w) >= 3 && strings.Contains(" january february march april may june july august september october november december ", " "+w):
+			named = true
+		case len(w) >= 3 && strings.Contains(" monday tuesday wednesday thursday friday saturday sunday ", " "+w):
+			named = named || !month
+		default:
 			return false
 		}
 	}
-	return len(words) > 0
+	return named
 }
+
+// actLike reports whether what follows an occasion's colon may name an act: not a tour
+// ("Bloc Party: Silent Alarm 20th Anniversary Tour"), an occasion of several words
+// ("Celebration: Album Release Show"), or a week, night, part, doors or set with its number
+// ("Pom Pom Squad Residency: Week 1", "…: Doors 7pm").
+func actLike(rest string) bool {
+	k := engine.Fold(rest)
+	words := strings.Fields(k)
+	switch {
+	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && occasion(rest):
+		return false
+	case len(words) > 1 && hasDigit(rest) && strings.Contains(" week night day part doors set show ", " "+words[0]+" "):
+		return false
+	}
+	return true
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // occasion reports whether s ends with an occasion or a volume's number.
 func occasion(s string) bool {
