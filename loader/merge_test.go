@@ -428,6 +428,16 @@ func TestHeadlinersOfRealTitles(t *testing.T) {
 		// The trade for "Waxahatchee at The Troubadour": an act called Panic! at the Disco
 		// at a venue called Disco is cut (docs/sources.md).
 		{"Panic! at the Disco", "Disco", "Berlin", "Panic!"},
+		// A fifth round: years, days without their month and numeric dates; an act whose
+		// name ends in an occasion's word.
+		{"Thursday, March 5, 2026 - Album Release Show: Pouty", "Hall", "Berlin", "Pouty"},
+		{"Sat 12th - Farewell Show: Slothrust", "Hall", "Berlin", "Slothrust"},
+		{"Thu 3/5 - Album Release Show: Pouty", "Hall", "Berlin", "Pouty"},
+		{"Friday - Album Release Show: Pouty", "Hall", "Berlin", "Friday"}, // the trade for Thursday the band
+		{"WXPN Welcomes: The Anniversary", "Union Transfer", "Philadelphia", "The Anniversary"},
+		{"Record Release: Sweet Release", "Hall", "Berlin", "Sweet Release"},
+		{"WXPN Welcomes: Waxahatchee Album Release Show", "Union Transfer", "Philadelphia", "Waxahatchee Album Release Show"},
+		{"Album Release: Set 2 Sea", "Hall", "Berlin", "Set 2 Sea"},
 		// riebeekn/musiclistings' Junction Underground page, hinted without its "The".
 		{"RUUTED AT THE JUNCTION UNDERGROUND", "Junction Underground", "Toronto", "RUUTED"},
 		// A Ticketmaster event without attractions (ash-kick/event-pop-app, tmEventsSF.js).

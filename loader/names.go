@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gigs/gigs/engine"
@@ -151,18 +152,18 @@ func cutOccasion(t string) string {
 		}
 		segs = next
 	}
-	occasions := 0
+	found := 0
 	for i, seg := range segs {
 		switch {
 		case occasion(seg) && !strings.HasPrefix(engine.Fold(strings.TrimSpace(seg)), "the "):
-			occasions++
+			found++
 		case dateWords(seg, true):
-		case dateWords(seg, false) && i+1 < len(segs) && dateWords(segs[i+1], true): // "Thursday, March 5"
+		case dateWords(seg, false) && (i+1 < len(segs) && dateWords(segs[i+1], true) || i > 0 && dateWords(segs[i-1], true)): // "Thursday, March 5, 2026"
 		default:
 			return t // the act came first: "Muse - Simulation Theory World Tour: Special Guests", "Thursday - … Anniversary: …"
 		}
 	}
-	if occasions == 0 {
+	if found == 0 {
 		return t
 	}
 	for _, w := range []string{"w/ ", "w/", "with "} {
@@ -186,43 +187,63 @@ func splitFold(s, sep string) []string {
 	}
 }
 
-// dateWords reports whether s names a day by words: a weekday, a month, days of the month
-// and ordinals ("Thursday", "March 5", "Sat 12th"); with month, a month among them. A
-// number alone is no date ("311" is a band).
+// dateWords reports whether s names a day: weekdays, months, days of the month, ordinals,
+// years and numeric dates ("Thursday", "March 5, 2026", "Sat 12th", "Thu 3/5"); with month,
+// only one that says the day by more than a weekday. A number alone is no date ("311" is
+// a band), nor a weekday, a day or a year alone ("Thursday" is one too) unless month is
+// false (then one beside a date: "Thursday, March 5", "March 5, 2026").
 func dateWords(s string, month bool) bool {
 	words := strings.Fields(engine.Fold(s))
-	named := false
+	var named, weekday, day, year bool
 	for _, w := range words {
-		w = strings.Trim(w, ".")
-		if d := strings.TrimRight(w, "stndrh"); isNumber(d) && len(d) <= 2 {
-			continue
-		}
+		w = strings.Trim(w, ".,")
+		d := strings.TrimRight(w, "stndrh")
 		switch {
+		case isNumber(d) && len(d) <= 2:
+			day = true
+		case isNumber(w) && len(w) == 4 && (w[:2] == "19" || w[:2] == "20"):
+			year = true
+		case strings.Count(w, "/") > 0 && isNumber(strings.ReplaceAll(w, "/", "")):
+			named = true // "3/5", "12/05/2026"
 		case len(w) >= 3 && strings.Contains(" january february march april may june july august september october november december ", " "+w):
 			named = true
 		case len(w) >= 3 && strings.Contains(" monday tuesday wednesday thursday friday saturday sunday ", " "+w):
-			named = named || !month
+			weekday = true
 		default:
 			return false
 		}
 	}
-	return named
+	return named || weekday && (day || !month) || !month && !weekday && (day || year)
 }
 
 // actLike reports whether what follows an occasion's colon may name an act: not a tour
-// ("Bloc Party: Silent Alarm 20th Anniversary Tour"), an occasion of several words
-// ("Celebration: Album Release Show"), or a week, night, part, doors or set with its number
-// ("Pom Pom Squad Residency: Week 1", "…: Doors 7pm").
+// ("Bloc Party: Silent Alarm 20th Anniversary Tour"), nothing but an occasion ("Celebration:
+// Album Release Show"), or a week, night, part or doors with its number ("Pom Pom Squad
+// Residency: Week 1", "…: Doors 7pm").
 func actLike(rest string) bool {
 	k := engine.Fold(rest)
 	words := strings.Fields(k)
 	switch {
-	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && occasion(rest):
+	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && onlyOccasion(words): // "WXPN Welcomes: Celebration" is a band's
 		return false
-	case len(words) > 1 && hasDigit(rest) && strings.Contains(" week night day part doors set show ", " "+words[0]+" "):
+	case len(words) > 1 && hasDigit(rest) && strings.Contains(" week night part doors ", " "+words[0]+" "):
 		return false
 	}
 	return true
+}
+
+// onlyOccasion reports whether folded words say an occasion and nothing else: what a
+// release is of, ordinals and years, then an occasion ("Album Release Show", "10th
+// Anniversary"); not "The Anniversary" or "Sweet Release", which are acts.
+func onlyOccasion(words []string) bool {
+	for len(words) > 1 {
+		w := words[0]
+		if !strings.Contains(" album ep single record year ", " "+w+" ") && !isNumber(strings.TrimRight(w, "stndrh")) {
+			break
+		}
+		words = words[1:]
+	}
+	return len(words) > 0 && slices.Contains(occasions, strings.Join(words, " "))
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

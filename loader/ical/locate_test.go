@@ -128,6 +128,12 @@ func TestLocationsPlaced(t *testing.T) {
 		{`Venue\, 10 George St\, Sydney\, NSW\, 2000\, AU`, "", source.Place{}, "sydney", "Australia/Sydney"},
 		{`Venue\, 1 Main St\, Austin\, TX\, 78701\, US`, "", source.Place{}, "austin", "America/Chicago"},
 		{`Venue\, Gander\, NL\, CA`, "", source.Place{}, "gander-ca", "America/St_Johns"},
+		// A fifth round: a city written by its abbreviation before its state's code is made
+		// in the state (no alias table), a Dutch postcode after the town.
+		{`Mercury Lounge\, 217 E Houston St\, NY\, NY 10002`, "", source.Place{}, "ny-us", "America/New_York"},
+		{`Recordbar\, 1520 Grand Blvd\, KC\, MO 64108`, "", source.Place{}, "kc-us", "America/Chicago"},
+		{`The Masquerade\, ATL\, GA`, "", source.Place{}, "atl-us", "America/New_York"},
+		{`Paradiso\, Weteringschans 6-8\, Amsterdam\, 1017 SG\, NL`, "", source.Place{}, "amsterdam", "Europe/Amsterdam"},
 		// American calendars: a state's code that is a country's too (Illinois, Israel;
 		// Pennsylvania, Panama; California, Canada), "venue, town, ST", node-ical's TripIt
 		// and Meetup exports.

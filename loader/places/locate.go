@@ -533,8 +533,11 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	}
 	r := regionPart(parts[len(parts)-1])
 	before := parts[len(parts)-2]
-	if g.regions[engine.Fold(r)] == nil || PostalOnly(before) || isCode(regionPart(before)) {
-		return p, false // "…, ON, M5V 2T6, CA" and "Gander, NL, CA" end in a country
+	if g.regions[engine.Fold(r)] == nil || PostalOnly(before) {
+		return p, false // "…, ON, M5V 2T6, CA" ends in a country
+	}
+	if c, ok := engine.CountryCode(r); ok && g.regionCode(c, regionPart(before)) != "" {
+		return p, false // so does "Gander, NL, CA": NL is a province of Canada ("NY, NY" is New York)
 	}
 	p.Region, p.Locality = r, stripPostal(before)
 	return p, true
@@ -564,7 +567,7 @@ func regionPart(s string) string {
 func stripPostal(s string) string {
 	f := strings.Fields(s)
 	for len(f) > 1 && hasDigit(f[0]) {
-		if len(f) > 2 && len(f[0]) == 4 && len(f[1]) == 2 && strings.ToUpper(f[1]) == f[1] && !hasDigit(f[1]) {
+		if len(f) > 2 && dutchPostcode(f[:2]) {
 			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
 		}
 		f = f[1:]
@@ -582,6 +585,9 @@ func stripPostal(s string) string {
 // PostalOnly reports whether s is a postal code alone: at most two words of at most ten
 // bytes, each with a digit ("01901", "LS1 3AA", "J2S 9E2").
 func PostalOnly(s string) bool {
+	if dutchPostcode(strings.Fields(s)) {
+		return true // "1017 SG"
+	}
 	f := strings.Fields(s)
 	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
 		return false
@@ -595,6 +601,12 @@ func PostalOnly(s string) bool {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// dutchPostcode reports whether words are a Dutch postcode: four digits and two capitals.
+func dutchPostcode(words []string) bool {
+	return len(words) == 2 && len(words[0]) == 4 && strings.Trim(words[0], "0123456789") == "" &&
+		len(words[1]) == 2 && strings.Trim(words[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
 
 // isCode reports whether s is written like a region's code: two or three capital letters
 // ("OR", "ON", "NSW").
