@@ -437,7 +437,9 @@ func TestHeadlinersOfRealTitles(t *testing.T) {
 		{"WXPN Welcomes: The Anniversary", "Union Transfer", "Philadelphia", "The Anniversary"},
 		{"Record Release: Sweet Release", "Hall", "Berlin", "Sweet Release"},
 		{"WXPN Welcomes: Waxahatchee Album Release Show", "Union Transfer", "Philadelphia", "Waxahatchee Album Release Show"},
-		{"Album Release: Set 2 Sea", "Hall", "Berlin", "Set 2 Sea"},
+		{"Pom Pom Squad Residency: Day 2", "Hall", "Berlin", "Pom Pom Squad Residency"},
+		{"Album Release Show: Set 1", "Hall", "Berlin", "Album Release Show"},
+		{"WXPN Welcomes: Record Release Celebration", "Union Transfer", "Philadelphia", "WXPN Welcomes"},
 		// riebeekn/musiclistings' Junction Underground page, hinted without its "The".
 		{"RUUTED AT THE JUNCTION UNDERGROUND", "Junction Underground", "Toronto", "RUUTED"},
 		// A Ticketmaster event without attractions (ash-kick/event-pop-app, tmEventsSF.js).

@@ -126,7 +126,7 @@ func titleHeadliner(title, venue, city string) string {
 var occasions = []string{
 	"tour", "welcomes", "welcome", "evening with", "night with", "afternoon with",
 	"release", "release show", "release party", "listening party", "farewell show",
-	"anniversary", "anniversary show", "celebration", "showcase", "residency", "series",
+	"anniversary", "anniversary show", "celebration", "release celebration", "showcase", "residency", "series",
 }
 
 // cutOccasion returns the act after the first ": " of t when what comes before it is made
@@ -218,15 +218,15 @@ func dateWords(s string, month bool) bool {
 
 // actLike reports whether what follows an occasion's colon may name an act: not a tour
 // ("Bloc Party: Silent Alarm 20th Anniversary Tour"), nothing but an occasion ("Celebration:
-// Album Release Show"), or a week, night, part or doors with its number ("Pom Pom Squad
-// Residency: Week 1", "…: Doors 7pm").
+// Album Release Show"), or a week, night, day, part, set, show or doors with its number
+// ("Pom Pom Squad Residency: Week 1", "…: Set 1", "…: Doors 7pm").
 func actLike(rest string) bool {
 	k := engine.Fold(rest)
 	words := strings.Fields(k)
 	switch {
 	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && onlyOccasion(words): // "WXPN Welcomes: Celebration" is a band's
 		return false
-	case len(words) > 1 && hasDigit(rest) && strings.Contains(" week night part doors ", " "+words[0]+" "):
+	case len(words) > 1 && hasDigit(rest) && strings.Contains(" week night day part set show doors ", " "+words[0]+" "):
 		return false
 	}
 	return true

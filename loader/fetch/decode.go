@@ -99,9 +99,7 @@ func (d decoded) utf8OrFallback(note, what string) decoded {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			stray++
-		case n > 2: // hardly ever by chance in windows-1252 text: worth two
-			letters += 2
-		case n == 2 && utf8Letter(r):
+		case n > 2 || n == 2 && utf8Letter(r):
 			letters++
 		}
 		b = b[n:]

@@ -490,7 +490,8 @@ func TestCharsets(t *testing.T) {
 		{"utf-8 with one pasted latin-1 word", "text/html", "Mø & Björk at Caf\xe9 Oto", "Mø & Björk at Café Oto", "utf-8", true},
 		// English pages: no accented letter, but curly quotes, dashes and emoji.
 		{"utf-8 punctuation and a pasted latin-1 word", "text/html", "<p>Don’t miss it – doors at 7pm — at Caf\xe9 Oto</p>", "<p>Don’t miss it – doors at 7pm — at Café Oto</p>", "utf-8", true},
-		{"utf-8 stars and two stray bytes", "text/html", "★★ Caf\xe9 \xe0 Paris", "★★ Café à Paris", "utf-8", true},
+		// French windows-1252: "é", a no-break space and "»" are valid UTF-8 (U+983B) by chance.
+		{"latin-1 with a chance three-byte character", "text/html", "Ros\xe9\xa0\xbb \x96 Concert", "Rosé\u00a0» – Concert", "windows-1252", true},
 		{"utf-8 emoji and a pasted latin-1 word", "text/html", "<p>🎸 Live music 🎤 tonight at Caf\xe9</p>", "<p>🎸 Live music 🎤 tonight at Café</p>", "utf-8", true},
 		{"latin-1 with one pair that is utf-8", "text/html", "D\xe9j\xe0 vu \xc3\xa9t\xe9", "Déjà vu Ã©té", "windows-1252", true},
 		// French from Word: a no-break space before the colon, after "É", is a valid pair.

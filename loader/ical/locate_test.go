@@ -134,6 +134,8 @@ func TestLocationsPlaced(t *testing.T) {
 		{`Recordbar\, 1520 Grand Blvd\, KC\, MO 64108`, "", source.Place{}, "kc-us", "America/Chicago"},
 		{`The Masquerade\, ATL\, GA`, "", source.Place{}, "atl-us", "America/New_York"},
 		{`Paradiso\, Weteringschans 6-8\, Amsterdam\, 1017 SG\, NL`, "", source.Place{}, "amsterdam", "Europe/Amsterdam"},
+		{`Venue\, Frankfurt\, HE\, DE`, "", source.Place{}, "frankfurt-de", "Europe/Berlin"},
+		{`Venue\, Almere\, FL\, NL`, "", source.Place{}, "almere-nl", "Europe/Amsterdam"},
 		// American calendars: a state's code that is a country's too (Illinois, Israel;
 		// Pennsylvania, Panama; California, Canada), "venue, town, ST", node-ical's TripIt
 		// and Meetup exports.

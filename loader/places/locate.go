@@ -536,8 +536,10 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	if g.regions[engine.Fold(r)] == nil || PostalOnly(before) {
 		return p, false // "…, ON, M5V 2T6, CA" ends in a country
 	}
-	if c, ok := engine.CountryCode(r); ok && g.regionCode(c, regionPart(before)) != "" {
-		return p, false // so does "Gander, NL, CA": NL is a province of Canada ("NY, NY" is New York)
+	if _, ok := engine.CountryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
+		// So does "town, region's code, country's code": "Gander, NL, CA", "Frankfurt, HE,
+		// DE", "Almere, FL, NL"; "NY, NY 10002" is New York.
+		return p, false
 	}
 	p.Region, p.Locality = r, stripPostal(before)
 	return p, true
