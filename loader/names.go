@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -226,7 +227,7 @@ func actLike(rest string) bool {
 	switch {
 	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && onlyOccasion(words): // "WXPN Welcomes: Celebration" is a band's
 		return false
-	case len(words) > 1 && hasDigit(rest) && strings.Contains(" week night day part set show doors ", " "+words[0]+" "):
+	case len(words) > 1 && places.HasDigit(rest) && strings.Contains(" week night day part set show doors ", " "+words[0]+" "):
 		return false
 	}
 	return true
@@ -245,8 +246,6 @@ func onlyOccasion(words []string) bool {
 	}
 	return len(words) > 0 && slices.Contains(occasions, strings.Join(words, " "))
 }
-
-func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // occasion reports whether s ends with an occasion or a volume's number.
 func occasion(s string) bool {

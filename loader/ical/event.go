@@ -581,14 +581,14 @@ func place(location, geo *prop) source.Place {
 			parts = parts[:len(parts)-1] // "…\, CA\, 94080", "…\, London\, SW9 9SL"
 		}
 		switch n := len(parts); {
-		case n >= 3 && hasDigit(parts[1]): // "venue, street 12, town…"
+		case n >= 3 && places.HasDigit(parts[1]): // "venue, street 12, town…"
 			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
 		case n >= 3: // "venue, town, ST", "venue, neighbourhood, city"
 			pl.Name, pl.Locality = parts[0], strings.Join(parts[1:], ", ")
 		case n == 2:
 			if _, ok := engine.CountryCode(parts[1]); ok && pl.Country == "" {
 				pl.Name, pl.Country = parts[0], parts[1]
-			} else if hasDigit(parts[1]) {
+			} else if places.HasDigit(parts[1]) {
 				pl.Name, pl.Street = parts[0], parts[1]
 			} else {
 				pl.Name, pl.Locality = parts[0], parts[1]
@@ -633,5 +633,3 @@ func token(v string) string {
 		return r
 	}, unescape(v)))
 }
-
-func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

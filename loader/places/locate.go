@@ -452,7 +452,7 @@ func (g *Gazetteer) readings(p Place) []Place {
 		}
 		q.Locality = stripPostal(rest[len(rest)-1]) // earlier parts are a venue name or a street
 	}
-	if n := len(parts); isCountry && len(out) > 0 && n > 1 && hasDigit(strings.Fields(parts[n-2] + " x")[0]) {
+	if n := len(parts); isCountry && len(out) > 0 && n > 1 && startsWithPostcode(parts[n-2]) {
 		// A code that is a country's and a region's after a postcode and its town is the
 		// country: "25596 Wacken, DE" is in Germany, "Morrison, CO 80465" in Colorado.
 		out = append([]Place{q}, out...)
@@ -558,7 +558,7 @@ func dropEmpty(l []string) []string {
 // regionPart is a region code or name with a postal code after it dropped ("TX 78701").
 func regionPart(s string) string {
 	f := strings.Fields(s)
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && HasDigit(f[len(f)-1]) {
 		f = f[:len(f)-1]
 	}
 	return strings.Join(f, " ")
@@ -568,17 +568,17 @@ func regionPart(s string) string {
 // "Leeds LS1 3AA"), and a Dutch postcode's letters ("1017 SG Amsterdam").
 func stripPostal(s string) string {
 	f := strings.Fields(s)
-	for len(f) > 1 && hasDigit(f[0]) {
+	for len(f) > 1 && HasDigit(f[0]) {
 		if len(f) > 2 && dutchPostcode(f[:2]) {
 			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
 		}
 		f = f[1:]
 	}
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && HasDigit(f[len(f)-1]) {
 		f = f[:len(f)-1]
 	}
 	// A British postcode's second half has a digit; its first ("LS1") too.
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && HasDigit(f[len(f)-1]) {
 		f = f[:len(f)-1]
 	}
 	return strings.Join(f, " ")
@@ -595,14 +595,21 @@ func PostalOnly(s string) bool {
 		return false
 	}
 	for _, w := range f {
-		if !hasDigit(w) {
+		if !HasDigit(w) {
 			return false
 		}
 	}
 	return true
 }
 
-func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+// startsWithPostcode reports whether a part's first word holds a digit ("25596 Wacken").
+func startsWithPostcode(part string) bool {
+	f := strings.Fields(part)
+	return len(f) > 0 && HasDigit(f[0])
+}
+
+// HasDigit reports whether s holds an ASCII digit.
+func HasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // dutchPostcode reports whether words are a Dutch postcode: four digits and two capitals.
 func dutchPostcode(words []string) bool {
