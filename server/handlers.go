@@ -23,6 +23,21 @@ func (s *Server) release(p *params) { s.pool.Put(p) }
 
 // gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	query := ctx.URI().QueryString()
+	memo := s.memos.forSnapshot(snap, s.o.Live.Load())
+	if memo != nil {
+		if e, ok := memo.get(query, gz); ok {
+			s.m.memoHit.Inc()
+			if len(e.link) > 0 {
+				ctx.Response.Header.SetBytesV("Link", e.link)
+			}
+			if s.sendHeaders(ctx, snap, e.tag, false, gz) {
+				ctx.Response.SetBodyRaw(e.body)
+			}
+			return nil
+		}
+	}
 	p := s.acquire()
 	defer s.release(p)
 	p.parseGigs(ctx.QueryArgs(), s.now(ctx))
@@ -72,10 +87,19 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		p.base = append(append(p.base, l.Rel...), '"')
 	}
 	var tag engine.Tag
-	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
-	if l := p.base[header:]; len(l) <= maxLinkHeader {
+	l := p.base[header:]
+	if len(l) > maxLinkHeader {
+		l = l[:0]
+	}
+	if len(l) > 0 {
 		ctx.Response.Header.SetBytesV("Link", l)
+	}
+	// A range that starts at a given time is answered alike until the snapshot changes.
+	if memo != nil && p.raw[pFrom] != nil {
+		if s.memos.keep(memo, query, gz, l, p.buf, tag) {
+			s.m.memoStored.Inc()
+		}
 	}
 	return s.sendEncoded(ctx, snap, p, tag, false, gz)
 }
@@ -233,15 +257,23 @@ func (s *Server) sendAssembled(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, 
 // ETag of its tag (the same for both encodings). The body is not copied: p.buf becomes
 // the response's body, and the response's previous buffer becomes p.buf.
 func (s *Server) sendEncoded(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *params, tag engine.Tag, fixed, gz bool) error {
+	if s.sendHeaders(ctx, snap, tag, fixed, gz) {
+		p.buf = ctx.Response.SwapBody(p.buf)[:0]
+	}
+	return nil
+}
+
+// sendHeaders sets the headers of a 200 of a body with tag, gzip when gz is set, and
+// reports whether the body is to be sent: not when the request's validators match (a 304).
+func (s *Server) sendHeaders(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, tag engine.Tag, fixed, gz bool) bool {
 	var etag [24]byte
 	if s.validate(ctx, snap, tag.AppendETag(etag[:0]), true, fixed) {
-		return nil
+		return false
 	}
 	if gz {
 		ctx.Response.Header.Set("Content-Encoding", "gzip")
 	}
-	p.buf = ctx.Response.SwapBody(p.buf)[:0]
-	return nil
+	return true
 }
 
 // validate sets the caching headers and the content type of a body with the ETag etag

@@ -26,6 +26,8 @@ type Metrics struct {
 		expired prometheus.Counter // cursors refused as expired
 	}
 
+	memoHit, memoStored prometheus.Counter // /v1/gigs answers found in the page memo, and kept in it
+
 	conns    atomic.Pointer[conns.Listener] // the guarded listener, for its gauge and counter
 	rejected [2]prometheus.Counter          // connections refused, [total cap, per-client cap]
 }
@@ -103,6 +105,11 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		Help: "Bytes of export bodies handed to connections, by content encoding.",
 	}, []string{"encoding"})
 	m.export = [2]prometheus.Counter{export.WithLabelValues("identity"), export.WithLabelValues("gzip")}
+	memo := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_page_memo_total",
+		Help: "/v1/gigs answers found in the page memo (hit) and answers kept in it (stored).",
+	}, []string{"result"})
+	m.memoHit, m.memoStored = memo.WithLabelValues("hit"), memo.WithLabelValues("stored")
 	acceptErrors := prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "gigs_accept_errors_total",
 		Help: "Failed accepts on the public listener (out of file descriptors or buffers); each is retried after a backoff.",
@@ -134,7 +141,7 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		Name: "gigs_changes_expired_cursors_total",
 		Help: "Cursors /v1/changes refused as expired (older than the tombstones kept, or of replaced data): each is a client told to download the export again.",
 	})
-	reg.MustRegister(m.requests, durations, limits, keyChecks, export, acceptErrors, rejected, open, m.changes.entries, m.changes.expired,
+	reg.MustRegister(m.requests, durations, limits, keyChecks, export, memo, acceptErrors, rejected, open, m.changes.entries, m.changes.expired,
 		snapshotCollector{live})
 	return m
 }

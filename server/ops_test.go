@@ -120,7 +120,7 @@ gigs_snapshot_gigs 400
 		h.WriteString(mf.GetName() + " ")
 	}
 	for _, name := range []string{"gigs_http_request_duration_seconds", "gigs_rate_limit_decisions_total", "gigs_key_checks_total",
-		"gigs_export_bytes_total", "gigs_snapshot_last_success_timestamp_seconds", "gigs_snapshot_export_bytes", "gigs_next_refresh_timestamp_seconds"} {
+		"gigs_export_bytes_total", "gigs_page_memo_total", "gigs_snapshot_last_success_timestamp_seconds", "gigs_snapshot_export_bytes", "gigs_next_refresh_timestamp_seconds"} {
 		if !strings.Contains(h.String(), name+" ") {
 			t.Errorf("metric %s is missing from %s", name, h.String())
 		}

@@ -65,6 +65,9 @@ type Options struct {
 	// IdleTimeout closes a keep-alive connection that sends no new request in time
 	// (30s when zero).
 	IdleTimeout time.Duration
+	// PageMemo is the size in bytes of the memo of /v1/gigs answers (pageMemo), per
+	// snapshot: DefaultPageMemo when zero; negative: no memo.
+	PageMemo int
 	// HeaderTimeout bounds the reading of a request from its first byte (or from the
 	// connection's opening) to the end of its headers (10s when zero).
 	HeaderTimeout time.Duration
@@ -86,6 +89,7 @@ type Server struct {
 	draining      atomic.Bool
 	requests      atomic.Uint64               // numbers request ids
 	changed       atomic.Pointer[changedDate] // Last-Modified of the snapshot served last
+	memos         memos                       // answers of /v1/gigs kept for the live snapshot
 }
 
 // New returns a Server.
@@ -132,6 +136,11 @@ func New(o Options) *Server {
 	s := &Server{o: o, clock: clock, bootID: hex.EncodeToString(b[:]),
 		reads: o.ReadLimiter, readPolicy: policyWords(o.ReadLimiter, "requests"),
 		exports: o.ExportLimiter, exportPolicy: policyWords(o.ExportLimiter, "exports"), m: o.Metrics}
+	if o.PageMemo == 0 {
+		s.memos.size = DefaultPageMemo
+	} else if o.PageMemo > 0 {
+		s.memos.size = o.PageMemo
+	}
 	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s

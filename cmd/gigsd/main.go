@@ -111,6 +111,7 @@ type Config struct {
 	MaxConnsPerClient int
 	IdleTimeout       time.Duration
 	HeaderTimeout     time.Duration
+	PageMemo          int // MiB
 }
 
 // Main is the daemon: ParseFlags, then Run until the context ends.
@@ -176,6 +177,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", server.DefaultMaxConnsPerClient, "cap on one client address's open connections to -addr (the direct peer; -trusted-proxies are exempt); -1: no cap")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
 	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
+	fs.IntVar(&c.PageMemo, "page-memo", server.DefaultPageMemo>>20, "MiB of /v1/gigs answers kept per snapshot, so that a page asked again is not run again (pages whose range is given; 0: none)")
 	fs.BoolVar(&c.Snapshot, "snapshot", true, "keep each published snapshot in <data-dir>/snapshot and, at start, serve the one there (when built within -max-stale) until the first refresh ends")
 	fs.StringVar(&c.Redis, "redis", "", "Redis URL (redis://[user:password@]host:port/db, rediss:// for TLS) where replicas share the API keys and count the read and export limits together; empty: keys in -data-dir and limits per replica")
 	fs.StringVar(&c.Publish, "publish", "", "publish each snapshot built to this bucket for -follow replicas: a directory, or a gocloud.dev URL (s3://bucket?region=..., gs://bucket, azblob://container)")
@@ -270,6 +272,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	}
 	if c.MaxConnsPerClient == 0 || c.MaxConnsPerClient < -1 {
 		return fmt.Errorf("-max-conns-per-client must be at least 1, or -1 for no cap, not %d", c.MaxConnsPerClient)
+	}
+	if c.PageMemo < 0 || c.PageMemo > 1024 {
+		return fmt.Errorf("-page-memo must be from 0 to 1024 MiB, not %d", c.PageMemo)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -423,7 +428,7 @@ func (m *Main) Run(ctx context.Context) error {
 		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
 		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live),
 		MaxConns: m.Config.MaxConns, MaxConnsPerClient: m.Config.MaxConnsPerClient,
-		IdleTimeout: m.Config.IdleTimeout, HeaderTimeout: m.Config.HeaderTimeout})
+		IdleTimeout: m.Config.IdleTimeout, HeaderTimeout: m.Config.HeaderTimeout, PageMemo: pageMemoBytes(m.Config.PageMemo)})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
@@ -579,6 +584,14 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 			}
 		}
 	}
+}
+
+// pageMemoBytes is server.Options.PageMemo for -page-memo MiB.
+func pageMemoBytes(mib int) int {
+	if mib == 0 {
+		return -1
+	}
+	return mib << 20
 }
 
 // readDataset reads the dataset file at path.

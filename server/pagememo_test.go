@@ -1,0 +1,248 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/testkit/scale"
+)
+
+// TestPageMemoAnswersAlike checks that a server with a page memo answers every request as
+// one without, byte for byte and header for header, while the clock moves on and another
+// snapshot is swapped in.
+func TestPageMemoAnswersAlike(t *testing.T) {
+	var live engine.Live
+	snap := testSnapshot(t)
+	live.Publish(snap)
+	live.SetNextRefresh(nextLoad)
+	var mu sync.Mutex
+	now := testNow
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return now
+	}
+	newServer := func(memo int) *Server {
+		return New(Options{Live: &live, Now: clock, ReadLimit: 1 << 30, PageMemo: memo,
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}
+	memo := newServer(0) // large enough to keep every answer (TestPageMemo fills one)
+	withMemo, without := listen(t, memo), listen(t, newServer(-1))
+
+	longFilter := make([]string, 12)
+	for i := range longFilter {
+		longFilter[i] = fmt.Sprintf("artist-%03d-%s", i, strings.Repeat("x", 150))
+	}
+	paths := []string{
+		"/v1/gigs?city=london&from=2026-12-01",
+		"/v1/gigs?city=london&from=2026-12-01&to=2026-12-31&page=2",
+		"/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10&page_size=100",
+		"/v1/gigs?from=2026-11-22T15:00:00Z&page_size=1",
+		"/v1/gigs?from=2026-11-22T15:00:00%2B01:00&page_size=3",
+		"/v1/gigs?page_size=7&from=2026-11-25", // the same query written in another order is another key
+		"/v1/gigs?from=2026-11-25&page_size=7",
+		"/v1/gigs?from=2026-11-22&after=" + url.QueryEscape(string(snap.AppendKeyset(nil, 30))),
+		"/v1/gigs?from=2026-11-22&after=" + url.QueryEscape(string(snap.AppendKeyset(nil, 3))) + "&page_size=2",
+		"/v1/gigs?from=2026-11-22&artist=" + strings.Join(longFilter, ","), // no Link header: too long
+		// Ranges from now: answered anew as the clock moves.
+		"/v1/gigs?city=london",
+		"/v1/gigs?to=2026-12-20",
+		"/v1/gigs",
+		// Problems are never kept.
+		"/v1/gigs?from=2026-12-01&from=2026-12-02",
+		"/v1/gigs?from=soon",
+		"/v1/gigs?from=2026-12-01&page=0",
+		"/v1/gigs?from=2026-12-01&after=nonsense",
+	}
+	for i := range 10 {
+		paths = append(paths, fmt.Sprintf("/v1/gigs?from=2026-11-22&page=%d&page_size=5", i+1))
+	}
+	var changed []string
+	first := map[string]string{}
+	for round := range 4 {
+		switch round {
+		case 2: // the clock moves past the first gigs
+			mu.Lock()
+			now = now.Add(72 * time.Hour)
+			mu.Unlock()
+		case 3: // another snapshot
+			ds := scale.Generate(scale.Config{Gigs: 300, Seed: 7, Now: testNow, Days: 60})
+			next, err := engine.Build(ds, engine.Options{Now: testNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			live.Publish(next)
+		}
+		for _, path := range paths {
+			for _, method := range []string{"GET", "HEAD"} {
+				for _, h := range []map[string]string{nil, {"Accept-Encoding": "gzip"}} {
+					want := do(t, method, without+path, h)
+					got := do(t, method, withMemo+path, h)
+					name := fmt.Sprintf("round %d: %s %s %v", round, method, path, h)
+					sameResponse(t, name, got, want)
+					if method == "GET" && h == nil {
+						if f, ok := first[path]; !ok {
+							first[path] = string(want.body)
+						} else if round == 3 && f != string(want.body) {
+							changed = append(changed, path)
+						}
+					}
+					// A revalidation with the tag is a 304 from the memo too.
+					if etag := want.header.Get("ETag"); etag != "" && want.status == 200 {
+						hh := map[string]string{"If-None-Match": etag}
+						for k, v := range h {
+							hh[k] = v
+						}
+						sameResponse(t, name+" revalidated", do(t, method, withMemo+path, hh), do(t, method, without+path, hh))
+					}
+				}
+			}
+		}
+	}
+	if len(changed) < len(paths)/2 {
+		t.Errorf("only %d of %d answers changed across the rounds: the test proves little", len(changed), len(paths))
+	}
+	if hits, stored := testutil.ToFloat64(memo.m.memoHit), testutil.ToFloat64(memo.m.memoStored); hits == 0 || stored == 0 {
+		t.Errorf("memo hits %v, stored %v: the memo was not used", hits, stored)
+	}
+}
+
+// sameResponse fails when two responses differ in status, body or a header other than
+// those of the request itself (its date, id and rate-limit counts).
+func sameResponse(t *testing.T, name string, got, want response) {
+	t.Helper()
+	if got.status != want.status || !bytes.Equal(requestIDs.ReplaceAll(got.body, nil), requestIDs.ReplaceAll(want.body, nil)) {
+		t.Errorf("%s: %d with %d bytes, want %d with %d bytes", name, got.status, len(got.body), want.status, len(want.body))
+		return
+	}
+	for _, h := range []http.Header{got.header, want.header} {
+		for k := range h {
+			switch {
+			case k == "Date" || k == "X-Request-Id" || strings.HasPrefix(k, "Ratelimit") || strings.HasPrefix(k, "X-Ratelimit"):
+			case strings.Join(got.header[k], "\n") != strings.Join(want.header[k], "\n"):
+				t.Errorf("%s: %s: %q, want %q", name, k, got.header[k], want.header[k])
+			}
+		}
+	}
+}
+
+// requestIDs matches the request id in a problem body.
+var requestIDs = regexp.MustCompile(`"request_id":"[^"]*"`)
+
+func TestPageMemo(t *testing.T) {
+	snap := testSnapshot(t)
+	m := newPageMemo(snap, 0) // 64 KiB
+	body := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, 1000+i) }
+	key := func(i int) []byte { return fmt.Appendf(nil, "city=c%d&from=2026-12-01", i) }
+	if _, ok := m.get(key(1), false); ok {
+		t.Fatal("found in an empty memo")
+	}
+	n := 0
+	for ; ; n++ {
+		kept, full := m.put(key(n), n%2 == 1, []byte("<link>"), body(n), engine.Tag(n))
+		if full {
+			break
+		}
+		if !kept {
+			t.Fatalf("entry %d not kept", n)
+		}
+	}
+	if n < 30 || n > 64 {
+		t.Errorf("a 64 KiB memo kept %d entries of about 1 KB", n)
+	}
+	for i := range n {
+		e, ok := m.get(key(i), i%2 == 1)
+		if !ok || !bytes.Equal(e.body, body(i)) || string(e.link) != "<link>" || e.tag != engine.Tag(i) {
+			t.Fatalf("entry %d: %v, %d bytes, tag %d", i, ok, len(e.body), e.tag)
+		}
+		if _, ok := m.get(key(i), i%2 == 0); ok {
+			t.Errorf("entry %d found in the other encoding", i)
+		}
+	}
+	one := newPageMemo(snap, 0)
+	one.put(key(0), false, nil, body(0), 0)
+	if kept, full := one.put(key(0), false, nil, body(1), 1); kept || full {
+		t.Errorf("a key kept again: kept %v, full %v", kept, full)
+	}
+	if kept, full := newPageMemo(snap, 0).put(key(0), false, nil, make([]byte, 9<<10), 0); kept || full {
+		t.Errorf("an entry larger than an eighth of the memo: kept %v, full %v", kept, full)
+	}
+
+	// keep renews a full memo; the bytes handed out before stay as they were.
+	var ms memos
+	ms.size = 64 << 10
+	old := ms.forSnapshot(snap, snap)
+	kept := map[int][]byte{}
+	for i := range 3 * n {
+		cur := ms.forSnapshot(snap, snap)
+		if !ms.keep(cur, key(i), false, nil, body(i), engine.Tag(i)) {
+			t.Fatalf("entry %d not kept", i)
+		}
+		e, ok := ms.forSnapshot(snap, snap).get(key(i), false)
+		if !ok {
+			t.Fatalf("entry %d not found after keep", i)
+		}
+		kept[i] = e.body
+	}
+	if ms.forSnapshot(snap, snap) == old {
+		t.Error("a full memo was not renewed")
+	}
+	for i, b := range kept {
+		if !bytes.Equal(b, body(i)) {
+			t.Fatalf("entry %d's bytes changed after a renewal", i)
+		}
+	}
+	// After a swap the live snapshot gets a new memo; a request still on the snapshot
+	// replaced has none (it does not take the memo back).
+	other := testSnapshot(t)
+	if m := ms.forSnapshot(other, other); m == nil || m.snap != other {
+		t.Error("no memo for the live snapshot after a swap")
+	}
+	if ms.forSnapshot(snap, other) != nil {
+		t.Error("a memo for a snapshot no longer live")
+	}
+	var off memos
+	if off.forSnapshot(snap, snap) != nil {
+		t.Error("a memo of size 0")
+	}
+}
+
+// TestPageMemoConcurrent runs puts, renewals and gets together (under -race in make test):
+// every answer found is the one kept for its key.
+func TestPageMemoConcurrent(t *testing.T) {
+	snap := testSnapshot(t)
+	var ms memos
+	ms.size = 64 << 10
+	body := func(k int) []byte { return bytes.Repeat(fmt.Appendf(nil, "%d;", k), 200) }
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 2000 {
+				k := (i*7 + w) % 300
+				key := fmt.Appendf(nil, "k=%d", k)
+				m := ms.forSnapshot(snap, snap)
+				if e, ok := m.get(key, false); ok {
+					if !bytes.Equal(e.body, body(k)) || e.tag != engine.Tag(k) {
+						t.Errorf("key %d: another answer", k)
+						return
+					}
+					continue
+				}
+				ms.keep(m, key, false, nil, body(k), engine.Tag(k))
+			}
+		})
+	}
+	wg.Wait()
+}
