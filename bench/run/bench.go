@@ -44,12 +44,13 @@ type sizeResult struct {
 	RSS, PeakRSS          int64       // after the runs, and the peak
 	Mix, Page, Ceiling    []wrkResult // full load
 	PageGzip              []wrkResult // the page with Accept-Encoding: gzip, run after Page
+	PageRun               []wrkResult // the page's query from now: run for each request, outside the page memo
 	PageBytes, GzipBytes  int         // the page's body, identity and gzip
 	Half                  []wrkResult // the page at about half the page's peak rate
 	HalfConns             int
 	Export                []wrkResult
 	FirstByte             []time.Duration
-	PagePath              string
+	PagePath, PageRunPath string
 	PageIDs               []string // the page's gig ids, and its total, for the peer's check
 	PageTotal             int
 	Restart               []time.Duration // from gigsd's start on the same data directory to the page served
@@ -168,7 +169,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	if err := writeLines(pathsFile, paths.all); err != nil {
 		return r, err
 	}
-	r.PagePath = paths.page
+	r.PagePath, r.PageRunPath = paths.page, paths.pageRun
 	status, body, header := get(base+paths.page, nil)
 	if status != 200 {
 		return r, fmt.Errorf("%s: %d", paths.page, status)
@@ -191,6 +192,8 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 
 	page1 := wrkRun{URL: base + paths.page, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	pageGzip := page1
+	pageRun := page1
+	pageRun.URL = base + paths.pageRun
 	pageGzip.Headers = []string{"Accept-Encoding: gzip"}
 	r.PageBytes = len(body)
 	if status, zbody, _ := get(base+paths.page, map[string]string{"Accept-Encoding": "gzip"}); status == 200 {
@@ -226,6 +229,12 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		}
 		rep.command("page gzip", cmd)
 		r.PageGzip = append(r.PageGzip, zr)
+		rr, cmd, err := pageRun.run(ctx, work)
+		if err != nil {
+			return r, err
+		}
+		rep.command("page run", cmd)
+		r.PageRun = append(r.PageRun, rr)
 		mr, cmd, err := mix.run(ctx, work)
 		if err != nil {
 			return r, err
@@ -233,7 +242,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		rep.command("mix", cmd)
 		r.Mix = append(r.Mix, mr)
 	}
-	logf("  page %.0f req/s (gzip %.0f), ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.PageGzip)),
+	logf("  page %.0f req/s (gzip %.0f, run %.0f), ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.PageGzip)), median(rates(r.PageRun)),
 		median(rates(r.Ceiling)), median(rates(r.Mix)))
 
 	// Half the page's peak rate: wrk waits 1 ms between a connection's requests, so the
@@ -330,6 +339,9 @@ func exportFacts(base, key string) (raw, gz int64, firstByte []time.Duration, er
 type mixSet struct {
 	all  []string
 	page string
+	// pageRun is page's query with its range from now (no from), which the page memo
+	// does not keep: gigsd runs it for each request.
+	pageRun string
 }
 
 // mixPaths makes 1,000 requests in realistic proportions from what the server lists:
@@ -389,7 +401,7 @@ func mixPaths(base string, n int) (mixSet, error) {
 	}) int {
 		return a.Upcoming - b.Upcoming
 	})
-	set := mixSet{page: q("city", biggest.Slug, "from", day(7), "to", day(37))}
+	set := mixSet{page: q("city", biggest.Slug, "from", day(7), "to", day(37)), pageRun: q("city", biggest.Slug, "to", day(37))}
 	kinds := []struct {
 		share int
 		path  func() string
