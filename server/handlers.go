@@ -25,7 +25,10 @@ func (s *Server) release(p *params) { s.pool.Put(p) }
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	query := ctx.URI().QueryString()
-	memo := s.memos.forSnapshot(snap, s.o.Live.Load())
+	var memo *pageMemo
+	if hasFrom(query) {
+		memo = s.memos.forSnapshot(snap)
+	}
 	if memo != nil {
 		if e, ok := memo.get(query, gz); ok {
 			s.m.memoHit.Inc()

@@ -2,17 +2,20 @@ package server
 
 import (
 	"bytes"
+	"hash/maphash"
 	"math/bits"
 	"sync"
 	"sync/atomic"
 
-	"github.com/cespare/xxhash/v2"
-
 	"github.com/gigs/gigs/engine"
 )
 
-// DefaultPageMemo is the size in bytes of the page memo (Options.PageMemo).
-const DefaultPageMemo = 8 << 20
+// DefaultPageMemo is the size in bytes of the page memo (Options.PageMemo), and
+// maxPageMemo its largest.
+const (
+	DefaultPageMemo = 8 << 20
+	maxPageMemo     = 1 << 30
+)
 
 // pageMemo keeps the answers of one snapshot to /v1/gigs queries that are functions of the
 // snapshot and the query's bytes alone, so that a query asked again (the first page of a
@@ -20,28 +23,29 @@ const DefaultPageMemo = 8 << 20
 // encoding asked for, its tag and its Link header. Queries whose range starts now are not
 // kept: their answer changes as gigs begin.
 //
-// Entries live in one arena written once: bytes handed to a response are never written
-// again, so a response may send them while other requests add entries. A memo that is full
-// is replaced by an empty one (Server.memoFor); the old arena is freed by the collector
-// once its last response is sent. Its table holds no pointers.
+// Each answer is kept in a slice of its own, never written after it is put: a response
+// sends the body found as it is while other requests add answers, and holds on to that
+// answer alone (as it would to a body it made). When its answers reach the memo's size the
+// memo is full and replaced by an empty one (memos.replace); its hash is seeded per memo.
 type pageMemo struct {
 	snap *engine.Snapshot
-	size int // the arena's capacity
+	size int          // bytes of the answers it may keep
+	seed maphash.Seed // random: keys that collide cannot be chosen
 
 	mu    sync.Mutex
-	arena []byte     // entries' bytes: key, Link header, body; never longer than its capacity
 	slots []memoSlot // open addressing, linear probing; a power of two long, at most half used
-	used  int
+	used  int        // slots used
+	bytes int        // bytes kept
 }
 
-// memoSlot locates one entry in the arena: the key at off, then the Link header, then the
-// body. hash is 0 in an empty slot.
+// memoSlot is one answer: its key, Link header and body back to back in data. hash is 0
+// in an empty slot.
 type memoSlot struct {
-	hash            uint64
-	off             uint32
-	key, link, body uint32
-	gz              bool
-	tag             engine.Tag
+	hash      uint64
+	data      []byte
+	key, link int
+	gz        bool
+	tag       engine.Tag
 }
 
 // memoEntry is an answer found in a memo; its slices are not to be modified.
@@ -53,38 +57,41 @@ type memoEntry struct {
 // newPageMemo returns an empty memo of size bytes (at least 64 KiB) for snap.
 func newPageMemo(snap *engine.Snapshot, size int) *pageMemo {
 	size = max(size, 64<<10)
-	// A slot per 2 KiB of arena, half of them usable: a 20-gig page takes about 15 KB, an
-	// empty one a few hundred bytes.
+	// A slot per KiB, half of them usable: a 20-gig page takes about 15 KB, an empty one a
+	// few hundred bytes.
 	slots := 1 << bits.Len(uint(size>>10)-1)
-	return &pageMemo{snap: snap, size: size, arena: make([]byte, 0, size), slots: make([]memoSlot, slots)}
+	return &pageMemo{snap: snap, size: size, seed: maphash.MakeSeed(), slots: make([]memoSlot, slots)}
 }
 
-func memoHash(key []byte) uint64 { return xxhash.Sum64(key) | 1 }
+func (m *pageMemo) hash(key []byte) uint64 { return maphash.Bytes(m.seed, key) | 1 }
 
-// get returns the entry kept for key in the encoding gz.
-func (m *pageMemo) get(key []byte, gz bool) (memoEntry, bool) {
-	h := memoHash(key)
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// find returns the slot of key in the encoding gz, or the empty slot where it would go.
+// m.mu is held.
+func (m *pageMemo) find(h uint64, key []byte, gz bool) *memoSlot {
 	mask := uint64(len(m.slots) - 1)
-	for i := h & mask; m.slots[i].hash != 0; i = (i + 1) & mask {
+	for i := h & mask; ; i = (i + 1) & mask {
 		sl := &m.slots[i]
-		if sl.hash != h || sl.gz != gz || int(sl.key) != len(key) {
-			continue
-		}
-		k := int(sl.off)
-		l := k + int(sl.key)
-		b := l + int(sl.link)
-		e := b + int(sl.body)
-		if bytes.Equal(m.arena[k:l], key) {
-			return memoEntry{link: m.arena[l:b:b], body: m.arena[b:e:e], tag: sl.tag}, true
+		if sl.hash == 0 || sl.hash == h && sl.gz == gz && bytes.Equal(sl.data[:sl.key], key) {
+			return sl
 		}
 	}
-	return memoEntry{}, false
+}
+
+// get returns the answer kept for key in the encoding gz.
+func (m *pageMemo) get(key []byte, gz bool) (memoEntry, bool) {
+	h := m.hash(key)
+	m.mu.Lock()
+	sl := *m.find(h, key, gz)
+	m.mu.Unlock()
+	if sl.hash == 0 {
+		return memoEntry{}, false
+	}
+	l := sl.key + sl.link
+	return memoEntry{link: sl.data[sl.key:l:l], body: sl.data[l:], tag: sl.tag}, true
 }
 
 // put keeps body, its tag and link as the answer to key in the encoding gz, and reports
-// whether it did, and whether it did not because the memo is full. An entry larger than
+// whether it did, and whether it did not because the memo is full. An answer larger than
 // an eighth of the memo is not kept, and a key kept already keeps its first answer (the
 // same, from the same snapshot).
 func (m *pageMemo) put(key []byte, gz bool, link, body []byte, tag engine.Tag) (kept, full bool) {
@@ -92,49 +99,42 @@ func (m *pageMemo) put(key []byte, gz bool, link, body []byte, tag engine.Tag) (
 	if n > m.size/8 {
 		return false, false
 	}
-	h := memoHash(key)
+	h := m.hash(key)
+	data := append(append(append(make([]byte, 0, n), key...), link...), body...)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.arena)+n > m.size || 2*(m.used+1) > len(m.slots) {
+	if m.bytes+n > m.size || 2*(m.used+1) > len(m.slots) {
 		return false, true
 	}
-	mask := uint64(len(m.slots) - 1)
-	i := h & mask
-	for ; m.slots[i].hash != 0; i = (i + 1) & mask {
-		sl := &m.slots[i]
-		if sl.hash == h && sl.gz == gz && bytes.Equal(m.arena[sl.off:sl.off+sl.key], key) {
-			return false, false
-		}
+	sl := m.find(h, key, gz)
+	if sl.hash != 0 {
+		return false, false
 	}
-	off := len(m.arena)
-	m.arena = append(append(append(m.arena, key...), link...), body...)
-	m.slots[i] = memoSlot{hash: h, off: uint32(off), key: uint32(len(key)), link: uint32(len(link)),
-		body: uint32(len(body)), gz: gz, tag: tag}
+	*sl = memoSlot{hash: h, data: data, key: len(key), link: len(link), gz: gz, tag: tag}
 	m.used++
+	m.bytes += n
 	return true, false
 }
 
 // memos holds the Server's current page memo.
 type memos struct {
-	size int // bytes of a memo; 0: no memo
+	size int          // bytes of a memo; 0: no memo
+	live *engine.Live // the snapshot served
+	mu   sync.Mutex   // held to replace cur
 	cur  atomic.Pointer[pageMemo]
 }
 
-// forSnapshot returns the memo of snap, making one when snap is the live snapshot and the
-// memo is another's; nil when there is none (memos are off, or snap is no longer live: a
-// request that began before a swap).
-func (ms *memos) forSnapshot(snap, live *engine.Snapshot) *pageMemo {
+// forSnapshot returns the memo of snap, making one when snap is live and the memo is
+// another's; nil when there is none: memos are off, or snap is no longer live (a request
+// that began before a swap neither uses nor replaces the new snapshot's memo).
+func (ms *memos) forSnapshot(snap *engine.Snapshot) *pageMemo {
 	if ms.size == 0 {
 		return nil
 	}
-	m := ms.cur.Load()
-	if m != nil && m.snap == snap {
+	if m := ms.cur.Load(); m != nil && m.snap == snap {
 		return m
 	}
-	if snap != live {
-		return nil
-	}
-	return ms.renew(m, snap)
+	return ms.replace(nil, snap)
 }
 
 // keep puts an answer in m, or in a new memo of m's snapshot when m is full, and reports
@@ -144,18 +144,41 @@ func (ms *memos) keep(m *pageMemo, key []byte, gz bool, link, body []byte, tag e
 	if !full {
 		return kept
 	}
-	if n := ms.renew(m, m.snap); n.snap == m.snap {
-		kept, _ = n.put(key, gz, link, body, tag)
+	if m = ms.replace(m, m.snap); m != nil {
+		kept, _ = m.put(key, gz, link, body, tag)
 	}
 	return kept
 }
 
-// renew replaces old, full or another snapshot's, by an empty memo of snap, unless another
-// request did so first, and returns the memo now current.
-func (ms *memos) renew(old *pageMemo, snap *engine.Snapshot) *pageMemo {
-	m := newPageMemo(snap, ms.size)
-	if ms.cur.CompareAndSwap(old, m) {
-		return m
+// replace makes an empty memo of snap current, in place of full (when not nil) or of
+// another snapshot's memo, and returns the current memo of snap; nil when snap is not
+// live. One memo is made however many requests ask at once.
+func (ms *memos) replace(full *pageMemo, snap *engine.Snapshot) *pageMemo {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if cur := ms.cur.Load(); cur != nil && cur.snap == snap && cur != full {
+		return cur // another request replaced it
 	}
-	return ms.cur.Load()
+	if ms.live.Load() != snap {
+		return nil
+	}
+	m := newPageMemo(snap, ms.size)
+	ms.cur.Store(m)
+	return m
+}
+
+// hasFrom reports whether a raw query string names from: the memo keeps and looks up
+// only such queries (those whose from is percent-encoded are run every time).
+func hasFrom(query []byte) bool {
+	for len(query) > 0 {
+		if bytes.HasPrefix(query, []byte("from=")) {
+			return true
+		}
+		i := bytes.IndexByte(query, '&')
+		if i < 0 {
+			return false
+		}
+		query = query[i+1:]
+	}
+	return false
 }

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/testkit/scale"
@@ -181,22 +183,23 @@ func TestPageMemo(t *testing.T) {
 	}
 
 	// keep renews a full memo; the bytes handed out before stay as they were.
-	var ms memos
-	ms.size = 64 << 10
-	old := ms.forSnapshot(snap, snap)
+	var live engine.Live
+	live.Publish(snap)
+	ms := memos{size: 64 << 10, live: &live}
+	old := ms.forSnapshot(snap)
 	kept := map[int][]byte{}
 	for i := range 3 * n {
-		cur := ms.forSnapshot(snap, snap)
+		cur := ms.forSnapshot(snap)
 		if !ms.keep(cur, key(i), false, nil, body(i), engine.Tag(i)) {
 			t.Fatalf("entry %d not kept", i)
 		}
-		e, ok := ms.forSnapshot(snap, snap).get(key(i), false)
+		e, ok := ms.forSnapshot(snap).get(key(i), false)
 		if !ok {
 			t.Fatalf("entry %d not found after keep", i)
 		}
 		kept[i] = e.body
 	}
-	if ms.forSnapshot(snap, snap) == old {
+	if ms.forSnapshot(snap) == old {
 		t.Error("a full memo was not renewed")
 	}
 	for i, b := range kept {
@@ -205,17 +208,120 @@ func TestPageMemo(t *testing.T) {
 		}
 	}
 	// After a swap the live snapshot gets a new memo; a request still on the snapshot
-	// replaced has none (it does not take the memo back).
+	// replaced may use that snapshot's memo while it is current, then has none, and
+	// replaces nothing.
 	other := testSnapshot(t)
-	if m := ms.forSnapshot(other, other); m == nil || m.snap != other {
-		t.Error("no memo for the live snapshot after a swap")
+	live.Publish(other)
+	if m := ms.forSnapshot(snap); m == nil || m.snap != snap {
+		t.Error("a request on the snapshot just replaced lost its memo before another was made")
 	}
-	if ms.forSnapshot(snap, other) != nil {
-		t.Error("a memo for a snapshot no longer live")
+	m = ms.forSnapshot(other)
+	if m == nil || m.snap != other {
+		t.Fatal("no memo for the live snapshot after a swap")
 	}
-	var off memos
-	if off.forSnapshot(snap, snap) != nil {
+	if ms.forSnapshot(snap) != nil || ms.keep(old, key(0), false, nil, body(0), 0) || ms.cur.Load() != m {
+		t.Error("a request on a snapshot no longer live used or replaced the live snapshot's memo")
+	}
+	off := memos{live: &live}
+	if off.forSnapshot(other) != nil {
 		t.Error("a memo of size 0")
+	}
+	if newPageMemo(snap, 0).hash(key(0)) == newPageMemo(snap, 0).hash(key(0)) {
+		t.Error("two memos hash a key alike: their hash is not seeded")
+	}
+}
+
+func TestHasFrom(t *testing.T) {
+	for q, want := range map[string]bool{
+		"from=2026-12-01":             true,
+		"city=london&from=2026-12-01": true,
+		"from=":                       true, // a problem: never kept
+		"":                            false,
+		"city=london":                 false,
+		"xfrom=2026-12-01":            false,
+		"city=from=2026":              false,
+		"fr%6Fm=2026-12-01":           false,
+		"to=2026-12-01&from":          false,
+	} {
+		if got := hasFrom([]byte(q)); got != want {
+			t.Errorf("hasFrom(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestPageMemoSwapRace runs a request that began on a snapshot against one that begins on
+// its replacement, at every moment of the first's path: the live snapshot's memo never
+// holds the old snapshot's answer.
+func TestPageMemoSwapRace(t *testing.T) {
+	s1 := testSnapshot(t)
+	s2, err := engine.Build(scale.Generate(scale.Config{Gigs: 300, Seed: 7, Now: testNow, Days: 60}), engine.Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const uri = "/v1/gigs?from=2026-11-22&page_size=5"
+	answer := func(s *Server, snap *engine.Snapshot) []byte {
+		var ctx fasthttp.RequestCtx
+		ctx.Request.SetRequestURI(uri)
+		if err := s.gigs(&ctx, snap); err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Clone(ctx.Response.Body())
+	}
+	var ref engine.Live
+	ref.Publish(s2)
+	noMemo := testServer(t, &ref)
+	noMemo.memos.size = 0
+	want := answer(noMemo, s2)
+	if bytes.Equal(want, answer(noMemo, s1)) {
+		t.Fatal("both snapshots answer alike: the test proves nothing")
+	}
+	for i := range 500 {
+		var live engine.Live
+		live.Publish(s1)
+		s := testServer(t, &live)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		wg.Go(func() { <-start; answer(s, s1) }) // it loaded s1 before the swap
+		wg.Go(func() {
+			<-start
+			for range (i % 50) * 100 { // the swap at another moment of the other's path
+				runtime.Gosched()
+			}
+			live.Publish(s2)
+			answer(s, s2)
+		})
+		close(start)
+		wg.Wait()
+		if got := answer(s, s2); !bytes.Equal(got, want) {
+			t.Fatalf("round %d: the live snapshot answered with the old one's page", i)
+		}
+	}
+}
+
+// TestPageMemoMadeOnce: requests that find the memo another snapshot's, all at once,
+// make one memo between them.
+func TestPageMemoMadeOnce(t *testing.T) {
+	s1, s2 := testSnapshot(t), testSnapshot(t)
+	var live engine.Live
+	live.Publish(s2)
+	ms := memos{size: 16 << 20, live: &live}
+	ms.cur.Store(newPageMemo(s1, 0))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	newPageMemo(s2, ms.size)
+	runtime.ReadMemStats(&after)
+	one := after.TotalAlloc - before.TotalAlloc
+	runtime.ReadMemStats(&before)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 16 {
+		wg.Go(func() { <-start; ms.forSnapshot(s2) })
+	}
+	close(start)
+	wg.Wait()
+	runtime.ReadMemStats(&after)
+	if n := float64(after.TotalAlloc-before.TotalAlloc) / float64(one); n > 1.5 {
+		t.Errorf("16 requests made %.1f memos", n)
 	}
 }
 
@@ -223,8 +329,9 @@ func TestPageMemo(t *testing.T) {
 // every answer found is the one kept for its key.
 func TestPageMemoConcurrent(t *testing.T) {
 	snap := testSnapshot(t)
-	var ms memos
-	ms.size = 64 << 10
+	var live engine.Live
+	live.Publish(snap)
+	ms := memos{size: 64 << 10, live: &live}
 	body := func(k int) []byte { return bytes.Repeat(fmt.Appendf(nil, "%d;", k), 200) }
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -232,7 +339,7 @@ func TestPageMemoConcurrent(t *testing.T) {
 			for i := range 2000 {
 				k := (i*7 + w) % 300
 				key := fmt.Appendf(nil, "k=%d", k)
-				m := ms.forSnapshot(snap, snap)
+				m := ms.forSnapshot(snap)
 				if e, ok := m.get(key, false); ok {
 					if !bytes.Equal(e.body, body(k)) || e.tag != engine.Tag(k) {
 						t.Errorf("key %d: another answer", k)

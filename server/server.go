@@ -66,7 +66,7 @@ type Options struct {
 	// (30s when zero).
 	IdleTimeout time.Duration
 	// PageMemo is the size in bytes of the memo of /v1/gigs answers (pageMemo), per
-	// snapshot: DefaultPageMemo when zero; negative: no memo.
+	// snapshot, at most 1 GiB: DefaultPageMemo when zero; negative: no memo.
 	PageMemo int
 	// HeaderTimeout bounds the reading of a request from its first byte (or from the
 	// connection's opening) to the end of its headers (10s when zero).
@@ -136,10 +136,11 @@ func New(o Options) *Server {
 	s := &Server{o: o, clock: clock, bootID: hex.EncodeToString(b[:]),
 		reads: o.ReadLimiter, readPolicy: policyWords(o.ReadLimiter, "requests"),
 		exports: o.ExportLimiter, exportPolicy: policyWords(o.ExportLimiter, "exports"), m: o.Metrics}
+	s.memos.live = o.Live
 	if o.PageMemo == 0 {
 		s.memos.size = DefaultPageMemo
 	} else if o.PageMemo > 0 {
-		s.memos.size = o.PageMemo
+		s.memos.size = min(o.PageMemo, maxPageMemo)
 	}
 	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
