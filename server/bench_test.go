@@ -21,11 +21,8 @@ import (
 // BenchmarkHandler measures whole requests through the router and handlers, in memory
 // (no sockets): parameter parsing, the query, page assembly, headers.
 func BenchmarkHandler(b *testing.B) {
-	var live engine.Live
-	snap := testSnapshot(b)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
-	h := testServer(b, &live).Handler()
+	live, snap := liveSnapshot(b)
+	h := testServer(b, live).Handler()
 	id := string(snap.GigJSON(0)[7:15]) // {"id":"g0000370",...
 	for _, tc := range []struct{ name, uri, accept string }{
 		{"gigs", "/v1/gigs", ""},

@@ -55,13 +55,10 @@ func TestMeta(t *testing.T) {
 // TestMetrics checks the request, limit and snapshot metrics against requests made over a
 // real listener, and lints them as Prometheus would.
 func TestMetrics(t *testing.T) {
-	var live engine.Live
-	snap := testSnapshot(t)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
+	live, _ := liveSnapshot(t)
 	reg := prometheus.NewRegistry()
-	m := NewMetrics(reg, &live)
-	base := listen(t, New(Options{Live: &live, Now: func() time.Time { return testNow }, ReadLimit: 9, Metrics: m,
+	m := NewMetrics(reg, live)
+	base := listen(t, New(Options{Live: live, Now: func() time.Time { return testNow }, ReadLimit: 9, Metrics: m,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	do(t, "GET", base+"/v1/gigs", nil)
 	do(t, "HEAD", base+"/v1/gigs", nil)

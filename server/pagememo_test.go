@@ -25,10 +25,7 @@ import (
 // one without, byte for byte and header for header, while the clock moves on and another
 // snapshot is swapped in.
 func TestPageMemoAnswersAlike(t *testing.T) {
-	var live engine.Live
-	snap := testSnapshot(t)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
+	live, snap := liveSnapshot(t)
 	var mu sync.Mutex
 	now := testNow
 	clock := func() time.Time {
@@ -37,7 +34,7 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 		return now
 	}
 	newServer := func(memo int) *Server {
-		return New(Options{Live: &live, Now: clock, ReadLimit: 1 << 30, PageMemo: memo,
+		return New(Options{Live: live, Now: clock, ReadLimit: 1 << 30, PageMemo: memo,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	}
 	memo := newServer(0) // large enough to keep every answer (TestPageMemo fills one)

@@ -164,11 +164,17 @@ func jsonIndent(w *bytes.Buffer, body []byte) error {
 // servePublished serves the test snapshot, refreshed next at nextLoad, on a real listener.
 func servePublished(t *testing.T) (base string, snap *engine.Snapshot) {
 	t.Helper()
+	live, snap := liveSnapshot(t)
+	return listen(t, testServer(t, live)), snap
+}
+
+// liveSnapshot publishes testSnapshot, its next refresh at nextLoad.
+func liveSnapshot(t testing.TB) (*engine.Live, *engine.Snapshot) {
 	var live engine.Live
-	snap = testSnapshot(t)
+	snap := testSnapshot(t)
 	live.Publish(snap)
 	live.SetNextRefresh(nextLoad)
-	return listen(t, testServer(t, &live)), snap
+	return &live, snap
 }
 
 func firstGigID(t *testing.T, s *engine.Snapshot) string {
@@ -566,16 +572,13 @@ func TestHandlerAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")
 	}
-	var live engine.Live
-	snap := testSnapshot(t)
-	live.Publish(snap)
-	live.SetNextRefresh(nextLoad)
-	s := testServer(t, &live)
+	live, snap := liveSnapshot(t)
+	s := testServer(t, live)
 	h := s.Handler()
 	id := firstGigID(t, snap)
 	// The table's pages run with the page memo off; with it on, a page whose range is given
 	// is answered from the memo once asked, with nothing allocated.
-	noMemo := testServer(t, &live)
+	noMemo := testServer(t, live)
 	noMemo.memos.size = 0
 	hNoMemo := noMemo.Handler()
 	for _, tt := range []struct {
