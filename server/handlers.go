@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"weak"
 
 	"github.com/valyala/fasthttp"
 
@@ -303,7 +304,7 @@ func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag 
 // changedDate is when a snapshot's data last changed, as an HTTP date, kept while it is
 // served.
 type changedDate struct {
-	snap *engine.Snapshot
+	snap weak.Pointer[engine.Snapshot] // weak: it never keeps a snapshot replaced alive
 	date []byte
 }
 
@@ -311,10 +312,10 @@ type changedDate struct {
 // changed (engine.Snapshot.Changed, which an identical rebuild keeps), written once per
 // snapshot rather than per request.
 func (s *Server) lastModified(snap *engine.Snapshot) []byte {
-	if d := s.changed.Load(); d != nil && d.snap == snap {
+	if d := s.changed.Load(); d != nil && d.snap.Value() == snap {
 		return d.date
 	}
-	d := &changedDate{snap: snap, date: fasthttp.AppendHTTPDate(nil, snap.Changed())}
+	d := &changedDate{snap: weak.Make(snap), date: fasthttp.AppendHTTPDate(nil, snap.Changed())}
 	s.changed.Store(d)
 	return d.date
 }

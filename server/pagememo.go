@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/gigs/gigs/engine"
 )
@@ -28,9 +29,9 @@ const (
 // answer alone (as it would to a body it made). When its answers reach the memo's size the
 // memo is full and replaced by an empty one (memos.replace); its hash is seeded per memo.
 type pageMemo struct {
-	snap *engine.Snapshot
-	size int          // bytes of the answers it may keep
-	seed maphash.Seed // random: keys that collide cannot be chosen
+	snap weak.Pointer[engine.Snapshot] // weak: a memo never keeps a snapshot replaced alive
+	size int                           // bytes of the answers it may keep
+	seed maphash.Seed                  // random: keys that collide cannot be chosen
 
 	mu    sync.Mutex
 	slots []memoSlot // open addressing, linear probing; a power of two long, at most half used
@@ -60,7 +61,7 @@ func newPageMemo(snap *engine.Snapshot, size int) *pageMemo {
 	// A slot per KiB, half of them usable: a 20-gig page takes about 15 KB, an empty one a
 	// few hundred bytes.
 	slots := 1 << bits.Len(uint(size>>10)-1)
-	return &pageMemo{snap: snap, size: size, seed: maphash.MakeSeed(), slots: make([]memoSlot, slots)}
+	return &pageMemo{snap: weak.Make(snap), size: size, seed: maphash.MakeSeed(), slots: make([]memoSlot, slots)}
 }
 
 func (m *pageMemo) hash(key []byte) uint64 { return maphash.Bytes(m.seed, key) | 1 }
@@ -131,7 +132,7 @@ func (ms *memos) forSnapshot(snap *engine.Snapshot) *pageMemo {
 	if ms.size == 0 {
 		return nil
 	}
-	if m := ms.cur.Load(); m != nil && m.snap == snap {
+	if m := ms.cur.Load(); m != nil && m.snap.Value() == snap {
 		return m
 	}
 	return ms.replace(nil, snap)
@@ -144,7 +145,12 @@ func (ms *memos) keep(m *pageMemo, key []byte, gz bool, link, body []byte, tag e
 	if !full {
 		return kept
 	}
-	if m = ms.replace(m, m.snap); m != nil {
+	if snap := m.snap.Value(); snap != nil {
+		m = ms.replace(m, snap)
+	} else {
+		m = nil
+	}
+	if m != nil {
 		kept, _ = m.put(key, gz, link, body, tag)
 	}
 	return kept
@@ -156,7 +162,7 @@ func (ms *memos) keep(m *pageMemo, key []byte, gz bool, link, body []byte, tag e
 func (ms *memos) replace(full *pageMemo, snap *engine.Snapshot) *pageMemo {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	if cur := ms.cur.Load(); cur != nil && cur.snap == snap && cur != full {
+	if cur := ms.cur.Load(); cur != nil && cur.snap.Value() == snap && cur != full {
 		return cur // another request replaced it
 	}
 	if ms.live.Load() != snap {

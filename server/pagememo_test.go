@@ -209,11 +209,11 @@ func TestPageMemo(t *testing.T) {
 	// replaces nothing.
 	other := testSnapshot(t)
 	live.Publish(other)
-	if m := ms.forSnapshot(snap); m == nil || m.snap != snap {
+	if m := ms.forSnapshot(snap); m == nil || m.snap.Value() != snap {
 		t.Error("a request on the snapshot just replaced lost its memo before another was made")
 	}
 	m = ms.forSnapshot(other)
-	if m == nil || m.snap != other {
+	if m == nil || m.snap.Value() != other {
 		t.Fatal("no memo for the live snapshot after a swap")
 	}
 	if ms.forSnapshot(snap) != nil || ms.keep(old, key(0), false, nil, body(0), 0) || ms.cur.Load() != m {
@@ -349,4 +349,36 @@ func TestPageMemoConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestReplacedSnapshotFreed: once another snapshot is published, the one replaced is
+// garbage, whatever the server answered from it (its page memo, its Last-Modified) and
+// whether or not a request came since.
+func TestReplacedSnapshotFreed(t *testing.T) {
+	var live engine.Live
+	old := testSnapshot(t)
+	live.Publish(old)
+	live.SetNextRefresh(nextLoad)
+	s := testServer(t, &live)
+	h := s.Handler()
+	for _, uri := range []string{"/v1/gigs?from=2026-12-01", "/v1/gigs?city=london", "/v1/cities"} {
+		handlerCtx(new(fasthttp.RequestCtx), h, uri)()
+	}
+	if m := s.memos.cur.Load(); m == nil || s.changed.Load() == nil {
+		t.Fatal("no memo or Last-Modified kept: the test proves nothing")
+	}
+	freed := make(chan struct{})
+	runtime.AddCleanup(old, func(c chan struct{}) { close(c) }, freed)
+	old = nil
+	live.Publish(testSnapshot(t))
+	defer runtime.KeepAlive(s) // the server serves on
+	for range 10 {
+		runtime.GC()
+		select {
+		case <-freed:
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Error("the replaced snapshot is still alive")
 }
