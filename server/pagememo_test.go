@@ -223,7 +223,7 @@ func TestPageMemo(t *testing.T) {
 	if off.forSnapshot(other) != nil {
 		t.Error("a memo of size 0")
 	}
-	if newPageMemo(snap, 0).hash(key(0)) == newPageMemo(snap, 0).hash(key(0)) {
+	if a, b := newPageMemo(snap, 0), newPageMemo(snap, 0); a.hash(key(0)) == b.hash(key(0)) {
 		t.Error("two memos hash a key alike: their hash is not seeded")
 	}
 }
