@@ -100,6 +100,11 @@ func (q *Query) Reset() {
 	}
 	q.acc.Clear()
 	q.tmp.Clear()
+	// The postings and the iterator point into the snapshot last run: a pooled query
+	// must not keep a replaced snapshot's arrays alive.
+	clear(q.alts[:cap(q.alts)])
+	q.alts = q.alts[:0]
+	q.it = roaring.IntIterator{}
 }
 
 // Match adds an alternative value for dimension d: a slug or a name (any case, accents
