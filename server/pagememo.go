@@ -26,8 +26,9 @@ const (
 //
 // Each answer is kept in a slice of its own, never written after it is put: a response
 // sends the body found as it is while other requests add answers, and holds on to that
-// answer alone (as it would to a body it made). When its answers reach the memo's size the
-// memo is full and replaced by an empty one (memos.replace); its hash is seeded per memo.
+// answer alone (as it would to a body it made). When its answers reach the memo's size, or
+// fill half its slots, the memo is full and replaced by an empty one (memos.replace); its
+// hash is seeded per memo.
 type pageMemo struct {
 	snap weak.Pointer[engine.Snapshot] // weak: a memo never keeps a snapshot replaced alive
 	size int                           // bytes of the answers it may keep
@@ -145,14 +146,14 @@ func (ms *memos) keep(m *pageMemo, key []byte, gz bool, link, body []byte, tag e
 	if !full {
 		return kept
 	}
-	if snap := m.snap.Value(); snap != nil {
-		m = ms.replace(m, snap)
-	} else {
-		m = nil
+	snap := m.snap.Value()
+	if snap == nil {
+		return false // replaced and collected
 	}
-	if m != nil {
-		kept, _ = m.put(key, gz, link, body, tag)
+	if m = ms.replace(m, snap); m == nil {
+		return false // no longer live
 	}
+	kept, _ = m.put(key, gz, link, body, tag)
 	return kept
 }
 
