@@ -34,6 +34,17 @@ type gigRow struct {
 	// status are copied from g so that indexing need not follow g, a cache miss per gig.
 	refs, artists, genres int32
 	status                uint8 // the code of g.Status
+	// Rendered in the dataset's order (see renderContents): the gig's JSON less its times
+	// is contents[part][at:at+size], hash is its xxhash64, and prev the gig's position in
+	// the snapshot the build replaces (-1: none).
+	part, prev int32
+	at, size   int
+	hash       uint64
+}
+
+// content returns the row's gig less its times, from the parts renderContents made.
+func (r *gigRow) content(contents [][]byte) []byte {
+	return contents[r.part][r.at : r.at+r.size : r.at+r.size]
 }
 
 func (c *catalog) artists(r *gigRow) []int32 { return c.refs[r.refs : r.refs+r.artists] }
@@ -113,8 +124,8 @@ func checkSlug(kind, slug string, seen map[string]int32, i int) error {
 	return nil
 }
 
-// selectGigs checks every gig, keeps those from the venue-local today on, and sorts them by
-// start (a gig whose time is to be announced sorts at the end of its venue-local day), then id.
+// selectGigs checks every gig and keeps those from the venue-local today on, in the
+// dataset's order (see sortRows for the snapshot's).
 func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 	gigs := c.ds.Gigs
 	rows := make([]gigRow, 0, len(gigs))
@@ -152,7 +163,7 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 		rows = append(rows, gigRow{g: g, key: key, id: binary.BigEndian.Uint64(id[:]), day: day, venue: v, city: city,
 			refs: int32(refs), artists: int32(len(g.Artists)), genres: int32(len(g.Genres)), status: g.Status.code()})
 	}
-	return sortRows(rows), nil
+	return rows, nil
 }
 
 // sortRows orders rows by start, then id: a radix sort of their indices by start (rows

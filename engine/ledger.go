@@ -135,16 +135,14 @@ type prior struct {
 	lastSeq          uint64 // 0 when the body changed: it takes a new number
 }
 
-// priorOf returns what prev knew of the gig with id whose body (without its times) hashes
-// to content; ok is false when prev did not have the gig. prev may be nil.
-func (prev *Snapshot) priorOf(id string, content uint64) (p prior, ok bool) {
-	if prev == nil {
+// priorOf returns what prev knew of the gig at its position at (-1: prev did not have it)
+// whose body (without its times) hashes to content; ok is false when prev did not have the
+// gig. prev may be nil.
+func (prev *Snapshot) priorOf(at int32, content uint64) (p prior, ok bool) {
+	if prev == nil || at < 0 {
 		return p, false
 	}
-	i, ok := prev.ids.find(id)
-	if !ok {
-		return p, false
-	}
+	i := int(at)
 	p = prior{at: i, created: prev.created[i], updated: prev.updated[i], firstSeq: prev.firstSeq[i]}
 	if prev.content[i] == content {
 		p.lastSeq = prev.lastSeq[i]

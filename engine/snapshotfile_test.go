@@ -2,8 +2,11 @@ package engine_test
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,52 +39,72 @@ func TestSnapshotFileRoundTrip(t *testing.T) {
 			ds = &engine.Dataset{}
 		}
 		s := build(t, ds)
-		got := roundTrip(t, s)
-		if got.Version() != s.Version() || !got.Built().Equal(s.Built()) || got.Counts() != s.Counts() || got.Len() != s.Len() {
-			t.Fatalf("%d gigs: read %s %v %+v, built %s %v %+v", n, got.Version(), got.Built(), got.Counts(), s.Version(), s.Built(), s.Counts())
+		sameSnapshot(t, fmt.Sprintf("%d gigs", n), ds, roundTrip(t, s), s)
+	}
+}
+
+// sameSnapshot fails t unless got serves what want serves: every gig, body, venue, page
+// (identity and gzip), the export and meta; ds is the dataset want was built from.
+func sameSnapshot(t *testing.T, name string, ds *engine.Dataset, got, want *engine.Snapshot) {
+	t.Helper()
+	if got.Version() != want.Version() || !got.Built().Equal(want.Built()) || got.Counts() != want.Counts() || got.Len() != want.Len() {
+		t.Fatalf("%s: got %s %v %+v, want %s %v %+v", name, got.Version(), got.Built(), got.Counts(), want.Version(), want.Built(), want.Counts())
+	}
+	if engine.BitmapsChecksum(got) != engine.BitmapsChecksum(want) {
+		t.Errorf("%s: the postings differ", name)
+	}
+	if !bytes.Equal(bytes.Join(got.GigsJSON(), nil), bytes.Join(want.GigsJSON(), nil)) {
+		t.Errorf("%s: the gigs differ", name)
+	}
+	for i := range want.Len() {
+		id := pageIDs(t, want, []int{i})[0]
+		b, ok := got.GigByID(id)
+		if !ok || !bytes.Equal(b, want.GigJSON(i)) {
+			t.Fatalf("%s: gig %q not found by id, or different", name, id)
 		}
-		if engine.BitmapsChecksum(got) != engine.BitmapsChecksum(s) {
-			t.Errorf("%d gigs: the postings differ", n)
+	}
+	for body, pair := range map[string][2]*engine.Body{"cities": {got.Cities(), want.Cities()}, "venues": {got.Venues(), want.Venues()},
+		"artists": {got.Artists(), want.Artists()}, "genres": {got.Genres(), want.Genres()}} {
+		sameBody(t, name+": "+body, pair[0], pair[1])
+	}
+	for i := range want.Counts().Venues {
+		if !bytes.Equal(got.VenueItem(i), want.VenueItem(i)) {
+			t.Fatalf("%s: venue item %d differs", name, i)
 		}
-		if !bytes.Equal(bytes.Join(got.GigsJSON(), nil), bytes.Join(s.GigsJSON(), nil)) {
-			t.Errorf("%d gigs: the gigs differ", n)
+	}
+	for _, v := range ds.Venues {
+		a, okA := got.Venue(v.Slug)
+		b, okB := want.Venue(v.Slug)
+		if okA != okB || a.ETag != b.ETag || okA && (!bytes.Equal(engine.VenueBytes(t, a, false), engine.VenueBytes(t, b, false)) ||
+			!bytes.Equal(engine.VenueBytes(t, a, true), engine.VenueBytes(t, b, true))) {
+			t.Fatalf("%s: venue %q differs", name, v.Slug)
 		}
-		for i := range s.Len() {
-			id := pageIDs(t, s, []int{i})[0]
-			b, ok := got.GigByID(id)
-			if !ok || !bytes.Equal(b, s.GigJSON(i)) {
-				t.Fatalf("%d gigs: gig %q not found by id, or different", n, id)
+	}
+	if _, ok := got.Venue("no-such-venue"); ok {
+		t.Errorf("%s: an unknown venue is found", name)
+	}
+	ea, eb := got.Export(), want.Export()
+	if ea.Size != eb.Size || ea.ETag != eb.ETag || ea.GzipSize != eb.GzipSize || !bytes.Equal(bytes.Join(ea.Gzip, nil), bytes.Join(eb.Gzip, nil)) ||
+		!bytes.Equal(ea.Head, eb.Head) || !bytes.Equal(ea.Tail, eb.Tail) {
+		t.Errorf("%s: the export differs", name)
+	}
+	for lo := 0; lo < want.Len(); lo += 500 {
+		page := make([]int, 0, 500)
+		for i := lo; i < min(lo+500, want.Len()); i++ {
+			page = append(page, i)
+		}
+		m := engine.PageMeta{Page: 1, PageSize: len(page), Total: want.Len(), TotalPages: 1}
+		for _, gz := range []bool{false, true} {
+			a, ta := got.AppendGigsPage(nil, page, m, nil, gz)
+			b, tb := want.AppendGigsPage(nil, page, m, nil, gz)
+			if !bytes.Equal(a, b) || ta != tb {
+				t.Fatalf("%s: the page of positions %d to %d differs (gzip %v)", name, lo, lo+len(page)-1, gz)
 			}
 		}
-		for name, pair := range map[string][2]*engine.Body{"cities": {got.Cities(), s.Cities()}, "venues": {got.Venues(), s.Venues()},
-			"artists": {got.Artists(), s.Artists()}, "genres": {got.Genres(), s.Genres()}} {
-			sameBody(t, name, pair[0], pair[1])
-		}
-		for i := range s.Counts().Venues {
-			if !bytes.Equal(got.VenueItem(i), s.VenueItem(i)) {
-				t.Fatalf("venue item %d differs", i)
-			}
-		}
-		for _, v := range ds.Venues {
-			a, okA := got.Venue(v.Slug)
-			b, okB := s.Venue(v.Slug)
-			if okA != okB || a.ETag != b.ETag || okA && (!bytes.Equal(engine.VenueBytes(t, a, false), engine.VenueBytes(t, b, false)) ||
-				!bytes.Equal(engine.VenueBytes(t, a, true), engine.VenueBytes(t, b, true))) {
-				t.Fatalf("venue %q differs", v.Slug)
-			}
-		}
-		if _, ok := got.Venue("no-such-venue"); ok {
-			t.Error("an unknown venue is found")
-		}
-		ea, eb := got.Export(), s.Export()
-		if ea.Size != eb.Size || ea.ETag != eb.ETag || ea.GzipSize != eb.GzipSize || !bytes.Equal(bytes.Join(ea.Gzip, nil), bytes.Join(eb.Gzip, nil)) ||
-			!bytes.Equal(ea.Head, eb.Head) || !bytes.Equal(ea.Tail, eb.Tail) {
-			t.Error("the export differs")
-		}
-		next := now.Add(time.Hour)
-		if !bytes.Equal(got.AppendMeta(nil, next), s.AppendMeta(nil, next)) {
-			t.Error("/v1/meta differs")
-		}
+	}
+	next := now.Add(time.Hour)
+	if !bytes.Equal(got.AppendMeta(nil, next), want.AppendMeta(nil, next)) {
+		t.Errorf("%s: /v1/meta differs", name)
 	}
 }
 
@@ -142,5 +165,42 @@ func TestBadSnapshotFiles(t *testing.T) {
 	}
 	if _, err := engine.ReadSnapshotFile(dir); err == nil {
 		t.Error("a directory is read as a snapshot")
+	}
+}
+
+// TestBuildIgnoresDatasetOrder checks that a snapshot does not depend on the order of its
+// dataset's gigs, which a build renders in that order before placing them by start: the
+// same gigs shuffled give the same snapshot, built first and rebuilt on a previous one
+// with some gigs changed.
+func TestBuildIgnoresDatasetOrder(t *testing.T) {
+	ds := scale.Generate(scale.Config{Gigs: 9_000, Seed: 5, Now: now}) // three chunks of rendering
+	shuffled := func(ds *engine.Dataset, seed uint64) *engine.Dataset {
+		c := *ds
+		c.Gigs = slices.Clone(ds.Gigs)
+		rand.New(rand.NewPCG(seed, 1)).Shuffle(len(c.Gigs), func(i, j int) { c.Gigs[i], c.Gigs[j] = c.Gigs[j], c.Gigs[i] })
+		return &c
+	}
+	first := buildAt(t, ds, now, nil)
+	sameSnapshot(t, "first build", ds, buildAt(t, shuffled(ds, 1), now, nil), first)
+
+	edited := *ds
+	edited.Gigs = slices.Clone(ds.Gigs)
+	for i := range edited.Gigs {
+		if i%7 == 0 {
+			edited.Gigs[i].Title += ", edited"
+		}
+	}
+	edited.Gigs = edited.Gigs[:len(edited.Gigs)-100] // and some gone
+	later := now.Add(time.Hour)
+	want := buildAt(t, &edited, later, first)
+	got := buildAt(t, shuffled(&edited, 2), later, first)
+	sameSnapshot(t, "rebuild", &edited, got, want)
+	if got.Cursor() != want.Cursor() {
+		t.Errorf("rebuild: cursor %v, want %v", got.Cursor(), want.Cursor())
+	}
+	a, _ := changes(t, got, first.Cursor(), 10_000)
+	b, _ := changes(t, want, first.Cursor(), 10_000)
+	if !slices.Equal(summary(a), summary(b)) || len(b) < 1000 {
+		t.Errorf("rebuild: %d changes, want the same %d", len(a), len(b))
 	}
 }
