@@ -228,24 +228,28 @@ func dayNumber(t time.Time) int32 {
 const renderChunk = 4096
 
 // sampleGigs returns up to 512 gigs spread over rows, as they would be in a snapshot
-// built at now, for newFragmentCoder to learn their bodies' bytes from.
+// built at now, for newFragmentCoder to learn their bodies' bytes from. Rows must be in
+// the snapshot's order, so that the sample (and so every fragment) does not depend on the
+// dataset's.
 func sampleGigs(rows []gigRow, contents [][]byte, now int64) [][]byte {
 	var sample [][]byte
 	for i := 0; i < len(rows); i += (len(rows) + 511) / 512 {
-		sample = append(sample, appendGigTimes(slices.Clone(rows[i].content(contents)), now, now))
+		// content's slice is capped: appending the times copies it.
+		sample = append(sample, appendGigTimes(rows[i].content(contents), now, now))
 	}
 	return sample
 }
 
 // renderContents renders each row's gig less its times (gigWriter.appendGig) in the
 // dataset's order, in parallel chunks of renderChunk rows, each copied into a part of
-// exactly its size, and files where each row's went, its hash and its position in prev
-// (see gigRow). The dataset's order is the order of its memory: rendering in the
-// snapshot's order (by start) reads each gig's struct, strings and lists far from the last
-// gig's, a cache and TLB miss each, with nothing to overlap them. In one process on the
-// same 1M gigs read back from a dataset file, alternating, it took a fifth to a quarter
-// off the build. The parts cost memory for a while: nearly the arena's size again, until
-// renderGigs has copied them.
+// exactly its size, and files in each row where its JSON went, its hash and its position
+// in prev (see gigRow). A dataset read from a file lays its gigs out in memory in that
+// order; rendering them in the snapshot's order (by start) reads each gig's struct,
+// strings and lists far from the last gig's, a cache and TLB miss each, with nothing to
+// overlap them. In one process on the same 1M gigs read back from a dataset file, old and
+// new alternating, it took an eighth to a quarter off the build; the loader's datasets
+// point into its sources' records, in their order, which was not measured. The parts cost
+// memory for a while: nearly the arena's size again, until renderGigs has copied them.
 func renderContents(rows []gigRow, w *gigWriter, prev *Snapshot) [][]byte {
 	parts := make([][]byte, (len(rows)+renderChunk-1)/renderChunk)
 	var scratches sync.Pool
@@ -256,13 +260,12 @@ func renderContents(rows []gigRow, w *gigWriter, prev *Snapshot) [][]byte {
 		}
 		buf := (*b)[:0]
 		for i := c * renderChunk; i < min((c+1)*renderChunk, len(rows)); i++ {
-			at := len(buf)
-			buf = w.appendGig(buf, &rows[i])
-			r := &rows[i]
-			r.part, r.at, r.size, r.hash, r.prev = int32(c), at, len(buf)-at, xxhash.Sum64(buf[at:]), -1
+			r, at := &rows[i], len(buf)
+			buf = w.appendGig(buf, r)
+			r.part, r.at, r.size, r.hash, r.prevAt = int32(c), at, len(buf)-at, xxhash.Sum64(buf[at:]), -1
 			if prev != nil {
 				if p, ok := prev.ids.find(r.g.ID); ok {
-					r.prev = int32(p)
+					r.prevAt = int32(p)
 				}
 			}
 		}
@@ -309,7 +312,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) 
 			b = append(b, rows[i].content(contents)...)
 			s.content[i] = rows[i].hash
 			s.created[i], s.updated[i] = now, now
-			p, known := prev.priorOf(rows[i].prev, s.content[i])
+			p, known := prev.priorOf(rows[i].prevAt, s.content[i])
 			if known {
 				s.created[i], s.firstSeq[i], s.lastSeq[i] = p.created, p.firstSeq, p.lastSeq
 				if p.lastSeq != 0 {

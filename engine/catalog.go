@@ -35,11 +35,11 @@ type gigRow struct {
 	refs, artists, genres int32
 	status                uint8 // the code of g.Status
 	// Rendered in the dataset's order (see renderContents): the gig's JSON less its times
-	// is contents[part][at:at+size], hash is its xxhash64, and prev the gig's position in
-	// the snapshot the build replaces (-1: none).
-	part, prev int32
-	at, size   int
-	hash       uint64
+	// is contents[part][at:at+size], hash is its xxhash64, and prevAt the gig's position
+	// in the snapshot the build replaces (-1: none).
+	part, prevAt int32
+	at, size     int
+	hash         uint64
 }
 
 // content returns the row's gig less its times, from the parts renderContents made.
@@ -166,9 +166,10 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 	return rows, nil
 }
 
-// sortRows orders rows by start, then id: a radix sort of their indices by start (rows
-// span months or years of seconds, a few 11-bit digits), then a comparison sort within
-// each run of equal starts. It returns the rows in a new slice.
+// sortRows orders rows as the snapshot's positions are: by key (the start; a gig whose
+// time is to be announced sorts at the end of its venue-local day), then id: a radix sort
+// of their indices by key (rows span months or years of seconds, a few 11-bit digits),
+// then a comparison sort within each run of equal keys. It returns the rows in a new slice.
 func sortRows(rows []gigRow) []gigRow {
 	if len(rows) == 0 {
 		return rows

@@ -127,7 +127,7 @@ func (s *Snapshot) GigTimes(i int) (created, updated time.Time) {
 	return time.Unix(s.created[i], 0).UTC(), time.Unix(s.updated[i], 0).UTC()
 }
 
-// prior is the previous snapshot's record of one gig, found by id while rendering it.
+// prior is the previous snapshot's record of one gig (see priorOf).
 type prior struct {
 	at               int // its position in the previous snapshot
 	created, updated int64
@@ -135,14 +135,14 @@ type prior struct {
 	lastSeq          uint64 // 0 when the body changed: it takes a new number
 }
 
-// priorOf returns what prev knew of the gig at its position at (-1: prev did not have it)
-// whose body (without its times) hashes to content; ok is false when prev did not have the
-// gig. prev may be nil.
-func (prev *Snapshot) priorOf(at int32, content uint64) (p prior, ok bool) {
-	if prev == nil || at < 0 {
+// priorOf returns what prev knew of the gig at position pos of prev (-1: prev did not have
+// it) whose body (without its times) hashes to content; ok is false when prev did not have
+// the gig. prev may be nil.
+func (prev *Snapshot) priorOf(pos int32, content uint64) (p prior, ok bool) {
+	if prev == nil || pos < 0 {
 		return p, false
 	}
-	i := int(at)
+	i := int(pos)
 	p = prior{at: i, created: prev.created[i], updated: prev.updated[i], firstSeq: prev.firstSeq[i]}
 	if prev.content[i] == content {
 		p.lastSeq = prev.lastSeq[i]

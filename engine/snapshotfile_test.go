@@ -3,10 +3,8 @@ package engine_test
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,42 +163,5 @@ func TestBadSnapshotFiles(t *testing.T) {
 	}
 	if _, err := engine.ReadSnapshotFile(dir); err == nil {
 		t.Error("a directory is read as a snapshot")
-	}
-}
-
-// TestBuildIgnoresDatasetOrder checks that a snapshot does not depend on the order of its
-// dataset's gigs, which a build renders in that order before placing them by start: the
-// same gigs shuffled give the same snapshot, built first and rebuilt on a previous one
-// with some gigs changed.
-func TestBuildIgnoresDatasetOrder(t *testing.T) {
-	ds := scale.Generate(scale.Config{Gigs: 9_000, Seed: 5, Now: now}) // three chunks of rendering
-	shuffled := func(ds *engine.Dataset, seed uint64) *engine.Dataset {
-		c := *ds
-		c.Gigs = slices.Clone(ds.Gigs)
-		rand.New(rand.NewPCG(seed, 1)).Shuffle(len(c.Gigs), func(i, j int) { c.Gigs[i], c.Gigs[j] = c.Gigs[j], c.Gigs[i] })
-		return &c
-	}
-	first := buildAt(t, ds, now, nil)
-	sameSnapshot(t, "first build", ds, buildAt(t, shuffled(ds, 1), now, nil), first)
-
-	edited := *ds
-	edited.Gigs = slices.Clone(ds.Gigs)
-	for i := range edited.Gigs {
-		if i%7 == 0 {
-			edited.Gigs[i].Title += ", edited"
-		}
-	}
-	edited.Gigs = edited.Gigs[:len(edited.Gigs)-100] // and some gone
-	later := now.Add(time.Hour)
-	want := buildAt(t, &edited, later, first)
-	got := buildAt(t, shuffled(&edited, 2), later, first)
-	sameSnapshot(t, "rebuild", &edited, got, want)
-	if got.Cursor() != want.Cursor() {
-		t.Errorf("rebuild: cursor %v, want %v", got.Cursor(), want.Cursor())
-	}
-	a, _ := changes(t, got, first.Cursor(), 10_000)
-	b, _ := changes(t, want, first.Cursor(), 10_000)
-	if !slices.Equal(summary(a), summary(b)) || len(b) < 1000 {
-		t.Errorf("rebuild: %d changes, want the same %d", len(a), len(b))
 	}
 }
