@@ -9,7 +9,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run demo gazetteer test check test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
+.PHONY: run demo gazetteer test check check-commits test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -122,13 +122,28 @@ fuzz:
 	done
 
 ## check: the house rules CI holds every change to: gofmt, go vet, staticcheck (pinned),
-## a tidy go.mod, and the import rules (dependencies point down; gigsd imports no harness)
+## a tidy go.mod, the import rules (dependencies point down; gigsd imports no harness) and
+## the commits' subjects (check-commits)
 check:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: the files above need formatting" && exit 1)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
 	$(GO) test -count=1 -run 'TestImportRules|TestGigsdHasNoHarness' ./testkit/
+	@$(MAKE) --no-print-directory check-commits
+
+## check-commits: every commit after $(SUBJECTS_SINCE) (the last before the rule) has a subject
+## 'area: what' of at most 72 characters; the reasoning goes in the body, after a blank line
+## (a subject run on into the body reads as one long subject). Skipped in a clone without it.
+SUBJECTS_SINCE := 5623de02
+check-commits:
+	@if ! git rev-parse -q --verify '$(SUBJECTS_SINCE)^{commit}' >/dev/null; then \
+		echo "check-commits: $(SUBJECTS_SINCE) is not in this clone: skipped"; exit 0; fi; \
+	bad=$$(git log --no-merges --format='%h %s' '$(SUBJECTS_SINCE)..HEAD' | \
+		awk '{ s = substr($$0, index($$0, " ") + 1) } \
+			length(s) > 72 || s !~ /^[A-Za-z0-9][A-Za-z0-9\/._,+ -]*: [^ ]/ { print }'); \
+	if [ -n "$$bad" ]; then \
+		echo "$$bad"; echo "check-commits: the subjects above are not 'area: what' in at most 72 characters"; exit 1; fi
 
 ## build: gigsd and gigsctl into bin/
 build:
