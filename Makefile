@@ -98,13 +98,14 @@ redoc:
 	cd server/docs && sha256sum -c redoc.standalone.js.sha256
 
 ## bench: the bench suite, quick mode (10k and 100k gigs, about 10 minutes): real gigsd and
-## wrk on separate cores, the ceiling and PostgreSQL side by side; var/bench/report.md, chart.svg
+## wrk on separate cores, the ceiling and PostgreSQL side by side; var/bench/report.md, chart.svg,
+## and a row of the goals appended to bench/history.md (NOTE="…" says what the run measured)
 bench: build tools
-	$(GO) run ./bench/run -mode quick -out var/bench -gigsd bin/gigsd
+	$(GO) run ./bench/run -mode quick -out var/bench -gigsd bin/gigsd -history bench/history.md -note "$(NOTE)"
 
 ## bench-full: the same with 1M gigs too (about 40 minutes, several GB of memory)
 bench-full: build tools
-	$(GO) run ./bench/run -mode full -out var/bench-full -gigsd bin/gigsd
+	$(GO) run ./bench/run -mode full -out var/bench-full -gigsd bin/gigsd -history bench/history.md -note "$(NOTE)"
 
 ## bench-go: the engine and handler Go benchmarks at 10k gigs (bench-go-1m adds 100k and 1M)
 bench-go:

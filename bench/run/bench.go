@@ -60,7 +60,8 @@ type sizeResult struct {
 
 // bench measures every size of m and the swaps and peer, and returns the report.
 func bench(ctx context.Context, m mode, cfg benchConfig) (*report, error) {
-	rep := &report{Mode: m, Started: time.Now(), Machine: machine(cfg.Gigsd)}
+	commit := first("git", "rev-parse", "--short", "HEAD")
+	rep := &report{Mode: m, Started: time.Now(), Commit: commit, Machine: machine(cfg.Gigsd, commit)}
 	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, "bench: "+format+"\n", args...) }
 	for _, n := range m.Sizes {
 		logf("%d gigs", n)

@@ -42,6 +42,8 @@ func main() {
 	modeName := flag.String("mode", "quick", "smoke, quick (10k and 100k gigs) or full (adds 1M)")
 	out := flag.String("out", "var/bench", "directory for the report (report.md, chart.svg) and the work files")
 	gigsd := flag.String("gigsd", "bin/gigsd", "the gigsd binary to measure")
+	history := flag.String("history", "", "append a row of this run's goals to this Markdown file (make bench: bench/history.md)")
+	note := flag.String("note", "", "a note for the run's row in -history (what changed, what else ran)")
 	ceilingBody := flag.String("ceiling", "", "internal: serve this response file as the ceiling server")
 	ceilingAddr := flag.String("ceiling-addr", "", "internal: the ceiling server's listen address")
 	flag.Parse()
@@ -65,6 +67,9 @@ func main() {
 		rep, err = bench(ctx, m, benchConfig{Gigsd: *gigsd, Out: *out, Self: self, Log: os.Stderr})
 		if err == nil {
 			err = rep.write(*out)
+		}
+		if err == nil && *history != "" {
+			err = appendHistory(*history, rep, *note)
 		}
 	}
 	if err != nil {

@@ -18,6 +18,7 @@ type report struct {
 	Mode     mode
 	Started  time.Time
 	Took     time.Duration
+	Commit   string   // the commit of the working tree the bench runs in
 	Machine  []string // lines describing the machine and the versions
 	Sizes    []sizeResult
 	Swap     swapResult
@@ -38,8 +39,18 @@ func (r *report) command(kind, line string) {
 	r.Commands = append(r.Commands, kind+": "+line)
 }
 
-// machine describes the machine and the versions of what the bench runs.
-func machine(gigsd string) []string {
+// first returns the first line a command prints, or what went wrong.
+func first(name string, args ...string) string {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil && len(out) == 0 {
+		return name + ": " + err.Error()
+	}
+	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+}
+
+// machine describes the machine and the versions of what the bench runs, gigsd's at the
+// commit given.
+func machine(gigsd, commit string) []string {
 	model := "unknown CPU"
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
@@ -49,18 +60,10 @@ func machine(gigsd string) []string {
 			}
 		}
 	}
-	first := func(name string, args ...string) string {
-		out, err := exec.Command(name, args...).CombinedOutput()
-		if err != nil && len(out) == 0 {
-			return name + ": " + err.Error()
-		}
-		return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
-	}
-	rev := first("git", "rev-parse", "--short", "HEAD")
 	return []string{
 		fmt.Sprintf("CPU: %s, %d logical CPUs; server pinned to CPU %d, load tool to CPU %d", model, runtime.NumCPU(), serverCPU, loadCPU),
 		"Kernel: " + first("uname", "-sr"),
-		"Go: " + runtime.Version() + "; gigsd " + gigsd + " at " + rev,
+		"Go: " + runtime.Version() + "; gigsd " + gigsd + " at " + commit,
 		"wrk: " + first("wrk", "-v"),
 	}
 }

@@ -34,7 +34,9 @@ func TestSmoke(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "out")
-	cmd := exec.Command(filepath.Join(dir, "run"), "-mode", "smoke", "-out", out, "-gigsd", filepath.Join(dir, "gigsd"))
+	history := filepath.Join(dir, "history.md")
+	cmd := exec.Command(filepath.Join(dir, "run"), "-mode", "smoke", "-out", out, "-gigsd", filepath.Join(dir, "gigsd"),
+		"-history", history, "-note", "smoke | test")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("bench -mode smoke: %v\n%s", err, b)
 	}
@@ -59,5 +61,13 @@ func TestSmoke(t *testing.T) {
 	}
 	if chart, err := os.ReadFile(filepath.Join(out, "chart.svg")); err != nil || !strings.Contains(string(chart), "<polyline") {
 		t.Errorf("chart.svg: %v", err)
+	}
+	// The history: a title, the goals' header and one row with the run's note.
+	h, err := os.ReadFile(history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^# Bench history\n[^|]*\n\| date \| commit \| mode \| note \| filtered .* \| goals met \|\n\|(---\|)+\n\| \d{4}-\d\d-\d\d \| \w+ \| smoke \| smoke \\\| test \| .* \| \d+ of \d+ \|\n$`).Match(h) {
+		t.Errorf("bench history:\n%s", h)
 	}
 }
