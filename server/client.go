@@ -93,7 +93,7 @@ type rateHeaders struct {
 	policy, limit []byte // RateLimit-Policy and X-RateLimit-Limit
 }
 
-func newRateHeaders(l Limiter, name string) rateHeaders {
+func newRateHeaders(l limit.Limiter, name string) rateHeaders {
 	policy := strconv.AppendInt([]byte(`"`+name+`";q=`), int64(l.Limit()), 10)
 	policy = appendCeilSeconds(append(policy, ";w="...), l.Period())
 	return rateHeaders{name: name, policy: policy, limit: strconv.AppendInt(nil, int64(l.Limit()), 10)}

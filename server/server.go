@@ -43,9 +43,9 @@ type Options struct {
 	// ExportLimit is the exports per minute each key may make (10 when zero).
 	ExportLimit int
 	// ReadLimiter and ExportLimiter count the read and export limits; when nil, an
-	// in-memory limit.Limiter of ReadLimit and ExportLimit per minute (a shared one, such
+	// in-memory limit.Memory of ReadLimit and ExportLimit per minute (a shared one, such
 	// as redislimit's, makes the limits hold across replicas).
-	ReadLimiter, ExportLimiter Limiter
+	ReadLimiter, ExportLimiter limit.Limiter
 	// Contact is where users ask for a key, named in key problems.
 	Contact string
 	// Metrics records requests, limits and key checks; NewMetrics on a private registry
@@ -79,10 +79,10 @@ type Server struct {
 	clock         func() time.Time // Options.Now as given: nil for the real clock
 	bootID        string           // random per process, prefixes request ids
 	pool          sync.Pool
-	reads         Limiter
+	reads         limit.Limiter
 	readPolicy    string // the read limit in words, for problem details
 	readHeaders   rateHeaders
-	exports       Limiter
+	exports       limit.Limiter
 	exportPolicy  string
 	exportHeaders rateHeaders
 	m             *Metrics
@@ -128,10 +128,10 @@ func New(o Options) *Server {
 		o.Metrics = NewMetrics(prometheus.NewRegistry(), o.Live)
 	}
 	if o.ReadLimiter == nil {
-		o.ReadLimiter = limit.New(o.ReadLimit, time.Minute, o.MaxClients)
+		o.ReadLimiter = limit.NewMemory(o.ReadLimit, time.Minute, o.MaxClients)
 	}
 	if o.ExportLimiter == nil {
-		o.ExportLimiter = limit.New(o.ExportLimit, time.Minute, o.MaxClients)
+		o.ExportLimiter = limit.NewMemory(o.ExportLimit, time.Minute, o.MaxClients)
 	}
 	s := &Server{o: o, clock: clock, bootID: hex.EncodeToString(b[:]),
 		reads: o.ReadLimiter, readPolicy: policyWords(o.ReadLimiter, "requests"),
@@ -147,18 +147,6 @@ func New(o Options) *Server {
 	return s
 }
 
-// Limiter counts a rate limit per client key. limit.Limiter is one; Take and Peek must not
-// allocate where the server's allocation gates apply.
-type Limiter interface {
-	// Take spends one request of k's quota at now, if there is one left.
-	Take(k limit.Key, now time.Time) limit.Decision
-	// Peek returns k's quota at now without spending any of it.
-	Peek(k limit.Key, now time.Time) limit.Decision
-	// Limit and Period give the quota: Limit requests per Period.
-	Limit() int
-	Period() time.Duration
-}
-
 // KeyChecker checks personal keys: keys.Checker (a key file) or keys.RedisChecker.
 type KeyChecker interface {
 	// Check returns the record of an active key, or why the key is refused:
@@ -168,7 +156,7 @@ type KeyChecker interface {
 }
 
 // policyWords is a limit in words, such as "60 requests per minute".
-func policyWords(l Limiter, what string) string {
+func policyWords(l limit.Limiter, what string) string {
 	if l.Period() == time.Minute {
 		return fmt.Sprintf("%d %s per minute", l.Limit(), what)
 	}

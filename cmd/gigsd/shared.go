@@ -9,6 +9,7 @@ import (
 
 	"github.com/gigs/gigs/server"
 	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/server/limit"
 	"github.com/gigs/gigs/server/shared"
 )
 
@@ -16,7 +17,7 @@ import (
 // limits, or Redis with -redis.
 type sharedState struct {
 	keys           keyChecker
-	reads, exports server.Limiter    // nil: per replica
+	reads, exports limit.Limiter     // nil: per replica
 	limiters       []*shared.Limiter // reads and exports with -redis, closed by close
 	client         *redis.Client     // nil without -redis
 }

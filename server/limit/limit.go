@@ -1,10 +1,3 @@
-// Package limit is an in-memory GCRA rate limiter (the generic cell rate algorithm: a token
-// bucket kept as one timestamp per client) whose memory stays bounded however many
-// distinct clients come: a client's state expires as soon as its bucket is full again, and
-// at a hard cap arbitrary clients' state is evicted (they start again with a full quota).
-//
-// A Limiter is safe for concurrent use. Times are passed in, so tests drive it with a fake
-// clock.
 package limit
 
 import (
@@ -37,10 +30,25 @@ type Decision struct {
 	RetryAfter time.Duration // until the next request is allowed; zero when Allowed
 }
 
+// Limiter counts a rate limit per client Key: Limit requests per Period to each key,
+// Limit of them at once at most. Memory is one, and so is the limiter in Redis that
+// replicas share. Implementations are safe for concurrent use; Take and Peek must not
+// allocate, as the server's allocation gates require.
+type Limiter interface {
+	// Take spends one request of k's quota at now, if there is one left.
+	Take(k Key, now time.Time) Decision
+	// Peek returns k's quota at now without spending any of it.
+	Peek(k Key, now time.Time) Decision
+	// Limit and Period give the quota: Limit requests per Period.
+	Limit() int
+	Period() time.Duration
+}
+
 const shards = 64
 
-// Limiter allows Limit requests per Period to each key, Limit of them at once at most.
-type Limiter struct {
+// Memory is the in-memory Limiter: GCRA state per client in this process, bounded as the
+// package comment says.
+type Memory struct {
 	limit    int
 	period   int64     // nanoseconds
 	interval int64     // period / limit: the cost of one request
@@ -55,10 +63,10 @@ type shard struct {
 	sweepAt int           // sweep expired entries when the map reaches this size; protected by mu
 }
 
-// New returns a Limiter allowing limit requests per period and keeping state for at most
+// NewMemory returns a Memory limiter allowing limit requests per period and keeping state for at most
 // maxClients clients (at least a few thousand are kept whatever maxClients says).
-func New(limit int, period time.Duration, maxClients int) *Limiter {
-	l := &Limiter{limit: limit, period: int64(period), interval: max(int64(period)/int64(limit), 1),
+func NewMemory(limit int, period time.Duration, maxClients int) *Memory {
+	l := &Memory{limit: limit, period: int64(period), interval: max(int64(period)/int64(limit), 1),
 		maxPer: max(maxClients/shards, 64), epoch: time.Now()}
 	for i := range l.shards {
 		l.shards[i].tat = map[Key]int64{}
@@ -68,12 +76,12 @@ func New(limit int, period time.Duration, maxClients int) *Limiter {
 }
 
 // Limit returns the number of requests allowed per Period.
-func (l *Limiter) Limit() int { return l.limit }
+func (l *Memory) Limit() int { return l.limit }
 
 // Period returns the window of the limit.
-func (l *Limiter) Period() time.Duration { return time.Duration(l.period) }
+func (l *Memory) Period() time.Duration { return time.Duration(l.period) }
 
-func (l *Limiter) shard(k Key) *shard {
+func (l *Memory) shard(k Key) *shard {
 	h := uint32(2166136261)
 	for _, b := range k {
 		h = (h ^ uint32(b)) * 16777619
@@ -87,12 +95,12 @@ func (l *Limiter) shard(k Key) *shard {
 const horizon = 1 << 61
 
 // since returns now as nanoseconds since the epoch, within the horizon.
-func (l *Limiter) since(now time.Time) int64 {
+func (l *Memory) since(now time.Time) int64 {
 	return min(max(int64(now.Sub(l.epoch)), -horizon), horizon)
 }
 
 // Take spends one request of k's quota at now, if there is one left.
-func (l *Limiter) Take(k Key, now time.Time) Decision {
+func (l *Memory) Take(k Key, now time.Time) Decision {
 	t := l.since(now)
 	s := l.shard(k)
 	s.mu.Lock()
@@ -144,7 +152,7 @@ func (s *shard) grow(now int64, maxPer int) {
 }
 
 // Len returns the number of clients with state.
-func (l *Limiter) Len() int {
+func (l *Memory) Len() int {
 	n := 0
 	for i := range l.shards {
 		s := &l.shards[i]
@@ -156,7 +164,7 @@ func (l *Limiter) Len() int {
 }
 
 // Peek returns k's quota at now without spending any of it.
-func (l *Limiter) Peek(k Key, now time.Time) Decision {
+func (l *Memory) Peek(k Key, now time.Time) Decision {
 	t := l.since(now)
 	s := l.shard(k)
 	s.mu.Lock()

@@ -18,7 +18,7 @@ func key(i uint32) Key {
 }
 
 func TestSixtyPerMinute(t *testing.T) {
-	l := New(60, time.Minute, 1000)
+	l := NewMemory(60, time.Minute, 1000)
 	k := key(1)
 	for i := range 60 {
 		d := l.Take(k, t0)
@@ -66,14 +66,14 @@ func TestKeyOf(t *testing.T) {
 // TestMemoryBounded sends a million distinct clients, a thousand a second: state is held
 // for about the last minute's clients only, and never beyond the cap.
 func TestMemoryBounded(t *testing.T) {
-	l := New(60, time.Minute, 1<<20)
+	l := NewMemory(60, time.Minute, 1<<20)
 	for i := range 1_000_000 {
 		l.Take(key(uint32(i)), t0.Add(time.Duration(i)*time.Millisecond))
 	}
 	if n := l.Len(); n > 3*60_000 {
 		t.Errorf("%d clients held, want about the last minute's 60,000", n)
 	}
-	capped := New(60, time.Minute, 10_000)
+	capped := NewMemory(60, time.Minute, 10_000)
 	for i := range 200_000 {
 		capped.Take(key(uint32(i)), t0) // all at once: nothing expires
 	}
@@ -88,7 +88,7 @@ func TestMemoryBounded(t *testing.T) {
 // TestTimesOutOfRange takes at the zero Time, which once overflowed the arithmetic: it
 // neither allows a request past the quota nor moves the client's bucket.
 func TestTimesOutOfRange(t *testing.T) {
-	l := New(60, time.Minute, 1000)
+	l := NewMemory(60, time.Minute, 1000)
 	at := time.Now().Add(time.Hour) // after the limiter's epoch, as a server's times are
 	k := key(1)
 	for range 60 {
@@ -110,7 +110,7 @@ func TestTimesOutOfRange(t *testing.T) {
 
 // BenchmarkTakeNewAtCap is a new client's Take once the limiter is at its cap.
 func BenchmarkTakeNewAtCap(b *testing.B) {
-	l := New(60, time.Minute, 1<<16)
+	l := NewMemory(60, time.Minute, 1<<16)
 	for i := range 1 << 16 {
 		l.Take(key(uint32(i)), t0)
 	}
@@ -122,7 +122,7 @@ func BenchmarkTakeNewAtCap(b *testing.B) {
 }
 
 func TestConcurrentTakes(t *testing.T) {
-	l := New(1000, time.Minute, 1000)
+	l := NewMemory(1000, time.Minute, 1000)
 	var wg sync.WaitGroup
 	allowed := make([]int, 8)
 	for w := range 8 {
@@ -147,7 +147,7 @@ func TestConcurrentTakes(t *testing.T) {
 // BenchmarkDistinctClients takes one request for each of b.N distinct clients arriving
 // 10,000 a second and reports the clients and heap held at the end.
 func BenchmarkDistinctClients(b *testing.B) {
-	l := New(60, time.Minute, 4<<20)
+	l := NewMemory(60, time.Minute, 4<<20)
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -164,7 +164,7 @@ func BenchmarkDistinctClients(b *testing.B) {
 }
 
 func BenchmarkTakeSameClient(b *testing.B) {
-	l := New(1<<30, time.Minute, 1000)
+	l := NewMemory(1<<30, time.Minute, 1000)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -174,7 +174,7 @@ func BenchmarkTakeSameClient(b *testing.B) {
 }
 
 func TestTakeAllocations(t *testing.T) {
-	l := New(1<<30, time.Minute, 1000)
+	l := NewMemory(1<<30, time.Minute, 1000)
 	k := key(1)
 	l.Take(k, t0)
 	if n := testing.AllocsPerRun(1000, func() { l.Take(k, t0) }); n != 0 {

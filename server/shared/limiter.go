@@ -13,7 +13,7 @@ import (
 	"github.com/gigs/gigs/server/limit"
 )
 
-// gcra is the generic cell rate algorithm of limit.Limiter as one atomic step of Redis, on
+// gcra is the generic cell rate algorithm of limit.Memory as one atomic step of Redis, on
 // Redis's clock (so replicas' clocks need not agree): KEYS[1] holds the client's
 // theoretical arrival time in microseconds, expiring when its bucket is full again;
 // ARGV are the cost of one request and the period, in microseconds, and the requests to
@@ -37,14 +37,14 @@ redis.call('SET', KEYS[1], nxt, 'PX', math.max(1, math.ceil((nxt - now) / 1000))
 return {1, nxt - now, 0}`)
 
 // Limiter counts a rate limit in Redis, so that every replica sharing the server spends one
-// quota per client: the same GCRA as limit.Limiter (Limit requests per Period, Limit at
+// quota per client: the same GCRA as limit.Memory (Limit requests per Period, Limit at
 // once at most, the same Decision), each decision one atomic script run in Redis.
 //
 // Requests do not call Redis themselves: they hand their decision to a few workers, which
 // send whatever is waiting as one pipeline, so a busy replica pays one round trip for
 // many requests, and a request allocates nothing. A client over its quota is remembered
 // here until its next request is due, so a client hammering a replica costs Redis nothing
-// more. While Redis cannot be reached, decisions come from a per-replica limit.Limiter
+// more. While Redis cannot be reached, decisions come from a per-replica limit.Memory
 // (see Breaker). Safe for concurrent use.
 type Limiter struct {
 	c        *redis.Client
@@ -52,7 +52,7 @@ type Limiter struct {
 	n        int
 	period   time.Duration
 	interval time.Duration
-	local    *limit.Limiter
+	local    *limit.Memory
 	b        *Breaker
 	denied   denyCache
 
@@ -83,7 +83,7 @@ const (
 func NewLimiter(c *redis.Client, name string, n int, period time.Duration, maxClients int, log *slog.Logger, m *Metrics) *Limiter {
 	interval := max((period / time.Duration(n)).Truncate(time.Microsecond), time.Microsecond) // as Redis counts it
 	l := &Limiter{c: c, prefix: "gigs:limit:" + name + ":", n: n, period: period, interval: interval,
-		local: limit.New(n, period, maxClients), b: NewBreaker(name+"-limit", log, m),
+		local: limit.NewMemory(n, period, maxClients), b: NewBreaker(name+"-limit", log, m),
 		queue: make(chan *waiter, 4*maxBatch), quit: make(chan struct{})}
 	l.pool.New = func() any { return &waiter{done: make(chan struct{}, 1)} }
 	l.denied.init(max(maxClients/len(l.denied.shards), 64))

@@ -33,7 +33,7 @@ func TestLimiterSharedAcrossReplicas(t *testing.T) {
 	m := shared.NewMetrics(prometheus.NewRegistry())
 	a := shared.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
 	b := shared.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
-	local := limit.New(60, time.Minute, 1000)
+	local := limit.NewMemory(60, time.Minute, 1000)
 	client, other := key("192.0.2.1"), key("2001:db8::1")
 	for i := range 60 {
 		l := a
@@ -223,9 +223,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 	srv := redisserver.Start(b)
 	for _, name := range []string{"memory", "redis"} {
 		b.Run(name, func(b *testing.B) {
-			var l interface {
-				Take(limit.Key, time.Time) limit.Decision
-			} = limit.New(1<<30, time.Minute, 1<<20)
+			var l limit.Limiter = limit.NewMemory(1<<30, time.Minute, 1<<20)
 			if name == "redis" {
 				l = shared.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
 			}
