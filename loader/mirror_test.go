@@ -29,7 +29,7 @@ func TestMirrorTheDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	checker, err := keys.NewChecker(store, c.clock.Now, logger)
+	checker, err := keys.NewFileChecker(store, c.clock.Now, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func BenchmarkExport(b *testing.B) {
 			b.Fatal(err)
 		}
 		key, _, _ := store.Create("bench@example.org", "bench", testNow)
-		checker, err := keys.NewChecker(store, func() time.Time { return testNow }, nil)
+		checker, err := keys.NewFileChecker(store, func() time.Time { return testNow }, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

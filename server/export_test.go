@@ -23,8 +23,8 @@ import (
 type exportFixture struct {
 	base       string
 	snap       *engine.Snapshot
-	store      *keys.Store
-	checker    *keys.Checker
+	store      *keys.FileStore
+	checker    *keys.FileChecker
 	a, b, gone string // two good keys and a revoked one
 	logs       *bytes.Buffer
 	metrics    *Metrics
@@ -49,7 +49,7 @@ func newExportFixture(t *testing.T, readLimit, exportLimit int) *exportFixture {
 	}
 	now := func() time.Time { return testNow }
 	logger := slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	if f.checker, err = keys.NewChecker(f.store, now, logger); err != nil {
+	if f.checker, err = keys.NewFileChecker(f.store, now, logger); err != nil {
 		t.Fatal(err)
 	}
 	f.live = &engine.Live{}

@@ -39,7 +39,7 @@ type Options struct {
 	// MaxClients caps the clients whose rate-limit state is kept (1<<20 when zero).
 	MaxClients int
 	// Keys checks the personal keys of /v1/gigs/download; without it the export is not served.
-	Keys KeyChecker
+	Keys keys.Checker
 	// ExportLimit is the exports per minute each key may make (10 when zero).
 	ExportLimit int
 	// ReadLimiter and ExportLimiter count the read and export limits; when nil, an
@@ -145,14 +145,6 @@ func New(o Options) *Server {
 	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
-}
-
-// KeyChecker checks personal keys: keys.Checker (a key file) or keys.RedisChecker.
-type KeyChecker interface {
-	// Check returns the record of an active key, or why the key is refused:
-	// keys.ErrMalformed, keys.ErrChecksum, keys.ErrUnknown, keys.ErrUnavailable or a
-	// *keys.RevokedError. A successful check counts as a use of the key.
-	Check(key []byte) (keys.Record, error)
 }
 
 // policyWords is a limit in words, such as "60 requests per minute".

@@ -128,20 +128,12 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// keyStore is keys.Store or keys.RedisStore.
-type keyStore interface {
-	Create(owner, use string, now time.Time) (string, keys.Record, error)
-	Read() ([]keys.Record, error)
-	Find(id string) (keys.Record, error)
-	Revoke(id, reason string, now time.Time) (keys.Record, error)
-}
-
 // openKeyStore opens the key store in Redis when redisURL is set, else in dir; create
 // makes a store where there is none (and says so on stderr for a directory). Only init
 // creates one in Redis, and only init and create in a directory: a Redis that lost its data,
 // or a mistyped -data-dir, is an error for every other command, not a new, empty store whose
 // secret would make every key issued before unknown.
-func openKeyStore(dir, redisURL string, create bool, stderr io.Writer) (keyStore, error) {
+func openKeyStore(dir, redisURL string, create bool, stderr io.Writer) (keys.Store, error) {
 	if redisURL == "" {
 		_, err := os.Stat(filepath.Join(dir, "keys.json"))
 		switch {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gigs/gigs/server"
 	"github.com/gigs/gigs/server/keys"
 	"github.com/gigs/gigs/server/limit"
 	"github.com/gigs/gigs/server/shared"
@@ -22,9 +21,9 @@ type sharedState struct {
 	client         *redis.Client     // nil without -redis
 }
 
-// keyChecker is keys.Checker or keys.RedisChecker.
+// keyChecker is keys.FileChecker or keys.RedisChecker.
 type keyChecker interface {
-	server.KeyChecker
+	keys.Checker
 	// Run saves key uses and picks up key changes every interval until ctx ends.
 	Run(ctx context.Context, every time.Duration)
 }
@@ -37,7 +36,7 @@ func (m *Main) openShared() (*sharedState, error) {
 		if err != nil {
 			return nil, err
 		}
-		checker, err := keys.NewChecker(store, time.Now, m.Logger)
+		checker, err := keys.NewFileChecker(store, time.Now, m.Logger)
 		if err != nil {
 			return nil, fmt.Errorf("cannot load the key store: %w", err)
 		}

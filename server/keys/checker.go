@@ -26,11 +26,21 @@ type RevokedError struct {
 
 func (e *RevokedError) Error() string { return "key revoked: " + e.Reason }
 
-// Checker answers key checks for gigsd from an in-memory copy of the store, which it
-// reloads when the file changes; it records each key's last use in memory and writes the
-// uses, and the revocation of keys idle for IdleLimit, at each Sync. Safe for concurrent use.
-type Checker struct {
-	store *Store
+// Checker checks personal keys for the server: FileChecker is one, and so is the checker
+// of the key store in Redis. Safe for concurrent use.
+type Checker interface {
+	// Check returns the record of an active key, or why the key is refused:
+	// ErrMalformed, ErrChecksum, ErrUnknown, ErrUnavailable or a *RevokedError. A
+	// successful check counts as a use of the key.
+	Check(key []byte) (Record, error)
+}
+
+// FileChecker is the Checker of a FileStore: it answers key checks from an in-memory copy
+// of the store, which it reloads when the file changes; it records each key's last use in
+// memory and writes the uses, and the revocation of keys idle for IdleLimit, at each Sync.
+// Safe for concurrent use.
+type FileChecker struct {
+	store *FileStore
 	now   func() time.Time
 	log   *slog.Logger
 
@@ -49,15 +59,15 @@ type fileStamp struct {
 	size int64
 }
 
-// NewChecker loads the store.
-func NewChecker(s *Store, now func() time.Time, log *slog.Logger) (*Checker, error) {
-	c := &Checker{store: s, now: now, log: log, used: map[string]time.Time{}}
+// NewFileChecker returns the checker of s, which it loads.
+func NewFileChecker(s *FileStore, now func() time.Time, log *slog.Logger) (*FileChecker, error) {
+	c := &FileChecker{store: s, now: now, log: log, used: map[string]time.Time{}}
 	return c, c.reload(true)
 }
 
 // Check returns the record of an active key, or why the key is refused: ErrMalformed,
 // ErrChecksum, ErrUnknown or a *RevokedError. A successful check counts as a use.
-func (c *Checker) Check(key []byte) (Record, error) {
+func (c *FileChecker) Check(key []byte) (Record, error) {
 	if err := Check(key); err != nil {
 		return Record{}, err
 	}
@@ -78,7 +88,7 @@ func (c *Checker) Check(key []byte) (Record, error) {
 		rec.LastUsed = last
 	}
 	c.usedMu.Unlock()
-	if err := refusal(rec, now); err != nil {
+	if err := Refusal(rec, now); err != nil {
 		return rec, err
 	}
 	c.usedMu.Lock()
@@ -91,7 +101,7 @@ func (c *Checker) Check(key []byte) (Record, error) {
 // reloads it if it changed. It reloads even when the write fails, so that revocations made
 // by gigsctl take effect whatever happens to the uses; uses stay in memory, and count in
 // Check, until they are written.
-func (c *Checker) Sync() error {
+func (c *FileChecker) Sync() error {
 	now := c.now()
 	c.usedMu.Lock()
 	pending := make(map[string]time.Time, len(c.used))
@@ -104,7 +114,7 @@ func (c *Checker) Sync() error {
 			if t, ok := pending[r.ID]; ok && t.After(r.LastUsed) {
 				r.LastUsed, changed = t.UTC().Truncate(time.Second), true
 			}
-			if r.idle(now) {
+			if r.Idle(now) {
 				r.Revoked, r.Reason, changed = now.UTC().Truncate(time.Second), ReasonIdle, true
 			}
 		}
@@ -123,8 +133,20 @@ func (c *Checker) Sync() error {
 	return errors.Join(werr, rerr)
 }
 
+// Refusal returns why rec is refused at now, or nil for an active key: a *RevokedError
+// for a key revoked, or Idle at now (ReasonIdle). Every Checker refuses keys with it.
+func Refusal(rec Record, now time.Time) error {
+	switch {
+	case !rec.Revoked.IsZero():
+		return &RevokedError{Reason: rec.Reason, When: rec.Revoked}
+	case rec.Idle(now):
+		return &RevokedError{Reason: ReasonIdle, When: now}
+	}
+	return nil
+}
+
 // reload reads the store when its file changed since the last load (or always, if force).
-func (c *Checker) reload(force bool) error {
+func (c *FileChecker) reload(force bool) error {
 	fi, err := os.Stat(c.store.path)
 	if err != nil {
 		return err
@@ -156,11 +178,11 @@ func (c *Checker) reload(force bool) error {
 // Run calls Sync every interval until ctx ends, and once more at the end. While it runs,
 // keys are refused with ErrUnavailable when the store could not be loaded for three
 // intervals.
-func (c *Checker) Run(ctx context.Context, every time.Duration) {
+func (c *FileChecker) Run(ctx context.Context, every time.Duration) {
 	c.mu.Lock()
 	c.stale = 3 * every
 	c.mu.Unlock()
-	tickUntil(ctx, every, func() {
+	TickUntil(ctx, every, func() {
 		if err := c.Sync(); err != nil {
 			c.log.Error("cannot sync the key store", "err", err)
 		}
@@ -171,8 +193,9 @@ func (c *Checker) Run(ctx context.Context, every time.Duration) {
 	})
 }
 
-// tickUntil calls tick every interval until ctx ends, then last once.
-func tickUntil(ctx context.Context, every time.Duration, tick, last func()) {
+// TickUntil calls tick every interval until ctx ends, then last once: the loop of every
+// checker's Run, which syncs on tick and saves what is left on last.
+func TickUntil(ctx context.Context, every time.Duration, tick, last func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

@@ -1,10 +1,3 @@
-// Package keys issues and checks personal API keys and keeps them in an embedded store: a
-// JSON file under the data directory that gigsctl edits and gigsd reloads while it runs.
-//
-// A key is "gigs_" followed by 256 random bits and a CRC-32C checksum, in 58 characters of
-// lower-case base32: a fixed prefix for secret scanners, and a checksum that lets malformed or mistyped
-// keys be refused without a look-up. The store never holds a key, only its HMAC-SHA256
-// under a secret that is generated on first use and kept in a file of its own.
 package keys
 
 import (

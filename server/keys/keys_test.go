@@ -90,7 +90,7 @@ func TestChecker(t *testing.T) {
 	c := &clock{t: day0}
 	key, rec, _ := s.Create("ops@example.org", "app", c.Now())
 	other, otherRec, _ := s.Create("dev@example.org", "test", c.Now())
-	ck, err := NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ck, err := NewFileChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestChecker(t *testing.T) {
 	if r, _ := s.Find(rec.ID); !r.LastUsed.Equal(c.Now()) {
 		t.Fatalf("last use %v, want %v", r.LastUsed, c.Now())
 	}
-	restarted, _ := NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	restarted, _ := NewFileChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 	// Unused for 90 days: revoked, and it stays revoked.
 	c.Add(IdleLimit + time.Second)
@@ -343,7 +343,7 @@ func TestCheckerKeepsKeysOverABadFile(t *testing.T) {
 }
 
 // oneKey opens a store in a new directory with one key and a checker on a fake clock.
-func oneKey(t *testing.T) (dir string, s *Store, c *clock, key string, rec Record, ck *Checker) {
+func oneKey(t *testing.T) (dir string, s *FileStore, c *clock, key string, rec Record, ck *FileChecker) {
 	t.Helper()
 	dir = t.TempDir()
 	s, err := Open(dir)
@@ -354,7 +354,7 @@ func oneKey(t *testing.T) (dir string, s *Store, c *clock, key string, rec Recor
 	if key, rec, err = s.Create("a@example.org", "x", day0); err != nil {
 		t.Fatal(err)
 	}
-	if ck, err = NewChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if ck, err = NewFileChecker(s, c.Now, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	return dir, s, c, key, rec, ck
@@ -435,7 +435,7 @@ func TestStoredFormatV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := NewChecker(s, func() time.Time { return day0 }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ck, err := NewFileChecker(s, func() time.Time { return day0 }, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

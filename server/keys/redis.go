@@ -68,7 +68,7 @@ func ctxTimeout() (context.Context, context.CancelFunc) {
 
 // Create issues a key for owner and use, and returns it with its record.
 func (s *RedisStore) Create(owner, use string, now time.Time) (string, Record, error) {
-	key, rec, err := newRecord(s.secret, owner, use, now)
+	key, rec, err := NewRecord(s.secret, owner, use, now)
 	if err != nil {
 		return "", Record{}, err
 	}
@@ -161,7 +161,7 @@ return 1`)
 
 // Revoke revokes key id for reason; revoking a revoked key changes nothing.
 func (s *RedisStore) Revoke(id, reason string, now time.Time) (Record, error) {
-	if err := checkText("reason", reason); err != nil {
+	if err := CheckText("reason", reason); err != nil {
 		return Record{}, err
 	}
 	return s.revoke(id, reason, now, "")
@@ -291,7 +291,7 @@ func (k *RedisChecker) Check(key []byte) (Record, error) {
 	if !ok || subtle.ConstantTimeCompare([]byte(h), []byte(rec.Hash)) != 1 {
 		return Record{}, ErrUnknown
 	}
-	if err := refusal(rec, now); err != nil {
+	if err := Refusal(rec, now); err != nil {
 		return rec, err
 	}
 	if fromRedis && s.used(ctx, h, now) == nil {
@@ -330,17 +330,6 @@ func (k *RedisChecker) open(now time.Time) *RedisStore {
 		k.store = s
 	}
 	return k.store
-}
-
-// refusal returns why rec is refused at now, or nil for an active key.
-func refusal(rec Record, now time.Time) error {
-	switch {
-	case !rec.Revoked.IsZero():
-		return &RevokedError{Reason: rec.Reason, When: rec.Revoked}
-	case rec.idle(now):
-		return &RevokedError{Reason: ReasonIdle, When: now}
-	}
-	return nil
 }
 
 // sendUses writes the uses not yet in Redis in one pipeline; if it fails they stay for
@@ -409,7 +398,7 @@ func (k *RedisChecker) Sync() error {
 	t := k.now()
 	byHash := make(map[string]Record, len(recs))
 	for _, r := range recs {
-		if r.idle(t) {
+		if r.Idle(t) {
 			if r, err = s.revokeIdle(r.ID, t); err != nil {
 				return err
 			}
@@ -439,7 +428,7 @@ func (k *RedisChecker) setReplaced(v bool) {
 
 // Run calls Sync every interval until ctx ends, and once more at the end.
 func (k *RedisChecker) Run(ctx context.Context, every time.Duration) {
-	tickUntil(ctx, every, func() {
+	TickUntil(ctx, every, func() {
 		err := k.Sync()
 		k.mu.RLock()
 		opened := k.store != nil

@@ -44,8 +44,8 @@ func (r *Record) State() string {
 	return "revoked"
 }
 
-// idle reports whether an active key has gone unused for longer than IdleLimit at now.
-func (r *Record) idle(now time.Time) bool {
+// Idle reports whether an active key has gone unused for longer than IdleLimit at now.
+func (r *Record) Idle(now time.Time) bool {
 	last := r.Created
 	if r.LastUsed.After(last) {
 		last = r.LastUsed
@@ -53,15 +53,30 @@ func (r *Record) idle(now time.Time) bool {
 	return r.Revoked.IsZero() && now.Sub(last) > IdleLimit
 }
 
-// Store is the key file and the secret file in one directory. Changes are made under an
-// exclusive lock and written atomically (package atomicfile), so gigsctl and a running
-// gigsd can both change it. Safe for concurrent use.
+// Store keeps the key records: FileStore (files in a directory) is one, and so is the
+// key store in Redis that replicas share. A store keeps the hash of a key, never the key,
+// which only Create returns. Each change is atomic, so gigsctl and running gigsd
+// replicas can use one store at once.
+type Store interface {
+	// Create issues a key for owner and use at now, and returns it with its record.
+	Create(owner, use string, now time.Time) (string, Record, error)
+	// Read returns every record.
+	Read() ([]Record, error)
+	// Find returns the record of key id.
+	Find(id string) (Record, error)
+	// Revoke revokes key id for reason at now; revoking a revoked key changes nothing.
+	Revoke(id, reason string, now time.Time) (Record, error)
+}
+
+// FileStore is the Store in files: the key file and the secret file in one directory.
+// Changes are made under an exclusive lock and written atomically (package atomicfile),
+// so gigsctl and a running gigsd can both change it. Safe for concurrent use.
 //
 // A store is never lost to a bad file: a key file that is empty, unreadable, not the
 // format below, or missing while the secret exists (so keys were issued before), and a
 // secret that is not the one the key file was written with (its fingerprint is kept in
 // the file), are errors naming the file, never an empty key set.
-type Store struct {
+type FileStore struct {
 	path, lock, secretPath string
 	secret                 []byte
 	fingerprint            string // of secret, kept in the key file
@@ -93,11 +108,11 @@ func fingerprintOf(secret []byte) string {
 // Open opens the store in dir, creating the directory and an empty store when missing,
 // and the secret (32 random bytes, 0600, in a file of its own beside the store) with the
 // store. Temporary files of writes cut short are removed.
-func Open(dir string) (*Store, error) {
+func Open(dir string) (*FileStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create key directory: %w", err)
 	}
-	s := &Store{path: filepath.Join(dir, "keys.json"), lock: filepath.Join(dir, "keys.lock"), secretPath: filepath.Join(dir, "key-secret")}
+	s := &FileStore{path: filepath.Join(dir, "keys.json"), lock: filepath.Join(dir, "keys.lock"), secretPath: filepath.Join(dir, "key-secret")}
 	if err := s.locked(s.open); err != nil {
 		return nil, err
 	}
@@ -105,7 +120,7 @@ func Open(dir string) (*Store, error) {
 }
 
 // open reads or creates the secret and the key file; under the lock.
-func (s *Store) open() error {
+func (s *FileStore) open() error {
 	if err := errors.Join(atomicfile.Clean(s.path), atomicfile.Clean(s.secretPath)); err != nil {
 		return fmt.Errorf("cannot remove the temporary files of the key store: %w", err)
 	}
@@ -150,7 +165,7 @@ func (s *Store) open() error {
 // short, not JSON, of a newer version or with a key lacking its id, hash or creation time
 // is an error naming it: a key without a creation time would look unused for ever and be
 // revoked at the first sync.
-func (s *Store) readFile() (*file, error) {
+func (s *FileStore) readFile() (*file, error) {
 	data, err := atomicfile.Read(s.path, maxStoreBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -192,7 +207,7 @@ func (s *Store) readFile() (*file, error) {
 }
 
 // Read returns every record. The store must exist, as Open leaves it.
-func (s *Store) Read() ([]Record, error) {
+func (s *FileStore) Read() ([]Record, error) {
 	f, err := s.readFile()
 	switch {
 	case err != nil:
@@ -205,13 +220,13 @@ func (s *Store) Read() ([]Record, error) {
 	return f.Keys, nil
 }
 
-func (s *Store) missingErr() error {
+func (s *FileStore) missingErr() error {
 	return fmt.Errorf("the key store %q is missing: restore it from a backup", s.path)
 }
 
 // Update runs fn on the records under the store's lock and writes what it returns when it
 // reports a change.
-func (s *Store) Update(fn func([]Record) ([]Record, bool, error)) error {
+func (s *FileStore) Update(fn func([]Record) ([]Record, bool, error)) error {
 	return s.locked(func() error {
 		recs, err := s.Read()
 		if err != nil {
@@ -226,7 +241,7 @@ func (s *Store) Update(fn func([]Record) ([]Record, bool, error)) error {
 }
 
 // locked runs fn under the store's exclusive lock, which gigsctl and gigsd share.
-func (s *Store) locked(fn func() error) error {
+func (s *FileStore) locked(fn func() error) error {
 	lf, err := os.OpenFile(s.lock, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot open key store lock: %w", err)
@@ -239,7 +254,7 @@ func (s *Store) locked(fn func() error) error {
 	return fn()
 }
 
-func (s *Store) write(recs []Record) error {
+func (s *FileStore) write(recs []Record) error {
 	if recs == nil {
 		recs = []Record{}
 	}
@@ -257,8 +272,8 @@ var idEnc = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(b
 
 // Create issues a key for owner and use, and returns it with its record. The key is
 // returned only here; the store keeps its hash.
-func (s *Store) Create(owner, use string, now time.Time) (string, Record, error) {
-	key, rec, err := newRecord(s.secret, owner, use, now)
+func (s *FileStore) Create(owner, use string, now time.Time) (string, Record, error) {
+	key, rec, err := NewRecord(s.secret, owner, use, now)
 	if err != nil {
 		return "", Record{}, err
 	}
@@ -266,12 +281,14 @@ func (s *Store) Create(owner, use string, now time.Time) (string, Record, error)
 	return key, rec, err
 }
 
-// newRecord makes a new key for owner and use, and its record under secret.
-func newRecord(secret []byte, owner, use string, now time.Time) (string, Record, error) {
+// NewRecord makes a new key for owner and use, and its record at now under secret: what
+// every Store's Create keeps. It refuses an empty owner or use, and texts CheckText
+// refuses.
+func NewRecord(secret []byte, owner, use string, now time.Time) (string, Record, error) {
 	if owner == "" || use == "" {
 		return "", Record{}, errors.New("a key needs an owner and a use")
 	}
-	if err := errors.Join(checkText("owner", owner), checkText("use", use)); err != nil {
+	if err := errors.Join(CheckText("owner", owner), CheckText("use", use)); err != nil {
 		return "", Record{}, err
 	}
 	key := NewKey()
@@ -283,9 +300,11 @@ func newRecord(secret []byte, owner, use string, now time.Time) (string, Record,
 // maxText bounds a key's owner, use and revocation reason.
 const maxText = 500
 
-// checkText refuses a text of a key record that is too long or holds control characters
-// (a line break or a tab would break gigsctl keys list's table).
-func checkText(name, v string) error {
+// CheckText refuses a text of a key record, named name in the error (an owner, a use, a
+// revocation reason), that is too long or holds control characters (a line break or a
+// tab would break gigsctl keys list's table). Every Store's Revoke checks its reason with
+// it.
+func CheckText(name, v string) error {
 	if len(v) > maxText {
 		return fmt.Errorf("the %s is %d bytes, more than %d", name, len(v), maxText)
 	}
@@ -296,8 +315,8 @@ func checkText(name, v string) error {
 }
 
 // Revoke revokes key id for reason; revoking a revoked key changes nothing.
-func (s *Store) Revoke(id, reason string, now time.Time) (Record, error) {
-	if err := checkText("reason", reason); err != nil {
+func (s *FileStore) Revoke(id, reason string, now time.Time) (Record, error) {
+	if err := CheckText("reason", reason); err != nil {
 		return Record{}, err
 	}
 	var out Record
@@ -318,7 +337,7 @@ func (s *Store) Revoke(id, reason string, now time.Time) (Record, error) {
 }
 
 // Find returns the record of key id.
-func (s *Store) Find(id string) (Record, error) {
+func (s *FileStore) Find(id string) (Record, error) {
 	recs, err := s.Read()
 	if err != nil {
 		return Record{}, err
