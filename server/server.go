@@ -44,7 +44,7 @@ type Options struct {
 	ExportLimit int
 	// ReadLimiter and ExportLimiter count the read and export limits; when nil, an
 	// in-memory limit.Memory of ReadLimit and ExportLimit per minute (a shared one, such
-	// as redislimit's, makes the limits hold across replicas).
+	// as the Redis limiter of package server/redis, makes the limits hold across replicas).
 	ReadLimiter, ExportLimiter limit.Limiter
 	// Contact is where users ask for a key, named in key problems.
 	Contact string

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/server/keys"
-	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/server/redis"
 )
 
 const keysUsage = `usage: gigsctl keys <command> [flags]
@@ -147,9 +147,9 @@ func openKeyStore(dir, redisURL string, create bool, stderr io.Writer) (keys.Sto
 		}
 		return keys.Open(dir)
 	}
-	c, err := shared.Dial(redisURL)
+	c, err := redis.Dial(redisURL)
 	if err != nil {
 		return nil, fmt.Errorf("-redis: %w", err)
 	}
-	return keys.OpenRedis(c, create)
+	return redis.OpenKeyStore(c, create)
 }

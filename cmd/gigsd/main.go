@@ -34,7 +34,7 @@ import (
 	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/replica"
 	"github.com/gigs/gigs/server"
-	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/server/redis"
 )
 
 func main() {
@@ -242,7 +242,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 		return fmt.Errorf("-fetch-proxy: %w", err)
 	}
 	if c.Redis != "" {
-		cl, err := shared.Dial(c.Redis)
+		cl, err := redis.Dial(c.Redis)
 		if err != nil {
 			return fmt.Errorf("-redis: %w", err)
 		}

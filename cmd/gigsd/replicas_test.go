@@ -19,8 +19,7 @@ import (
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/replica"
-	"github.com/gigs/gigs/server/keys"
-	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/server/redis"
 	"github.com/gigs/gigs/testkit/redisserver"
 	"github.com/gigs/gigs/testkit/scale"
 )
@@ -149,12 +148,12 @@ func TestReplicas(t *testing.T) {
 	})
 
 	t.Run("keys are shared", func(t *testing.T) {
-		c, err := shared.Dial(redisSrv.URL())
+		c, err := redis.Dial(redisSrv.URL())
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		store, err := keys.OpenRedis(c, true) // as gigsctl keys -redis create does
+		store, err := redis.OpenKeyStore(c, true) // as gigsctl keys -redis create does
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +250,7 @@ func TestReplicas(t *testing.T) {
 		redisSrv.Kill()
 		time.Sleep(2 * time.Second)
 		redisSrv.Restart()
-		time.Sleep(2 * shared.ProbeEvery)
+		time.Sleep(2 * redis.ProbeEvery)
 		stop()
 		wg.Wait()
 		if failed.Load() > 0 {

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/server/redis"
 	"github.com/gigs/gigs/testkit/tools"
 )
 
@@ -48,11 +48,11 @@ func Start(t testing.TB) *Server {
 	return s
 }
 
-// Client returns a client of the server as gigsd makes one (shared.Dial), closed when the
+// Client returns a client of the server as gigsd makes one (redis.Dial), closed when the
 // test ends.
-func (s *Server) Client(t testing.TB) *redis.Client {
+func (s *Server) Client(t testing.TB) *goredis.Client {
 	t.Helper()
-	c, err := shared.Dial(s.URL())
+	c, err := redis.Dial(s.URL())
 	if err != nil {
 		t.Fatal(err)
 	}

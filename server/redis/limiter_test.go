@@ -1,4 +1,4 @@
-package shared_test
+package redis_test
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gigs/gigs/server/limit"
-	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/server/redis"
 	"github.com/gigs/gigs/testkit/redisserver"
 )
 
@@ -30,9 +30,9 @@ func key(s string) limit.Key { return limit.KeyOf(netip.MustParseAddr(s)) }
 // what the headers report.
 func TestLimiterSharedAcrossReplicas(t *testing.T) {
 	srv := redisserver.Start(t)
-	m := shared.NewMetrics(prometheus.NewRegistry())
-	a := shared.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
-	b := shared.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
+	m := redis.NewMetrics(prometheus.NewRegistry())
+	a := redis.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
+	b := redis.NewLimiter(srv.Client(t), "read", 60, time.Minute, 1000, quiet, m)
 	local := limit.NewMemory(60, time.Minute, 1000)
 	client, other := key("192.0.2.1"), key("2001:db8::1")
 	for i := range 60 {
@@ -49,7 +49,7 @@ func TestLimiterSharedAcrossReplicas(t *testing.T) {
 			t.Fatalf("request %d: reset %s, the in-memory limiter gives %s", i+1, got.Reset, want.Reset)
 		}
 	}
-	for _, l := range []*shared.Limiter{a, b, a} {
+	for _, l := range []*redis.Limiter{a, b, a} {
 		d := l.Take(client, time.Now())
 		if d.Allowed || d.Remaining != 0 || d.RetryAfter <= 0 || d.RetryAfter > time.Second+100*time.Millisecond {
 			t.Fatalf("61st request: %+v, want refused, retry within a second", d)
@@ -81,7 +81,7 @@ func TestLimiterFallsBack(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	l := shared.NewLimiter(srv.Client(t), "read", 5, time.Minute, 1000, log, shared.NewMetrics(reg))
+	l := redis.NewLimiter(srv.Client(t), "read", 5, time.Minute, 1000, log, redis.NewMetrics(reg))
 	c := key("192.0.2.7")
 	for range 5 {
 		l.Take(c, time.Now())
@@ -109,10 +109,10 @@ func TestLimiterFallsBack(t *testing.T) {
 	}
 	srv.Restart()
 	third := key("192.0.2.9")
-	deadline := time.Now().Add(3 * shared.ProbeEvery)
+	deadline := time.Now().Add(3 * redis.ProbeEvery)
 	for testutil.ToFloat64(gauge(t, reg, "gigs_redis_fallback", "read-limit")) != 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("still falling back %s after Redis came back", 3*shared.ProbeEvery)
+			t.Fatalf("still falling back %s after Redis came back", 3*redis.ProbeEvery)
 		}
 		l.Take(third, time.Now())
 		time.Sleep(50 * time.Millisecond)
@@ -131,7 +131,7 @@ func TestLimiterFallsBack(t *testing.T) {
 // at once, none waits for a worker that is gone.
 func TestLimiterClose(t *testing.T) {
 	srv := redisserver.Start(t)
-	l := shared.NewLimiter(srv.Client(t), "read", 2, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+	l := redis.NewLimiter(srv.Client(t), "read", 2, time.Minute, 1000, quiet, redis.NewMetrics(prometheus.NewRegistry()))
 	c := key("192.0.2.30")
 	l.Take(c, time.Now())
 	l.Close()
@@ -154,7 +154,7 @@ func TestLimiterClose(t *testing.T) {
 // failure is no recovery; one made after it is.
 func TestBreaker(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	b := shared.NewBreaker("test", quiet, shared.NewMetrics(reg))
+	b := redis.NewBreaker("test", quiet, redis.NewMetrics(reg))
 	t0 := time.Now()
 	if !b.Try(t0) {
 		t.Fatal("a new breaker does not try")
@@ -167,7 +167,7 @@ func TestBreaker(t *testing.T) {
 	if !b.Down() {
 		t.Fatal("an answer to a call made before the failure ended the outage")
 	}
-	probe := t0.Add(shared.ProbeEvery)
+	probe := t0.Add(redis.ProbeEvery)
 	if !b.Try(probe) || b.Try(probe) {
 		t.Fatal("not exactly one probe after ProbeEvery")
 	}
@@ -225,7 +225,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var l limit.Limiter = limit.NewMemory(1<<30, time.Minute, 1<<20)
 			if name == "redis" {
-				l = shared.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+				l = redis.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, redis.NewMetrics(prometheus.NewRegistry()))
 			}
 			times := make([]time.Duration, 0, 1<<16)
 			var k limit.Key
@@ -247,7 +247,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 	}
 	// 64 requests at once, as a busy replica has them: the workers send them in pipelines.
 	b.Run("redis-64-at-once", func(b *testing.B) {
-		l := shared.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+		l := redis.NewLimiter(srv.Client(b), "bench", 1<<30, time.Minute, 1<<20, quiet, redis.NewMetrics(prometheus.NewRegistry()))
 		defer l.Close()
 		var mu sync.Mutex
 		times := make([]time.Duration, 0, 1<<16)
@@ -282,7 +282,7 @@ func BenchmarkLimiterTake(b *testing.B) {
 // with no Redis call and no allocation (make test runs the gates without -race).
 func TestLimiterAllocations(t *testing.T) {
 	srv := redisserver.Start(t)
-	l := shared.NewLimiter(srv.Client(t), "read", 1, time.Minute, 1000, quiet, shared.NewMetrics(prometheus.NewRegistry()))
+	l := redis.NewLimiter(srv.Client(t), "read", 1, time.Minute, 1000, quiet, redis.NewMetrics(prometheus.NewRegistry()))
 	defer l.Close()
 	c := key("192.0.2.40")
 	l.Take(c, time.Now())

@@ -1,73 +1,14 @@
-// Package shared is the state gigsd's replicas share through Redis: the client every
-// shared part uses (Dial), the rate limits counted in Redis (Limiter), and the Breaker that
-// has each of them fall back to per-replica state while Redis cannot be reached, and go
-// back to Redis on its own once it answers again.
-//
-// Redis is never on the critical path of an answer: a failed or slow Redis call costs the
-// request that made it at most the client's timeouts, and then, until Redis answers a
-// probe, none at all.
-package shared
+package redis
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
+	goredis "github.com/redis/go-redis/v9"
 )
-
-// Timeouts of a Redis call unless the URL sets its own (dial_timeout, read_timeout,
-// write_timeout, pool_timeout): short, because a request waits for them.
-const (
-	DialTimeout = 250 * time.Millisecond
-	CallTimeout = 200 * time.Millisecond
-)
-
-// Dial returns a client of the Redis server at url (redis://[user:password@]host:port/db,
-// or rediss:// for TLS), with the timeouts above, no retries (a failed call falls back at
-// once) and a pool sized for a busy server. It does not connect until first used.
-func Dial(url string) (*redis.Client, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redis URL: %w", err)
-	}
-	if opt.DialTimeout == 0 {
-		opt.DialTimeout = DialTimeout
-	}
-	if opt.ReadTimeout == 0 {
-		opt.ReadTimeout = CallTimeout
-	}
-	if opt.WriteTimeout == 0 {
-		opt.WriteTimeout = CallTimeout
-	}
-	if opt.PoolTimeout == 0 {
-		opt.PoolTimeout = CallTimeout
-	}
-	if opt.PoolSize == 0 {
-		opt.PoolSize = 128
-	}
-	opt.MaxRetries = -1
-	opt.DisableIdentity = true // CLIENT SETINFO is Redis 7.2's; older servers answer an error
-	return redis.NewClient(opt), nil
-}
-
-// go-redis logs to the standard logger; a Breaker logs what an operator needs, once.
-func init() { redis.SetLogger(silent{}) }
-
-type silent struct{}
-
-func (silent) Printf(context.Context, string, ...any) {}
-
-// Ping reports whether the server answers, within the call timeout.
-func Ping(c *redis.Client) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*CallTimeout)
-	defer cancel()
-	return c.Ping(ctx).Err()
-}
 
 // Metrics count the fallbacks of every shared part, by use ("read-limit",
 // "export-limit", "keys").
@@ -128,7 +69,7 @@ func (b *Breaker) Try(now time.Time) bool {
 }
 
 // Failed records a Redis call that could not be made or answered (the caller then uses
-// its fallback and counts it with FellBack). An error Redis answered with (a redis.Error)
+// its fallback and counts it with FellBack). An error Redis answered with (a goredis.Error)
 // is not a failure of the connection: see IsReplyError.
 func (b *Breaker) Failed(now time.Time, err error) {
 	b.failedAt.Store(now.UnixNano())
@@ -152,8 +93,8 @@ func (b *Breaker) Succeeded(start time.Time) {
 // IsReplyError reports whether err is an error Redis answered with (a script error, a
 // wrong type), which says Redis is reachable, rather than a failed connection.
 func IsReplyError(err error) bool {
-	var r redis.Error
-	return errors.As(err, &r) && !errors.Is(err, redis.ErrClosed)
+	var r goredis.Error
+	return errors.As(err, &r) && !errors.Is(err, goredis.ErrClosed)
 }
 
 // FellBack counts one decision made without Redis.

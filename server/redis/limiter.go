@@ -1,4 +1,4 @@
-package shared
+package redis
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gigs/gigs/server/limit"
 )
@@ -20,7 +20,7 @@ import (
 // spend (1, or 0 to look). It answers {allowed, reset, retry after}, times in
 // microseconds from now. (A request costs whole microseconds, at least one: a limit over
 // 60 million a minute counts as that.)
-var gcra = redis.NewScript(`
+var gcra = goredis.NewScript(`
 local t = redis.call('TIME')
 local now = t[1] * 1000000 + t[2]
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
@@ -47,7 +47,7 @@ return {1, nxt - now, 0}`)
 // more. While Redis cannot be reached, decisions come from a per-replica limit.Memory
 // (see Breaker). Safe for concurrent use.
 type Limiter struct {
-	c        *redis.Client
+	c        *goredis.Client
 	prefix   string
 	n        int
 	period   time.Duration
@@ -80,7 +80,7 @@ const (
 // NewLimiter returns a Limiter of n requests per period for the quota named name ("read",
 // "export"), keeping state for at most maxClients clients in its fallback and its cache of
 // denied clients. Close stops its workers.
-func NewLimiter(c *redis.Client, name string, n int, period time.Duration, maxClients int, log *slog.Logger, m *Metrics) *Limiter {
+func NewLimiter(c *goredis.Client, name string, n int, period time.Duration, maxClients int, log *slog.Logger, m *Metrics) *Limiter {
 	interval := max((period / time.Duration(n)).Truncate(time.Microsecond), time.Microsecond) // as Redis counts it
 	l := &Limiter{c: c, prefix: "gigs:limit:" + name + ":", n: n, period: period, interval: interval,
 		local: limit.NewMemory(n, period, maxClients), b: NewBreaker(name+"-limit", log, m),
@@ -162,7 +162,7 @@ func (l *Limiter) decide(k limit.Key, now time.Time, cost int) (limit.Decision, 
 // the queue is answered.
 func (l *Limiter) work() {
 	batch := make([]*waiter, 0, maxBatch)
-	cmds := make([]*redis.Cmd, 0, maxBatch)
+	cmds := make([]*goredis.Cmd, 0, maxBatch)
 	args := [3]any{strconv.FormatInt(l.interval.Microseconds(), 10), strconv.FormatInt(l.period.Microseconds(), 10), nil}
 	var key []byte
 	for {
@@ -181,7 +181,7 @@ func (l *Limiter) work() {
 				break fill
 			}
 		}
-		run := func(p redis.Pipeliner, load bool) {
+		run := func(p goredis.Pipeliner, load bool) {
 			cmds = cmds[:0]
 			for _, w := range batch {
 				key = hex.AppendEncode(append(key[:0], l.prefix...), w.k[:])
@@ -195,9 +195,9 @@ func (l *Limiter) work() {
 			}
 		}
 		start := time.Now()
-		_, err := l.c.Pipelined(context.Background(), func(p redis.Pipeliner) error { run(p, false); return nil })
-		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") { // a new or restarted server: send the script itself
-			_, err = l.c.Pipelined(context.Background(), func(p redis.Pipeliner) error { run(p, true); return nil })
+		_, err := l.c.Pipelined(context.Background(), func(p goredis.Pipeliner) error { run(p, false); return nil })
+		if err != nil && goredis.HasErrorPrefix(err, "NOSCRIPT") { // a new or restarted server: send the script itself
+			_, err = l.c.Pipelined(context.Background(), func(p goredis.Pipeliner) error { run(p, true); return nil })
 		}
 		// A command Redis answered with an error falls back alone; a failed connection
 		// sends every decision to the fallback for a while.
@@ -214,7 +214,7 @@ func (l *Limiter) work() {
 }
 
 // decision reads a script's answer; false when there is none.
-func (l *Limiter) decision(c *redis.Cmd) (limit.Decision, bool) {
+func (l *Limiter) decision(c *goredis.Cmd) (limit.Decision, bool) {
 	v, err := c.Int64Slice()
 	if err != nil || len(v) != 3 {
 		return limit.Decision{}, false

@@ -1,4 +1,4 @@
-package keys
+package redis_test
 
 import (
 	"errors"
@@ -10,7 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gigs/gigs/server/shared"
+	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/server/redis"
 	"github.com/gigs/gigs/testkit/redisserver"
 )
 
@@ -22,65 +23,67 @@ import (
 func TestRedisKeys(t *testing.T) {
 	srv := redisserver.Start(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if _, err := OpenRedis(srv.Client(t), false); !errors.Is(err, ErrNoRedisStore) {
-		t.Fatalf("opening an empty Redis without create: %v, want ErrNoRedisStore", err)
+	if _, err := redis.OpenKeyStore(srv.Client(t), false); !errors.Is(err, redis.ErrNoKeyStore) {
+		t.Fatalf("opening an empty Redis without create: %v, want redis.ErrNoKeyStore", err)
 	}
-	clk := &clock{t: day0}
-	metrics := shared.NewMetrics(prometheus.NewRegistry())
-	a := NewRedisChecker(srv.Client(t), clk.Now, quiet, metrics)
-	if _, err := a.Check([]byte(NewKey())); !errors.Is(err, ErrUnavailable) {
-		t.Fatalf("a check before any key store exists: %v, want ErrUnavailable", err)
+	day0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	now := day0 // the checkers' clock, which only this goroutine reads and moves
+	clock := func() time.Time { return now }
+	metrics := redis.NewMetrics(prometheus.NewRegistry())
+	a := redis.NewKeyChecker(srv.Client(t), clock, quiet, metrics)
+	if _, err := a.Check([]byte(keys.NewKey())); !errors.Is(err, keys.ErrUnavailable) {
+		t.Fatalf("a check before any key store exists: %v, want keys.ErrUnavailable", err)
 	}
-	store, err := OpenRedis(srv.Client(t), true)
+	store, err := redis.OpenKeyStore(srv.Client(t), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := OpenRedis(srv.Client(t), true)
-	if err != nil || string(again.secret) != string(store.secret) {
+	again, err := redis.OpenKeyStore(srv.Client(t), true)
+	if err != nil || !redis.SameSecret(again, store) {
 		t.Fatalf("a second create replaced the secret (%v)", err)
 	}
-	key, rec, err := store.Create("ops@example.org", "mirror", clk.Now())
+	key, rec, err := store.Create("ops@example.org", "mirror", now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, _, err := store.Create("old@example.org", "forgotten", clk.Now().Add(-IdleLimit-time.Hour))
+	old, _, err := store.Create("old@example.org", "forgotten", now.Add(-keys.IdleLimit-time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// An idle key used (by another replica) after the sync read it is not revoked.
-	_, usedRec, err := store.Create("busy@example.org", "just used", clk.Now().Add(-IdleLimit-time.Hour))
+	_, usedRec, err := store.Create("busy@example.org", "just used", now.Add(-keys.IdleLimit-time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := store.revokeIdle(usedRec.ID, clk.Now()); err != nil || r.State() != "revoked" {
+	if r, err := redis.RevokeIdle(store, usedRec.ID, now); err != nil || r.State() != "revoked" {
 		t.Fatalf("revoking an idle key: %+v, %v", r, err)
 	}
-	_, lateRec, err := store.Create("late@example.org", "used since", clk.Now().Add(-IdleLimit-time.Hour))
+	_, lateRec, err := store.Create("late@example.org", "used since", now.Add(-keys.IdleLimit-time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.used(t.Context(), lateRec.Hash, clk.Now()); err != nil {
+	if err := redis.MarkUsed(store, t.Context(), lateRec.Hash, now); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := store.revokeIdle(lateRec.ID, clk.Now()); err != nil || r.State() != "active" {
+	if r, err := redis.RevokeIdle(store, lateRec.ID, now); err != nil || r.State() != "active" {
 		t.Fatalf("an idle-looking key used since: %+v, %v (want it kept)", r, err)
 	}
-	b := NewRedisChecker(srv.Client(t), clk.Now, quiet, metrics)
+	b := redis.NewKeyChecker(srv.Client(t), clock, quiet, metrics)
 	if err := a.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	for name, c := range map[string]*RedisChecker{"a": a, "b": b} {
+	for name, c := range map[string]*redis.KeyChecker{"a": a, "b": b} {
 		if got, err := c.Check([]byte(key)); err != nil || got.ID != rec.ID {
 			t.Fatalf("checker %s: %+v, %v", name, got, err)
 		}
-		var revoked *RevokedError
-		if _, err := c.Check([]byte(old)); !errors.As(err, &revoked) || revoked.Reason != ReasonIdle {
+		var revoked *keys.RevokedError
+		if _, err := c.Check([]byte(old)); !errors.As(err, &revoked) || revoked.Reason != keys.ReasonIdle {
 			t.Fatalf("checker %s, a key unused for 90 days: %v", name, err)
 		}
-		if _, err := c.Check([]byte(NewKey())); !errors.Is(err, ErrUnknown) {
+		if _, err := c.Check([]byte(keys.NewKey())); !errors.Is(err, keys.ErrUnknown) {
 			t.Fatalf("checker %s, an unknown key: %v", name, err)
 		}
-		if _, err := c.Check([]byte("gigs_nonsense")); !errors.Is(err, ErrMalformed) {
+		if _, err := c.Check([]byte("gigs_nonsense")); !errors.Is(err, keys.ErrMalformed) {
 			t.Fatalf("checker %s, a malformed key: %v", name, err)
 		}
 	}
@@ -98,19 +101,19 @@ func TestRedisKeys(t *testing.T) {
 	for _, r := range recs {
 		states[r.Owner] = r.State() + " " + r.Reason
 	}
-	want := map[string]string{"ops@example.org": "active ", "old@example.org": "revoked " + ReasonIdle,
-		"busy@example.org": "revoked " + ReasonIdle, "late@example.org": "active "}
+	want := map[string]string{"ops@example.org": "active ", "old@example.org": "revoked " + keys.ReasonIdle,
+		"busy@example.org": "revoked " + keys.ReasonIdle, "late@example.org": "active "}
 	if !maps.Equal(states, want) {
 		t.Fatalf("after a sync: %v, want %v (the idle key revoked in Redis)", states, want)
 	}
 
 	// Redis goes away: the last key set read answers, revocations included.
 	srv.Kill()
-	clk.Add(time.Hour)
+	now = now.Add(time.Hour)
 	if got, err := a.Check([]byte(key)); err != nil || got.ID != rec.ID {
 		t.Fatalf("with Redis down: %+v, %v", got, err)
 	}
-	var revoked *RevokedError
+	var revoked *keys.RevokedError
 	if _, err := a.Check([]byte(old)); !errors.As(err, &revoked) {
 		t.Fatalf("with Redis down, a revoked key: %v", err)
 	}
@@ -122,15 +125,15 @@ func TestRedisKeys(t *testing.T) {
 	}
 	// It comes back empty (no persistence): the checker keeps the keys it knows, and says why.
 	srv.Restart()
-	if err := a.Sync(); !errors.Is(err, ErrNoRedisStore) {
-		t.Fatalf("a sync against an empty Redis: %v, want ErrNoRedisStore", err)
+	if err := a.Sync(); !errors.Is(err, redis.ErrNoKeyStore) {
+		t.Fatalf("a sync against an empty Redis: %v, want redis.ErrNoKeyStore", err)
 	}
-	time.Sleep(shared.ProbeEvery)
+	time.Sleep(redis.ProbeEvery)
 	if _, err := a.Check([]byte(key)); err != nil {
 		t.Fatalf("after Redis came back empty: %v", err)
 	}
 	// A new store there (another secret) is not taken for the old one.
-	if _, err := OpenRedis(srv.Client(t), true); err != nil {
+	if _, err := redis.OpenKeyStore(srv.Client(t), true); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Sync(); err == nil {
@@ -146,7 +149,7 @@ func TestRedisKeys(t *testing.T) {
 func TestRedisRevocationEverywhere(t *testing.T) {
 	srv := redisserver.Start(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := OpenRedis(srv.Client(t), true)
+	store, err := redis.OpenKeyStore(srv.Client(t), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,9 +157,9 @@ func TestRedisRevocationEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	metrics := shared.NewMetrics(prometheus.NewRegistry())
-	checkers := []*RedisChecker{NewRedisChecker(srv.Client(t), time.Now, quiet, metrics),
-		NewRedisChecker(srv.Client(t), time.Now, quiet, metrics)}
+	metrics := redis.NewMetrics(prometheus.NewRegistry())
+	checkers := []*redis.KeyChecker{redis.NewKeyChecker(srv.Client(t), time.Now, quiet, metrics),
+		redis.NewKeyChecker(srv.Client(t), time.Now, quiet, metrics)}
 	for _, c := range checkers {
 		if _, err := c.Check([]byte(key)); err != nil {
 			t.Fatal(err)
@@ -166,7 +169,7 @@ func TestRedisRevocationEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range checkers {
-		var revoked *RevokedError
+		var revoked *keys.RevokedError
 		if _, err := c.Check([]byte(key)); !errors.As(err, &revoked) || revoked.Reason != "leaked" {
 			t.Fatalf("checker %d after the revocation: %v", i, err)
 		}
