@@ -15,15 +15,21 @@ const module = "github.com/gigs/gigs/"
 // packages may import, besides their own room: dependencies point down, never up, and no
 // production room reaches the harness (testkit) or the bench. Test files may import
 // anything but cmd.
+//
+// The concepts of keys and limits are rooms of their own, which never import their
+// backend (server/redis) nor the server: the backend imports them.
 var rooms = map[string][]string{
 	"engine":       nil,
 	"loader":       {"engine"},
-	"server":       {"engine"},
+	"server":       {"engine", "server/keys", "server/limit"},
+	"server/keys":  {"engine"},
+	"server/limit": nil,
+	"server/redis": {"server/keys", "server/limit"},
 	"cmd/internal": {"engine", "loader"},
-	"cmd/gigsd":    {"cmd/internal", "engine", "loader", "server"},
-	"cmd/gigsctl":  {"cmd/internal", "engine", "loader", "server", "testkit"},
-	"testkit":      {"engine", "loader", "server"},
-	"bench":        {"engine", "loader", "server", "testkit"},
+	"cmd/gigsd":    {"cmd/internal", "engine", "loader", "server", "server/keys", "server/limit", "server/redis"},
+	"cmd/gigsctl":  {"cmd/internal", "engine", "loader", "server", "server/keys", "server/redis", "testkit"},
+	"testkit":      {"engine", "loader", "server", "server/keys", "server/limit", "server/redis"},
+	"bench":        {"engine", "loader", "server", "server/keys", "server/limit", "server/redis", "testkit"},
 }
 
 // engineModules are the only modules beyond the standard library that the engine uses.
