@@ -63,7 +63,7 @@ type Snapshot struct {
 	// made from.
 	gigHash []uint64
 	// gigCRC is the CRC-32 of a comma and each gig's JSON, which the checksums of gzip
-	// bodies are combined from (see crc32.go), once crcReady is set. A build computes it
+	// bodies are combined from (see gzipbody.go), once crcReady is set. A build computes it
 	// before it returns. It is not in the snapshot file: a snapshot read from one computes
 	// it in the background (a fifth of a second at a million gigs, which a restart does not
 	// wait for), and its bodies checksum their gigs' bytes until then.

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/binary"
 	"hash/crc32"
+
+	"github.com/gigs/gigs/engine/internal/crc"
 )
 
 // Assembled bodies are sent gzip without compressing them per request: each gig is
@@ -10,8 +12,10 @@ import (
 // ending on a byte boundary with an empty stored block; see deflate.go), and a body is a
 // gzip member made of the fragments of its gigs and, between them, its other bytes
 // (brackets, commas, meta, links) as stored blocks. Only the gzip trailer's CRC-32 of the
-// identity bytes is made per request: from the gigs' kept checksums (see crc32.go) and
-// the other bytes'.
+// identity bytes is made per request: each gig's checksum, after the comma that precedes
+// it in a list, is kept (Snapshot.gigCRC) and a body's is combined from its parts'
+// checksums and lengths (package crc) and the other bytes', rather than every gig's JSON
+// checksummed again (most of a gzip page's cost).
 
 // gzipHeader is a gzip member's header: deflate, no name, no time, unknown OS.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
@@ -61,11 +65,11 @@ func (w *gzipWriter) fragment(z, identity []byte) {
 }
 
 // listFragment appends a comma, then z, the deflate fragment of a gig in a list: the
-// gig's checksum after a comma, crc (Snapshot.listCRC), is combined with the body's rather
+// gig's checksum after a comma, sum (Snapshot.listCRC), is combined with the body's rather
 // than the gig's identity bytes checksummed again, unless known is false.
-func (w *gzipWriter) listFragment(z, gig []byte, crc uint32, known bool) {
+func (w *gzipWriter) listFragment(z, gig []byte, sum uint32, known bool) {
 	w.stored(comma)
-	if c, ok := crcCombine(w.crc, crc, len(comma)+len(gig)); known && ok {
+	if c, ok := crc.Combine(w.crc, sum, len(comma)+len(gig)); known && ok {
 		w.crc = c
 		w.size += uint32(len(comma) + len(gig))
 	} else {
@@ -88,3 +92,19 @@ func (s *Snapshot) gigZ(i int) []byte {
 	base := s.zoff[c*renderChunk]
 	return s.zarena[c][s.zoff[i]-base : s.zoff[i+1]-base : s.zoff[i+1]-base]
 }
+
+// listCRC returns the CRC-32 of a comma and the gig at position i; ok is false while a
+// snapshot read from its file is still computing them (see Snapshot.gigCRC).
+func (s *Snapshot) listCRC(i int) (crc uint32, ok bool) {
+	if !s.crcReady.Load() {
+		return 0, false
+	}
+	return s.gigCRC[i], true
+}
+
+// commaCRC returns the CRC-32 of a comma followed by gig.
+func commaCRC(gig []byte) uint32 {
+	return crc32.Update(crcOfComma, crc32.IEEETable, gig)
+}
+
+var crcOfComma = crc32.ChecksumIEEE(comma)
