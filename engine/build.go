@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/internal/deflate"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -228,7 +229,7 @@ func dayNumber(t time.Time) int32 {
 const renderChunk = 4096
 
 // sampleGigs returns up to 512 gigs spread over rows, as they would be in a snapshot
-// built at now, for newFragmentCoder to learn their bodies' bytes from. Rows must be in
+// built at now, for deflate.NewCoder to learn their bodies' bytes from. Rows must be in
 // the snapshot's order, so that the sample (and so every fragment) does not depend on the
 // dataset's.
 func sampleGigs(rows []gigRow, contents [][]byte, now int64) [][]byte {
@@ -293,10 +294,10 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) 
 	s.gigHash, s.content, s.gigCRC = make([]uint64, n), make([]uint64, n), make([]uint32, n)
 	s.created, s.updated = make([]int64, n), make([]int64, n)
 	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
-	coder := newFragmentCoder(sampleGigs(rows, contents, now))
+	coder := deflate.NewCoder(sampleGigs(rows, contents, now))
 	type scratch struct {
 		b, z []byte
-		m    matcher
+		m    deflate.Matcher
 	}
 	var scratches sync.Pool
 	_ = parallel(chunks, func(c int) error {
@@ -326,7 +327,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) 
 			if known && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
 				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment
 			} else {
-				z = coder.appendFragment(z, b[at:], &buf.m)
+				z = coder.AppendFragment(z, b[at:], &buf.m)
 			}
 			if i < len(rows)-1 {
 				b = append(b, ',')

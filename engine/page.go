@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/internal/deflate"
 )
 
 // The bodies assembled per request, from JSON rendered at build time. They are written
@@ -60,18 +61,18 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 	dst = appendPageTail(dst, m, links)
 	_, _ = h.Write(dst[start:])
 	end := len(dst)
-	w := newGzipWriter(dst)
-	w.raw(pageOpen)
+	w := deflate.NewGzipWriter(dst)
+	w.Raw(pageOpen)
 	for i, pos := range positions {
 		if i == 0 {
-			w.fragment(s.gigZ(pos), s.GigJSON(pos))
+			w.Fragment(s.gigZ(pos), s.GigJSON(pos))
 		} else {
 			crc, known := s.listCRC(pos)
-			w.listFragment(s.gigZ(pos), s.GigJSON(pos), crc, known)
+			w.ListFragment(comma, s.gigZ(pos), s.GigJSON(pos), crc, known)
 		}
 	}
-	w.raw(dst[start:end])
-	dst = w.finish()
+	w.Raw(dst[start:end])
+	dst = w.Finish()
 	n := copy(dst[start:], dst[end:])
 	return dst[:start+n], Tag(h.Sum64())
 }
@@ -166,11 +167,11 @@ func (s *Snapshot) AppendGig(dst []byte, id string, gz bool) ([]byte, Tag, bool)
 		dst = append(dst, s.GigJSON(i)...)
 		return append(dst, '}'), Tag(s.gigHash[i]), true
 	}
-	w := newGzipWriter(dst)
-	w.raw(gigOpen)
-	w.fragment(s.gigZ(i), s.GigJSON(i))
-	w.raw(gigClose)
-	return w.finish(), Tag(s.gigHash[i]), true
+	w := deflate.NewGzipWriter(dst)
+	w.Raw(gigOpen)
+	w.Fragment(s.gigZ(i), s.GigJSON(i))
+	w.Raw(gigClose)
+	return w.Finish(), Tag(s.gigHash[i]), true
 }
 
 // AppendVenueList appends the body of a filtered venue directory to dst: the venues at

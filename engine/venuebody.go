@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/internal/deflate"
 )
 
 // VenueBody is a venue's detail body, {"data":{…the venue…,"upcoming":[…its gigs…]}}. Its
@@ -52,7 +53,8 @@ func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
 	}
 	// gzip: the header, the head, commas and closing as stored blocks (5 bytes each and
 	// their bytes), the fragments, then an empty final block and the trailer.
-	size = len(gzipHeader) + storedSize(len(r.head)) + storedSize(len(closing)) + max(len(r.pos)-1, 0)*storedSize(1) + 5 + 8
+	size = deflate.GzipHeaderSize + deflate.StoredSize(len(r.head)) + deflate.StoredSize(len(closing)) +
+		max(len(r.pos)-1, 0)*deflate.StoredSize(len(comma)) + deflate.GzipEndSize
 	for _, p := range r.pos {
 		size += len(b.s.gigZ(int(p)))
 	}
@@ -60,8 +62,8 @@ func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
 }
 
 // A VenueReader reads a venue's body piece by piece: the head, each gig (after a comma),
-// the closing brackets; in gzip, each piece as gzipWriter writes it, the gigs' fragments
-// as they are.
+// the closing brackets; in gzip, each piece as deflate.GzipWriter writes it, the gigs'
+// fragments as they are.
 type VenueReader struct {
 	s       *Snapshot
 	gz      bool
@@ -70,7 +72,7 @@ type VenueReader struct {
 	next    int    // the next piece: 0 the head, 1+k gig k, 1+len(pos) the end, after it none
 	pending []byte // the rest of the current piece
 	buf     []byte // where a piece is assembled: an identity comma and gig, every gzip piece
-	w       gzipWriter
+	w       deflate.GzipWriter
 }
 
 var venueReaders sync.Pool
@@ -112,24 +114,24 @@ func (r *VenueReader) piece() bool {
 		}
 		return true
 	}
-	r.w.dst = r.buf[:0]
+	r.w.Dst = r.buf[:0]
 	switch {
 	case k == 0:
-		r.w.dst = append(r.w.dst, gzipHeader...)
-		r.w.raw(r.head)
+		r.w = deflate.NewGzipWriter(r.w.Dst)
+		r.w.Raw(r.head)
 	case k == len(r.pos)+1:
-		r.w.raw(closing)
-		r.w.dst = r.w.finish()
+		r.w.Raw(closing)
+		r.w.Finish()
 	default:
 		gig := int(r.pos[k-1])
 		if k == 1 {
-			r.w.fragment(r.s.gigZ(gig), r.s.GigJSON(gig))
+			r.w.Fragment(r.s.gigZ(gig), r.s.GigJSON(gig))
 		} else {
 			crc, known := r.s.listCRC(gig)
-			r.w.listFragment(r.s.gigZ(gig), r.s.GigJSON(gig), crc, known)
+			r.w.ListFragment(comma, r.s.gigZ(gig), r.s.GigJSON(gig), crc, known)
 		}
 	}
-	r.pending, r.buf = r.w.dst, r.w.dst[:0]
+	r.pending, r.buf = r.w.Dst, r.w.Dst[:0]
 	return true
 }
 

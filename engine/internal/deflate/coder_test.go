@@ -1,4 +1,4 @@
-package engine
+package deflate_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/engine/internal/deflate"
 	kflate "github.com/klauspost/compress/flate"
 )
 
@@ -19,24 +21,25 @@ func inflateFragment(z []byte) ([]byte, error) {
 	return io.ReadAll(flate.NewReader(io.MultiReader(bytes.NewReader(z), bytes.NewReader([]byte{1, 0, 0, 0xff, 0xff}))))
 }
 
-// gigBodies renders n gigs with names in several scripts, as a build does.
+// gigBodies renders n gigs with names in several scripts: the bodies the coder is made
+// for, as a build renders them.
 func gigBodies(t testing.TB, n int) [][]byte {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	names := []string{"Motörhead Tribute", "Sigur Rós", "東京事変", "Кино", "فيروز", "Mary J. Blige", "Ådalen \"live\"", "<b>&amp;</b>"}
-	ds := &Dataset{
-		Cities: []City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
-		Venues: []Venue{{Slug: "so36", Name: "SO36", City: "berlin"}},
-		Genres: []Genre{{Slug: "rock", Name: "Rock"}},
+	ds := &engine.Dataset{
+		Cities: []engine.City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+		Venues: []engine.Venue{{Slug: "so36", Name: "SO36", City: "berlin"}},
+		Genres: []engine.Genre{{Slug: "rock", Name: "Rock"}},
 	}
 	for i, name := range names {
-		ds.Artists = append(ds.Artists, Artist{Slug: fmt.Sprintf("a%d", i), Name: name, Genres: []string{"rock"}})
+		ds.Artists = append(ds.Artists, engine.Artist{Slug: fmt.Sprintf("a%d", i), Name: name, Genres: []string{"rock"}})
 	}
 	for i := range n {
-		ds.Gigs = append(ds.Gigs, Gig{ID: fmt.Sprintf("g%d", i), Title: names[i%len(names)] + strings.Repeat(" & friends", i%3),
+		ds.Gigs = append(ds.Gigs, engine.Gig{ID: fmt.Sprintf("g%d", i), Title: names[i%len(names)] + strings.Repeat(" & friends", i%3),
 			Venue: "so36", Start: now.Add(time.Duration(i) * time.Hour), Genres: []string{"rock"},
-			Artists: []Billing{{Artist: fmt.Sprintf("a%d", i%len(names))}, {Artist: fmt.Sprintf("a%d", (i+3)%len(names))}}})
+			Artists: []engine.Billing{{Artist: fmt.Sprintf("a%d", i%len(names))}, {Artist: fmt.Sprintf("a%d", (i+3)%len(names))}}})
 	}
-	s, err := Build(ds, Options{Now: now})
+	s, err := engine.Build(ds, engine.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,29 +87,29 @@ func TestFragmentRoundTrip(t *testing.T) {
 	}
 	samples := map[string][][]byte{"no sample": nil, "gigs": gigs, "random": {random}}
 	for sname, sample := range samples {
-		c := newFragmentCoder(sample)
-		m := new(matcher)
+		c := deflate.NewCoder(sample)
+		m := new(deflate.Matcher)
 		var all, want []byte
-		gz := newGzipWriter(nil)
+		gz := deflate.NewGzipWriter(nil)
 		for k, b := range bodies {
 			if k == len(bodies)/2 {
-				m.base = 1<<31 + 7 // the matcher starts its table afresh before the next body
+				m.SetBase(1<<31 + 7) // the matcher starts its table afresh before the next body
 			}
-			z := c.appendFragment(nil, b.body, m)
+			z := c.AppendFragment(nil, b.body, m)
 			got, err := inflateFragment(z)
 			if err != nil || !bytes.Equal(got, b.body) {
 				t.Fatalf("%s, %s: inflated to %d bytes (%v), want %d", sname, b.name, len(got), err, len(b.body))
 			}
-			all = c.appendFragment(all, b.body, m)
+			all = c.AppendFragment(all, b.body, m)
 			want = append(want, b.body...)
-			gz.fragment(z, b.body)
+			gz.Fragment(z, b.body)
 		}
 		if got, err := inflateFragment(all); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: fragments back to back inflated to %d bytes (%v), want %d", sname, len(got), err, len(want))
 		}
 		// A second decoder, not Go's: GNU gzip, which checks the CRC and the length too.
 		cmd := exec.Command("gzip", "-dc")
-		cmd.Stdin = bytes.NewReader(gz.finish())
+		cmd.Stdin = bytes.NewReader(gz.Finish())
 		if got, err := cmd.Output(); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: gzip -dc gave %d bytes (%v), want %d", sname, len(got), err, len(want))
 		}
@@ -118,11 +121,11 @@ func TestFragmentRoundTrip(t *testing.T) {
 // describes every symbol, a per-fragment code's only those its body uses).
 func TestFragmentSize(t *testing.T) {
 	gigs := gigBodies(t, 2000)
-	c, m := newFragmentCoder(gigs[:512]), new(matcher)
+	c, m := deflate.NewCoder(gigs[:512]), new(deflate.Matcher)
 	ours, theirs, identity := 0, 0, 0
 	for _, body := range gigs {
 		identity += len(body)
-		ours += len(c.appendFragment(nil, body, m))
+		ours += len(c.AppendFragment(nil, body, m))
 		var b bytes.Buffer
 		_ = kflate.StatelessDeflate(&b, body, false, nil)
 		theirs += b.Len()
@@ -130,55 +133,6 @@ func TestFragmentSize(t *testing.T) {
 	t.Logf("%d gigs of %d bytes: %d with one code, %d with a code each", len(gigs), identity, ours, theirs)
 	if ours > theirs*115/100 {
 		t.Errorf("fragments take %d bytes, over 15%% more than %d", ours, theirs)
-	}
-}
-
-func TestHuffmanLengths(t *testing.T) {
-	fib := make([]uint32, 40) // frequencies that make a Huffman tree 39 deep
-	fib[0], fib[1] = 1, 1
-	for i := 2; i < len(fib); i++ {
-		fib[i] = fib[i-1] + fib[i-2]
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	random := make([]uint32, 286)
-	for i := range random {
-		random[i] = r.Uint32N(1 << r.UintN(20))
-	}
-	for _, tc := range []struct {
-		name  string
-		freq  []uint32
-		limit uint8
-	}{
-		{"none", []uint32{0, 0}, 15},
-		{"one", []uint32{0, 4}, 15},
-		{"two", []uint32{5, 0, 9}, 15},
-		{"equal", []uint32{1, 1, 1, 1, 1}, 7},
-		{"fibonacci", fib, 15},
-		{"fibonacci in 7", fib, 7},
-		{"random", random, 15},
-		{"random in 9", random, 9},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			lengths := huffmanLengths(tc.freq, tc.limit)
-			kraft := 0.0
-			for s, l := range lengths {
-				if (l == 0) != (tc.freq[s] == 0) || l > tc.limit {
-					t.Fatalf("symbol %d of frequency %d has length %d (limit %d)", s, tc.freq[s], l, tc.limit)
-				}
-				if l > 0 {
-					kraft += 1 / float64(uint64(1)<<l)
-				}
-			}
-			symbols := 0
-			for _, f := range tc.freq {
-				if f > 0 {
-					symbols++
-				}
-			}
-			if symbols >= 2 && kraft != 1 {
-				t.Fatalf("the code is not complete: Kraft sum %v", kraft)
-			}
-		})
 	}
 }
 
@@ -190,9 +144,9 @@ func FuzzFragment(f *testing.F) {
 	f.Add([]byte{}, bytes.Repeat([]byte{0xff, 0}, 300))
 	f.Add([]byte(`abcdefgh`), []byte(`abcdefgh`))
 	f.Fuzz(func(t *testing.T, sample, body []byte) {
-		c, m := newFragmentCoder([][]byte{sample}), new(matcher)
+		c, m := deflate.NewCoder([][]byte{sample}), new(deflate.Matcher)
 		for _, p := range [][]byte{sample, body} {
-			z := c.appendFragment(nil, p, m)
+			z := c.AppendFragment(nil, p, m)
 			if got, err := inflateFragment(z); err != nil || !bytes.Equal(got, p) {
 				t.Fatalf("inflated to %q (%v), want %q", got, err, p)
 			}
@@ -211,14 +165,14 @@ func BenchmarkFragment(b *testing.B) {
 		size += len(body)
 	}
 	b.Run("shared-code", func(b *testing.B) {
-		c, m := newFragmentCoder(gigs[:512]), new(matcher)
+		c, m := deflate.NewCoder(gigs[:512]), new(deflate.Matcher)
 		var z []byte
 		b.SetBytes(int64(size))
 		zs := 0
 		for b.Loop() {
 			zs = 0
 			for _, body := range gigs {
-				z = c.appendFragment(z[:0], body, m)
+				z = c.AppendFragment(z[:0], body, m)
 				zs += len(z)
 			}
 		}
