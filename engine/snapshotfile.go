@@ -12,6 +12,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/atomicfile"
+	"github.com/gigs/gigs/engine/internal/mapfile"
 )
 
 // The snapshot file: a magic line and a little-endian uint32 format version, then the
@@ -55,18 +56,36 @@ func (s *Snapshot) WriteFile(path string) error {
 // are handed back at once, and the mapping itself is removed an hour later, after any
 // response still writing its bytes has ended.
 func ReadSnapshotFile(path string) (*Snapshot, error) {
-	data, err := mapFile(path)
+	data, err := mapSnapshotFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSnapshot(data.b)
+	s, err := decodeSnapshot(data.Bytes())
 	if err != nil {
-		data.unmapAfter(0)
+		data.UnmapAfter(0)
 		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
 	}
-	runtime.AddCleanup(s, func(m mapped) { m.unmapAfter(unmapGrace) }, data)
+	runtime.AddCleanup(s, func(m mapfile.Mapping) { m.UnmapAfter(unmapGrace) }, data)
 	go s.checksumGigs() // it keeps s, and so its mapping, until it is done
 	return s, nil
+}
+
+// mapSnapshotFile maps the regular file at path into memory (see package mapfile): a
+// restart reads the snapshot it served without faulting in a buffer of its size.
+func mapSnapshotFile(path string) (mapfile.Mapping, error) {
+	f, size, err := atomicfile.OpenRegular(path)
+	if err != nil {
+		return mapfile.Mapping{}, err
+	}
+	defer f.Close()
+	if size == 0 || size != int64(int(size)) {
+		return mapfile.Mapping{}, fmt.Errorf("snapshot file %q: not a snapshot file (%d bytes)", path, size)
+	}
+	m, err := mapfile.Map(f, int(size))
+	if err != nil {
+		return mapfile.Mapping{}, fmt.Errorf("cannot map snapshot file %q: %w", path, err)
+	}
+	return m, nil
 }
 
 // checksumGigs computes gigCRC, which a snapshot file does not hold, and sets crcReady.
