@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sort"
+
+	"github.com/gigs/gigs/engine/internal/binfile"
 )
 
 // A dense set holds positions as bits, a word per 64 positions counted from position 0,
@@ -157,7 +159,7 @@ func orPortable(dst []uint64, buf []byte, wlo, whi int, clean bool) {
 			}
 		default:
 			src, d := data[(lo-base)*8:(hi-base)*8], dst[lo:hi]
-			if words, ok := bytesWords[uint64](src, 8); ok { // a bitmap container at an aligned offset
+			if words, ok := binfile.View[uint64](src, 8); ok { // a bitmap container at an aligned offset
 				if clean {
 					copy(d, words)
 					continue

@@ -1,47 +1,39 @@
 package engine
 
 import (
-	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"time"
-	"unsafe"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/atomicfile"
+	"github.com/gigs/gigs/engine/internal/binfile"
 	"github.com/gigs/gigs/engine/internal/mapfile"
 )
 
 // The snapshot file: a magic line and a little-endian uint32 format version, then the
-// snapshot's arrays as sections in a fixed order (each a uint64 byte length, zero padding
-// to a 32-byte boundary, and its bytes), then the xxhash64 of everything before it.
-// Sections start at 32-byte boundaries so that a read buffer's bitmaps are viewed
-// in place, aligned as roaring requires. A file of another version is refused: the next
-// refresh writes one of this version.
+// snapshot's arrays as sections in a fixed order (see package binfile: each a uint64 byte
+// length, zero padding to a 32-byte boundary, and its bytes), then the xxhash64 of
+// everything before it. Sections start at 32-byte boundaries so that a read buffer's
+// bitmaps are viewed in place, aligned as roaring requires. A file of another version is
+// refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
 	snapshotVersion = 4
-	sectionAlign    = 32
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
 // file or this one, never a part.
 func (s *Snapshot) WriteFile(path string) error {
 	return atomicfile.WriteFunc(path, 0o600, func(w io.Writer) error {
-		fw := &fileWriter{w: bufio.NewWriterSize(w, 1<<20), h: xxhash.New()}
-		fw.write([]byte(snapshotMagic))
-		fw.write(binary.LittleEndian.AppendUint32(nil, snapshotVersion))
-		s.sections(&codec{w: fw})
-		if fw.err != nil {
-			return fw.err
-		}
-		if _, err := fw.w.Write(binary.LittleEndian.AppendUint64(nil, fw.h.Sum64())); err != nil {
-			return err
-		}
-		return fw.w.Flush()
+		fw := binfile.NewWriter(w)
+		fw.Header([]byte(snapshotMagic))
+		fw.Header(binary.LittleEndian.AppendUint32(nil, snapshotVersion))
+		s.sections(&codec{fw.Codec()})
+		return fw.Finish()
 	})
 }
 
@@ -103,8 +95,6 @@ func (s *Snapshot) checksumGigs() {
 // export's 30 minutes).
 const unmapGrace = time.Hour
 
-var errDamaged = errors.New("damaged: its checksum does not match")
-
 func decodeSnapshot(data []byte) (*Snapshot, error) {
 	head := len(snapshotMagic) + 4
 	if len(data) < head+8 || string(data[:len(snapshotMagic)]) != snapshotMagic {
@@ -113,18 +103,14 @@ func decodeSnapshot(data []byte) (*Snapshot, error) {
 	if v := binary.LittleEndian.Uint32(data[len(snapshotMagic):]); v != snapshotVersion {
 		return nil, fmt.Errorf("format version %d; this build reads version %d", v, snapshotVersion)
 	}
-	body := data[:len(data)-8]
-	if xxhash.Sum64(body) != binary.LittleEndian.Uint64(data[len(data)-8:]) {
-		return nil, errDamaged
+	r, err := binfile.NewReader(data, head)
+	if err != nil {
+		return nil, err
 	}
-	r := &fileReader{data: body, at: head}
 	s := &Snapshot{read: true}
-	s.sections(&codec{r: r})
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.at != len(body) {
-		return nil, fmt.Errorf("%d bytes after the last section", len(body)-r.at)
+	s.sections(&codec{r.Codec()})
+	if err := r.Done(); err != nil {
+		return nil, err
 	}
 	if err := s.check(); err != nil {
 		return nil, err
@@ -134,42 +120,42 @@ func decodeSnapshot(data []byte) (*Snapshot, error) {
 
 // sections lists what the file holds, in order, for writing and reading alike.
 func (s *Snapshot) sections(c *codec) {
-	c.str(&s.version)
+	c.Str(&s.version)
 	built := s.built.Unix()
-	c.int64(&built)
+	c.Int64(&built)
 	counts := []int{s.counts.Gigs, s.counts.Cities, s.counts.Venues, s.counts.Artists, s.counts.Genres}
-	words(c, &counts, 8)
-	if c.r != nil && len(counts) == 5 {
+	binfile.Words(c.Codec, &counts, 8)
+	if c.Reading() && len(counts) == 5 {
 		s.built = time.Unix(built, 0).UTC()
 		s.counts = Counts{counts[0], counts[1], counts[2], counts[3], counts[4]}
 	}
-	words(c, &s.keys, 8)
-	c.parts(&s.arena)
-	words(c, &s.off, 8)
-	c.parts(&s.zarena)
-	words(c, &s.zoff, 8)
-	words(c, &s.gigHash, 8)
+	binfile.Words(c.Codec, &s.keys, 8)
+	c.Parts(&s.arena)
+	binfile.Words(c.Codec, &s.off, 8)
+	c.Parts(&s.zarena)
+	binfile.Words(c.Codec, &s.zoff, 8)
+	binfile.Words(c.Codec, &s.gigHash, 8)
 	c.keyTable(&s.ids)
-	words(c, &s.days, 4)
-	c.bytes(&s.status)
+	binfile.Words(c.Codec, &s.days, 4)
+	c.Bytes(&s.status)
 	window := []int64{int64(s.dayBase), int64(s.dayN)}
-	words(c, &window, 8)
-	if c.r != nil && len(window) == 2 {
+	binfile.Words(c.Codec, &window, 8)
+	if c.Reading() && len(window) == 2 {
 		s.dayBase, s.dayN = int32(window[0]), int(window[1])
 	}
-	words(c, &s.allDays.cum, 4)
-	words(c, &s.allDays.first, 4)
+	binfile.Words(c.Codec, &s.allDays.cum, 4)
+	binfile.Words(c.Codec, &s.allDays.first, 4)
 	for d := range s.index {
 		c.postings(&s.index[d])
 	}
-	if c.r != nil {
+	if c.Reading() {
 		s.cities, s.venues, s.artists, s.genres = &Body{}, &Body{}, &Body{}, &Body{}
 		s.export = &Export{}
 	}
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
-		c.bytes(&b.Raw)
-		c.bytes(&b.Gzip)
-		c.str(&b.ETag)
+		c.Bytes(&b.Raw)
+		c.Bytes(&b.Gzip)
+		c.Str(&b.ETag)
 	}
 	c.keyTable(&s.venueSlugs)
 	v := &s.venueDetail
@@ -180,53 +166,53 @@ func (s *Snapshot) sections(c *codec) {
 	// files, and a follower may run either.
 	var noGzip []byte
 	var noGzipAt []int
-	if c.w != nil {
+	if !c.Reading() {
 		noGzipAt = make([]int, len(v.headAt))
 	}
-	c.bytes(&v.head)
-	words(c, &v.pos, 4)
-	c.bytes(&noGzip)
-	c.str(&v.tags)
-	words(c, &v.headAt, 8)
-	words(c, &v.posAt, 8)
-	words(c, &noGzipAt, 8)
-	words(c, &v.tagAt, 8)
-	c.bytes(&s.venueItems)
-	words(c, &s.venueOff, 4)
+	c.Bytes(&v.head)
+	binfile.Words(c.Codec, &v.pos, 4)
+	c.Bytes(&noGzip)
+	c.Str(&v.tags)
+	binfile.Words(c.Codec, &v.headAt, 8)
+	binfile.Words(c.Codec, &v.posAt, 8)
+	binfile.Words(c.Codec, &noGzipAt, 8)
+	binfile.Words(c.Codec, &v.tagAt, 8)
+	c.Bytes(&s.venueItems)
+	binfile.Words(c.Codec, &s.venueOff, 4)
 	c.postings(&s.venueIndex)
 	e := s.export
-	c.bytes(&e.Head)
-	c.bytes(&e.Tail)
-	c.parts(&e.Gzip)
-	c.str(&e.ETag)
-	if c.r != nil {
+	c.Bytes(&e.Head)
+	c.Bytes(&e.Tail)
+	c.Parts(&e.Gzip)
+	c.Str(&e.ETag)
+	if c.Reading() {
 		e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
 		e.GzipSize = len(e.Gzip[0])
 	}
-	c.bytes(&s.metaHead)
-	c.bytes(&s.metaTail)
+	c.Bytes(&s.metaHead)
+	c.Bytes(&s.metaTail)
 	c.ledger(&s.ledger)
 }
 
 func (c *codec) ledger(l *ledger) {
 	head := []uint64{l.epoch, l.seq, l.floor, uint64(l.changed)}
-	words(c, &head, 8)
-	if c.r != nil && len(head) == 4 {
+	binfile.Words(c.Codec, &head, 8)
+	if c.Reading() && len(head) == 4 {
 		l.epoch, l.seq, l.floor, l.changed = head[0], head[1], head[2], int64(head[3])
 	}
-	words(c, &l.content, 8)
-	words(c, &l.created, 8)
-	words(c, &l.updated, 8)
-	words(c, &l.firstSeq, 8)
-	words(c, &l.lastSeq, 8)
+	binfile.Words(c.Codec, &l.content, 8)
+	binfile.Words(c.Codec, &l.created, 8)
+	binfile.Words(c.Codec, &l.updated, 8)
+	binfile.Words(c.Codec, &l.firstSeq, 8)
+	binfile.Words(c.Codec, &l.lastSeq, 8)
 	t := &l.tomb
 	c.keyTable(&t.ids)
-	words(c, &t.removed, 8)
-	words(c, &t.seq, 8)
-	c.bytes(&t.reason)
-	c.bytes(&t.into)
-	words(c, &t.intoOff, 4)
-	words(c, &l.feed, 4)
+	binfile.Words(c.Codec, &t.removed, 8)
+	binfile.Words(c.Codec, &t.seq, 8)
+	c.Bytes(&t.reason)
+	c.Bytes(&t.into)
+	binfile.Words(c.Codec, &t.intoOff, 4)
+	binfile.Words(c.Codec, &l.feed, 4)
 }
 
 // check proves that no index in a read snapshot points outside what it indexes, so that
@@ -271,7 +257,7 @@ func (s *Snapshot) check() error {
 }
 
 // ascending reports whether l ascends (strictly when strict).
-func ascending[T word](l []T, strict bool) bool {
+func ascending[T cmp.Ordered](l []T, strict bool) bool {
 	for i := 1; i < len(l); i++ {
 		if l[i] < l[i-1] || strict && l[i] == l[i-1] {
 			return false
@@ -325,7 +311,7 @@ func (ps *postings) valid(limit int) bool {
 		}
 	}
 	for j := 0; j < len(ps.frz); j += 2 {
-		if ps.frz[j]%sectionAlign != 0 {
+		if ps.frz[j]%binfile.Align != 0 {
 			return false
 		}
 	}
@@ -390,195 +376,23 @@ func (ps *postings) reindex(limit int) error {
 	return ps.view(limit)
 }
 
-// codec writes or reads sections: exactly one of w and r is set.
-type codec struct {
-	w *fileWriter
-	r *fileReader
-}
-
-func (c *codec) bytes(p *[]byte) {
-	if c.w != nil {
-		c.w.section(*p)
-	} else {
-		*p = c.r.section()
-	}
-}
-
-// parts writes byte slices as one section, read back as one slice.
-func (c *codec) parts(p *[][]byte) {
-	if c.w != nil {
-		c.w.section(*p...)
-	} else {
-		*p = [][]byte{c.r.section()}
-	}
-}
-
-func (c *codec) str(p *string) {
-	b := []byte(*p)
-	c.bytes(&b)
-	if c.r != nil {
-		*p = string(b)
-	}
-}
-
-func (c *codec) int64(p *int64) {
-	l := []int64{*p}
-	words(c, &l, 8)
-	if len(l) == 1 {
-		*p = l[0]
-	}
-}
+// codec writes or reads the snapshot's sections: a binfile.Codec, and the sections of
+// the snapshot's own types.
+type codec struct{ binfile.Codec }
 
 func (c *codec) keyTable(t *keyTable) {
-	c.bytes(&t.arena)
-	words(c, &t.off, 4)
+	c.Bytes(&t.arena)
+	binfile.Words(c.Codec, &t.off, 4)
 }
 
 func (c *codec) postings(ps *postings) {
 	c.keyTable(&ps.keys)
-	words(c, &ps.of, 4)
-	words(c, &ps.start, 4)
-	words(c, &ps.list, 4)
-	words(c, &ps.big, 4)
-	words(c, &ps.frz, 4)
-	c.bytes(&ps.packed)
-	words(c, &ps.dayCum, 4)
-	words(c, &ps.dayFirst, 4)
-}
-
-// word is an integer kept in size bytes, little-endian.
-type word interface {
-	~int | ~int32 | ~uint32 | ~int64 | ~uint64
-}
-
-func words[T word](c *codec, p *[]T, size int) {
-	if c.w != nil {
-		if b, ok := wordBytes(*p, size); ok {
-			c.w.section(b)
-			return
-		}
-		b := make([]byte, 0, len(*p)*size)
-		for _, x := range *p {
-			if size == 4 {
-				b = binary.LittleEndian.AppendUint32(b, uint32(x))
-			} else {
-				b = binary.LittleEndian.AppendUint64(b, uint64(x))
-			}
-		}
-		c.w.section(b)
-		return
-	}
-	b := c.r.section()
-	if len(b)%size != 0 {
-		c.r.fail(fmt.Errorf("a section of %d bytes is not of %d-byte words", len(b), size))
-		return
-	}
-	if l, ok := bytesWords[T](b, size); ok {
-		*p = l
-		return
-	}
-	l := make([]T, len(b)/size)
-	for i := range l {
-		if size == 4 {
-			l[i] = T(binary.LittleEndian.Uint32(b[4*i:])) // wraps back to a negative int32
-		} else {
-			l[i] = T(binary.LittleEndian.Uint64(b[8*i:]))
-		}
-	}
-	*p = l
-}
-
-// littleEndian says whether the host stores integers as the file does.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// wordBytes returns the bytes of l as the file stores them, without copying, when the
-// host stores a T in size bytes, little-endian; ok is false otherwise.
-func wordBytes[T word](l []T, size int) (b []byte, ok bool) {
-	var zero T
-	if !littleEndian || int(unsafe.Sizeof(zero)) != size {
-		return nil, false
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l))), len(l)*size), true
-}
-
-// bytesWords is wordBytes's inverse: a view of a section as the words it holds, when
-// the host stores them as the file does and the section is aligned for them (sections
-// start at 32-byte boundaries of the file, which is mapped at a page boundary). The view
-// shares the file's memory, which nothing writes.
-func bytesWords[T word](b []byte, size int) (l []T, ok bool) {
-	var zero T
-	if !littleEndian || int(unsafe.Sizeof(zero)) != size || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) != 0 {
-		return nil, false
-	}
-	if len(b) == 0 {
-		return []T{}, true
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), true
-}
-
-type fileWriter struct {
-	w   *bufio.Writer
-	h   *xxhash.Digest
-	n   int
-	err error
-}
-
-func (fw *fileWriter) write(b []byte) {
-	if fw.err != nil {
-		return
-	}
-	_, _ = fw.h.Write(b)
-	_, fw.err = fw.w.Write(b)
-	fw.n += len(b)
-}
-
-var zeros [sectionAlign]byte
-
-// section writes the parts back to back as one section.
-func (fw *fileWriter) section(parts ...[]byte) {
-	n := 0
-	for _, b := range parts {
-		n += len(b)
-	}
-	fw.write(binary.LittleEndian.AppendUint64(nil, uint64(n)))
-	fw.write(zeros[:pad(fw.n)])
-	for _, b := range parts {
-		fw.write(b)
-	}
-}
-
-// pad returns the bytes from n to the next section boundary.
-func pad(n int) int { return (sectionAlign - n%sectionAlign) % sectionAlign }
-
-type fileReader struct {
-	data []byte
-	at   int
-	err  error
-}
-
-func (r *fileReader) fail(err error) {
-	if r.err == nil {
-		r.err = err
-	}
-}
-
-// section returns the next section's bytes, capped: a view of the file's buffer.
-func (r *fileReader) section() []byte {
-	if r.err != nil {
-		return nil
-	}
-	if len(r.data)-r.at < 8 {
-		r.fail(errors.New("cut short"))
-		return nil
-	}
-	n := binary.LittleEndian.Uint64(r.data[r.at:])
-	r.at += 8
-	r.at += pad(r.at)
-	if r.at > len(r.data) || n > uint64(len(r.data)-r.at) {
-		r.fail(errors.New("cut short"))
-		return nil
-	}
-	b := r.data[r.at : r.at+int(n) : r.at+int(n)]
-	r.at += int(n)
-	return b
+	binfile.Words(c.Codec, &ps.of, 4)
+	binfile.Words(c.Codec, &ps.start, 4)
+	binfile.Words(c.Codec, &ps.list, 4)
+	binfile.Words(c.Codec, &ps.big, 4)
+	binfile.Words(c.Codec, &ps.frz, 4)
+	c.Bytes(&ps.packed)
+	binfile.Words(c.Codec, &ps.dayCum, 4)
+	binfile.Words(c.Codec, &ps.dayFirst, 4)
 }
