@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/internal/gzipbytes"
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/pgzip"
 )
 
 // Export is every gig of a snapshot in one body, {"data":[…],"meta":{…}}, rendered once:
@@ -75,28 +75,6 @@ func (e *Export) Body(s *Snapshot, gzip bool, off, n int) io.Reader {
 // exportPart is the size of the compressed export's parts.
 const exportPart = 4 << 20
 
-// partsWriter appends what is written to parts of exportPart bytes.
-type partsWriter struct {
-	parts [][]byte
-	size  int
-}
-
-func (w *partsWriter) Write(b []byte) (int, error) {
-	n := len(b)
-	for len(b) > 0 {
-		last := len(w.parts) - 1
-		if last < 0 || len(w.parts[last]) == cap(w.parts[last]) {
-			w.parts = append(w.parts, make([]byte, 0, exportPart))
-			last++
-		}
-		k := min(len(b), cap(w.parts[last])-len(w.parts[last]))
-		w.parts[last] = append(w.parts[last], b[:k]...)
-		b = b[k:]
-	}
-	w.size += n
-	return n, nil
-}
-
 // Export returns the snapshot's export body.
 func (s *Snapshot) Export() *Export { return s.export }
 
@@ -110,14 +88,10 @@ func (s *Snapshot) renderExport() error {
 	e.Tail = append(tail, `"}}`...)
 	e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
 	h := xxhash.New()
-	var buf partsWriter
 	// One gzip member, its blocks compressed on every core: the export is the one body
 	// large enough for that to matter (656 MB of JSON at a million gigs).
-	zw, err := pgzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw, err := gzipbytes.NewPartsWriter(gzip.BestSpeed, exportPart, buildWorkers())
 	if err != nil {
-		return err
-	}
-	if err := zw.SetConcurrency(1<<20, buildWorkers()); err != nil {
 		return err
 	}
 	for _, part := range append(append([][]byte{e.Head}, s.arena...), e.Tail) {
@@ -126,10 +100,9 @@ func (s *Snapshot) renderExport() error {
 			return fmt.Errorf("cannot compress the export: %w", err)
 		}
 	}
-	if err := zw.Close(); err != nil {
+	if e.Gzip, e.GzipSize, err = zw.Finish(); err != nil {
 		return fmt.Errorf("cannot compress the export: %w", err)
 	}
-	e.Gzip, e.GzipSize = buf.parts, buf.size
 	var sum [24]byte
 	e.ETag = string(appendETagSum(sum[:0], h.Sum64()))
 	s.export = e

@@ -1,16 +1,12 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/hex"
-	"fmt"
-	"io"
 	"strconv"
-	"sync"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/internal/gzipbytes"
 	json "github.com/goccy/go-json"
-	"github.com/klauspost/compress/gzip"
 )
 
 // Body is a response body rendered once per snapshot. Its slices are never modified.
@@ -29,53 +25,8 @@ func newBody(raw []byte, level int) (*Body, error) {
 		return b, nil
 	}
 	var err error
-	b.Gzip, err = compress(level, len(raw), func(w io.Writer) error {
-		_, err := w.Write(raw)
-		return err
-	})
+	b.Gzip, err = gzipbytes.Compress(raw, level)
 	return b, err
-}
-
-// compress returns the gzip stream, at level, of the size bytes write writes.
-func compress(level, size int, write func(w io.Writer) error) ([]byte, error) {
-	zw, err := acquireGzip(level)
-	if err != nil {
-		return nil, err
-	}
-	defer gzipPools[level-gzip.HuffmanOnly].Put(zw)
-	buf, _ := compressed.Get().(*bytes.Buffer)
-	if buf == nil {
-		buf = new(bytes.Buffer)
-	}
-	defer compressed.Put(buf)
-	buf.Reset()
-	buf.Grow(size/4 + 64)
-	zw.Reset(buf)
-	if err := write(zw); err != nil {
-		return nil, fmt.Errorf("cannot compress body: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("cannot compress body: %w", err)
-	}
-	return bytes.Clone(buf.Bytes()), nil
-}
-
-// compressed keeps the buffers bodies are compressed into before they are copied out at
-// their exact size.
-var compressed sync.Pool
-
-// gzipPools keep compressors by level (a compressor holds about a megabyte of state, too much
-// to allocate per body); indexed by level - gzip.HuffmanOnly.
-var gzipPools [gzip.BestCompression - gzip.HuffmanOnly + 1]sync.Pool
-
-func acquireGzip(level int) (*gzip.Writer, error) {
-	if level < gzip.HuffmanOnly || level > gzip.BestCompression {
-		return nil, fmt.Errorf("gzip level %d out of range", level)
-	}
-	if zw, ok := gzipPools[level-gzip.HuffmanOnly].Get().(*gzip.Writer); ok {
-		return zw, nil
-	}
-	return gzip.NewWriterLevel(io.Discard, level)
 }
 
 // ETag returns the weak entity tag of a body: W/"<16 hex digits of its xxhash64>".
