@@ -1,32 +1,32 @@
-// Package engine holds the immutable, read-optimized snapshot the API serves, and owns the
-// JSON wire format of every resource it serves.
+// Package engine is the domain of the API: the immutable, read-optimized snapshot it
+// serves, the queries on it, and the bodies it serves, whose JSON wire format (the gig,
+// venue, city, artist, genre, meta and version objects) is written by this package alone.
 //
 // Build turns a normalized Dataset into a *Snapshot: gigs in start order (then id), so that
 // a date range is a range of positions found by binary search; the positions per city,
-// country, venue, artist and genre (sorted lists, or roaring bitmaps in the portable format
-// for the large ones, each with its members counted by venue-local day, so that a date
-// range's total is two lookups); every gig's JSON rendered once, with its hash, which the
-// ETags of assembled bodies are made from; and the bodies that are the same
-// for every caller (the directories, venue details, /v1/meta's fixed part and the export)
-// rendered and gzip-compressed once. It holds no pointer per gig, key or body: gigs,
-// strings and bodies live in flat arrays and byte arenas, and lookups by id and slug go
-// through pointer-free hash tables, so that the garbage collector marks a snapshot in
-// objects counted in hundreds (thousands at a million gigs: one per large bitmap
-// container), not millions. A query's filters meet within its date range: the positions
-// of a small one are probed in the others' postings, and large ones are read from their
-// portable bytes, only the containers within the range, and combined as words in scratch
-// the query owns, so that a query allocates nothing. The bodies assembled per request (a
-// page of gigs, a gig, a filtered venue directory, /v1/meta with its next refresh) are
-// written here too, from those rendered parts: the gig, venue, city, artist, genre, meta
-// and version objects are written by this package alone.
+// country, venue, artist and genre, each with its members counted by venue-local day, so
+// that a date range's total is two lookups; every gig's JSON rendered and compressed once,
+// with its hash, which the ETags of assembled bodies are made from; and the bodies that
+// are the same for every caller (the directories, venue details, /v1/meta's fixed part and
+// the export) rendered and compressed once. Gigs, strings and bodies live in flat arrays
+// and byte arenas, looked up by id and slug through pointer-free hash tables, so that the
+// garbage collector marks a snapshot in objects counted in hundreds, not millions.
+//
+// A Query's filters meet within its date range, in scratch the query owns, so that a query
+// allocates nothing. The bodies assembled per request (a page of gigs, a gig, a venue's
+// detail, a filtered venue directory, /v1/meta with its next refresh, the change feed) are
+// written from the rendered parts; the gzip bodies of a page, a gig and a venue are made of
+// the gigs' compressed parts, without compressing anything per request.
 //
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used
 // from any number of goroutines. Live holds the snapshot currently served; the loader
 // publishes a new one atomically and readers load the pointer once per request.
+// WriteFile and ReadSnapshotFile keep a snapshot in a file, which a restart or a replica
+// serves without a rebuild; WriteDataset and ReadDataset keep a Dataset (gigsd -dataset).
 //
 // The engine knows nothing of HTTP or of upstream formats: the server gives it the
-// numbers and the links of a page, and the loader a normalized Dataset. WriteDataset and
-// ReadDataset keep a Dataset in a file (gigsd -dataset); package atomicfile writes the
-// files every store keeps.
+// numbers and the links of a page, and the loader a normalized Dataset. Machinery that
+// knows nothing of gigs lives in packages of its own under engine/internal (deflate, crc,
+// gzipbytes, binfile, mapfile), and package atomicfile writes the files every store keeps.
 package engine
