@@ -1,8 +1,6 @@
 package engine
 
-import (
-	"hash/crc32"
-)
+import "hash/crc32"
 
 // Assembled bodies are sent gzip without compressing them per request: each gig is
 // compressed once, at build, into a deflate fragment of its own (no reference outside it,
