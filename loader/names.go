@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -227,7 +226,7 @@ func actLike(rest string) bool {
 	switch {
 	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && onlyOccasion(words): // "WXPN Welcomes: Celebration" is a band's
 		return false
-	case len(words) > 1 && places.HasDigit(rest) && strings.Contains(" week night day part set show doors ", " "+words[0]+" "):
+	case len(words) > 1 && strings.ContainsAny(rest, "0123456789") && strings.Contains(" week night day part set show doors ", " "+words[0]+" "):
 		return false
 	}
 	return true

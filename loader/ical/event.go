@@ -549,53 +549,23 @@ func (p *parser) add(ev source.Event) {
 	p.events = append(p.events, ev)
 }
 
-// place reads LOCATION and GEO. LOCATION is split at commas and line breaks, "name
-// (address)" read as "name, address". The first part is the venue's name; a last part that
-// names a country by its name (or three letters: "USA") is the country, and postal codes written on their own at the
-// end go ("…\, London\, SW9 9SL"). Of three parts or more, the rest is the locality, an
-// address on one line from whose end the loader takes the town, its region and its country
-// ("venue, town, ST", "venue, neighbourhood, city"); when the second part holds a digit it
-// is the street, and the locality what follows ("venue, street 12, 10115 Berlin, DE"). Of two, the second is the country
-// when it names one ("Burgerweeshuis\, NL", by name or code, so that a venue hint gives
-// the city), else the street when it holds a digit ("venue, street 12"), else the city.
+// place reads LOCATION and GEO. LOCATION's line breaks are commas, and the line is split by
+// places.Split: the first part is the venue's name ("name (address)" read as "name,
+// address"); a last part that names a country by its name (or three letters: "USA") is the
+// country, and postal codes written on their own at the end go ("…\, London\, SW9 9SL").
+// Of three parts or more, the rest is the locality, an address on one line from whose end
+// the loader takes the town, its region and its country ("venue, town, ST", "venue,
+// neighbourhood, city"); when the second part holds a digit it is the street, and the
+// locality what follows ("venue, street 12, 10115 Berlin, DE"). Of two, the second is the
+// country when it names one ("Burgerweeshuis\, NL", by name or code, so that a venue hint
+// gives the city), else the street when it holds a digit ("venue, street 12"), else the
+// city. The postal codes dropped are not kept: the town is what places the venue.
 // Coordinates are kept when both are in range and not 0,0.
 func place(location, geo *prop) source.Place {
 	var pl source.Place
 	if location != nil && location.err == nil {
-		s := text(strings.ReplaceAll(unescape(location.value), "\n", ","))
-		if name, addr, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(addr, ")") && strings.Contains(addr, ",") {
-			s = name + "," + strings.TrimSuffix(addr, ")") // "Open Source Project Tempe (1415 E University Dr., Tempe, AZ 85281)"
-		}
-		var parts []string
-		for part := range strings.SplitSeq(s, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				parts = append(parts, part)
-			}
-		}
-		if n := len(parts); n >= 3 && len(parts[n-1]) > 2 {
-			if _, ok := engine.CountryCode(parts[n-1]); ok { // "…, Deutschland"
-				pl.Country, parts = parts[n-1], parts[:n-1]
-			}
-		}
-		for len(parts) > 2 && places.PostalOnly(parts[len(parts)-1]) {
-			parts = parts[:len(parts)-1] // "…\, CA\, 94080", "…\, London\, SW9 9SL"
-		}
-		switch n := len(parts); {
-		case n >= 3 && places.HasDigit(parts[1]): // "venue, street 12, town…"
-			pl.Name, pl.Street, pl.Locality = parts[0], parts[1], strings.Join(parts[2:], ", ")
-		case n >= 3: // "venue, town, ST", "venue, neighbourhood, city"
-			pl.Name, pl.Locality = parts[0], strings.Join(parts[1:], ", ")
-		case n == 2:
-			if _, ok := engine.CountryCode(parts[1]); ok && pl.Country == "" {
-				pl.Name, pl.Country = parts[0], parts[1]
-			} else if places.HasDigit(parts[1]) {
-				pl.Name, pl.Street = parts[0], parts[1]
-			} else {
-				pl.Name, pl.Locality = parts[0], parts[1]
-			}
-		case n == 1:
-			pl.Name = parts[0]
-		}
+		a := places.Split(text(strings.ReplaceAll(unescape(location.value), "\n", ",")))
+		pl.Name, pl.Street, pl.Locality, pl.Country = a.Name, a.Street, a.Locality, a.Country
 	}
 	if geo != nil && geo.err == nil {
 		a, b, ok := strings.Cut(geo.value, ";")

@@ -36,8 +36,8 @@ const (
 //     country only, or in one four times as populous as any namesake abroad; else the
 //     country of the gazetteer city nearest the coordinates, within 50 km. A region
 //     written as an ISO 3166-2 code ("US-MA") is the country's region. An address
-//     written on one line ("Austin, TX, US", "Leeds, UK") is split into its parts first,
-//     and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
+//     written on one line ("Austin, TX, US", "Leeds, UK") is read from its end first, by
+//     the rules of readingRules (address_rules.go), and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
 //     country.
 //  2. The city of that name in the country (by any of its names): the one of the place's
 //     region; none when the place states another region of the country in the US, Canada
@@ -59,14 +59,7 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 	if len(p.Locality) > maxPlaces {
 		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
-	if p.Country == "" {
-		if _, ok := engine.CountryCode(p.Locality); ok {
-			p.Country, p.Locality = p.Locality, ""
-		}
-	}
-	p = subdivision(p)
-	readings := g.readings(p)
-	readings = append(readings, g.regionReadings(readings)...)
+	readings := g.placeReadings(p)
 	var firstErr error
 	for i, q := range readings {
 		code, err := g.country(q)
@@ -123,6 +116,22 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 		err = cmpErr(err, merr)
 	}
 	return nil, err
+}
+
+// placeReadings are the ways Locate reads a place, in the order it tries them: a locality
+// that is a country's name is the country when the place states none; a region written as
+// an ISO 3166-2 code is the country's region (subdivision); an address on one line is read
+// from its end (readings); a country's code that is a region's too is read as the region
+// last (regionReadings).
+func (g *Gazetteer) placeReadings(p Place) []Place {
+	if p.Country == "" {
+		if _, ok := engine.CountryCode(p.Locality); ok {
+			p.Country, p.Locality = p.Locality, ""
+		}
+	}
+	p = subdivision(p)
+	readings := g.readings(p)
+	return append(readings, g.regionReadings(readings)...)
 }
 
 func cmpErr(a, b error) error {
@@ -357,110 +366,6 @@ func Distance(lat1, lon1, lat2, lon2 float64) float64 {
 	return 2 * earthKM * math.Asin(math.Sqrt(math.Min(a, 1)))
 }
 
-// readings are the ways to read a place: itself, or, for an address written on one line,
-// its last part when the place states its region and country, else its parts from the end: a country,
-// then a region (a code or a name of a US, Canadian or Australian region), then the
-// locality; a postal code before or after a part is dropped ("Leeds LS1 3AA, UK", "Austin,
-// TX 78701"), and so are last parts that are only one ("Lynn, MA, 01901"). A last part that is both a country's code and a region's ("Los Angeles,
-// CA") gives two readings, the region's first.
-func (g *Gazetteer) readings(p Place) []Place {
-	if !strings.Contains(p.Locality, ",") {
-		return []Place{p}
-	}
-	parts := strings.Split(p.Locality, ",")
-	for i := range parts {
-		parts[i] = strings.TrimSpace(parts[i])
-	}
-	parts = dropEmpty(parts)
-	for len(parts) > 1 && PostalOnly(parts[len(parts)-1]) {
-		parts = parts[:len(parts)-1] // "Lynn, MA, 01901"
-	}
-	if len(parts) < 2 {
-		q := p
-		if len(parts) == 1 {
-			q.Locality = parts[0]
-		}
-		return []Place{q}
-	}
-	if c, ok := engine.CountryCode(parts[len(parts)-1]); ok && p.Country != "" && p.Region != "" {
-		if stated, _ := engine.CountryCode(p.Country); c != stated && g.regionCode(stated, regionPart(parts[len(parts)-1])) == "" {
-			// Another country ends the line (Songkick's "Windsor, ON, Canada" in its Detroit
-			// metro area): the line's own country and region, not the stated ones.
-			p.Country, p.Region = "", ""
-			return g.readings(p)
-		}
-	}
-	if p.Country != "" && p.Region != "" {
-		// The last part that is not the region or the country again ("Duluth, MN, US",
-		// "200 W 5th St, Portland"), else the whole.
-		country, _ := engine.CountryCode(p.Country)
-		rest := parts
-		for len(rest) > 1 {
-			last := rest[len(rest)-1]
-			if c, ok := engine.CountryCode(last); (ok && c == country) || engine.Fold(regionPart(last)) == engine.Fold(p.Region) {
-				rest = rest[:len(rest)-1]
-				continue
-			}
-			break
-		}
-		q := p
-		// A region written after the town is the town's own: Songkick states its metro
-		// area's ("Mansfield, MA, US" in the Providence, RI area). A region's code always;
-		// its name when the part before is a town of that region ("Seattle, Washington")
-		// or no town bears the name ("Toronto, Ontario"), not "815 V St NW, Washington".
-		if r := regionPart(rest[len(rest)-1]); len(rest) > 1 {
-			code := g.regionCode(country, r)
-			if strings.EqualFold(code, r) || code != "" && regionCountries[country] &&
-				(g.inRegion(stripPostal(rest[len(rest)-2]), country, code) || !g.hasNamesake(r, country)) {
-				q.Region = r
-				rest = rest[:len(rest)-1]
-			}
-		}
-		q.Locality = stripPostal(rest[len(rest)-1])
-		return []Place{q, p}
-	}
-	var out []Place
-	if q, ok := g.asRegion(p, parts); ok {
-		out = append(out, q)
-	}
-	q := p
-	rest := parts
-	last, isCountry := engine.CountryCode(rest[len(rest)-1])
-	stated, _ := engine.CountryCode(q.Country)
-	switch {
-	case isCountry && q.Country == "":
-		q.Country, rest = rest[len(rest)-1], rest[:len(rest)-1]
-	case isCountry && last == stated && len(rest) > 1:
-		rest = rest[:len(rest)-1] // "Glasgow, United Kingdom" in the United Kingdom
-	}
-	for len(rest) > 1 && PostalOnly(rest[len(rest)-1]) {
-		rest = rest[:len(rest)-1] // "Leeds, LS6 1NY, UK", "Austin, TX, 78701, US"
-	}
-	var city []Place
-	if r, ok := g.asRegion(q, rest); ok {
-		if last := regionPart(rest[len(rest)-1]); !isCode(last) {
-			// A region's name may be its city's too: "Adams Morgan, Washington" is in
-			// Washington, DC, "Williamsburg, New York" in New York City.
-			c := q
-			c.Locality = last
-			city = append(city, c)
-		}
-		q = r
-	} else {
-		if n := len(rest); n > 1 && isCode(regionPart(rest[n-1])) {
-			rest = rest[:n-1] // a region's code the gazetteer does not know: "Mumbai, MH", "Berlin, BE"
-		}
-		q.Locality = stripPostal(rest[len(rest)-1]) // earlier parts are a venue name or a street
-	}
-	if n := len(parts); isCountry && len(out) > 0 && n > 1 && startsWithPostcode(parts[n-2]) {
-		// A code that is a country's and a region's after a postcode and its town is the
-		// country: "25596 Wacken, DE" is in Germany, "Morrison, CO 80465" in Colorado.
-		out = append([]Place{q}, out...)
-		return append(out, city...)
-	}
-	return append(append(out, q), city...)
-}
-
 // regionReadings returns, for readings whose country is written as a two-letter code that
 // is also the code of a US state, a Canadian province or an Australian state, and that
 // state no region, the reading of the code as that region instead: a calendar's "Athens\,
@@ -523,112 +428,6 @@ func subdivision(p Place) Place {
 	}
 	p.Region = r
 	return p
-}
-
-// asRegion reads the last of parts as p's region and the one before as its locality,
-// when p has no region and the last part names a region.
-func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
-	if p.Region != "" || len(parts) < 2 {
-		return p, false
-	}
-	r := regionPart(parts[len(parts)-1])
-	before := parts[len(parts)-2]
-	if g.regions[engine.Fold(r)] == nil || PostalOnly(before) {
-		return p, false // "…, ON, M5V 2T6, CA" ends in a country
-	}
-	if _, ok := engine.CountryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
-		// So does "town, region's code, country's code": "Gander, NL, CA", "Frankfurt, HE,
-		// DE", "Almere, FL, NL"; "NY, NY 10002" is New York.
-		return p, false
-	}
-	p.Region, p.Locality = r, stripPostal(before)
-	return p, true
-}
-
-func dropEmpty(l []string) []string {
-	out := l[:0]
-	for _, s := range l {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// regionPart is a region code or name with a postal code after it dropped ("TX 78701").
-func regionPart(s string) string {
-	f := strings.Fields(s)
-	for len(f) > 1 && HasDigit(f[len(f)-1]) {
-		f = f[:len(f)-1]
-	}
-	return strings.Join(f, " ")
-}
-
-// stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
-// "Leeds LS1 3AA"), and a Dutch postcode's letters ("1017 SG Amsterdam").
-func stripPostal(s string) string {
-	f := strings.Fields(s)
-	for len(f) > 1 && HasDigit(f[0]) {
-		if len(f) > 2 && dutchPostcode(f[:2]) {
-			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
-		}
-		f = f[1:]
-	}
-	for len(f) > 1 && HasDigit(f[len(f)-1]) {
-		f = f[:len(f)-1]
-	}
-	// A British postcode's second half has a digit; its first ("LS1") too.
-	for len(f) > 1 && HasDigit(f[len(f)-1]) {
-		f = f[:len(f)-1]
-	}
-	return strings.Join(f, " ")
-}
-
-// PostalOnly reports whether s is a postal code alone: at most two words of at most ten
-// bytes, each with a digit ("01901", "LS1 3AA", "J2S 9E2").
-func PostalOnly(s string) bool {
-	if dutchPostcode(strings.Fields(s)) {
-		return true // "1017 SG"
-	}
-	f := strings.Fields(s)
-	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
-		return false
-	}
-	for _, w := range f {
-		if !HasDigit(w) {
-			return false
-		}
-	}
-	return true
-}
-
-// startsWithPostcode reports whether a part's first word holds a digit ("25596 Wacken").
-func startsWithPostcode(part string) bool {
-	f := strings.Fields(part)
-	return len(f) > 0 && HasDigit(f[0])
-}
-
-// HasDigit reports whether s holds an ASCII digit.
-func HasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
-
-// dutchPostcode reports whether words are a Dutch postcode: four digits and two capitals.
-func dutchPostcode(words []string) bool {
-	return len(words) == 2 && len(words[0]) == 4 && strings.Trim(words[0], "0123456789") == "" &&
-		len(words[1]) == 2 && strings.Trim(words[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
-}
-
-// isCode reports whether s is written like a region's code: two or three capital letters
-// ("OR", "ON", "NSW").
-func isCode(s string) bool {
-	if len(s) < 2 || len(s) > 3 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if c < 'A' || c > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // regionCode returns the code of the region of the country (by its code) that r is the

@@ -1,0 +1,213 @@
+package places
+
+import (
+	"strings"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// An address written on one line ("venue, street, postcode town, region, country") is read
+// in two steps, each an ordered table of named rules (address_rules.go):
+//
+//   - Split cuts a line whose first part is the venue's name (a calendar's LOCATION) into
+//     the venue's name, its street, postal codes written on their own, the locality and a
+//     country written by its name, without the gazetteer (splitRules);
+//   - Locate reads a locality written on one line ("Portland, OR 97212", "1017 SG
+//     Amsterdam, NL", a page's address text "Lynn, MA, 01901") from its end, with the
+//     gazetteer: its town, region and country, in one or more readings tried in turn
+//     (readingRules).
+//
+// A new case is a row of a table and a line of testdata/addresses.good.txt or
+// addresses.bad.txt, not a branch.
+
+// Address is a line split into its parts; any part may be empty.
+type Address struct {
+	Name     string // the venue's name: the line's first part
+	Street   string // the street and its number: the second part, when it holds a digit
+	Postcode string // postal codes written on their own at the end, dropped from the locality
+	Locality string // the rest: an address on one line still, for Gazetteer.Locate ("Portland, OR 97212")
+	Country  string // a country's name ending the line, or its name or code after the name alone
+}
+
+// Split splits a line that names a venue first ("venue, street, postcode town, region,
+// country") into its parts by the rules of splitRules, applied in order until one has read
+// the whole line. The region is not split off: which part is a region, and of which country,
+// takes the gazetteer (see Gazetteer.Locate). The line is not modified.
+func Split(line string) Address {
+	s := lineSplit{line: line}
+	for _, r := range splitRules {
+		if r.apply(&s) {
+			break
+		}
+	}
+	return s.a
+}
+
+// lineSplit is what the rules of splitRules work on.
+type lineSplit struct {
+	line  string   // the line, as the rules before the cut leave it
+	parts []string // the parts not yet read: trimmed, none empty; nil until the line is cut
+	a     Address  // the parts read
+}
+
+// splitRule is a rule of Split: apply reads what it can of s and reports whether the whole
+// line is read (the rules after it are not applied).
+type splitRule struct {
+	name  string
+	apply func(s *lineSplit) bool
+}
+
+// readings are the ways to read a place whose locality may be an address on one line, in
+// the order Locate tries them, by the rules of readingRules applied in order until one has
+// made them.
+func (g *Gazetteer) readings(p Place) []Place {
+	r := lineReading{p: p}
+	for _, rule := range readingRules {
+		if rule.apply(g, &r) {
+			break
+		}
+	}
+	return r.out
+}
+
+// lineReading is what the rules of readingRules work on.
+type lineReading struct {
+	p     Place    // the place as stated; its locality is the line
+	parts []string // the line's parts: trimmed, none empty, postal codes alone at the end dropped
+	rest  []string // the parts not yet read: the first of parts
+	q     Place    // the reading of the line from its end
+	// town reports whether q's locality is read.
+	town bool
+	// regionFirst is the reading of the line's last part as a region and the part before
+	// as its town, tried before q.
+	regionFirst []Place
+	// regionCity is the reading of a region's name ending the line as its city's, tried
+	// after q.
+	regionCity []Place
+	out        []Place // the readings, once a rule has made them
+}
+
+// readingRule is a rule of Gazetteer.readings: apply reads what it can of r and reports
+// whether r.out holds the readings (the rules after it are not applied).
+type readingRule struct {
+	name  string
+	apply func(g *Gazetteer, r *lineReading) bool
+}
+
+// stated reports whether the place states its region and its country beside the line.
+func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != "" }
+
+// endsInCountry returns the country's code the line's last part names, and whether it
+// names one.
+func (r *lineReading) endsInCountry() (string, bool) {
+	return engine.CountryCode(r.parts[len(r.parts)-1])
+}
+
+// commaParts returns the parts of line between its commas, trimmed, without empty ones.
+func commaParts(line string) []string {
+	var parts []string
+	for part := range strings.SplitSeq(line, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			parts = append(parts, part)
+		}
+	}
+	return parts
+}
+
+// asRegion reads the last of parts as p's region and the one before as its locality,
+// when p has no region and the last part names a region of the US, Canada or Australia;
+// not when a postal code alone comes before it ("…, ON, M5V 2T6, CA" ends in a country),
+// nor when a region's code does and the line has more parts ("town, region's code,
+// country's code": "Gander, NL, CA", "Frankfurt, HE, DE", "Almere, FL, NL"; "NY, NY
+// 10002" is New York).
+func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
+	if p.Region != "" || len(parts) < 2 {
+		return p, false
+	}
+	r := regionPart(parts[len(parts)-1])
+	before := parts[len(parts)-2]
+	if g.regions[engine.Fold(r)] == nil || postalOnly(before) {
+		return p, false
+	}
+	if _, ok := engine.CountryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
+		return p, false
+	}
+	p.Region, p.Locality = r, stripPostal(before)
+	return p, true
+}
+
+// regionPart is a region code or name with a postal code after it dropped ("TX 78701").
+func regionPart(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	return strings.Join(f, " ")
+}
+
+// stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
+// "Leeds LS1 3AA"), and a Dutch postcode's letters ("1017 SG Amsterdam").
+func stripPostal(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 1 && hasDigit(f[0]) {
+		if len(f) > 2 && dutchPostcode(f[:2]) {
+			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
+		}
+		f = f[1:]
+	}
+	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	// A British postcode's second half has a digit; its first ("LS1") too.
+	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	return strings.Join(f, " ")
+}
+
+// postalOnly reports whether s is a postal code alone: a Dutch one ("1017 SG"), or at most
+// two words of at most ten bytes, each with a digit ("01901", "LS1 3AA", "J2S 9E2").
+func postalOnly(s string) bool {
+	f := strings.Fields(s)
+	if dutchPostcode(f) {
+		return true
+	}
+	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
+		return false
+	}
+	for _, w := range f {
+		if !hasDigit(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// startsWithPostcode reports whether a part's first word holds a digit ("25596 Wacken").
+func startsWithPostcode(part string) bool {
+	f := strings.Fields(part)
+	return len(f) > 0 && hasDigit(f[0])
+}
+
+// hasDigit reports whether s holds an ASCII digit.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// dutchPostcode reports whether words are a Dutch postcode: four digits and two capitals.
+func dutchPostcode(words []string) bool {
+	return len(words) == 2 && len(words[0]) == 4 && strings.Trim(words[0], "0123456789") == "" &&
+		len(words[1]) == 2 && strings.Trim(words[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
+
+// isCode reports whether s is written like a region's code: two or three capital letters
+// ("OR", "ON", "NSW").
+func isCode(s string) bool {
+	if len(s) < 2 || len(s) > 3 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
+}
