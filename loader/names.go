@@ -55,7 +55,7 @@ func lineup(performers []source.Performer, title string) []source.Performer {
 	}
 	if next := key(bare(performers[1].Name)); next != "" {
 		rest := strings.TrimSpace(strings.TrimPrefix(t, p))
-		for _, w := range []string{"and ", "with ", "plus "} {
+		for _, w := range lineupJoins {
 			rest = strings.TrimPrefix(rest, w)
 		}
 		if strings.HasPrefix(key(rest)+" ", next+" ") {
@@ -65,6 +65,10 @@ func lineup(performers []source.Performer, title string) []source.Performer {
 	return performers[1:]
 }
 
+// lineupJoins are the words a title may join its acts with after the first: "Stormzy and
+// Catfish and the Bottlemen" (see lineup). Each is trimmed in turn, in this order.
+var lineupJoins = []string{"and ", "with ", "plus "}
+
 // Lineups (see lineup): the acts that must follow a first performer named like its event
 // and like a festival for it to be taken for the event, and those that must follow one
 // named like its event alone.
@@ -73,15 +77,17 @@ const (
 	bigLineup = 20
 )
 
-// festivalName reports whether key k names a festival by its words: "festival", "fest",
-// "weekender" or "open air" (not a word ending in "fest": Manifest and Infest are bands).
-func festivalName(k string) bool {
-	if strings.Contains(" "+k+" ", " open air ") {
-		return true
-	}
-	for w := range strings.FieldsSeq(k) {
-		switch w {
-		case "festival", "festivals", "festivalen", "fest", "weekender":
+// festivalWords name a festival: whole words of a key, not a word's end (Manifest and
+// Infest are bands).
+var festivalWords = []string{"festival", "festivals", "festivalen", "fest", "weekender", "open air"}
+
+// festivalName reports whether key k names a festival by one of festivalWords.
+func festivalName(k string) bool { return hasPhrase(k, festivalWords) }
+
+// hasPhrase reports whether one of phrases is whole words of k, a folded name or key.
+func hasPhrase(k string, phrases []string) bool {
+	for _, w := range phrases {
+		if strings.Contains(" "+k+" ", " "+w+" ") {
 			return true
 		}
 	}
@@ -100,21 +106,51 @@ var placeSeps = []string{" live in ", " live at ", " live@ ", " live @ ", " at "
 
 // titleHeadliner returns the headliner an event title names, as written: "SOLD OUT: The
 // Xs + Support (DJ set)", "The Xs Live", "The Xs at The Garage", "The Xs live in London"
-// and "The Xs – The Long Tour" → "The Xs". venue and city are the event's place.
+// and "The Xs – The Long Tour" → "The Xs". venue and city are the event's place. The title
+// goes through headlinerRules in order, each taking away what is not the headliner.
 func titleHeadliner(title, venue, city string) string {
-	t := bare(title)
-	t = cutPlace(t, venue, city)
-	// "Club X presents: Y" and "Club X presents Y" are Y's show.
+	t := title
+	for _, r := range headlinerRules {
+		t = r.apply(t, venue, city)
+	}
+	return t
+}
+
+// titleRule is a step of titleHeadliner: apply returns what is left of title t of an event
+// at venue in city.
+type titleRule struct {
+	name  string
+	apply func(t, venue, city string) string
+}
+
+// headlinerRules are the steps of titleHeadliner, in order; the cases are the lines of
+// testdata/titles.txt, and a new case is a row here or in a word table and a line there.
+var headlinerRules = []titleRule{
+	{"status words and bracketed remarks go", func(t, _, _ string) string { return bare(t) }},       // "SOLD OUT: X (DJ set)"
+	{"the event's place after the act goes", cutPlace},                                              // "X at The Garage"
+	{"a presenter before the act goes", func(t, _, _ string) string { return cutPresenter(t) }},     // "Club X presents: Y"
+	{"an occasion before a colon goes", func(t, _, _ string) string { return cutOccasion(t) }},      // "WXPN Welcomes: Y"
+	{"guests go", func(t, _, _ string) string { return cutAt(t, guestSeps) }},                       // "X feat. Y"
+	{"the rest of the bill goes", func(t, _, _ string) string { return clean(cutAt(t, billSeps)) }}, // "X + Y", "X – The Long Tour"
+	{"a last Live goes", func(t, _, _ string) string { return cutLive(t) }},                         // "X Live"
+}
+
+// cutPresenter returns the act a title presents: "Club X presents: Y" and "Club X presents
+// Y" are Y's show. Else t.
+func cutPresenter(t string) string {
 	if i := indexFold(t, " presents"); i >= 0 {
 		if rest := strings.TrimLeft(t[i+len(" presents"):], ": "); rest != "" {
-			t = rest
+			return rest
 		}
 	}
-	t = cutOccasion(t)
-	h := clean(cutAt(cutAt(t, guestSeps), billSeps))
-	// "X Live" is X's show, as "X – Live" and "X (Live)" are; an act called Live stays.
+	return t
+}
+
+// cutLive returns h without a last " Live": "X Live" is X's show, as "X – Live" and "X
+// (Live)" are; an act called Live stays.
+func cutLive(h string) string {
 	if n := len(h) - len(" live"); n > 0 && strings.EqualFold(h[n:], " live") {
-		h = h[:n]
+		return h[:n]
 	}
 	return h
 }
@@ -128,6 +164,10 @@ var occasions = []string{
 	"release", "release show", "release party", "listening party", "farewell show",
 	"anniversary", "anniversary show", "celebration", "release celebration", "showcase", "residency", "series",
 }
+
+// actIntros introduce the act after an occasion's colon ("Album Release Show: w/ Pouty"),
+// and go; the first that matches, in this order.
+var actIntros = []string{"w/ ", "w/", "with "}
 
 // cutOccasion returns the act after the first ": " of t when what comes before it is made
 // of occasions and dates set off by separators ("WXPN 88.5 Welcomes | Album Release
@@ -166,7 +206,7 @@ func cutOccasion(t string) string {
 	if found == 0 {
 		return t
 	}
-	for _, w := range []string{"w/ ", "w/", "with "} {
+	for _, w := range actIntros {
 		if len(rest) > len(w) && strings.EqualFold(rest[:len(w)], w) {
 			rest = strings.TrimSpace(rest[len(w):])
 			break
@@ -187,6 +227,21 @@ func splitFold(s, sep string) []string {
 	}
 }
 
+// monthNames and weekdayNames are the words of a date, folded; a title may write them
+// shortened to three letters or more ("Mar", "Thu").
+var (
+	monthNames   = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+	weekdayNames = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+)
+
+// ordinalLetters end a day's or an anniversary's ordinal ("12th", "1st", "2nd", "3rd").
+const ordinalLetters = "stndrh"
+
+// abbreviates reports whether w begins one of names.
+func abbreviates(w string, names []string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, w) })
+}
+
 // dateWords reports whether s names a day: weekdays, months, days of the month, ordinals,
 // years and numeric dates ("Thursday", "March 5, 2026", "Sat 12th", "Thu 3/5"); with month,
 // only one that says the day by more than a weekday. A number alone is no date ("311" is
@@ -197,7 +252,7 @@ func dateWords(s string, month bool) bool {
 	var named, weekday, day, year bool
 	for _, w := range words {
 		w = strings.Trim(w, ".,")
-		d := strings.TrimRight(w, "stndrh")
+		d := strings.TrimRight(w, ordinalLetters)
 		switch {
 		case isNumber(d) && len(d) <= 2:
 			day = true
@@ -205,9 +260,9 @@ func dateWords(s string, month bool) bool {
 			year = true
 		case strings.Count(w, "/") > 0 && isNumber(strings.ReplaceAll(w, "/", "")):
 			named = true // "3/5", "12/05/2026"
-		case len(w) >= 3 && strings.Contains(" january february march april may june july august september october november december ", " "+w):
+		case len(w) >= 3 && abbreviates(w, monthNames):
 			named = true
-		case len(w) >= 3 && strings.Contains(" monday tuesday wednesday thursday friday saturday sunday ", " "+w):
+		case len(w) >= 3 && abbreviates(w, weekdayNames):
 			weekday = true
 		default:
 			return false
@@ -216,21 +271,45 @@ func dateWords(s string, month bool) bool {
 	return named || weekday && (day || !month) || !month && !weekday && (day || year)
 }
 
-// actLike reports whether what follows an occasion's colon may name an act: not a tour
-// ("Bloc Party: Silent Alarm 20th Anniversary Tour"), nothing but an occasion ("Celebration:
-// Album Release Show"), or a week, night, day, part, set, show or doors with its number
-// ("Pom Pom Squad Residency: Week 1", "…: Set 1", "…: Doors 7pm").
+// actLike reports whether what follows an occasion's colon may name an act: whether none
+// of notActs matches it.
 func actLike(rest string) bool {
 	k := engine.Fold(rest)
 	words := strings.Fields(k)
-	switch {
-	case strings.HasSuffix(" "+k, " tour"), len(words) > 1 && onlyOccasion(words): // "WXPN Welcomes: Celebration" is a band's
-		return false
-	case len(words) > 1 && strings.ContainsAny(rest, "0123456789") && strings.Contains(" week night day part set show doors ", " "+words[0]+" "):
-		return false
+	for _, r := range notActs {
+		if r.match(rest, k, words) {
+			return false
+		}
 	}
 	return true
 }
+
+// notActs are what follows an occasion's colon and is not an act: each rule gets what
+// follows as written, folded, and as folded words.
+var notActs = []struct {
+	name  string
+	match func(rest, k string, words []string) bool
+}{
+	// "Bloc Party: Silent Alarm 20th Anniversary Tour"
+	{"a tour", func(_, k string, _ []string) bool { return strings.HasSuffix(" "+k, " tour") }},
+	// "Celebration: Album Release Show"; "WXPN Welcomes: Celebration" is a band's
+	{"an occasion alone", func(_, _ string, words []string) bool { return len(words) > 1 && onlyOccasion(words) }},
+	// "Pom Pom Squad Residency: Week 1", "…: Set 1", "…: Doors 7pm"
+	{"a part of the show with its number", func(rest, _ string, words []string) bool {
+		return len(words) > 1 && hasDigit(rest) && slices.Contains(showParts, words[0])
+	}},
+}
+
+// showParts are the parts of a residency or a show that a number follows: "Week 1", "Night
+// 2", "Set 1", "Doors 7pm".
+var showParts = []string{"week", "night", "day", "part", "set", "show", "doors"}
+
+// hasDigit reports whether s holds an ASCII digit.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// releaseWords say what an occasion is of, before it: "Album Release Show", "10 Year
+// Anniversary".
+var releaseWords = []string{"album", "ep", "single", "record", "year"}
 
 // onlyOccasion reports whether folded words say an occasion and nothing else: what a
 // release is of, ordinals and years, then an occasion ("Album Release Show", "10th
@@ -238,13 +317,16 @@ func actLike(rest string) bool {
 func onlyOccasion(words []string) bool {
 	for len(words) > 1 {
 		w := words[0]
-		if !strings.Contains(" album ep single record year ", " "+w+" ") && !isNumber(strings.TrimRight(w, "stndrh")) {
+		if !slices.Contains(releaseWords, w) && !isNumber(strings.TrimRight(w, ordinalLetters)) {
 			break
 		}
 		words = words[1:]
 	}
 	return len(words) > 0 && slices.Contains(occasions, strings.Join(words, " "))
 }
+
+// volumeWords number a series' nights: "Something To Talk About Vol. 3".
+var volumeWords = []string{"vol", "vol.", "volume"}
 
 // occasion reports whether s ends with an occasion or a volume's number.
 func occasion(s string) bool {
@@ -263,7 +345,7 @@ func occasion(s string) bool {
 		}
 	}
 	n := len(words)
-	return n >= 2 && isNumber(words[n-1]) && (words[n-2] == "vol" || words[n-2] == "vol." || words[n-2] == "volume")
+	return n >= 2 && isNumber(words[n-1]) && slices.Contains(volumeWords, words[n-2])
 }
 
 func isNumber(s string) bool {
@@ -282,17 +364,12 @@ func displayName(name string) string { return clean(bare(name)) }
 // isTribute reports whether a name or title announces a tribute act, which is never the
 // act it pays tribute to.
 func isTribute(s string) bool {
-	k := " " + engine.Fold(s) + " "
-	if k == " tribute " {
-		return false // an act called Tribute
-	}
-	for _, w := range []string{" tribute ", " tribute to ", " music of ", " salute to ", " celebrating ", " plays the hits of "} {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
+	k := engine.Fold(s)
+	return k != "tribute" && hasPhrase(k, tributeWords) // an act called Tribute is none
 }
+
+// tributeWords announce a tribute act: "Oasish – a tribute to Oasis", "The Music of Queen".
+var tributeWords = []string{"tribute", "tribute to", "music of", "salute to", "celebrating", "plays the hits of"}
 
 // venueKey returns the key of a venue's name within its city: "The Garage London" and
 // "Garage (London)" are "garage" in London.
@@ -309,7 +386,7 @@ func bare(s string) string {
 	s = stripBrackets(s)
 	for changed := true; changed; {
 		changed = false
-		s = strings.Trim(s, " \t:;-–—|!*·")
+		s = strings.Trim(s, " \t"+separatorMarks)
 		for _, w := range statusWords {
 			if len(s) > len(w) && strings.EqualFold(s[:len(w)], w) && !isWordByte(s[len(w)]) {
 				s, changed = s[len(w):], true
@@ -362,19 +439,22 @@ func untagged(title string, status engine.Status, soldOut bool) string {
 	return s
 }
 
+// separatorMarks set status words and titles' parts apart: "SOLD OUT: X", "CANCELLED - X",
+// "X | Club Night", "X · Y".
+const separatorMarks = ":;-–—|!*·"
+
 // cutSeparator returns s without the separator at its start (at its end when atEnd):
 // groups of marks between spaces ("-", "- -", "-- |"), with a space between the last marks
 // and what is left, so that an act's own marks stay ("Wham! - " leaves "Wham!"). ok is false
 // when s has no such separator or nothing else.
 func cutSeparator(s string, atEnd bool) (string, bool) {
-	const marks = ":;-–—|!*·"
 	trim := strings.TrimLeft
 	if atEnd {
 		trim = strings.TrimRight
 	}
 	t, cut := trim(s, " \t"), false
 	for {
-		u := trim(t, marks)
+		u := trim(t, separatorMarks)
 		v := trim(u, " \t")
 		if len(u) == len(t) || v == "" || len(v) == len(u) { // no marks, nothing left, or marks touching it
 			break
