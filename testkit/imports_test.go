@@ -21,20 +21,22 @@ const module = "github.com/gigs/gigs/"
 var rooms = map[string][]string{
 	"engine":          {"engine/internal"},
 	"engine/internal": nil, // codecs, checksums, file formats: they know nothing of gigs
+	"engine/replica":  {"engine"},
 	"loader":          {"engine"},
 	"server":          {"engine", "server/keys", "server/limit"},
 	"server/keys":     {"engine"},
 	"server/limit":    nil,
 	"server/redis":    {"server/keys", "server/limit"},
 	"cmd/internal":    {"engine", "loader"},
-	"cmd/gigsd":       {"cmd/internal", "engine", "loader", "server", "server/keys", "server/limit", "server/redis"},
+	"cmd/gigsd":       {"cmd/internal", "engine", "engine/replica", "loader", "server", "server/keys", "server/limit", "server/redis"},
 	"cmd/gigsctl":     {"cmd/internal", "engine", "loader", "server", "server/keys", "server/redis", "testkit"},
-	"testkit":         {"engine", "loader", "server", "server/keys", "server/limit", "server/redis"},
-	"bench":           {"engine", "loader", "server", "server/keys", "server/limit", "server/redis", "testkit"},
+	"testkit":         {"engine", "engine/replica", "loader", "server", "server/keys", "server/limit", "server/redis"},
+	"bench":           {"engine", "engine/replica", "loader", "server", "server/keys", "server/limit", "server/redis", "testkit"},
 }
 
 // engineModules are the only modules beyond the standard library that the engine and its
-// internal packages use.
+// internal packages use (engine/replica, a room of its own, also uses gocloud.dev and
+// prometheus).
 var engineModules = []string{"github.com/RoaringBitmap/roaring", "github.com/goccy/go-json", "github.com/cespare/xxhash",
 	"github.com/klauspost/compress", "github.com/klauspost/pgzip", "golang.org/x/text"}
 

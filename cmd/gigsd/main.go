@@ -29,10 +29,10 @@ import (
 
 	"github.com/gigs/gigs/cmd/internal/flagenv"
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/engine/replica"
 	"github.com/gigs/gigs/loader"
 	"github.com/gigs/gigs/loader/fetch"
 	"github.com/gigs/gigs/loader/places"
-	"github.com/gigs/gigs/loader/replica"
 	"github.com/gigs/gigs/server"
 	"github.com/gigs/gigs/server/redis"
 )

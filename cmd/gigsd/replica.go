@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/replica"
+	"github.com/gigs/gigs/engine/replica"
 )
 
 // publisher is -publish's state: what the bucket's manifest names.

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/replica"
+	"github.com/gigs/gigs/engine/replica"
 	"github.com/gigs/gigs/server/redis"
 	"github.com/gigs/gigs/testkit/redisserver"
 	"github.com/gigs/gigs/testkit/scale"

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/replica"
+	"github.com/gigs/gigs/engine/replica"
 )
 
 // stalledProxy accepts connections and never answers, so that a refresh through it does

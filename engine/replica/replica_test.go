@@ -19,7 +19,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/loader/replica"
+	"github.com/gigs/gigs/engine/replica"
 	"github.com/gigs/gigs/testkit/scale"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
-	"github.com/gigs/gigs/loader/replica"
+	"github.com/gigs/gigs/engine/replica"
 )
 
 // TestS3Bucket publishes to and follows an s3:// bucket, configured by URL as an operator
