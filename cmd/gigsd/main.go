@@ -128,9 +128,9 @@ type Main struct {
 	adminLn  net.Listener        // likewise; nil when the admin listener is off
 	ld       *loader.Loader      // likewise
 	fetcher  *fetch.Client       // likewise
-	snapFile *snapshotFile       // nil with -snapshot=false; used by the refresh loop
+	snapFile *replica.File       // nil with -snapshot=false; used by the refresh loop
 	bucket   *blob.Bucket        // of -publish or -follow; nil without
-	pub      *publisher          // nil without -publish; used by the refresh loop
+	pub      *replica.Publisher  // nil without -publish; used by the refresh loop
 	ready    chan struct{}       // closed once Run has opened ln or failed before it could
 	opened   func()              // closes ready, once
 }
@@ -398,8 +398,8 @@ func (m *Main) Run(ctx context.Context) error {
 		defer m.bucket.Close()
 	}
 	if m.Config.Snapshot {
-		m.snapFile = newSnapshotFile(m.Config.DataDir, m.Registry)
-		if err := m.loadSnapshotFile(m.snapFile, m.Config.MaxStale, m.Config.Follow == ""); err != nil {
+		m.snapFile = replica.NewFile(m.Config.DataDir, m.Config.Follow == "", &m.Live, m.Logger, m.Registry)
+		if err := m.snapFile.Load(m.Config.MaxStale); err != nil {
 			return err
 		}
 	}
@@ -415,7 +415,9 @@ func (m *Main) Run(ctx context.Context) error {
 		m.ld, m.fetcher, refresh = ld, fetcher, ld.Run
 	}
 	if m.Config.Publish != "" {
-		m.pub = m.newPublisher(ctx)
+		m.pub = &replica.Publisher{Bucket: m.bucket, Name: m.Config.Publish, File: m.snapFile, Live: &m.Live, Log: m.Logger,
+			Refresh: m.Config.Refresh, Follower: m.follower, Metrics: replica.NewPublishMetrics(m.Registry)}
+		m.pub.Resume(ctx)
 	}
 	st, err := m.openShared()
 	if err != nil {
@@ -455,7 +457,7 @@ func (m *Main) Run(ctx context.Context) error {
 		defer close(loaded)
 		m.inBackground()
 		if m.pub != nil {
-			m.publish(ctx, m.Live.Load()) // the snapshot file served at start, unless published already
+			m.pub.Publish(ctx, m.Live.Load()) // the snapshot file served at start, unless published already
 		}
 		refresh(ctx)
 	}()
@@ -532,8 +534,8 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 		Places:        gaz,
 		Metrics:       refreshes,
 		Building:      m.building,
-		Published:     m.publishedCursor,
-		BeforePublish: m.markPublished,
+		Published:     m.snapFile.Published,
+		BeforePublish: m.snapFile.MarkPublished,
 		OnRun: func(rep loader.Report, err error) {
 			if rep.Published {
 				m.published()
@@ -556,12 +558,12 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 				ds, rerr := readDataset(m.Config.Dataset)
 				read, err = time.Now(), rerr
 				if err == nil {
-					snap, err = engine.Build(ds, engine.Options{Now: start, Prev: m.Live.Load(), Published: m.publishedCursor()})
+					snap, err = engine.Build(ds, engine.Options{Now: start, Prev: m.Live.Load(), Published: m.snapFile.Published()})
 				}
 			}) // the snapshot keeps nothing of the dataset
 			rep := loader.Report{Duration: time.Since(start)}
 			if err == nil {
-				if err = m.markPublished(snap); err != nil {
+				if err = m.snapFile.MarkPublished(snap); err != nil {
 					err = fmt.Errorf("built, not served: %w", err)
 				}
 			}
@@ -615,11 +617,18 @@ func (m *Main) published() {
 	released()
 	m.Logger.Debug("refresh memory released", "took", time.Since(start).String())
 	if m.snapFile != nil {
-		m.saveSnapshot(m.snapFile, m.Live.Load())
+		m.snapFile.Save(m.Live.Load())
 	}
 	if m.pub != nil {
-		m.publish(context.Background(), m.Live.Load())
+		m.pub.Publish(context.Background(), m.Live.Load())
 	}
+}
+
+// follower follows the bucket (-follow's, or -publish's) into the snapshot file's place.
+func (m *Main) follower() *replica.Follower {
+	return &replica.Follower{Bucket: m.bucket, Path: filepath.Join(m.Config.DataDir, replica.FileName), File: m.snapFile, Live: &m.Live,
+		Log: m.Logger.With("bucket", m.Config.Follow+m.Config.Publish), Every: m.Config.FollowEvery,
+		Metrics: replica.NewFollowMetrics(m.Registry), Swapped: func(*engine.Snapshot) { released() }}
 }
 
 // released hands the memory of the refresh just done (its dataset, the previous

@@ -299,32 +299,3 @@ func TestReplicas(t *testing.T) {
 
 // fallbacksRE reads the read limit's count of decisions made without Redis.
 var fallbacksRE = regexp.MustCompile(`(?m)^gigs_redis_fallbacks_total\{use="read-limit"\} (\S+)$`)
-
-// TestPublisherReplacesAManifestFromTheFuture starts a publisher on a bucket whose
-// manifest says it was built in the year 9999 (a publisher's clock gone wrong, or a hand):
-// the manifest is refused, so it holds nothing back, and the first snapshot built
-// replaces it.
-func TestPublisherReplacesAManifestFromTheFuture(t *testing.T) {
-	dir := t.TempDir()
-	dataset, bucket := filepath.Join(dir, "dataset"), filepath.Join(dir, "bucket")
-	writeDataset(t, dataset, 100)
-	if err := os.MkdirAll(bucket, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	future := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	bad, _ := json.Marshal(replica.Manifest{Format: 1, Object: replica.SnapshotPrefix + "future", Size: 100, FileSize: 200,
-		SHA256: strings.Repeat("ab", 32), DataVersion: "0123456789abcdef", Built: future, Published: future, NextRefresh: future.Add(time.Hour)})
-	if err := os.WriteFile(filepath.Join(bucket, replica.ManifestKey), bad, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := replica.OpenBucket(context.Background(), bucket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "publisher"))
-	waitFor(t, "a publish over the manifest from the future", 30*time.Second, func() bool {
-		m, err := replica.ReadManifest(context.Background(), b)
-		return err == nil && !m.Built.After(time.Now())
-	})
-}

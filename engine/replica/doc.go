@@ -1,7 +1,18 @@
-// Package replica lets many gigsd serve one built snapshot: a publisher uploads each
-// snapshot file it writes to a bucket, zstd-compressed (about half the bytes), then a
-// small manifest naming it with its sizes, SHA-256 and times; followers watch the
-// manifest, download the object it names, check its size and checksum, and serve it. A follower fetches nothing upstream, and serves the
+// Package replica is where a built snapshot persists and how it travels: the snapshot
+// file a daemon keeps in its data directory, and the bucket through which many gigsd
+// serve one built snapshot. Of this module it imports only the engine room; what
+// builds snapshots (the loader) and what serves them (the server) do not come in.
+//
+// A File keeps the last published snapshot in <data-dir>/snapshot, so that a restart
+// serves it at once, and, for a daemon that builds, the change-feed cursor it published
+// last in <data-dir>/published-cursor, so that no client's cursor is ever read as changes
+// numbered anew. A file that is not whole, too old or from the future is logged and not
+// served; the first refresh replaces it.
+//
+// A Publisher uploads each snapshot file its daemon writes to a bucket, zstd-compressed
+// (about half the bytes), then a small manifest naming it with its sizes, SHA-256 and
+// times; a Follower watches the manifest, downloads the object it names, checks its size
+// and checksum, and serves it. A follower fetches nothing upstream, and serves the
 // publisher's bytes, so every replica gives the same bodies, ETags and change cursors.
 //
 // Buckets are opened with gocloud.dev/blob: a local directory by default (a plain path or
@@ -14,4 +25,8 @@
 // and a follower checks the size and checksum, then decodes the file with every check of
 // engine.ReadSnapshotFile, before it swaps. A bad manifest or file is logged and counted,
 // and the snapshot served until then stays.
+//
+// Metrics are registered on the prometheus.Registerer each constructor is given, never
+// globally. Each type is used from one goroutine at a time: its daemon's start, then its
+// refresh loop.
 package replica

@@ -24,9 +24,11 @@ import (
 type Follower struct {
 	Bucket *blob.Bucket
 	Path   string // the follower's snapshot file, <data-dir>/snapshot: downloads replace it
-	Live   *engine.Live
-	Log    *slog.Logger
-	Every  time.Duration // how often the manifest is read
+	// File, when set, is the File at Path: it learns of each snapshot put into service.
+	File  *File
+	Live  *engine.Live
+	Log   *slog.Logger
+	Every time.Duration // how often the manifest is read
 	// Swapped, when set, runs after each snapshot put into service.
 	Swapped func(*engine.Snapshot)
 	Metrics *FollowMetrics
@@ -137,6 +139,9 @@ func (f *Follower) swapped(m Manifest, s *engine.Snapshot) {
 	f.Metrics.published.Set(float64(m.Published.UnixNano()) / 1e9)
 	if f.Swapped != nil {
 		f.Swapped(s)
+	}
+	if f.File != nil {
+		f.File.downloaded(s)
 	}
 }
 

@@ -1,0 +1,117 @@
+package replica
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"gocloud.dev/blob"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Publisher puts each snapshot its File holds in Bucket, for followers. Use it from one
+// goroutine at a time: Resume before the refreshes start, then the refresh loop.
+type Publisher struct {
+	Bucket  *blob.Bucket
+	Name    string       // the bucket's URL, in logs
+	File    *File        // the snapshot file uploaded; not nil
+	Live    *engine.Live // what is served
+	Log     *slog.Logger
+	Refresh time.Duration // the next refresh followers are told when Live's is not ahead
+	// Follower makes a follower of Bucket into File's place. Resume calls it once, when
+	// the bucket holds a snapshot newer than the one served.
+	Follower func() *Follower
+	Metrics  *PublishMetrics
+
+	last   string    // data version of the manifest; "" when unknown
+	cursor string    // and its change-feed cursor (a build may change only that)
+	built  time.Time // its build time: nothing built earlier is published
+}
+
+// PublishMetrics count a publisher's uploads.
+type PublishMetrics struct {
+	results *prometheus.CounterVec
+}
+
+// NewPublishMetrics registers a publisher's metrics on reg.
+func NewPublishMetrics(reg prometheus.Registerer) *PublishMetrics {
+	m := &PublishMetrics{results: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_publish_total",
+		Help: "Snapshots published to the -publish bucket, by result (ok, error).",
+	}, []string{"result"})}
+	m.results.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
+	m.results.WithLabelValues("error")
+	reg.MustRegister(m.results)
+	return m
+}
+
+// Resume reads what the bucket holds, so that a restart does not publish the same data
+// again. When the bucket holds a snapshot newer than the one served (a publisher that
+// lost its data directory, or was moved), that one is downloaded and served, as a
+// follower would: the first refresh then carries on its ledger (ids' created_at, the
+// change feed's numbers) rather than start a new one, and nothing older is published.
+func (p *Publisher) Resume(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	man, err := ReadManifest(ctx, p.Bucket)
+	switch {
+	case err == nil:
+		// A manifest may say it was built up to an hour ahead of this clock (or name an
+		// object that is not there): whatever this process builds from now on is newer.
+		p.last, p.cursor, p.built = man.DataVersion, man.Cursor, man.Built
+		if now := time.Now(); p.built.After(now) {
+			p.built = now
+		}
+		if cur := p.Live.Load(); cur == nil || cur.Built().Before(man.Built) {
+			if _, err := p.Follower().Poll(ctx); err != nil {
+				p.Log.Error("cannot serve the published snapshot: the first refresh starts afresh", "bucket", p.Name, "err", err)
+			}
+		}
+	case !IsNotFound(err):
+		// What the bucket holds is unknown: publish only what this process builds.
+		p.built = time.Now()
+		p.Log.Warn("cannot read the published manifest: the next snapshot built replaces it", "bucket", p.Name, "err", err)
+	}
+}
+
+// Publish puts s, which the snapshot file holds, in the bucket unless its data is there
+// already; then only the manifest's next refresh is moved, so that followers' caching
+// follows the publisher's. A failure is logged and counted; the next refresh tries again.
+func (p *Publisher) Publish(ctx context.Context, s *engine.Snapshot) {
+	if s == nil || p.File.saved != s.Version() {
+		return
+	}
+	if s.Built().Before(p.built) {
+		p.Log.Warn("snapshot not published: built before the one the bucket holds", "bucket", p.Name,
+			"built", s.Built(), "published_built", p.built)
+		return
+	}
+	start := time.Now()
+	next := p.Live.NextRefresh()
+	if !next.After(start) {
+		next = start.Add(p.Refresh)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	if s.Version() == p.last && s.Cursor().String() == p.cursor {
+		if _, err := Reschedule(ctx, p.Bucket, s.Version(), next); err != nil {
+			p.Log.Warn("next refresh not published", "bucket", p.Name, "err", err)
+		}
+		return
+	}
+	man, err := Publish(ctx, p.Bucket, p.File.path, s, next)
+	if err != nil && man.Object == "" {
+		p.Metrics.results.WithLabelValues("error").Inc()
+		p.Log.Error("snapshot not published", "bucket", p.Name, "err", err)
+		return
+	}
+	if err != nil {
+		p.Log.Warn("snapshot published, old ones not removed", "bucket", p.Name, "err", err)
+	}
+	p.Metrics.results.WithLabelValues("ok").Inc()
+	p.last, p.cursor, p.built = s.Version(), man.Cursor, s.Built()
+	p.Log.Info("snapshot published", "bucket", p.Name, "object", man.Object, "bytes", man.Size,
+		"data_version", man.DataVersion, "took", time.Since(start).String())
+}
