@@ -203,6 +203,7 @@ func TestBadKeyStoreStopsGigsd(t *testing.T) {
 	}
 	m := demoMain(t, dir, env(vars), "-log-level", "error")
 	err := m.Run(t.Context())
+	closeMain(t, m)
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(data, "keys.json")) {
 		t.Fatalf("Run: %v, want an error naming keys.json", err)
 	}

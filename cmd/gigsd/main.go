@@ -70,6 +70,15 @@ func main() {
 		}
 	}()
 	if err := m.Run(ctx); err != nil {
+		_ = m.Close() // what Run opened before it failed; it returns nil, having served nothing
+		m.Logger.Error("gigsd stopped", "err", err)
+		os.Exit(1)
+	}
+	select {
+	case <-ctx.Done():
+	case <-m.served: // the public listener failed
+	}
+	if err := m.Close(); err != nil {
 		m.Logger.Error("gigsd stopped", "err", err)
 		os.Exit(1)
 	}
@@ -114,7 +123,7 @@ type Config struct {
 	PageMemo          int // MiB
 }
 
-// Main is the daemon: ParseFlags, then Run until the context ends.
+// Main is the daemon: ParseFlags, then Run, then Close.
 type Main struct {
 	Config Config
 	Logger *slog.Logger
@@ -133,6 +142,22 @@ type Main struct {
 	pub      *replica.Publisher  // nil without -publish; used by the refresh loop
 	ready    chan struct{}       // closed once Run has opened ln or failed before it could
 	opened   func()              // closes ready, once
+
+	// What Run started, for Close: set by Run (shared and admin once opened, the rest once
+	// it serves), then immutable.
+	shared      *sharedState
+	admin       *http.Server       // nil when the admin listener is off
+	api         *server.Server     // nil until Run serves
+	srv         *fasthttp.Server   // likewise
+	served      chan struct{}      // closed when srv stops serving; nil until Run serves
+	serveErr    error              // why srv stopped; read once served is closed
+	stopRefresh context.CancelFunc // stops the refresh loop (or the follower)
+	stopKeys    context.CancelFunc // stops saving key uses, after one last save
+	refreshed   chan struct{}      // closed when the refresh loop has stopped
+	synced      chan struct{}      // closed when key uses are saved for the last time
+
+	closeOnce sync.Once
+	closeErr  error // Close's, once it ran
 }
 
 // NewMain returns a Main with default configuration.
@@ -374,10 +399,10 @@ func (m *Main) Reload() error {
 	return nil
 }
 
-// Run loads the sources, serves the API (and the metrics on the admin listener) and
-// refreshes on schedule until ctx ends. Then /readyz answers 503; after the drain delay the
-// listeners close, in-flight requests have until the shutdown timeout to finish, and idle
-// connections are closed.
+// Run opens the data directory, the snapshot file, the bucket and the key store, starts
+// the refreshes (or the follower) and serves the API (and the metrics on the admin
+// listener). It returns once listening, or with the error that kept it from listening;
+// ctx bounds only that start. Close stops what Run started, also after an error.
 func (m *Main) Run(ctx context.Context) error {
 	defer m.opened()
 	m.setMemoryLimit()
@@ -395,7 +420,6 @@ func (m *Main) Run(ctx context.Context) error {
 		if m.bucket, err = replica.OpenBucket(ctx, bucket); err != nil {
 			return err
 		}
-		defer m.bucket.Close()
 	}
 	if m.Config.Snapshot {
 		m.snapFile = replica.NewFile(m.Config.DataDir, m.Config.Follow == "", &m.Live, m.Logger, m.Registry)
@@ -419,14 +443,13 @@ func (m *Main) Run(ctx context.Context) error {
 			Refresh: m.Config.Refresh, Follower: m.follower, Metrics: replica.NewPublishMetrics(m.Registry)}
 		m.pub.Resume(ctx)
 	}
-	st, err := m.openShared()
-	if err != nil {
+	var err error
+	if m.shared, err = m.openShared(); err != nil {
 		return err
 	}
-	defer st.close()
-	checker := st.keys
+	checker := m.shared.keys
 	api := server.New(server.Options{Live: &m.Live, Logger: m.Logger, ReadLimit: m.Config.ReadLimit,
-		ReadLimiter: st.reads, ExportLimiter: st.exports,
+		ReadLimiter: m.shared.reads, ExportLimiter: m.shared.exports,
 		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
 		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live),
 		MaxConns: m.Config.MaxConns, MaxConnsPerClient: m.Config.MaxConnsPerClient,
@@ -436,64 +459,100 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %q: %w", m.Config.Addr, err)
 	}
-	var admin *http.Server
 	if m.Config.AdminAddr != "" {
 		if m.adminLn, err = net.Listen("tcp", m.Config.AdminAddr); err != nil {
 			ln.Close()
 			return fmt.Errorf("cannot listen on -admin-addr %q: %w", m.Config.AdminAddr, err)
 		}
-		admin = adminServer(m.Registry, m.Logger, api)
-		go func() { _ = admin.Serve(m.adminLn) }()
-		defer admin.Close()
+		m.admin = adminServer(m.Registry, m.Logger, api)
+		go func() { _ = m.admin.Serve(m.adminLn) }()
 	}
-	m.ln = ln
+	m.ln, m.api, m.srv = ln, api, srv
 	m.opened()
 	m.Logger.Info("gigsd listening", "addr", ln.Addr().String(), "admin_addr", addrString(m.adminLn))
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	loaded, synced := make(chan struct{}), make(chan struct{})
+	var refreshCtx, keysCtx context.Context
+	refreshCtx, m.stopRefresh = context.WithCancel(context.Background())
+	keysCtx, m.stopKeys = context.WithCancel(context.Background())
+	m.refreshed, m.synced, m.served = make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(loaded)
+		defer close(m.refreshed)
 		m.inBackground()
 		if m.pub != nil {
-			m.pub.Publish(ctx, m.Live.Load()) // the snapshot file served at start, unless published already
+			m.pub.Publish(refreshCtx, m.Live.Load()) // the snapshot file served at start, unless published already
 		}
-		refresh(ctx)
+		refresh(refreshCtx)
 	}()
-	keysCtx, stopKeys := context.WithCancel(context.Background())
-	defer stopKeys()
 	go func() {
-		defer close(synced)
+		defer close(m.synced)
 		checker.Run(keysCtx, m.Config.KeySync) // saves key uses once more when stopped
 	}()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(api.Listen(ln)) }()
-	select {
-	case err = <-served:
-		cancel()
-	case <-ctx.Done():
-		api.Drain()
-		m.Logger.Info("shutting down", "drain_delay", m.Config.DrainDelay.String(), "timeout", m.Config.ShutdownTimeout.String())
-		time.Sleep(m.Config.DrainDelay)
-		err = shutdown(srv, m.Config.ShutdownTimeout)
+	go func() {
+		defer close(m.served)
+		m.serveErr = srv.Serve(api.Listen(ln))
+	}()
+	return nil
+}
+
+// Close stops what Run started, as SIGTERM does. /readyz answers 503; after the drain
+// delay the listener closes, in-flight requests have until the shutdown timeout to finish,
+// and idle connections are closed; when the listener had failed on its own, Close returns
+// its error instead. A refresh in progress (or the follower's download) stops at once; key
+// uses are saved after the server has drained, so the last requests' uses are kept.
+// Neither may hold up Close longer than the shutdown timeout. Then the admin listener, the
+// limiters and the Redis client, and the bucket are closed.
+//
+// Close may be called after a failed Run (it closes what Run opened), or again (it
+// returns the first call's error); not while Run runs.
+func (m *Main) Close() error {
+	m.closeOnce.Do(func() { m.closeErr = m.close() })
+	return m.closeErr
+}
+
+func (m *Main) close() error {
+	var err error
+	if m.srv != nil {
+		m.stopRefresh()
+		select {
+		case <-m.served:
+			err = m.serveErr
+		default:
+			m.api.Drain()
+			m.Logger.Info("shutting down", "drain_delay", m.Config.DrainDelay.String(), "timeout", m.Config.ShutdownTimeout.String())
+			time.Sleep(m.Config.DrainDelay)
+			err = shutdown(m.srv, m.Config.ShutdownTimeout)
+		}
+		m.stopKeys()
+		err = errors.Join(err, m.waitStopped())
 	}
-	// A refresh in progress stops at once; key uses are saved after the server has
-	// drained, so the last requests' uses are kept. Neither may hold up the exit for long.
-	stopKeys()
+	if m.admin != nil {
+		m.admin.Close()
+	}
+	if m.shared != nil {
+		m.shared.close()
+	}
+	if m.bucket != nil {
+		m.bucket.Close()
+	}
+	return err
+}
+
+// waitStopped waits, up to the shutdown timeout, for the refresh loop to stop and key
+// uses to be saved; it names the first that did not.
+func (m *Main) waitStopped() error {
 	wait := time.NewTimer(m.Config.ShutdownTimeout)
 	defer wait.Stop()
 	for _, c := range []struct {
 		name string
 		done <-chan struct{}
-	}{{"refresh", loaded}, {"saving key uses", synced}} {
+	}{{"refresh", m.refreshed}, {"saving key uses", m.synced}} {
 		select {
 		case <-c.done:
 		case <-wait.C:
-			return errors.Join(err, fmt.Errorf("%s did not stop within -shutdown-timeout %s", c.name, m.Config.ShutdownTimeout))
+			return fmt.Errorf("%s did not stop within -shutdown-timeout %s", c.name, m.Config.ShutdownTimeout)
 		}
 	}
-	return err
+	return nil
 }
 
 // newLoader makes the loader of the configured sources, with its stores in the data

@@ -96,19 +96,13 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 }
 
 // TestRun starts the daemon on a free port with the demo corpus served by its fixture
-// server, as make run does, and stops it like SIGTERM would.
+// server, as make run does, and closes it as SIGTERM does, twice.
 func TestRun(t *testing.T) {
 	dir := demoCorpus(t)
 	vars, _ := demoUpstream(t, dir)
 	m := demoMain(t, dir, env(vars), "-log-level", "error", "-key-sync", "100ms")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	a := m.Addr()
-	if a == nil {
-		t.Fatalf("gigsd did not listen: %v", <-done)
-	}
-	base := "http://" + a.String()
+	start(t, m)
+	base := "http://" + m.Addr().String()
 	waitFor(t, "gigsd to be ready", 60*time.Second, func() bool { return getStatus("http://"+m.AdminAddr().String()+"/readyz") == 200 })
 	// A key issued into the running daemon's store downloads the export.
 	key := issueKey(t, filepath.Join(dir, "data"))
@@ -129,14 +123,18 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: %d", path, status)
 		}
 	}
-	cancel()
+	closed := make(chan error, 1)
+	go func() { closed <- m.Close() }()
 	select {
-	case err := <-done:
+	case err := <-closed:
 		if err != nil {
-			t.Fatalf("Run: %v", err)
+			t.Fatalf("Close: %v", err)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("gigsd did not stop")
+	}
+	if err := m.Close(); err != nil {
+		t.Errorf("Close again: %v", err)
 	}
 }
 
@@ -171,13 +169,15 @@ func fetchChecked(t *testing.T, url string, header map[string]string) (int, []by
 }
 
 // TestRunFailsBeforeListening is a regression test: Addr used to wait forever when Run
-// failed before it opened its listener (here: a platform credential missing).
+// failed before it opened its listener (here: a platform credential missing). Close
+// after it closes what Run had opened.
 func TestRunFailsBeforeListening(t *testing.T) {
 	m := demoMain(t, demoCorpus(t), env(nil))
 	err := m.Run(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "GIGS_TIXHUB_KEY") {
 		t.Errorf("Run: %v, want an error naming the missing credential", err)
 	}
+	closeMain(t, m)
 	addr := make(chan net.Addr, 1)
 	go func() { addr <- m.Addr() }()
 	select {
@@ -226,15 +226,20 @@ func runDemo(t *testing.T, flags ...string) *Main {
 	return m
 }
 
-// start runs m until the test ends, and returns once it listens.
+// start runs m until the test closes it, or ends, and returns once it listens.
 func start(t *testing.T, m *Main) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	if m.Addr() == nil {
-		t.Fatalf("gigsd did not listen: %v", <-done)
+	t.Cleanup(func() { closeMain(t, m) })
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("gigsd did not listen: %v", err)
+	}
+}
+
+// closeMain closes m, as SIGTERM does, and reports its error.
+func closeMain(t *testing.T, m *Main) {
+	t.Helper()
+	if err := m.Close(); err != nil {
+		t.Errorf("Close: %v", err)
 	}
 }
 

@@ -37,17 +37,16 @@ func writeDataset(t *testing.T, path string, n int) {
 }
 
 // replicaMain starts an in-process gigsd with args, on free loopback ports, until the
-// test ends or stop is called.
-func replicaMain(t *testing.T, args ...string) (m *Main, stop func()) {
+// test closes it, or ends.
+func replicaMain(t *testing.T, args ...string) *Main {
 	t.Helper()
-	m = NewMain()
+	m := NewMain()
 	args = append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-log-level", "error"}, args...)
 	if err := m.ParseFlags(args, env(nil), io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	stop = sync.OnceFunc(runUntil(t, m))
-	t.Cleanup(stop)
-	return m, stop
+	start(t, m)
+	return m
 }
 
 // get does a GET of path on m as the client at address client (through X-Forwarded-For,
@@ -94,14 +93,14 @@ func TestReplicas(t *testing.T) {
 	dir := t.TempDir()
 	dataset, bucket := filepath.Join(dir, "dataset"), filepath.Join(dir, "bucket")
 	writeDataset(t, dataset, 300)
-	pub, stopPublisher := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "publisher"))
+	pub := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "publisher"))
 	waitFor(t, "the first publish", 30*time.Second, func() bool {
 		_, err := os.Stat(filepath.Join(bucket, replica.ManifestKey))
 		return err == nil
 	})
 	var followers [2]*Main
 	for i := range followers {
-		followers[i], _ = replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-redis", redisSrv.URL(), "-read-limit", "10",
+		followers[i] = replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-redis", redisSrv.URL(), "-read-limit", "10",
 			"-trusted-proxies", "127.0.0.1", "-data-dir", filepath.Join(dir, fmt.Sprint("follower", i)))
 	}
 	sameVersion := func(what string) {
@@ -274,13 +273,13 @@ func TestReplicas(t *testing.T) {
 	})
 
 	t.Run("a publisher that lost its data directory carries on", func(t *testing.T) {
-		stopPublisher()
+		closeMain(t, pub)
 		before, err := os.ReadFile(filepath.Join(bucket, replica.ManifestKey))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := followers[0].Live.Load()
-		again, _ := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "new-publisher"))
+		again := replicaMain(t, "-dataset", dataset, "-refresh", "500ms", "-publish", bucket, "-data-dir", filepath.Join(dir, "new-publisher"))
 		if got := again.Live.Load(); got == nil || got.Version() != want.Version() || got.Cursor() != want.Cursor() {
 			t.Fatalf("the new publisher listens without the published snapshot")
 		}

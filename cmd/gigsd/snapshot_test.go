@@ -47,23 +47,6 @@ func stalledProxy(t *testing.T) string {
 	return "http://" + ln.Addr().String()
 }
 
-// runUntil runs m until stop is called, and returns once it listens.
-func runUntil(t *testing.T, m *Main) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	if m.Addr() == nil {
-		t.Fatalf("gigsd did not listen: %v", <-done)
-	}
-	return func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}
-}
-
 // waitForSnapshotFile waits until m has written the snapshot it serves to the snapshot
 // file in dir's data directory, and returns the file's path.
 func waitForSnapshotFile(t *testing.T, m *Main, dir string) string {
@@ -85,30 +68,30 @@ func TestRestartServesSnapshotFile(t *testing.T) {
 	dir := demoCorpus(t)
 	vars, _ := demoUpstream(t, dir)
 	first := demoMain(t, dir, env(vars), "-log-level", "error")
-	stop := runUntil(t, first)
+	start(t, first)
 	file := waitForSnapshotFile(t, first, dir)
 	const page = "/v1/gigs?city=london&page=2"
 	_, want := fetchChecked(t, "http://"+first.Addr().String()+page, nil)
-	stop()
+	closeMain(t, first)
 
 	stalled := map[string]string{}
 	for k, v := range vars {
 		stalled[k] = v
 	}
 	stalled["GIGS_FETCH_PROXY"] = stalledProxy(t)
-	restart := func(flags ...string) (*Main, *logBuffer, func()) {
-		var logs logBuffer
+	restart := func(flags ...string) *Main {
 		m := demoMain(t, dir, env(stalled), flags...)
-		m.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
-		return m, &logs, runUntil(t, m)
+		m.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+		start(t, m)
+		return m
 	}
 
-	m, _, stop := restart()
+	m := restart()
 	status, got := fetchChecked(t, "http://"+m.Addr().String()+page, nil)
 	if status != 200 || string(got) != string(want) {
 		t.Errorf("after a restart from the file: %d\n%s\nwant the page served before it\n%s", status, got, want)
 	}
-	stop()
+	closeMain(t, m)
 
 	// With -snapshot=false no file is read: nothing is served before the first refresh,
 	// and the file is left as it is.
@@ -116,11 +99,11 @@ func TestRestartServesSnapshotFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, stop = restart("-snapshot=false")
+	m = restart("-snapshot=false")
 	if status := getStatus("http://" + m.Addr().String() + page); status != 503 {
 		t.Errorf("-snapshot=false: served %d before the first refresh, want 503", status)
 	}
-	stop()
+	closeMain(t, m)
 	if after, err := os.ReadFile(file); err != nil || string(after) != string(before) {
 		t.Errorf("-snapshot=false: the file changed or went: %v", err)
 	}
@@ -160,14 +143,14 @@ func TestRestartKeepsValidators(t *testing.T) {
 		return out
 	}
 	first := demoMain(t, dir, env(vars), "-log-level", "error")
-	stop := runUntil(t, first)
+	start(t, first)
 	waitForSnapshotFile(t, first, dir)
 	before, built := validators(first), first.Live.Load().Built()
-	stop()
+	closeMain(t, first)
 
 	time.Sleep(time.Until(built.Add(time.Second))) // a build in another second than the first
 	second := demoMain(t, dir, env(vars), "-log-level", "error")
-	defer runUntil(t, second)()
+	start(t, second)
 	waitFor(t, "the refresh after the restart", 60*time.Second, func() bool {
 		s := second.Live.Load()
 		return s != nil && s.Built().After(built)
@@ -199,7 +182,7 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 	dataset, data := filepath.Join(dir, "dataset"), filepath.Join(dir, "data")
 	writeDataset(t, dataset, 300)
 	mark := filepath.Join(data, "published-cursor")
-	run := func() (*Main, func()) {
+	run := func() *Main {
 		return replicaMain(t, "-dataset", dataset, "-refresh", "300ms", "-data-dir", data, "-read-limit", "10000")
 	}
 	rebuilt := func(m *Main) { // a build after the start is served, and in the file
@@ -220,19 +203,19 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 		return strings.TrimSpace(string(b))
 	}
 
-	m, stop := run()
+	m := run()
 	waitForSnapshotFile(t, m, dir)
 	given := metaCursor(t, m)
 	if marked() != given.String() {
 		t.Fatalf("published cursor file %q, want %q", marked(), given)
 	}
-	stop()
+	closeMain(t, m)
 	lost := engine.Cursor{Epoch: given.Epoch, Seq: given.Seq + 5} // published, never saved
 	if err := os.WriteFile(mark, []byte(lost.String()+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	m, stop = run()
+	m = run()
 	rebuilt(m)
 	now := metaCursor(t, m)
 	for _, c := range []engine.Cursor{given, lost, {Epoch: given.Epoch, Seq: 1}} {
@@ -246,21 +229,21 @@ func TestRestartBehindPublishedCursor(t *testing.T) {
 	if marked() != now.String() {
 		t.Errorf("published cursor file %q, want %q", marked(), now)
 	}
-	stop()
+	closeMain(t, m)
 
-	m, stop = run()
+	m = run()
 	rebuilt(m)
 	if again := metaCursor(t, m); again != now || changes(m, now) != 200 {
 		t.Errorf("after a second restart the cursor is %s (%d), want %s still valid", again, changes(m, now), now)
 	}
-	stop()
+	closeMain(t, m)
 
 	// A published cursor no ledger reaches (a review's, at the largest number: numbering
 	// on after it wrapped round to small numbers clients held) is one that cannot be read.
 	if err := os.WriteFile(mark, []byte(engine.Cursor{Epoch: now.Epoch, Seq: math.MaxUint64}.String()+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, _ = run()
+	m = run()
 	rebuilt(m)
 	if after := metaCursor(t, m); changes(m, now) != 410 || changes(m, after) != 200 || after.Seq > 1<<62 {
 		t.Errorf("after a published cursor at the largest number: since %s %d (want 410), now %s (%d)", now, changes(m, now), after, changes(m, after))
@@ -289,17 +272,17 @@ func TestPublisherRestartBehindPublishedCursor(t *testing.T) {
 			dir := t.TempDir()
 			dataset, data, bucket := filepath.Join(dir, "dataset"), filepath.Join(dir, "data"), filepath.Join(dir, "bucket")
 			writeDataset(t, dataset, 300)
-			run := func() (*Main, func()) {
+			run := func() *Main {
 				return replicaMain(t, "-dataset", dataset, "-refresh", "300ms", "-data-dir", data, "-publish", bucket, "-read-limit", "10000")
 			}
-			m, stop := run()
+			m := run()
 			waitForSnapshotFile(t, m, dir)
 			waitFor(t, "the first publish", 30*time.Second, func() bool {
 				man, err := replica.ReadManifest(context.Background(), m.bucket)
 				return err == nil && man.DataVersion == m.Live.Load().Version()
 			})
 			given := metaCursor(t, m)
-			stop()
+			closeMain(t, m)
 			mark := tc.mark(given)
 			if err := os.WriteFile(filepath.Join(data, "published-cursor"), []byte(mark+"\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -313,7 +296,7 @@ func TestPublisherRestartBehindPublishedCursor(t *testing.T) {
 			if c, err := engine.ParseCursor(mark); err == nil && c.Epoch == given.Epoch {
 				last = c
 			}
-			m, _ = run()
+			m = run()
 			waitFor(t, "a build numbered after the last cursor given", 30*time.Second, func() bool {
 				c := metaCursor(t, m)
 				return c.Epoch == given.Epoch && c.Seq > last.Seq
@@ -323,7 +306,7 @@ func TestPublisherRestartBehindPublishedCursor(t *testing.T) {
 					t.Errorf("since %s, given before the restart: %d, want 410", c, status)
 				}
 			}
-			f, _ := replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-data-dir", filepath.Join(dir, "follower"), "-read-limit", "10000")
+			f := replicaMain(t, "-follow", bucket, "-follow-every", "100ms", "-data-dir", filepath.Join(dir, "follower"), "-read-limit", "10000")
 			waitFor(t, "the follower at the publisher's cursor", 30*time.Second, func() bool {
 				return f.Live.Load() != nil && metaCursor(t, f) == metaCursor(t, m)
 			})
@@ -361,9 +344,9 @@ func TestSnapshotFileNotTrusted(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := m.Run(ctx); err == nil || !strings.Contains(err.Error(), "cannot read the snapshot file") || !strings.Contains(err.Error(), file) {
+	err := m.Run(context.Background())
+	closeMain(t, m)
+	if err == nil || !strings.Contains(err.Error(), "cannot read the snapshot file") || !strings.Contains(err.Error(), file) {
 		t.Errorf("an unreadable snapshot file: Run %v", err)
 	}
 	if fi, err := os.Lstat(file); err != nil || fi.Mode().Type() != os.ModeSymlink {
@@ -376,5 +359,6 @@ func TestSnapshotFileNotTrusted(t *testing.T) {
 		t.Fatal("cannot set up a follower")
 	}
 	follower.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
-	runUntil(t, follower)()
+	start(t, follower)
+	closeMain(t, follower)
 }
