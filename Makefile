@@ -144,7 +144,8 @@ check-commits:
 		awk '{ s = substr($$0, index($$0, " ") + 1) } \
 			length(s) > 72 || s !~ /^[A-Za-z0-9][A-Za-z0-9\/._,+ -]*: [^ ]/ { print }'); \
 	if [ -n "$$bad" ]; then \
-		echo "$$bad"; echo "check-commits: the subjects above are not 'area: what' in at most 72 characters"; exit 1; fi
+		echo "$$bad"; echo "check-commits: the subjects above are not 'area: what' in at most 72 characters"; exit 1; fi; \
+	echo "check-commits: $$(git rev-list --no-merges --count '$(SUBJECTS_SINCE)..HEAD') commits after $(SUBJECTS_SINCE) ok"
 
 ## build: gigsd and gigsctl into bin/
 build:
