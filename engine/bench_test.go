@@ -43,6 +43,18 @@ func BenchmarkQuery(b *testing.B) {
 	}{
 		{"none", func(q *engine.Query) {}},
 		{"city", func(q *engine.Query) { q.Match(engine.DimCity, []byte("London")) }},
+		// Searches (words.go): the most common word (every venue is a Hall) and a city, a
+		// two-letter prefix (a heavy prefix's posting) and a city, two words, a rare word.
+		{"q=hall+city", func(q *engine.Query) {
+			_ = q.Search([]byte("hall"))
+			q.Match(engine.DimCity, []byte("London"))
+		}},
+		{"q=ra+city", func(q *engine.Query) {
+			_ = q.Search([]byte("ra"))
+			q.Match(engine.DimCity, []byte("London"))
+		}},
+		{"q=new york", func(q *engine.Query) { _ = q.Search([]byte("new york")) }},
+		{"q=rare word", func(q *engine.Query) { _ = q.Search([]byte("kiritimati")) }},
 		{"country+genre+dates", func(q *engine.Query) {
 			q.Match(engine.DimCountry, []byte("de"))
 			q.Match(engine.DimGenre, []byte("rock"))

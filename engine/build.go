@@ -75,6 +75,7 @@ type Snapshot struct {
 	days   []int32 // venue-local day number (days since 1970-01-01) per position
 	status []uint8 // the code of each gig's status (see Statuses)
 	index  [numDims]postings
+	words  wordIndex // the words of each gig's title, artists, venue and city (words.go)
 	// The day tables' window (see dayTable), and the table of every position.
 	dayBase int32
 	dayN    int
@@ -209,6 +210,9 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		return nil, err
 	}
 	if err := s.buildIndexes(rows, cat); err != nil {
+		return nil, err
+	}
+	if err := s.indexWords(rows, cat); err != nil {
 		return nil, err
 	}
 	if err := s.renderDirectories(rows, cat, opt.Prev); err != nil {

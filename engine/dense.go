@@ -30,10 +30,10 @@ func (s *Snapshot) denseSet(q *Query, groups []group, lo, hi int) (members, bool
 	wlo, whi := lo>>6, (hi+63)>>6
 	for gi, g := range groups {
 		if gi == 0 {
-			s.unite(q, g.d, acc, wlo, whi)
+			s.unite(q, g, acc, wlo, whi)
 			continue
 		}
-		s.unite(q, g.d, one, wlo, whi)
+		s.unite(q, g, one, wlo, whi)
 		for w := wlo; w < whi; w++ {
 			acc[w] &= one[w]
 		}
@@ -63,13 +63,13 @@ func finishDense(words []uint64, cum *[]int32, lo, hi int) (m members, ok bool) 
 	return members{words: words, cum: c, lo: lo, hi: hi}, total > 0
 }
 
-// unite writes the union of dimension d's postings into the words [wlo, whi) of dst. The
+// unite writes the union of group g's postings into the words [wlo, whi) of dst. The
 // work is that of the postings' parts within those words, whatever their size elsewhere.
-func (s *Snapshot) unite(q *Query, d Dim, dst []uint64, wlo, whi int) {
+func (s *Snapshot) unite(q *Query, g group, dst []uint64, wlo, whi int) {
 	clear(dst[wlo:whi])
 	written := false // into dst: until then, a bitmap's words can be copied rather than ORed
-	for i := range q.vals[d] {
-		p, ok := s.posting(q, d, i)
+	for i := range s.alts(q, g) {
+		p, ok := s.alt(q, g, i)
 		switch {
 		case !ok:
 		case p.bm == nil:

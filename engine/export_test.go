@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -31,6 +33,8 @@ func BitmapsChecksum(s *Snapshot) uint64 {
 		write(&s.index[d])
 	}
 	write(&s.venueIndex)
+	write(&s.words.words)
+	write(&s.words.prefixes)
 	for _, d := range s.days {
 		u32([]uint32{uint32(d)})
 	}
@@ -76,4 +80,33 @@ func VenueBytes(t testing.TB, b VenueBody, gz bool) []byte {
 		t.Fatalf("venue body: read %d bytes (%v), announced %d", len(got), err, size)
 	}
 	return got
+}
+
+// WordIndexStats returns the words index's numbers of tokens and of heavy prefixes, and
+// the bytes of its arrays.
+func WordIndexStats(s *Snapshot) (tokens, prefixes, size int) {
+	for _, ps := range []*postings{&s.words.words, &s.words.prefixes} {
+		size += len(ps.keys.arena) + 4*len(ps.keys.off) + 4*len(ps.keys.slots) + 4*len(ps.of) + 4*len(ps.start) +
+			4*len(ps.list) + 4*len(ps.big) + 4*len(ps.frz) + len(ps.packed)
+	}
+	return s.words.words.keys.len(), s.words.prefixes.keys.len(), size
+}
+
+// TopWords returns the n tokens on most gigs, and on how many.
+func TopWords(s *Snapshot, n int) []string {
+	x := &s.words.words
+	type kv struct {
+		k string
+		c uint64
+	}
+	var l []kv
+	for i := range x.keys.len() {
+		l = append(l, kv{string(x.keys.key(i)), x.posting(int(x.of[i])).card()})
+	}
+	slices.SortFunc(l, func(a, b kv) int { return int(b.c) - int(a.c) })
+	var out []string
+	for _, e := range l[:min(n, len(l))] {
+		out = append(out, fmt.Sprint(e.k, ":", e.c))
+	}
+	return out
 }

@@ -69,6 +69,11 @@ type Query struct {
 	afterKey int64  // its sort key
 	afterID  []byte // its id (copied)
 
+	text        []byte      // the folded text of Search (see words.go)
+	toks        []span      // its tokens, in text
+	searchWords int         // its words
+	wg          []wordGroup // its tokens resolved, by Run
+
 	acc, tmp roaring.Bitmap // scratch, owned by the query
 	it       roaring.IntIterator
 	dense    [2][]uint64 // scratch of denseSet
@@ -95,6 +100,7 @@ func (q *Query) Reset() {
 	q.Page = q.Page[:0]
 	q.keys = q.keys[:0]
 	q.afterSet, q.afterID = false, q.afterID[:0]
+	q.text, q.toks, q.searchWords, q.wg = q.text[:0], q.toks[:0], 0, q.wg[:0]
 	for d := range q.vals {
 		q.vals[d] = q.vals[d][:0]
 	}
@@ -456,11 +462,29 @@ func (s *Snapshot) indexHours() {
 	}
 }
 
-// group is one filtered dimension during evaluation and the sum of its alternatives'
-// cardinalities, an upper bound of the group's size.
+// group is one filtered dimension (or, when word > 0, the search token q.wg[word-1])
+// during evaluation and the sum of its alternatives' cardinalities, an upper bound of the
+// group's size.
 type group struct {
-	d   Dim
-	est uint64
+	d    Dim
+	word int
+	est  uint64
+}
+
+// alts returns the number of g's alternatives (postings, of which a position must be in one).
+func (s *Snapshot) alts(q *Query, g group) int {
+	if g.word > 0 {
+		return q.wg[g.word-1].alts()
+	}
+	return len(q.vals[g.d])
+}
+
+// alt returns g's i-th alternative; ok is false when it matches nothing.
+func (s *Snapshot) alt(q *Query, g group, i int) (posting, bool) {
+	if g.word > 0 {
+		return s.words.posting(&q.wg[g.word-1], i), true
+	}
+	return s.posting(q, g.d, i)
 }
 
 // filterSet returns the positions that pass q's filters (they may include positions
@@ -468,8 +492,16 @@ type group struct {
 // When the smallest group is a few positions, they are probed in the others' postings;
 // otherwise the groups are intersected as words. Published postings are only read.
 func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
-	var groups [numDims]group
+	var groups [numDims + maxSearchTokens]group
 	n := 0
+	add := func(g group) { // insertion sort by est
+		i := n
+		for ; i > 0 && groups[i-1].est > g.est; i-- {
+			groups[i] = groups[i-1]
+		}
+		groups[i] = g
+		n++
+	}
 	for d := range q.vals {
 		if len(q.vals[d]) == 0 {
 			continue
@@ -483,19 +515,21 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 		if g.est == 0 {
 			return members{}, false
 		}
-		// insertion sort by est
-		i := n
-		for ; i > 0 && groups[i-1].est > g.est; i-- {
-			groups[i] = groups[i-1]
+		add(g)
+	}
+	if len(q.toks) > 0 {
+		if !s.resolveWords(q) {
+			return members{}, false
 		}
-		groups[i] = g
-		n++
+		for k := range q.wg {
+			add(group{word: k + 1, est: q.wg[k].est})
+		}
 	}
 	if n == 0 {
 		return members{all: true, days: s.allDays}, true
 	}
-	if n == 1 && len(q.vals[groups[0].d]) == 1 {
-		p, _ := s.posting(q, groups[0].d, 0) // published, only read
+	if n == 1 && s.alts(q, groups[0]) == 1 {
+		p, _ := s.alt(q, groups[0], 0) // published, only read
 		return members{bm: p.bm, list: p.list, days: p.days}, true
 	}
 	if groups[0].est < bigPosting {
@@ -511,19 +545,19 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool) {
 	g := groups[0]
 	q.ids = q.ids[:0]
-	for i := range q.vals[g.d] {
-		if p, ok := s.posting(q, g.d, i); ok {
+	for i := range s.alts(q, g) {
+		if p, ok := s.alt(q, g, i); ok {
 			q.ids = append(q.ids, p.list[rankList(p.list, lo):rankList(p.list, hi)]...)
 		}
 	}
-	if len(q.vals[g.d]) > 1 {
+	if s.alts(q, g) > 1 {
 		slices.Sort(q.ids)
 		q.ids = slices.Compact(q.ids)
 	}
 	for _, g := range groups[1:] {
 		q.alts = q.alts[:0]
-		for i := range q.vals[g.d] {
-			if p, ok := s.posting(q, g.d, i); ok {
+		for i := range s.alts(q, g) {
+			if p, ok := s.alt(q, g, i); ok {
 				q.alts = append(q.alts, p)
 			}
 		}

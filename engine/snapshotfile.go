@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 4
+	snapshotVersion = 5
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -192,6 +192,9 @@ func (s *Snapshot) sections(c *codec) {
 	c.Bytes(&s.metaHead)
 	c.Bytes(&s.metaTail)
 	c.ledger(&s.ledger)
+	// Format 5: the words index.
+	c.postings(&s.words.words)
+	c.postings(&s.words.prefixes)
 }
 
 func (c *codec) ledger(l *ledger) {
@@ -250,6 +253,7 @@ func (s *Snapshot) check() error {
 		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
 	bad("ledger", s.validLedger())
+	bad("words index", s.words.valid(n))
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -359,6 +363,11 @@ func (s *Snapshot) views() error {
 	}
 	if err := s.venueIndex.reindex(len(s.venueOff) - 1); err != nil {
 		return err
+	}
+	for _, ps := range []*postings{&s.words.words, &s.words.prefixes} {
+		if err := ps.reindex(len(s.keys)); err != nil {
+			return err
+		}
 	}
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
 		if len(b.Gzip) == 0 {
