@@ -23,6 +23,8 @@ func FuzzGigsQuery(f *testing.F) {
 		"city=%2C%2C", "from=2026-12-10&to=2026-12-01", "&&&", "=x", "page=1e3", "page= 1",
 		"after=1795680000.g0000047", "after=-5.x&city=london", "after=1.x&page=2", "after=.", "after=99999999999999999999.g",
 		"status=cancelled,SCHEDULED", "status=sold-out", "status=,",
+		"q=motorhead", "q=M%C3%BCnchen+hall", "q=%E6%9D%B1%E4%BA%AC", "q=%21%21%21", "q=", "q=a&q=b", "q=a+b+c+d+e+f+g+h+i+j+k",
+		"q=%EF%BD%8D%EF%BD%95&city=london&after=1795680000.g0000047", "q=%FF%FE", "q=" + strings.Repeat("x", 201),
 	} {
 		f.Add(seed)
 	}

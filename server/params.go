@@ -26,10 +26,11 @@ const (
 	pAfter
 	pSince // of /v1/changes
 	pLimit
+	pQ // search words (engine/words.go)
 	numParams
 )
 
-var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "since", "limit"}
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "since", "limit", "q"}
 
 var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
 	pArtist: engine.DimArtist, pGenre: engine.DimGenre, pStatus: engine.DimStatus}
@@ -98,8 +99,8 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 }
 
 var (
-	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pFrom, pTo, pPageSize, pPage, pAfter}
-	gigAccepted   = "city, country, venue, artist, genre, status, from, to, page, page_size, after"
+	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pQ, pFrom, pTo, pPageSize, pPage, pAfter}
+	gigAccepted   = "city, country, venue, artist, genre, status, q, from, to, page, page_size, after"
 	venueParams   = []int{pCity, pCountry}
 	venueAccepted = "city, country"
 )
@@ -158,6 +159,13 @@ func (p *params) parseList(i int) bool {
 func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 	p.collect(args, gigParams, gigAccepted)
 	p.parseFilters(gigParams)
+	if v := p.raw[pQ]; v != nil {
+		if err := p.q.Search(v); err != nil {
+			p.bad("q", err.Error())
+		} else {
+			p.base = appendPair(p.base, "q", v)
+		}
+	}
 	p.q.From = engine.AtInstant(now)
 	var ok [2]bool
 	for n, i := range []int{pFrom, pTo} {

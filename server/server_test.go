@@ -590,6 +590,9 @@ func TestHandlerAllocations(t *testing.T) {
 		{"/v1/gigs?city=london&page=2", 0},
 		{"/v1/gigs?city=london&after=" + url.QueryEscape(string(snap.AppendKeyset(nil, 30))), 0},
 		{"/v1/gigs?status=scheduled,postponed", 0},
+		{"/v1/gigs?q=hall&city=london", 0},
+		{"/v1/gigs?q=Z%C3%9CRICH%20hall&page_size=100", 0},
+		{"/v1/gigs?q=ka&genre=rock&from=2026-12-01&to=2027-01-10", 0},
 		{"/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10", 8}, // scratch bitmap containers
 		{"/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10&page_size=100", 8},
 		{"/v1/gigs/" + id, 4},
