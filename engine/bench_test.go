@@ -21,30 +21,51 @@ func benchSizes() []int {
 	return []int{10_000}
 }
 
-var snapshots = map[int]*engine.Snapshot{}
+var (
+	snapshots   = map[int]*engine.Snapshot{}
+	commonWords = map[int][]byte{} // per size, the title most gigs have (a headliner's name)
+)
 
 func snapshotOf(b *testing.B, n int) *engine.Snapshot {
 	if s := snapshots[n]; s != nil {
 		return s
 	}
-	s, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now}), engine.Options{Now: now})
+	ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+	s, err := engine.Build(ds, engine.Options{Now: now})
 	if err != nil {
 		b.Fatal(err)
 	}
 	snapshots[n] = s
+	titles := map[string]int{}
+	for _, g := range ds.Gigs {
+		titles[g.Title]++
+	}
+	var best string
+	for t, c := range titles {
+		if c > titles[best] || c == titles[best] && t < best {
+			best = t
+		}
+	}
+	commonWords[n] = []byte(best)
 	return s
 }
 
 // BenchmarkQuery measures page queries: total plus one page of 20 positions.
 func BenchmarkQuery(b *testing.B) {
+	var common []byte // the size's commonWords
 	cases := []struct {
 		name  string
 		setup func(q *engine.Query)
 	}{
 		{"none", func(q *engine.Query) {}},
 		{"city", func(q *engine.Query) { q.Match(engine.DimCity, []byte("London")) }},
-		// Searches (words.go): the most common word (every venue is a Hall) and a city, a
+		// Searches (words.go): the most common title (a headliner on 1% of the gigs) and a
+		// city, the most common word (every venue is a Hall: filters nothing) and a city, a
 		// two-letter prefix (a heavy prefix's posting) and a city, two words, a rare word.
+		{"q=common word+city", func(q *engine.Query) {
+			_ = q.Search(common)
+			q.Match(engine.DimCity, []byte("London"))
+		}},
 		{"q=hall+city", func(q *engine.Query) {
 			_ = q.Search([]byte("hall"))
 			q.Match(engine.DimCity, []byte("London"))
@@ -106,6 +127,7 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	for _, n := range benchSizes() {
 		s := snapshotOf(b, n)
+		common = commonWords[n]
 		for _, tc := range cases {
 			b.Run(fmt.Sprintf("gigs=%d/%s", n, tc.name), func(b *testing.B) {
 				q := engine.AcquireQuery()
@@ -150,40 +172,49 @@ func BenchmarkDetail(b *testing.B) {
 	}
 }
 
-// BenchmarkBuild measures a full build and the heap the snapshot holds.
+// BenchmarkBuild measures a full build and the heap the snapshot holds, without the words
+// index and with it, side by side.
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range benchSizes() {
-		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
-			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
-			var s *engine.Snapshot
-			var heap, objects uint64
-			for b.Loop() {
-				b.StopTimer() // collect the previous snapshot outside the timing
-				s = nil
-				runtime.GC()
-				var before runtime.MemStats
-				runtime.ReadMemStats(&before)
-				b.StartTimer()
-				var err error
-				if s, err = engine.Build(ds, engine.Options{Now: now}); err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				runtime.GC()
-				runtime.GC() // a second cycle empties the pools' victim caches
-				var after runtime.MemStats
-				runtime.ReadMemStats(&after)
-				heap, objects = after.HeapAlloc-before.HeapAlloc, after.HeapObjects-before.HeapObjects
-				b.StartTimer()
-			}
-			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
-			b.ReportMetric(float64(heap)/float64(s.Len()), "heap-B/gig")
-			size := 0
-			for _, part := range s.GigsJSON() {
-				size += len(part)
-			}
-			b.ReportMetric(float64(size)/(1<<20), "json-MiB")
-			b.ReportMetric(float64(objects), "heap-objects")
-		})
+		for _, words := range []bool{false, true} {
+			b.Run(fmt.Sprintf("gigs=%d/words=%v", n, words), func(b *testing.B) {
+				engine.SetWordsIndex(words)
+				defer engine.SetWordsIndex(true)
+				benchmarkBuild(b, n)
+			})
+		}
 	}
+}
+
+func benchmarkBuild(b *testing.B, n int) {
+	ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+	var s *engine.Snapshot
+	var heap, objects uint64
+	for b.Loop() {
+		b.StopTimer() // collect the previous snapshot outside the timing
+		s = nil
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		var err error
+		if s, err = engine.Build(ds, engine.Options{Now: now}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.GC() // a second cycle empties the pools' victim caches
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		heap, objects = after.HeapAlloc-before.HeapAlloc, after.HeapObjects-before.HeapObjects
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(heap)/float64(s.Len()), "heap-B/gig")
+	size := 0
+	for _, part := range s.GigsJSON() {
+		size += len(part)
+	}
+	b.ReportMetric(float64(size)/(1<<20), "json-MiB")
+	b.ReportMetric(float64(objects), "heap-objects")
 }

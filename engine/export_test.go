@@ -110,3 +110,7 @@ func TopWords(s *Snapshot, n int) []string {
 	}
 	return out
 }
+
+// SetWordsIndex turns the words index of the builds that follow on or off (benchmarks of
+// its cost only).
+func SetWordsIndex(on bool) { noWordsIndex = !on }

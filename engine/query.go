@@ -487,14 +487,41 @@ func (s *Snapshot) alt(q *Query, g group, i int) (posting, bool) {
 	return s.posting(q, g.d, i)
 }
 
+// probeCheaper estimates, in about nanoseconds, what probeSet and denseSet would cost and
+// reports whether probing is cheaper. Probing costs a lookup in a bitmap (ten nanoseconds
+// or so) per probed position, and per list a step per position probed and listed, walked
+// alongside; a dense set costs a pass over the range's words per bitmap and a bit set per
+// listed position. (A city of 1,827 gigs at 10k: with a title on 923 gigs, cheaper
+// probed; with a prefix on 5,000, 18 µs probed and 6 as words.)
+func (s *Snapshot) probeCheaper(q *Query, groups []group, lo, hi int) bool {
+	ids, words := groups[0].est, uint64(hi-lo)/64+1
+	probe, dense := uint64(0), 2*ids
+	for _, g := range groups[1:] {
+		for i := range s.alts(q, g) {
+			switch p, ok := s.alt(q, g, i); {
+			case !ok:
+			case p.bm != nil:
+				probe, dense = probe+8*ids, dense+words
+			default:
+				probe, dense = probe+2*ids+uint64(len(p.list)), dense+2*uint64(len(p.list))
+			}
+		}
+	}
+	return probe <= dense
+}
+
 // filterSet returns the positions that pass q's filters (they may include positions
 // outside [lo, hi), which Run leaves out). ok is false when a filter cannot match anything.
-// When the smallest group is a few positions, they are probed in the others' postings;
-// otherwise the groups are intersected as words. Published postings are only read.
+// When the smallest group is a few positions, and the others are lists or it is sparse in
+// the range, they are probed in the others' postings; otherwise the groups are
+// intersected as words. Published postings are only read.
 func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 	var groups [numDims + maxSearchTokens]group
 	n := 0
 	add := func(g group) { // insertion sort by est
+		if g.est == uint64(len(s.keys)) && s.alts(q, g) == 1 {
+			return // one posting of every position ("hall" where every venue is a Hall) filters nothing
+		}
 		i := n
 		for ; i > 0 && groups[i-1].est > g.est; i-- {
 			groups[i] = groups[i-1]
@@ -532,7 +559,7 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 		p, _ := s.alt(q, groups[0], 0) // published, only read
 		return members{bm: p.bm, list: p.list, days: p.days}, true
 	}
-	if groups[0].est < bigPosting {
+	if groups[0].est < bigPosting && s.probeCheaper(q, groups[:n], lo, hi) {
 		return s.probeSet(q, groups[:n], lo, hi)
 	}
 	return s.denseSet(q, groups[:n], lo, hi)

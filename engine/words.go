@@ -360,9 +360,16 @@ func unionOf(dst []uint32, scratch []uint64, pos, at []uint32, tokens []int32, l
 	return dst, scratch
 }
 
+// noWordsIndex leaves the words index out of builds, so that a benchmark can measure what
+// it costs (see export_test.go); searches then find nothing.
+var noWordsIndex bool
+
 // indexWords builds the words index of the gigs: each gig's title, artists' names, venue's
 // name and city's name. Names are tokenized once per entity.
 func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
+	if noWordsIndex {
+		return nil
+	}
 	ds := cat.ds
 	var b wordIndexBuilder
 	entityTokens := func(n int, name func(i int) string) (at []uint32, toks []int32) {
