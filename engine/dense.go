@@ -147,6 +147,14 @@ func orPortable(dst []uint64, buf []byte, wlo, whi int, clean bool) {
 				end := start + int(binary.LittleEndian.Uint16(r[2:])) + 1
 				setBits(dst, max(start, lo<<6), min(end, hi<<6))
 			}
+		case card <= arrayMaxCard && lo == base && hi == base+containerWords:
+			// The whole container: every value is a bit of these 1,024 words, so none is
+			// compared with the range nor its word's index checked.
+			d := (*[containerWords]uint64)(dst[base : base+containerWords])
+			for k := 0; k+1 < len(data); k += 2 {
+				v := uint16(data[k]) | uint16(data[k+1])<<8
+				d[v>>6] |= 1 << (v & 63)
+			}
 		case card <= arrayMaxCard:
 			first, last := (lo-base)<<6, (hi-base)<<6
 			k := sort.Search(card, func(k int) bool { return int(binary.LittleEndian.Uint16(data[2*k:])) >= first })
