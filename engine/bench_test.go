@@ -218,3 +218,21 @@ func benchmarkBuild(b *testing.B, n int) {
 	b.ReportMetric(float64(size)/(1<<20), "json-MiB")
 	b.ReportMetric(float64(objects), "heap-objects")
 }
+
+// BenchmarkWordsIndex measures the words index's part of a build alone.
+func BenchmarkWordsIndex(b *testing.B) {
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
+			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+			var took time.Duration
+			for b.Loop() {
+				d, err := engine.IndexWords(ds, now)
+				if err != nil {
+					b.Fatal(err)
+				}
+				took += d
+			}
+			b.ReportMetric(float64(took.Milliseconds())/float64(b.N), "index-ms")
+		})
+	}
+}

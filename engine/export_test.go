@@ -114,3 +114,21 @@ func TopWords(s *Snapshot, n int) []string {
 // SetWordsIndex turns the words index of the builds that follow on or off (benchmarks of
 // its cost only).
 func SetWordsIndex(on bool) { noWordsIndex = !on }
+
+// IndexWords builds the words index of ds's gigs alone, as Build would at now, and
+// returns how long it took.
+func IndexWords(ds *Dataset, now time.Time) (time.Duration, error) {
+	cat, err := newCatalog(ds)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := cat.selectGigs(now)
+	if err != nil {
+		return 0, err
+	}
+	rows = sortRows(rows)
+	var s Snapshot
+	start := time.Now()
+	err = s.indexWords(rows, cat)
+	return time.Since(start), err
+}

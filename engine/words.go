@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Search by words (q= on /v1/gigs). A gig's searchable text is its title, its artists'
@@ -50,7 +51,7 @@ var (
 
 // maxPrefixWords is how many tokens' postings a query's token ORs at most: a prefix that
 // begins more has a posting of its own.
-const maxPrefixWords = 16
+const maxPrefixWords = 32
 
 // spaceless reports whether r is of a script written without spaces between words.
 func spaceless(r rune) bool {
@@ -365,7 +366,10 @@ func unionOf(dst []uint32, scratch []uint64, pos, at []uint32, tokens []int32, l
 var noWordsIndex bool
 
 // indexWords builds the words index of the gigs: each gig's title, artists' names, venue's
-// name and city's name. Names are tokenized once per entity.
+// name and city's name. Names are tokenized once per entity, titles in the dataset's order
+// (rows point into it: reading them in position order was a cache miss per gig, a fifth of
+// the index's time), and each row's tokens gathered into one flat list that is counted
+// and placed, token by token, in two passes over it.
 func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
 	if noWordsIndex {
 		return nil
@@ -383,26 +387,50 @@ func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
 	cityAt, cityToks := entityTokens(len(ds.Cities), func(i int) string { return ds.Cities[i].Name })
 	venueAt, venueToks := entityTokens(len(ds.Venues), func(i int) string { return ds.Venues[i].Name })
 	artistAt, artistToks := entityTokens(len(ds.Artists), func(i int) string { return ds.Artists[i].Name })
-	titleAt, titleToks := entityTokens(len(rows), func(i int) string { return rows[i].g.Title })
-	at, pos := groupPositions(len(b.tokens), func(emit func(int32, uint32)) {
+	gigOf := make([]int32, len(rows)) // row i's gig, its index in ds.Gigs
+	if len(ds.Gigs) > 0 {
+		first, size := uintptr(unsafe.Pointer(&ds.Gigs[0])), unsafe.Sizeof(ds.Gigs[0])
 		for i := range rows {
-			r, p := &rows[i], uint32(i)
-			for _, t := range titleToks[titleAt[i]:titleAt[i+1]] {
-				emit(t, p)
-			}
-			for _, a := range cat.artists(r) {
-				for _, t := range artistToks[artistAt[a]:artistAt[a+1]] {
-					emit(t, p)
-				}
-			}
-			for _, t := range venueToks[venueAt[r.venue]:venueAt[r.venue+1]] {
-				emit(t, p)
-			}
-			for _, t := range cityToks[cityAt[r.city]:cityAt[r.city+1]] {
-				emit(t, p)
+			gigOf[i] = int32((uintptr(unsafe.Pointer(rows[i].g)) - first) / size)
+		}
+	}
+	titleAt, titleToks := entityTokens(len(ds.Gigs), func(i int) string { return ds.Gigs[i].Title })
+	rowAt, toks := make([]uint32, 1, len(rows)+1), make([]int32, 0, len(titleToks)+2*len(rows))
+	for i := range rows {
+		r, g := &rows[i], gigOf[i]
+		toks = append(toks, titleToks[titleAt[g]:titleAt[g+1]]...)
+		for _, a := range cat.artists(r) {
+			toks = append(toks, artistToks[artistAt[a]:artistAt[a+1]]...)
+		}
+		toks = append(toks, venueToks[venueAt[r.venue]:venueAt[r.venue+1]]...)
+		toks = append(toks, cityToks[cityAt[r.city]:cityAt[r.city+1]]...)
+		rowAt = append(rowAt, uint32(len(toks)))
+	}
+	// Token t's positions are pos[at[t]:at[t+1]], ascending, each once.
+	n := len(b.tokens)
+	at, last := make([]uint32, n+1), make([]uint32, n) // last: the last position counted, plus one
+	for i := range rows {
+		for _, t := range toks[rowAt[i]:rowAt[i+1]] {
+			if last[t] != uint32(i)+1 {
+				last[t] = uint32(i) + 1
+				at[t+1]++
 			}
 		}
-	})
+	}
+	for t := 1; t <= n; t++ {
+		at[t] += at[t-1]
+	}
+	pos, next := make([]uint32, at[n]), slices.Clone(at[:n])
+	clear(last)
+	for i := range rows {
+		for _, t := range toks[rowAt[i]:rowAt[i+1]] {
+			if last[t] != uint32(i)+1 {
+				last[t] = uint32(i) + 1
+				pos[next[t]] = uint32(i)
+				next[t]++
+			}
+		}
+	}
 	var err error
 	s.words, err = b.build(at, pos, len(rows))
 	return err
