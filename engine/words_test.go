@@ -329,18 +329,7 @@ func pageAll(t *testing.T, s *engine.Snapshot, rq refQuery, search string, size 
 // TestSearchExamples: the examples, on a dataset that holds them.
 func TestSearchExamples(t *testing.T) {
 	ds := scale.Generate(scale.Config{Gigs: 200, Seed: 3, Now: now, Days: 30})
-	ds.Artists[0].Name = "Motörhead"
-	ds.Cities[0].Name = "München"
-	ds.Cities[1].Name = "Москва"
-	ds.Cities[2].Name = "Αθήνα"
-	ds.Cities[3].Name = "東京"
-	ds.Venues[4].Name = "東京ドーム"
-	ds.Venues[5].Name = "서울 올림픽공원"
-	for i := range ds.Gigs {
-		if i%7 == 0 {
-			ds.Gigs[i].Artists = append(ds.Gigs[i].Artists[:0], engine.Billing{Artist: ds.Artists[0].Slug, Headliner: true})
-		}
-	}
+	scale.Scripts(ds, 7)
 	s := build(t, ds)
 	texts := searchTexts(ds)
 	ref := newReference(ds)

@@ -16,16 +16,7 @@ import (
 func wordsServer(t *testing.T) (string, *engine.Snapshot) {
 	t.Helper()
 	ds := scale.Generate(scale.Config{Gigs: 400, Seed: 42, Now: testNow, Days: 60})
-	ds.Artists[0].Name = "Motörhead"
-	ds.Cities[0].Name = "München"
-	ds.Cities[1].Name = "Москва"
-	ds.Cities[2].Name = "Αθήνα"
-	ds.Venues[3].Name = "東京ドーム"
-	for i := range ds.Gigs {
-		if i%5 == 0 {
-			ds.Gigs[i].Artists = append(ds.Gigs[i].Artists[:0], engine.Billing{Artist: ds.Artists[0].Slug, Headliner: true})
-		}
-	}
+	scale.Scripts(ds, 5)
 	s, err := engine.Build(ds, engine.Options{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
