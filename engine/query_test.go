@@ -418,6 +418,9 @@ func TestConcurrentQueriesWhileSwapping(t *testing.T) {
 				if r.IntN(2) == 0 {
 					q.Match(engine.DimGenre, []byte("pop"))
 				}
+				if r.IntN(3) == 0 {
+					_ = q.Search([]byte([]string{"hall", "ka lo", "r"}[r.IntN(3)]))
+				}
 				if r.IntN(2) == 0 {
 					q.Match(engine.DimCountry, []byte("gb"))
 					q.Match(engine.DimCountry, []byte("de"))
