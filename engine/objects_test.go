@@ -22,7 +22,8 @@ func heapObjects() uint64 {
 // gigs, keys, small postings and bodies live in flat arrays and arenas, so the objects grow
 // only with the large postings' bitmap containers (one each), not with gigs, venues or
 // artists. The words index's large postings (a word or prefix on more than 4,096 gigs:
-// "hall", "london", "l", "lo" …) are about a hundred more at 40k gigs.
+// "hall", "london", "l", "lo" …) are about a hundred more at 40k gigs (nearly two
+// hundred under -race, where a snapshot holds 427 objects and 238 without the index).
 func TestSnapshotObjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two snapshots")
@@ -44,7 +45,7 @@ func TestSnapshotObjects(t *testing.T) {
 		t.Logf("%d gigs (%d venues, %d artists): %d heap objects", n, s.Counts().Venues, s.Counts().Artists, objects)
 		counts = append(counts, objects)
 	}
-	if counts[0] > 200 || counts[1] > 400 {
-		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 200 and 400", counts[0], counts[1])
+	if counts[0] > 200 || counts[1] > 500 {
+		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 200 and 500", counts[0], counts[1])
 	}
 }

@@ -30,6 +30,8 @@ func BenchmarkHandler(b *testing.B) {
 		{"gigs 100", "/v1/gigs?page_size=100", ""},
 		{"gigs 100 gzip", "/v1/gigs?page_size=100", "gzip"},
 		{"gigs filtered", "/v1/gigs?country=gb,de&genre=rock&from=2026-12-01&to=2027-01-10", ""},
+		{"gigs city", "/v1/gigs?city=london", ""},
+		{"gigs q+city", "/v1/gigs?q=ka&city=london", ""},
 		{"gig", "/v1/gigs/" + id, ""},
 		{"gig gzip", "/v1/gigs/" + id, "gzip"},
 		{"artists gzip", "/v1/artists", "gzip"},
