@@ -63,6 +63,9 @@ type Artist struct {
 	Slug   string
 	Name   string
 	Genres []string // genre slugs
+	// MBID is the artist's MusicBrainz id in canonical form (see ParseMBID); "" when no
+	// source states one.
+	MBID string
 }
 
 // Genre is a canonical genre.

@@ -86,3 +86,22 @@ func (t *keyTable) find(key string) (int, bool) {
 		}
 	}
 }
+
+// findBytes is find of a key in bytes, which it does not keep: a query's folded value,
+// looked up without the copy a string of it longer than 32 bytes would cost (an MBID's
+// key is 41).
+func (t *keyTable) findBytes(key []byte) (int, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for h := maphash.Bytes(t.seed, key) & mask; ; h = (h + 1) & mask {
+		p := t.slots[h]
+		if p == 0 {
+			return 0, false
+		}
+		if i := int(p - 1); bytes.Equal(t.key(i), key) {
+			return i, true
+		}
+	}
+}

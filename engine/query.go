@@ -536,7 +536,7 @@ func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool
 // no gig matches the value.
 func (s *Snapshot) posting(q *Query, d Dim, i int) (posting, bool) {
 	v := q.vals[d][i]
-	return s.index[d].lookup(string(q.keys[v.lo:v.hi]))
+	return s.index[d].lookupBytes(q.keys[v.lo:v.hi])
 }
 
 // VenueItem returns the directory entry of venue i, 0 <= i < Counts().Venues.

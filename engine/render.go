@@ -90,6 +90,7 @@ type venueJSON struct {
 type artistJSON struct {
 	Slug      string   `json:"slug"`
 	Name      string   `json:"name"`
+	MBID      string   `json:"mbid,omitempty"`
 	TourDates int      `json:"upcoming_tour_dates"`
 	Genres    []string `json:"genres"`
 }
