@@ -23,6 +23,7 @@ func FuzzGigsQuery(f *testing.F) {
 		"city=%2C%2C", "from=2026-12-10&to=2026-12-01", "&&&", "=x", "page=1e3", "page= 1",
 		"after=1795680000.g0000047", "after=-5.x&city=london", "after=1.x&page=2", "after=.", "after=99999999999999999999.g",
 		"status=cancelled,SCHEDULED", "status=sold-out", "status=,",
+		"artist=mbid:5b11f4ce-a62d-471e-81fc-a69a8278c7da", "artist=MBID:5B11F4CE-A62D-471E-81FC-A69A8278C7DA,x", "artist=mbid:", "artist=mbid:%00",
 	} {
 		f.Add(seed)
 	}

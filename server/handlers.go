@@ -183,6 +183,12 @@ func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if !ok {
 		return notFound("no venue with slug %q", slug)
 	}
+	return s.sendDetail(ctx, snap, b)
+}
+
+// sendDetail writes a 200 (or 304) of an entity's detail body (a venue's, an artist's),
+// streamed from the snapshot's parts.
+func (s *Server) sendDetail(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, b engine.DetailBody) error {
 	var tag [24]byte
 	if s.validate(ctx, snap, append(tag[:0], b.ETag...), true, true) {
 		return nil

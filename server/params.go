@@ -146,6 +146,14 @@ func (p *params) parseList(i int) bool {
 			}
 			v = []byte(code)
 		}
+		var mbid [len(engine.MBIDPrefix) + 36]byte
+		if i == pArtist {
+			var ok bool
+			if v, ok = artistValue(mbid[:0], v); !ok {
+				p.bad(paramNames[i], "mbid: must be followed by a MusicBrainz id, a UUID such as 5b11f4ce-a62d-471e-81fc-a69a8278c7da")
+				return false
+			}
+		}
 		p.q.Match(filterDims[i], v)
 		if !more {
 			return true
