@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -202,26 +201,7 @@ func TestArtistPageStreams(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")
 	}
-	snap := artistSnapshot(t, 40_000)
-	var live engine.Live
-	live.Publish(snap)
-	h := testServer(t, &live).Handler()
-	for _, uri := range []string{"/v1/artists/artist-0", "gzip /v1/artists/artist-0"} {
-		var ctx fasthttp.RequestCtx
-		send := handlerCtx(&ctx, h, uri)
-		send()
-		size := ctx.Response.Header.ContentLength()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for range 10 {
-			send()
-		}
-		runtime.ReadMemStats(&after)
-		per := (after.TotalAlloc - before.TotalAlloc) / 10
-		if size < 200_000 || per > 64<<10 {
-			t.Errorf("%s: a body of %d bytes allocated %d bytes per request", uri, size, per)
-		}
-	}
+	checkStreams(t, artistSnapshot(t, 40_000), "/v1/artists/artist-0", "gzip /v1/artists/artist-0")
 }
 
 // TestArtistAllocations: an artist's page allocates what a venue's does, and a page of

@@ -171,19 +171,22 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
-// venue answers /v1/venues/{slug}: its body streamed from the snapshot's parts, identity
-// or gzip (the snapshot keeps neither, and a venue with thousands of gigs is megabytes: no
-// response holds it whole).
-func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
-	if err := noParams(ctx); err != nil {
-		return err
+// detail answers the page of one entity with its gigs, /v1/venues/{slug} or
+// /v1/artists/{slug}, found by find: its body streamed from the snapshot's parts, identity
+// or gzip (the snapshot keeps neither, and one with thousands of gigs is megabytes: no
+// response holds it whole). kind names the entity in a 404.
+func (s *Server) detail(kind string, find func(*engine.Snapshot, string) (engine.DetailBody, bool)) handler {
+	return func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+		if err := noParams(ctx); err != nil {
+			return err
+		}
+		slug := pathParam(ctx, "slug")
+		b, ok := find(snap, slug)
+		if !ok {
+			return notFound("no %s with slug %q", kind, slug)
+		}
+		return s.sendDetail(ctx, snap, b)
 	}
-	slug := pathParam(ctx, "slug")
-	b, ok := snap.Venue(slug)
-	if !ok {
-		return notFound("no venue with slug %q", slug)
-	}
-	return s.sendDetail(ctx, snap, b)
 }
 
 // sendDetail writes a 200 (or 304) of an entity's detail body (a venue's, an artist's),
