@@ -105,6 +105,9 @@ func TestInconsistentSnapshotFiles(t *testing.T) {
 		{"venue entry bounds", func(s *Snapshot) { s.venueOff[1] = 1 << 20 }, nil},
 		{"venue ETag bounds", func(s *Snapshot) { s.venueDetail.tagAt[1] = 1 << 20 }, nil},
 		{"venue gig out of range", func(s *Snapshot) { s.venueDetail.pos[0] = 1 << 30 }, nil},
+		{"artist ETag bounds", func(s *Snapshot) { s.artistDetail.tagAt[1] = 1 << 20 }, nil},
+		{"artist gig out of range", func(s *Snapshot) { s.artistDetail.pos[0] = 1 << 30 }, nil},
+		{"artist pages missing", func(s *Snapshot) { s.artistDetail.headAt = s.artistDetail.headAt[:1] }, nil},
 		{"serialized bitmap damaged", func(s *Snapshot) {
 			ps := &s.index[DimCity]
 			ps.packed[ps.frz[1]-1] ^= 0xff // its header's last byte
