@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -198,6 +199,7 @@ func (s *Snapshot) renderDetails(kind string, items []any, slugs []string, posit
 		v.tagAt = append(v.tagAt, tags.Len())
 	}
 	v.tags = tags.String()
+	v.head = bytes.Clone(v.head) // of its size: an artist's head is some 150 bytes, not 512
 	var err error
 	v.slugs, err = newKeyTable(slugs)
 	return v, err
