@@ -68,11 +68,13 @@ type ref struct {
 }
 
 type cityJSON struct {
-	Slug     string `json:"slug"`
-	Name     string `json:"name"`
-	Country  string `json:"country"`
-	Timezone string `json:"timezone"`
-	Upcoming int    `json:"upcoming_gigs"`
+	Slug     string   `json:"slug"`
+	Name     string   `json:"name"`
+	Country  string   `json:"country"`
+	Timezone string   `json:"timezone"`
+	Lat      *float64 `json:"lat,omitempty"`
+	Lon      *float64 `json:"lon,omitempty"`
+	Upcoming int      `json:"upcoming_gigs"`
 }
 
 type venueJSON struct {
@@ -83,6 +85,7 @@ type venueJSON struct {
 	Address  string   `json:"address,omitempty"`
 	Lat      *float64 `json:"lat,omitempty"`
 	Lon      *float64 `json:"lon,omitempty"`
+	Approx   bool     `json:"approximate_location,omitempty"`
 	Website  string   `json:"website,omitempty"`
 	Upcoming int      `json:"upcoming_gigs"`
 }

@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 4
+	snapshotVersion = 5
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -192,6 +192,11 @@ func (s *Snapshot) sections(c *codec) {
 	c.Bytes(&s.metaHead)
 	c.Bytes(&s.metaTail)
 	c.ledger(&s.ledger)
+	binfile.Words(c.Codec, &s.geo.rowAt, 4)
+	binfile.Words(c.Codec, &s.geo.lat, 8)
+	binfile.Words(c.Codec, &s.geo.lon, 8)
+	c.postings(&s.geo.post)
+	binfile.Words(c.Codec, &s.geo.of, 4)
 }
 
 func (c *codec) ledger(l *ledger) {
@@ -250,6 +255,7 @@ func (s *Snapshot) check() error {
 		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
 	bad("ledger", s.validLedger())
+	bad("geo index", s.geo.valid(n, s.dayN) && validDayTables(s.geo.post.dayCum, s.geo.post.dayFirst, s.dayN, n))
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -358,6 +364,9 @@ func (s *Snapshot) views() error {
 		}
 	}
 	if err := s.venueIndex.reindex(len(s.venueOff) - 1); err != nil {
+		return err
+	}
+	if err := s.geo.post.reindex(len(s.keys)); err != nil {
 		return err
 	}
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {

@@ -1,0 +1,330 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Gigs near a point. Each venue has an effective position: its own coordinates, or its
+// city's centre (approximately) when it has none; a venue with neither is never near
+// anything. Venues at the same position are one point, and a point's gigs one posting,
+// so that the gigs of a city's venues without coordinates (all at its centre) are one
+// posting, not hundreds. Points are filed in rows of geoRowDeg degrees of latitude, each
+// row sorted by longitude: a radius's bounding box is, per row, one or two ranges of
+// longitude (two across the antimeridian, all of them when the cap holds a pole), each
+// found by binary search. A query checks the exact distance of each point in them, and
+// the points within the radius become one more group of alternatives ANDed with the
+// other filters (dimNear), ORed as the postings of a dimension are.
+
+// EarthRadiusKm is the radius of the sphere distances are measured on.
+const EarthRadiusKm = 6371.0
+
+// MaxRadiusKm is the largest radius a query may ask for.
+const MaxRadiusKm = 500.0
+
+// geoRowDeg is the height of a row of points, in degrees of latitude.
+const geoRowDeg = 0.1
+
+const geoRows = int(180 / geoRowDeg)
+
+// noPoint is the point of a gig whose venue has no position.
+const noPoint = math.MaxUint32
+
+// dimNear is the group of a query's points within its radius, after the dimensions.
+const dimNear = numDims
+
+// DistanceKm returns the great-circle distance between two points (degrees), by the
+// haversine formula on a sphere of EarthRadiusKm.
+func DistanceKm(lat1, lon1, lat2, lon2 float64) float64 {
+	const rad = math.Pi / 180
+	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
+	return 2 * EarthRadiusKm * math.Asin(math.Sqrt(min(1, max(0, a))))
+}
+
+// DistanceMetres is DistanceKm in whole metres, rounded: the sort key of sort=distance,
+// which distance_km shows rounded to a tenth of a kilometre.
+func DistanceMetres(lat1, lon1, lat2, lon2 float64) uint32 {
+	return uint32(math.Round(DistanceKm(lat1, lon1, lat2, lon2) * 1000))
+}
+
+// ValidPosition reports whether lat and lon are a position: finite, within ±90 and ±180.
+func ValidPosition(lat, lon float64) bool {
+	return lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 // false for NaN
+}
+
+// venuePosition returns where venue v is for near queries and its gig bodies: its own
+// coordinates, or (approx) its city's centre; ok is false when neither is known.
+func venuePosition(v *Venue, c *City) (lat, lon float64, approx, ok bool) {
+	switch {
+	case v.HasGeo && ValidPosition(v.Lat, v.Lon):
+		return v.Lat, v.Lon, false, true
+	case c.HasGeo && ValidPosition(c.Lat, c.Lon):
+		return c.Lat, c.Lon, true, true
+	}
+	return 0, 0, false, false
+}
+
+// geoIndex is the snapshot's index of points. Immutable once built.
+type geoIndex struct {
+	rowAt    []uint32 // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
+	lat, lon []uint64 // each point's position, as math.Float64bits
+	post     postings // point k's gigs are post.posting(k)
+	of       []uint32 // the point of each position, or noPoint
+}
+
+func (g *geoIndex) points() int { return len(g.lat) }
+
+func (g *geoIndex) at(k int) (lat, lon float64) {
+	return math.Float64frombits(g.lat[k]), math.Float64frombits(g.lon[k])
+}
+
+func geoRow(lat float64) int {
+	return min(max(int((lat+90)/geoRowDeg), 0), geoRows-1)
+}
+
+// buildGeo files every position's venue under its point.
+func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
+	ds := cat.ds
+	type point struct {
+		lat, lon float64
+		row      int
+	}
+	var pts []point
+	ofVenue := make([]int32, len(ds.Venues)) // a venue's point, or -1
+	known := map[[2]uint64]int32{}
+	for v := range ds.Venues {
+		lat, lon, _, ok := venuePosition(&ds.Venues[v], &ds.Cities[cat.venueCity[v]])
+		if !ok {
+			ofVenue[v] = -1
+			continue
+		}
+		key := [2]uint64{math.Float64bits(lat + 0), math.Float64bits(lon + 0)} // -0 is 0
+		k, seen := known[key]
+		if !seen {
+			k = int32(len(pts))
+			known[key] = k
+			pts = append(pts, point{lat, lon, geoRow(lat)})
+		}
+		ofVenue[v] = k
+	}
+	// Only points with gigs, in row then longitude (then latitude) order.
+	at, pos := groupPositions(len(pts), func(emit func(int32, uint32)) {
+		for i := range rows {
+			if k := ofVenue[rows[i].venue]; k >= 0 {
+				emit(k, uint32(i))
+			}
+		}
+	})
+	var order []int32
+	for k := range pts {
+		if at[k+1] > at[k] {
+			order = append(order, int32(k))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		pa, pb := &pts[a], &pts[b]
+		return cmp.Or(cmp.Compare(pa.row, pb.row), cmp.Compare(pa.lon, pb.lon), cmp.Compare(pa.lat, pb.lat))
+	})
+	g := &s.geo
+	g.rowAt = make([]uint32, geoRows+1)
+	g.lat, g.lon = make([]uint64, len(order)), make([]uint64, len(order))
+	number := make([]uint32, len(pts))
+	var b postingsBuilder
+	for n, k := range order {
+		p := &pts[k]
+		g.lat[n], g.lon[n], number[k] = math.Float64bits(p.lat), math.Float64bits(p.lon), uint32(n)
+		g.rowAt[p.row+1]++
+		b.add(pos[at[k]:at[k+1]], strconv.Itoa(n))
+	}
+	for r := range geoRows {
+		g.rowAt[r+1] += g.rowAt[r]
+	}
+	var err error
+	if g.post, err = b.build(len(rows), s); err != nil {
+		return err
+	}
+	for n := range order { // every point's posting is its own, numbered in order
+		if i, ok := g.post.keys.find(strconv.Itoa(n)); !ok || g.post.of[i] != uint32(n) {
+			return fmt.Errorf("point %d is not posting %d", n, n)
+		}
+	}
+	g.of = make([]uint32, len(rows))
+	for i := range rows {
+		g.of[i] = noPoint
+		if k := ofVenue[rows[i].venue]; k >= 0 {
+			g.of[i] = number[k]
+		}
+	}
+	return nil
+}
+
+// validGeo checks a geo index read from a file against a snapshot of n gigs.
+func (g *geoIndex) valid(n, dayN int) bool {
+	points := len(g.lat)
+	if len(g.rowAt) != geoRows+1 || g.rowAt[0] != 0 || !ascending(g.rowAt, false) || int(g.rowAt[geoRows]) != points ||
+		len(g.lon) != points || len(g.of) != n || !g.post.valid(n) || len(g.post.big) != points ||
+		len(g.post.dayCum) != len(g.post.frz)/2*(dayN+1) {
+		return false
+	}
+	for k := range points {
+		if lat, lon := g.at(k); !ValidPosition(lat, lon) {
+			return false
+		}
+	}
+	for _, k := range g.of {
+		if k != noPoint && int(k) >= points {
+			return false
+		}
+	}
+	return true
+}
+
+// candidate is a point within a query's radius and its distance.
+type candidate struct {
+	point  uint32
+	metres uint32
+}
+
+// nearQuery is a query's point, radius and order.
+type nearQuery struct {
+	set, byDistance bool
+	lat, lon, km    float64
+}
+
+// Near restricts q to the gigs at venues within radiusKm of (lat, lon), and orders its
+// page by distance (then start, then id) when byDistance is set; Run sets Dist. The
+// caller checks the values (ValidPosition, 0 < radiusKm <= MaxRadiusKm). Call it before
+// After, whose tokens depend on the order.
+func (q *Query) Near(lat, lon, radiusKm float64, byDistance bool) {
+	q.near = nearQuery{set: true, byDistance: byDistance, lat: lat, lon: lon, km: radiusKm}
+}
+
+// findNear gathers q's candidates: the points within its radius, marked in q.mark, in
+// order of distance (then point) when the page is ordered by it. It reports whether any is.
+func (s *Snapshot) findNear(q *Query) bool {
+	g := &s.geo
+	q.cand = q.cand[:0]
+	if g.points() == 0 {
+		return false
+	}
+	n := q.near
+	delta := n.km/EarthRadiusKm*180/math.Pi*(1+1e-9) + 1e-9 // the cap's angular radius, degrees, and a hair
+	latLo, latHi := n.lat-delta, n.lat+delta
+	dlon := 360.0 // every longitude when the cap holds a pole
+	if latLo > -90 && latHi < 90 {
+		dlon = math.Asin(min(1, math.Sin(delta*math.Pi/180)/math.Cos(n.lat*math.Pi/180))) * 180 / math.Pi
+	}
+	var spans [2][2]float64
+	ns := 0
+	switch lo, hi := n.lon-dlon, n.lon+dlon; {
+	case dlon >= 180:
+		spans[0], ns = [2]float64{-180, 180}, 1
+	case lo < -180:
+		spans[0], spans[1], ns = [2]float64{lo + 360, 180}, [2]float64{-180, hi}, 2
+	case hi > 180:
+		spans[0], spans[1], ns = [2]float64{lo, 180}, [2]float64{-180, hi - 360}, 2
+	default:
+		spans[0], ns = [2]float64{lo, hi}, 1
+	}
+	words := (g.points() + 63) >> 6
+	if cap(q.mark) < words {
+		q.mark = make([]uint64, words) // grows once per size of snapshot
+	}
+	q.mark = q.mark[:words]
+	for r := geoRow(max(latLo, -90)); r <= geoRow(min(latHi, 90)); r++ {
+		rlo, rhi := int(g.rowAt[r]), int(g.rowAt[r+1])
+		for _, sp := range spans[:ns] {
+			a := rlo + searchLon(g.lon[rlo:rhi], sp[0])
+			for k := a; k < rhi; k++ {
+				lat, lon := g.at(k)
+				if lon > sp[1] {
+					break
+				}
+				if d := DistanceKm(n.lat, n.lon, lat, lon); d <= n.km {
+					q.cand = append(q.cand, candidate{uint32(k), uint32(math.Round(d * 1000))})
+					q.mark[k>>6] |= 1 << (k & 63)
+				}
+			}
+		}
+	}
+	if n.byDistance {
+		slices.SortFunc(q.cand, func(a, b candidate) int {
+			return cmp.Or(cmp.Compare(a.metres, b.metres), cmp.Compare(a.point, b.point))
+		})
+	}
+	return len(q.cand) > 0
+}
+
+// searchLon returns the first of lons (float64 bits, ascending as floats) at least lon.
+func searchLon(lons []uint64, lon float64) int {
+	lo, hi := 0, len(lons)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if math.Float64frombits(lons[m]) < lon {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// clearNear clears q's marks.
+func (q *Query) clearNear() {
+	for _, c := range q.cand {
+		q.mark[c.point>>6] = 0
+	}
+	q.cand = q.cand[:0]
+}
+
+// nearMarked reports whether position p's point is one of q's candidates.
+func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
+	k := s.geo.of[p]
+	return k != noPoint && q.mark[k>>6]&(1<<(k&63)) != 0
+}
+
+// metresOf returns the distance in metres from q's point to position p's venue.
+func (s *Snapshot) metresOf(q *Query, p int) uint32 {
+	k := s.geo.of[p]
+	if k == noPoint {
+		return 0
+	}
+	lat, lon := s.geo.at(int(k))
+	return DistanceMetres(q.near.lat, q.near.lon, lat, lon)
+}
+
+// nalts returns the number of alternatives of group d.
+func (q *Query) nalts(d Dim) int {
+	if d == dimNear {
+		return len(q.cand)
+	}
+	return len(q.vals[d])
+}
+
+// alt returns the posting of the i-th alternative of group d.
+func (s *Snapshot) alt(q *Query, d Dim, i int) (posting, bool) {
+	if d == dimNear {
+		return s.geo.post.posting(int(q.cand[i].point)), true
+	}
+	return s.posting(q, d, i)
+}
+
+// appendVenueRef appends a gig's venue: its slug and name, and its position when known
+// (its city's centre, saying so, when it has none of its own).
+func appendVenueRef(b []byte, v *Venue, c *City) []byte {
+	b = appendRef(b, v.Slug, v.Name)
+	lat, lon, approx, ok := venuePosition(v, c)
+	if !ok {
+		return b
+	}
+	b = appendOptFloat(b[:len(b)-1], ",lat", &lat)
+	b = appendOptFloat(b, ",lon", &lon)
+	if approx {
+		b = append(b, `,"approximate_location":true`...)
+	}
+	return append(b, '}')
+}
