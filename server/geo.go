@@ -94,10 +94,11 @@ func parseRadius(v []byte) (km float64, reason string) {
 		n++
 	}
 	x, ok := parseDecimal(v[:n])
-	if !ok {
+	unit := bytes.TrimSpace(v[n:])
+	if !ok || len(unit) == 0 {
 		return 0, "must be a number and a unit, such as 25km, 15mi or 800m"
 	}
-	switch string(bytes.TrimSpace(v[n:])) {
+	switch string(unit) {
 	case "km":
 		km = x
 	case "mi":
