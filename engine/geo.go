@@ -30,6 +30,10 @@ const geoRowDeg = 0.1
 
 const geoRows = int(180 / geoRowDeg)
 
+// maxProbedPoints is the most points whose positions a query gathers and sorts when they
+// are its smallest group (see filterSet); more are united as bits.
+const maxProbedPoints = 8
+
 // noPoint is the point of a gig whose venue has no position.
 const noPoint = math.MaxUint32
 
@@ -39,9 +43,17 @@ const dimNear = numDims
 // DistanceKm returns the great-circle distance between two points (degrees), by the
 // haversine formula on a sphere of EarthRadiusKm.
 func DistanceKm(lat1, lon1, lat2, lon2 float64) float64 {
-	const rad = math.Pi / 180
+	return distanceKm(lat1, lon1, lat2, lon2, math.Cos(lat1*rad), math.Cos(lat2*rad))
+}
+
+const rad = math.Pi / 180
+
+// distanceKm is DistanceKm given the cosines of the latitudes (in radians), which a
+// query computes once for its point and the index keeps for each of its own: the same
+// bits as DistanceKm's.
+func distanceKm(lat1, lon1, lat2, lon2, cos1, cos2 float64) float64 {
 	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
-	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + cos1*cos2*math.Sin(dlon/2)*math.Sin(dlon/2)
 	return 2 * EarthRadiusKm * math.Asin(math.Sqrt(min(1, max(0, a))))
 }
 
@@ -70,16 +82,26 @@ func venuePosition(v *Venue, c *City) (lat, lon float64, approx, ok bool) {
 
 // geoIndex is the snapshot's index of points. Immutable once built.
 type geoIndex struct {
-	rowAt    []uint32 // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
-	lat, lon []uint64 // each point's position, as math.Float64bits
-	post     postings // point k's gigs are post.posting(k)
-	of       []uint32 // the point of each position, or noPoint
+	rowAt    []uint32  // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
+	lat, lon []uint64  // each point's position, as math.Float64bits
+	cos      []float64 // the cosine of each point's latitude; not in the snapshot file (see setCos)
+	post     postings  // point k's gigs are post.posting(k)
+	of       []uint32  // the point of each position, or noPoint
 }
 
 func (g *geoIndex) points() int { return len(g.lat) }
 
 func (g *geoIndex) at(k int) (lat, lon float64) {
 	return math.Float64frombits(g.lat[k]), math.Float64frombits(g.lon[k])
+}
+
+// setCos computes the cosines of the points' latitudes.
+func (g *geoIndex) setCos() {
+	g.cos = make([]float64, g.points())
+	for k := range g.cos {
+		lat, _ := g.at(k)
+		g.cos[k] = math.Cos(lat * rad)
+	}
 }
 
 func geoRow(lat float64) int {
@@ -143,6 +165,7 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 	for r := range geoRows {
 		g.rowAt[r+1] += g.rowAt[r]
 	}
+	g.setCos()
 	var err error
 	if g.post, err = b.build(len(rows), s); err != nil {
 		return err
@@ -218,6 +241,7 @@ func (s *Snapshot) findNear(q *Query) bool {
 	if latLo > -90 && latHi < 90 {
 		dlon = math.Asin(min(1, math.Sin(delta*math.Pi/180)/math.Cos(n.lat*math.Pi/180))) * 180 / math.Pi
 	}
+	cos0 := math.Cos(n.lat * rad)
 	var spans [2][2]float64
 	ns := 0
 	switch lo, hi := n.lon-dlon, n.lon+dlon; {
@@ -244,7 +268,7 @@ func (s *Snapshot) findNear(q *Query) bool {
 				if lon > sp[1] {
 					break
 				}
-				if d := DistanceKm(n.lat, n.lon, lat, lon); d <= n.km {
+				if d := distanceKm(n.lat, n.lon, lat, lon, cos0, g.cos[k]); d <= n.km {
 					q.cand = append(q.cand, candidate{uint32(k), uint32(math.Round(d * 1000))})
 					q.mark[k>>6] |= 1 << (k & 63)
 				}
@@ -255,6 +279,8 @@ func (s *Snapshot) findNear(q *Query) bool {
 		slices.SortFunc(q.cand, func(a, b candidate) int {
 			return cmp.Or(cmp.Compare(a.metres, b.metres), cmp.Compare(a.point, b.point))
 		})
+	} else if ns == 2 { // in point order, for metresOf
+		slices.SortFunc(q.cand, func(a, b candidate) int { return cmp.Compare(a.point, b.point) })
 	}
 	return len(q.cand) > 0
 }
@@ -287,14 +313,12 @@ func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
 	return k != noPoint && q.mark[k>>6]&(1<<(k&63)) != 0
 }
 
-// metresOf returns the distance in metres from q's point to position p's venue.
+// metresOf returns the distance in metres from q's point to position p's venue, one of
+// q's candidates, which are in point order.
 func (s *Snapshot) metresOf(q *Query, p int) uint32 {
 	k := s.geo.of[p]
-	if k == noPoint {
-		return 0
-	}
-	lat, lon := s.geo.at(int(k))
-	return DistanceMetres(q.near.lat, q.near.lon, lat, lon)
+	i, _ := slices.BinarySearchFunc(q.cand, k, func(c candidate, k uint32) int { return cmp.Compare(c.point, k) })
+	return q.cand[i].metres
 }
 
 // nalts returns the number of alternatives of group d.

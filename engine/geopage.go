@@ -66,6 +66,7 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 					return true
 				}
 				q.Page = append(q.Page, p)
+				q.Dist = append(q.Dist, metres)
 				return len(q.Page) < want
 			})
 		}
@@ -120,8 +121,12 @@ func (m members) contains(p int) bool {
 	}
 }
 
-// setDist sets q.Dist to the distances of q.Page's gigs.
+// setDist sets q.Dist to the distances of q.Page's gigs, unless the page is by distance,
+// whose walk set them.
 func (s *Snapshot) setDist(q *Query) {
+	if q.near.byDistance && len(q.Dist) == len(q.Page) {
+		return
+	}
 	q.Dist = q.Dist[:0]
 	for _, p := range q.Page {
 		q.Dist = append(q.Dist, s.metresOf(q, p))

@@ -529,7 +529,9 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 		p, _ := s.alt(q, groups[0].d, 0) // published, only read
 		return members{bm: p.bm, list: p.list, days: p.days}, true
 	}
-	if groups[0].est < bigPosting {
+	// The points near a place are many small postings: gathered and sorted, they cost
+	// more than setting their bits.
+	if groups[0].est < bigPosting && (groups[0].d != dimNear || q.nalts(dimNear) <= maxProbedPoints) {
 		return s.probeSet(q, groups[:n], lo, hi)
 	}
 	return s.denseSet(q, groups[:n], lo, hi)
