@@ -82,11 +82,14 @@ func venuePosition(v *Venue, c *City) (lat, lon float64, approx, ok bool) {
 
 // geoIndex is the snapshot's index of points. Immutable once built.
 type geoIndex struct {
-	rowAt    []uint32  // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
-	lat, lon []uint64  // each point's position, as math.Float64bits
-	cos      []float64 // the cosine of each point's latitude; not in the snapshot file (see setCos)
-	post     postings  // point k's gigs are post.posting(k)
-	of       []uint32  // the point of each position, or noPoint
+	rowAt    []uint32 // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
+	lat, lon []uint64 // each point's position, as math.Float64bits
+	// trig holds, per point, the cosine of its latitude and the sines and cosines of half
+	// its latitude and half its longitude (radians), five a point: not in the snapshot file
+	// (see setTrig).
+	trig []float64
+	post postings // point k's gigs are post.posting(k)
+	of   []uint32 // the point of each position, or noPoint
 }
 
 func (g *geoIndex) points() int { return len(g.lat) }
@@ -95,12 +98,15 @@ func (g *geoIndex) at(k int) (lat, lon float64) {
 	return math.Float64frombits(g.lat[k]), math.Float64frombits(g.lon[k])
 }
 
-// setCos computes the cosines of the points' latitudes.
-func (g *geoIndex) setCos() {
-	g.cos = make([]float64, g.points())
-	for k := range g.cos {
-		lat, _ := g.at(k)
-		g.cos[k] = math.Cos(lat * rad)
+// setTrig computes the points' trigonometry (see trig).
+func (g *geoIndex) setTrig() {
+	g.trig = make([]float64, 5*g.points())
+	for k := range g.points() {
+		lat, lon := g.at(k)
+		t := g.trig[5*k : 5*k+5]
+		t[0] = math.Cos(lat * rad)
+		t[1], t[2] = math.Sincos(lat * rad / 2)
+		t[3], t[4] = math.Sincos(lon * rad / 2)
 	}
 }
 
@@ -165,7 +171,7 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 	for r := range geoRows {
 		g.rowAt[r+1] += g.rowAt[r]
 	}
-	g.setCos()
+	g.setTrig()
 	var err error
 	if g.post, err = b.build(len(rows), s); err != nil {
 		return err
@@ -242,6 +248,14 @@ func (s *Snapshot) findNear(q *Query) bool {
 		dlon = math.Asin(min(1, math.Sin(delta*math.Pi/180)/math.Cos(n.lat*math.Pi/180))) * 180 / math.Pi
 	}
 	cos0 := math.Cos(n.lat * rad)
+	// Without the order by distance, a point is within the radius for sure, or beyond it,
+	// when its haversine term, from the points' sines and cosines without calling on any,
+	// is clearly below or above the radius's; only the few on the edge are measured (with
+	// DistanceKm's own arithmetic). Their distances are measured for the page alone.
+	slat, clat := math.Sincos(n.lat * rad / 2)
+	slon, clon := math.Sincos(n.lon * rad / 2)
+	h := math.Sin(n.km / EarthRadiusKm / 2)
+	aIn, aOut := h*h*(1-1e-9), h*h*(1+1e-9)
 	var spans [2][2]float64
 	ns := 0
 	switch lo, hi := n.lon-dlon, n.lon+dlon; {
@@ -268,7 +282,20 @@ func (s *Snapshot) findNear(q *Query) bool {
 				if lon > sp[1] {
 					break
 				}
-				if d := distanceKm(n.lat, n.lon, lat, lon, cos0, g.cos[k]); d <= n.km {
+				t := g.trig[5*k : 5*k+5 : 5*k+5]
+				if !n.byDistance {
+					dlat, dlon := t[1]*clat-t[2]*slat, t[3]*clon-t[4]*slon // sin((φ-φ0)/2), sin((λ-λ0)/2)
+					a := dlat*dlat + cos0*t[0]*dlon*dlon
+					if a > aOut {
+						continue
+					}
+					if a < aIn {
+						q.cand = append(q.cand, candidate{point: uint32(k)})
+						q.mark[k>>6] |= 1 << (k & 63)
+						continue
+					}
+				}
+				if d := distanceKm(n.lat, n.lon, lat, lon, cos0, t[0]); d <= n.km {
 					q.cand = append(q.cand, candidate{uint32(k), uint32(math.Round(d * 1000))})
 					q.mark[k>>6] |= 1 << (k & 63)
 				}
@@ -279,8 +306,6 @@ func (s *Snapshot) findNear(q *Query) bool {
 		slices.SortFunc(q.cand, func(a, b candidate) int {
 			return cmp.Or(cmp.Compare(a.metres, b.metres), cmp.Compare(a.point, b.point))
 		})
-	} else if ns == 2 { // in point order, for metresOf
-		slices.SortFunc(q.cand, func(a, b candidate) int { return cmp.Compare(a.point, b.point) })
 	}
 	return len(q.cand) > 0
 }
@@ -313,12 +338,11 @@ func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
 	return k != noPoint && q.mark[k>>6]&(1<<(k&63)) != 0
 }
 
-// metresOf returns the distance in metres from q's point to position p's venue, one of
-// q's candidates, which are in point order.
+// metresOf returns the distance in metres from q's point to position p's venue.
 func (s *Snapshot) metresOf(q *Query, p int) uint32 {
-	k := s.geo.of[p]
-	i, _ := slices.BinarySearchFunc(q.cand, k, func(c candidate, k uint32) int { return cmp.Compare(c.point, k) })
-	return q.cand[i].metres
+	k := int(s.geo.of[p])
+	lat, lon := s.geo.at(k)
+	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, math.Cos(q.near.lat*rad), s.geo.trig[5*k]) * 1000))
 }
 
 // nalts returns the number of alternatives of group d.

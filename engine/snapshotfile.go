@@ -369,7 +369,7 @@ func (s *Snapshot) views() error {
 	if err := s.geo.post.reindex(len(s.keys)); err != nil {
 		return err
 	}
-	s.geo.setCos()
+	s.geo.setTrig()
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
 		if len(b.Gzip) == 0 {
 			b.Gzip = nil
