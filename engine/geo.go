@@ -90,6 +90,15 @@ type geoIndex struct {
 	trig []float64
 	post postings // point k's gigs are post.posting(k)
 	of   []uint32 // the point of each position, or noPoint
+	// Tiles: runs of points of a row within a cell of longitude about as wide as the row
+	// is high, tile t's points [tileAt[t], tileAt[t+1]) and its gigs tilePost.posting(t),
+	// so that a radius takes the tiles wholly within it as one posting each rather than
+	// their points' (thousands in a city at a million gigs). tileOf and box (each tile's
+	// points' least and greatest latitude and longitude) are not in the snapshot file.
+	tileAt   []uint32
+	tilePost postings
+	tileOf   []uint32
+	box      []float64
 }
 
 func (g *geoIndex) points() int { return len(g.lat) }
@@ -98,8 +107,19 @@ func (g *geoIndex) at(k int) (lat, lon float64) {
 	return math.Float64frombits(g.lat[k]), math.Float64frombits(g.lon[k])
 }
 
-// setTrig computes the points' trigonometry (see trig).
+// setTrig computes the points' trigonometry (see trig) and the tiles' tileOf and box.
 func (g *geoIndex) setTrig() {
+	tiles := len(g.tileAt) - 1
+	g.tileOf, g.box = make([]uint32, g.points()), make([]float64, 4*max(tiles, 0))
+	for t := range tiles {
+		b := g.box[4*t : 4*t+4]
+		b[0], b[1], b[2], b[3] = 90, -90, 180, -180
+		for k := g.tileAt[t]; k < g.tileAt[t+1]; k++ {
+			lat, lon := g.at(int(k))
+			b[0], b[1], b[2], b[3] = min(b[0], lat), max(b[1], lat), min(b[2], lon), max(b[3], lon)
+			g.tileOf[k] = uint32(t)
+		}
+	}
 	g.trig = make([]float64, 5*g.points())
 	for k := range g.points() {
 		lat, lon := g.at(k)
@@ -171,14 +191,39 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 	for r := range geoRows {
 		g.rowAt[r+1] += g.rowAt[r]
 	}
-	g.setTrig()
 	var err error
 	if g.post, err = b.build(len(rows), s); err != nil {
 		return err
 	}
-	for n := range order { // every point's posting is its own, numbered in order
-		if i, ok := g.post.keys.find(strconv.Itoa(n)); !ok || g.post.of[i] != uint32(n) {
-			return fmt.Errorf("point %d is not posting %d", n, n)
+	// Tiles: a cell of longitude of a row is about geoRowDeg on the ground, wider toward
+	// the poles (to 50 times).
+	var tb postingsBuilder
+	var union []uint32
+	cell := func(n int) int {
+		p := &pts[order[n]]
+		w := geoRowDeg / max(math.Cos((float64(p.row)*geoRowDeg-90+geoRowDeg/2)*rad), 0.02)
+		return int((p.lon + 180) / w)
+	}
+	g.tileAt = []uint32{0}
+	for n := range order {
+		k := order[n]
+		union = append(union, pos[at[k]:at[k+1]]...)
+		if n+1 == len(order) || pts[order[n+1]].row != pts[k].row || cell(n+1) != cell(n) {
+			slices.Sort(union)
+			tb.add(union, strconv.Itoa(len(g.tileAt)-1))
+			union = nil
+			g.tileAt = append(g.tileAt, uint32(n+1))
+		}
+	}
+	if g.tilePost, err = tb.build(len(rows), s); err != nil {
+		return err
+	}
+	g.setTrig()
+	for _, ps := range []*postings{&g.post, &g.tilePost} { // numbered in order
+		for n := range len(ps.of) {
+			if i, ok := ps.keys.find(strconv.Itoa(n)); !ok || ps.of[i] != uint32(n) {
+				return fmt.Errorf("point or tile %d is not posting %d", n, n)
+			}
 		}
 	}
 	g.of = make([]uint32, len(rows))
@@ -196,7 +241,9 @@ func (g *geoIndex) valid(n, dayN int) bool {
 	points := len(g.lat)
 	if len(g.rowAt) != geoRows+1 || g.rowAt[0] != 0 || !ascending(g.rowAt, false) || int(g.rowAt[geoRows]) != points ||
 		len(g.lon) != points || len(g.of) != n || !g.post.valid(n) || len(g.post.big) != points ||
-		len(g.post.dayCum) != len(g.post.frz)/2*(dayN+1) {
+		len(g.post.dayCum) != len(g.post.frz)/2*(dayN+1) || len(g.tileAt) == 0 || g.tileAt[0] != 0 ||
+		!ascending(g.tileAt, true) || int(g.tileAt[len(g.tileAt)-1]) != points || !g.tilePost.valid(n) ||
+		len(g.tilePost.big) != len(g.tileAt)-1 || len(g.tilePost.dayCum) != len(g.tilePost.frz)/2*(dayN+1) {
 		return false
 	}
 	for k := range points {
@@ -212,10 +259,12 @@ func (g *geoIndex) valid(n, dayN int) bool {
 	return true
 }
 
-// candidate is a point within a query's radius and its distance.
+// candidate is a point within a query's radius and its distance, or a tile wholly
+// within it (its distance not measured).
 type candidate struct {
-	point  uint32
+	point  uint32 // or tile
 	metres uint32
+	tile   bool
 }
 
 // nearQuery is a query's point, radius and order.
@@ -256,6 +305,8 @@ func (s *Snapshot) findNear(q *Query) bool {
 	slon, clon := math.Sincos(n.lon * rad / 2)
 	h := math.Sin(n.km / EarthRadiusKm / 2)
 	aIn, aOut := h*h*(1-1e-9), h*h*(1+1e-9)
+	// Tiles wholly within the radius are taken whole, away from the poles (see tileWithin).
+	tiled := !n.byDistance && math.Abs(n.lat) <= 80
 	var spans [2][2]float64
 	ns := 0
 	switch lo, hi := n.lon-dlon, n.lon+dlon; {
@@ -282,6 +333,15 @@ func (s *Snapshot) findNear(q *Query) bool {
 				if lon > sp[1] {
 					break
 				}
+				if t := g.tileOf[k]; tiled && int(g.tileAt[t]) == k && s.tileWithin(q, int(t), cos0, sp[1]) {
+					q.cand = append(q.cand, candidate{point: t, tile: true})
+					end := int(g.tileAt[t+1])
+					for ; k < end; k++ {
+						q.mark[k>>6] |= 1 << (k & 63)
+					}
+					k--
+					continue
+				}
 				t := g.trig[5*k : 5*k+5 : 5*k+5]
 				if !n.byDistance {
 					dlat, dlon := t[1]*clat-t[2]*slat, t[3]*clon-t[4]*slon // sin((φ-φ0)/2), sin((λ-λ0)/2)
@@ -296,7 +356,7 @@ func (s *Snapshot) findNear(q *Query) bool {
 					}
 				}
 				if d := distanceKm(n.lat, n.lon, lat, lon, cos0, t[0]); d <= n.km {
-					q.cand = append(q.cand, candidate{uint32(k), uint32(math.Round(d * 1000))})
+					q.cand = append(q.cand, candidate{point: uint32(k), metres: uint32(math.Round(d * 1000))})
 					q.mark[k>>6] |= 1 << (k & 63)
 				}
 			}
@@ -308,6 +368,26 @@ func (s *Snapshot) findNear(q *Query) bool {
 		})
 	}
 	return len(q.cand) > 0
+}
+
+// tileWithin reports whether every point of tile t is within q's radius: the tile's box
+// lies within longitude maxLon, away from the poles, and its corners are within the
+// radius by a hair. Away from the poles and within 500 km, the haversine term grows with
+// the difference of longitude and is convex along a meridian, so a box's farthest point
+// from q's is one of its corners.
+func (s *Snapshot) tileWithin(q *Query, t int, cos0, maxLon float64) bool {
+	b := s.geo.box[4*t : 4*t+4 : 4*t+4]
+	if b[3] > maxLon || b[0] < -80 || b[1] > 80 {
+		return false
+	}
+	n := &q.near
+	limit := n.km * (1 - 1e-9)
+	for _, c := range [4][2]float64{{b[0], b[2]}, {b[0], b[3]}, {b[1], b[2]}, {b[1], b[3]}} {
+		if distanceKm(n.lat, n.lon, c[0], c[1], cos0, math.Cos(c[0]*rad)) > limit {
+			return false
+		}
+	}
+	return true
 }
 
 // searchLon returns the first of lons (float64 bits, ascending as floats) at least lon.
@@ -324,11 +404,9 @@ func searchLon(lons []uint64, lon float64) int {
 	return lo
 }
 
-// clearNear clears q's marks.
+// clearNear clears q's marks (a bit per point: a few hundred words at a million gigs).
 func (q *Query) clearNear() {
-	for _, c := range q.cand {
-		q.mark[c.point>>6] = 0
-	}
+	clear(q.mark)
 	q.cand = q.cand[:0]
 }
 
@@ -356,6 +434,9 @@ func (q *Query) nalts(d Dim) int {
 // alt returns the posting of the i-th alternative of group d.
 func (s *Snapshot) alt(q *Query, d Dim, i int) (posting, bool) {
 	if d == dimNear {
+		if c := q.cand[i]; c.tile {
+			return s.geo.tilePost.posting(int(c.point)), true
+		}
 		return s.geo.post.posting(int(q.cand[i].point)), true
 	}
 	return s.posting(q, d, i)

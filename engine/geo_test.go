@@ -142,7 +142,7 @@ func TestNearMatchesReference(t *testing.T) {
 			snaps := []*engine.Snapshot{s, roundTrip(t, s)}
 			ref, pos := newReference(ds), refPosition(ds)
 			r := rand.New(rand.NewPCG(5, 6))
-			nonEmpty, paged := 0, 0
+			nonEmpty, paged, tiled := 0, 0, 0
 			q := engine.AcquireQuery()
 			defer engine.ReleaseQuery(q)
 			for i := range tc.queries {
@@ -159,6 +159,9 @@ func TestNearMatchesReference(t *testing.T) {
 					q.Reset()
 					setQuery(q, rq, n)
 					snap.Run(q)
+					if engine.NearTiles(q) > 0 {
+						tiled++
+					}
 					got := hitsOf(t, snap, q)
 					if q.Total != len(want) || !slices.Equal(got, page) {
 						t.Fatalf("query %d %+v near %+v from=%+v to=%+v offset %d limit %d (read from its file: %v):\ngot total %d %v\nwant total %d %v",
@@ -193,8 +196,8 @@ func TestNearMatchesReference(t *testing.T) {
 					t.Fatalf("query %d %+v near %+v: by keyset\n%v\nwant\n%v", i, rq.filters, n, all, want)
 				}
 			}
-			if nonEmpty < tc.queries/6 || paged < 8 {
-				t.Fatalf("%d of %d queries matched, %d paged: the test is too weak", nonEmpty, tc.queries, paged)
+			if nonEmpty < tc.queries/6 || paged < 8 || tiled < tc.queries/20 {
+				t.Fatalf("%d of %d queries matched, %d paged, %d took tiles whole: the test is too weak", nonEmpty, tc.queries, paged, tiled)
 			}
 		})
 	}

@@ -197,6 +197,8 @@ func (s *Snapshot) sections(c *codec) {
 	binfile.Words(c.Codec, &s.geo.lon, 8)
 	c.postings(&s.geo.post)
 	binfile.Words(c.Codec, &s.geo.of, 4)
+	binfile.Words(c.Codec, &s.geo.tileAt, 4)
+	c.postings(&s.geo.tilePost)
 }
 
 func (c *codec) ledger(l *ledger) {
@@ -255,7 +257,8 @@ func (s *Snapshot) check() error {
 		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
 	bad("ledger", s.validLedger())
-	bad("geo index", s.geo.valid(n, s.dayN) && validDayTables(s.geo.post.dayCum, s.geo.post.dayFirst, s.dayN, n))
+	bad("geo index", s.geo.valid(n, s.dayN) && validDayTables(s.geo.post.dayCum, s.geo.post.dayFirst, s.dayN, n) &&
+		validDayTables(s.geo.tilePost.dayCum, s.geo.tilePost.dayFirst, s.dayN, n))
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -367,6 +370,9 @@ func (s *Snapshot) views() error {
 		return err
 	}
 	if err := s.geo.post.reindex(len(s.keys)); err != nil {
+		return err
+	}
+	if err := s.geo.tilePost.reindex(len(s.keys)); err != nil {
 		return err
 	}
 	s.geo.setTrig()
