@@ -281,8 +281,9 @@ func (q *Query) Near(lat, lon, radiusKm float64, byDistance bool) {
 	q.near = nearQuery{set: true, byDistance: byDistance, lat: lat, lon: lon, km: radiusKm}
 }
 
-// findNear gathers q's candidates: the points within its radius, marked in q.mark, in
-// order of distance (then point) when the page is ordered by it. It reports whether any is.
+// findNear gathers q's candidates: the points within its radius, or the tiles wholly
+// within it, their points marked in q.mark; and when the page is by distance, every point
+// within it, measured, in the heap q.ring. It reports whether any is.
 func (s *Snapshot) findNear(q *Query) bool {
 	g := &s.geo
 	q.cand = q.cand[:0]
@@ -306,7 +307,8 @@ func (s *Snapshot) findNear(q *Query) bool {
 	h := math.Sin(n.km / EarthRadiusKm / 2)
 	aIn, aOut := h*h*(1-1e-9), h*h*(1+1e-9)
 	// Tiles wholly within the radius are taken whole, away from the poles (see tileWithin).
-	tiled := !n.byDistance && math.Abs(n.lat) <= 80
+	tiled := math.Abs(n.lat) <= 80
+	q.ring = q.ring[:0]
 	var spans [2][2]float64
 	ns := 0
 	switch lo, hi := n.lon-dlon, n.lon+dlon; {
@@ -338,6 +340,11 @@ func (s *Snapshot) findNear(q *Query) bool {
 					end := int(g.tileAt[t+1])
 					for ; k < end; k++ {
 						q.mark[k>>6] |= 1 << (k & 63)
+						if n.byDistance { // within the radius: only its distance is measured
+							lat, lon := g.at(k)
+							d := distanceKm(n.lat, n.lon, lat, lon, cos0, g.trig[5*k])
+							q.ring = append(q.ring, candidate{point: uint32(k), metres: uint32(math.Round(d * 1000))})
+						}
 					}
 					k--
 					continue
@@ -356,18 +363,57 @@ func (s *Snapshot) findNear(q *Query) bool {
 					}
 				}
 				if d := distanceKm(n.lat, n.lon, lat, lon, cos0, t[0]); d <= n.km {
-					q.cand = append(q.cand, candidate{point: uint32(k), metres: uint32(math.Round(d * 1000))})
+					c := candidate{point: uint32(k), metres: uint32(math.Round(d * 1000))}
+					q.cand = append(q.cand, c)
 					q.mark[k>>6] |= 1 << (k & 63)
+					if n.byDistance {
+						q.ring = append(q.ring, c)
+					}
 				}
 			}
 		}
 	}
-	if n.byDistance {
-		slices.SortFunc(q.cand, func(a, b candidate) int {
-			return cmp.Or(cmp.Compare(a.metres, b.metres), cmp.Compare(a.point, b.point))
-		})
-	}
+	heapify(q.ring)
 	return len(q.cand) > 0
+}
+
+// The points of a query by distance are a heap, nearest on top: made in linear time and
+// taken from until the page is full, rather than every point sorted.
+
+func heapify(h []candidate) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+}
+
+func nearer(a, b candidate) bool {
+	return a.metres < b.metres || a.metres == b.metres && a.point < b.point
+}
+
+func siftDown(h []candidate, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		if r := l + 1; r < len(h) && nearer(h[r], h[l]) {
+			l = r
+		}
+		if !nearer(h[l], h[i]) {
+			return
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
+}
+
+// popNearest removes the nearest point of h.
+func popNearest(h []candidate) (candidate, []candidate) {
+	c, n := h[0], len(h)-1
+	h[0] = h[n]
+	h = h[:n]
+	siftDown(h, 0)
+	return c, h
 }
 
 // tileWithin reports whether every point of tile t is within q's radius: the tile's box
@@ -407,7 +453,7 @@ func searchLon(lons []uint64, lon float64) int {
 // clearNear clears q's marks (a bit per point: a few hundred words at a million gigs).
 func (q *Query) clearNear() {
 	clear(q.mark)
-	q.cand = q.cand[:0]
+	q.cand, q.ring, q.grp = q.cand[:0], q.ring[:0], q.grp[:0]
 }
 
 // nearMarked reports whether position p's point is one of q's candidates.

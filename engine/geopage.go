@@ -8,9 +8,10 @@ import (
 )
 
 // pageByDistance sets q.Page to the page of m's members in r in order of distance from
-// q's point, then start, then id (q.Total is set): the candidates, in order of distance,
-// are taken a distance at a time, and the matches of its points walked in position order
-// (which is start then id), merged when several points share the distance to the metre.
+// q's point, then start, then id (q.Total is set): the points within the radius are
+// taken from the heap q.ring, nearest first, a distance at a time, and the matches of
+// their gigs walked in position order (which is start then id), merged when several
+// points share the distance to the metre.
 // The walk stops at the page's end: the first page costs the nearest points' gigs up to
 // it, not every match. Skipping (an offset, or counting the matches before a keyset
 // token for q.Offset) walks the gigs of the points before, without sorting them.
@@ -32,13 +33,15 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 	if q.afterSet {
 		after = s.positionAfter(q.afterKey, q.afterID)
 	}
-	for i := 0; i < len(q.cand); {
-		j := i + 1
-		for j < len(q.cand) && q.cand[j].metres == q.cand[i].metres {
-			j++
+	for heap := q.ring; len(heap) > 0; {
+		var c candidate
+		c, heap = popNearest(heap)
+		grp, metres := append(q.grp[:0], c), c.metres
+		for len(heap) > 0 && heap[0].metres == metres {
+			c, heap = popNearest(heap)
+			grp = append(grp, c)
 		}
-		grp, metres := q.cand[i:j], q.cand[i].metres
-		i = j
+		q.grp = grp
 		from := r.lo
 		if q.afterSet {
 			switch {

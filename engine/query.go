@@ -74,7 +74,9 @@ type Query struct {
 
 	near        nearQuery   // see Near
 	afterMetres uint32      // the keyset's distance, in a query ordered by it
-	cand        []candidate // scratch: the points within the radius (see findNear)
+	cand        []candidate // scratch: the points and tiles within the radius (see findNear)
+	ring        []candidate // scratch: by distance, the points within it, a heap (see findNear)
+	grp         []candidate // scratch: by distance, the points at one distance
 	mark        []uint64    // scratch: a bit per point of the snapshot, set for cand's
 	merged      []uint32    // scratch of the page by distance
 
