@@ -137,6 +137,8 @@ const maxKeysetID = 200
 // still in the snapshot, so that following a page's next link after a swap neither skips
 // nor repeats a gig both snapshots hold. Run then sets Offset to that gig's rank. It
 // reports false, leaving q as it was, when token is not a keyset token. It copies token.
+// A query by distance (see Near, called first) takes the tokens AppendQueryKeyset
+// writes, in distance-then-start-then-id order, and refuses the others.
 func (q *Query) After(token []byte) bool {
 	var metres uint32
 	if q.near.byDistance {
