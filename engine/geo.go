@@ -259,9 +259,10 @@ func (g *geoIndex) valid(n, dayN int) bool {
 	return true
 }
 
-// candidate is a point within a query's radius and its distance, or a tile wholly
-// within it (its distance not measured).
+// candidate is a point within a query's radius, or a tile wholly within it; in q.ring,
+// a point, its haversine term a (see hav) and, once measured, its distance.
 type candidate struct {
+	a      float64
 	point  uint32 // or tile
 	metres uint32
 	tile   bool
@@ -298,10 +299,10 @@ func (s *Snapshot) findNear(q *Query) bool {
 		dlon = math.Asin(min(1, math.Sin(delta*math.Pi/180)/math.Cos(n.lat*math.Pi/180))) * 180 / math.Pi
 	}
 	cos0 := math.Cos(n.lat * rad)
-	// Without the order by distance, a point is within the radius for sure, or beyond it,
-	// when its haversine term, from the points' sines and cosines without calling on any,
-	// is clearly below or above the radius's; only the few on the edge are measured (with
-	// DistanceKm's own arithmetic). Their distances are measured for the page alone.
+	// A point is within the radius for sure, or beyond it, when its haversine term, from
+	// the points' sines and cosines without calling on any (hav), is clearly below or
+	// above the radius's; only the few on the edge are measured (with DistanceKm's own
+	// arithmetic). Distances are measured for the page alone.
 	slat, clat := math.Sincos(n.lat * rad / 2)
 	slon, clon := math.Sincos(n.lon * rad / 2)
 	h := math.Sin(n.km / EarthRadiusKm / 2)
@@ -340,35 +341,24 @@ func (s *Snapshot) findNear(q *Query) bool {
 					end := int(g.tileAt[t+1])
 					for ; k < end; k++ {
 						q.mark[k>>6] |= 1 << (k & 63)
-						if n.byDistance { // within the radius: only its distance is measured
-							lat, lon := g.at(k)
-							d := distanceKm(n.lat, n.lon, lat, lon, cos0, g.trig[5*k])
-							q.ring = append(q.ring, candidate{point: uint32(k), metres: uint32(math.Round(d * 1000))})
+						if n.byDistance { // within the radius: measured when taken (see pageByDistance)
+							q.ring = append(q.ring, candidate{point: uint32(k), a: g.hav(k, slat, clat, slon, clon, cos0)})
 						}
 					}
 					k--
 					continue
 				}
-				t := g.trig[5*k : 5*k+5 : 5*k+5]
-				if !n.byDistance {
-					dlat, dlon := t[1]*clat-t[2]*slat, t[3]*clon-t[4]*slon // sin((φ-φ0)/2), sin((λ-λ0)/2)
-					a := dlat*dlat + cos0*t[0]*dlon*dlon
-					if a > aOut {
-						continue
-					}
-					if a < aIn {
-						q.cand = append(q.cand, candidate{point: uint32(k)})
-						q.mark[k>>6] |= 1 << (k & 63)
-						continue
-					}
+				a := g.hav(k, slat, clat, slon, clon, cos0)
+				switch {
+				case a > aOut:
+					continue
+				case a >= aIn && distanceKm(n.lat, n.lon, lat, lon, cos0, g.trig[5*k]) > n.km:
+					continue
 				}
-				if d := distanceKm(n.lat, n.lon, lat, lon, cos0, t[0]); d <= n.km {
-					c := candidate{point: uint32(k), metres: uint32(math.Round(d * 1000))}
-					q.cand = append(q.cand, c)
-					q.mark[k>>6] |= 1 << (k & 63)
-					if n.byDistance {
-						q.ring = append(q.ring, c)
-					}
+				q.cand = append(q.cand, candidate{point: uint32(k)})
+				q.mark[k>>6] |= 1 << (k & 63)
+				if n.byDistance {
+					q.ring = append(q.ring, candidate{point: uint32(k), a: a})
 				}
 			}
 		}
@@ -377,8 +367,9 @@ func (s *Snapshot) findNear(q *Query) bool {
 	return len(q.cand) > 0
 }
 
-// The points of a query by distance are a heap, nearest on top: made in linear time and
-// taken from until the page is full, rather than every point sorted.
+// The points of a query by distance are a heap by haversine term, nearest on top: made in
+// linear time and taken from until the page is full, rather than every point measured
+// and sorted.
 
 func heapify(h []candidate) {
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -386,9 +377,7 @@ func heapify(h []candidate) {
 	}
 }
 
-func nearer(a, b candidate) bool {
-	return a.metres < b.metres || a.metres == b.metres && a.point < b.point
-}
+func nearer(a, b candidate) bool { return a.a < b.a || a.a == b.a && a.point < b.point }
 
 func siftDown(h []candidate, i int) {
 	for {
@@ -416,6 +405,55 @@ func popNearest(h []candidate) (candidate, []candidate) {
 	return c, h
 }
 
+// push adds c to the heap h.
+func push(h []candidate, c candidate) []candidate {
+	h = append(h, c)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !nearer(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	return h
+}
+
+// nextNearest takes from the heap h the points at the least distance in whole metres of
+// those in it, measured, into grp. Terms are DistanceKm's but for rounding, so the points
+// whose terms are at most that of the first one's metres and a half, with a hair, are
+// measured, and those found farther go back: every point left is farther.
+func (s *Snapshot) nextNearest(q *Query, h, grp []candidate) (heap, group []candidate) {
+	n := &q.near
+	cos0 := math.Cos(n.lat * rad)
+	measure := func(c candidate) candidate {
+		lat, lon := s.geo.at(int(c.point))
+		c.metres = uint32(math.Round(distanceKm(n.lat, n.lon, lat, lon, cos0, s.geo.trig[5*c.point]) * 1000))
+		return c
+	}
+	var c candidate
+	c, h = popNearest(h)
+	grp = append(grp[:0], measure(c))
+	bound := havOf((float64(grp[0].metres) + 0.5) / 1000)
+	for len(h) > 0 && h[0].a <= bound {
+		c, h = popNearest(h)
+		grp = append(grp, measure(c))
+	}
+	least := grp[0].metres
+	for _, c := range grp {
+		least = min(least, c.metres)
+	}
+	kept := grp[:0]
+	for _, c := range grp {
+		if c.metres == least {
+			kept = append(kept, c)
+		} else {
+			h = push(h, c)
+		}
+	}
+	return h, kept
+}
+
 // tileWithin reports whether every point of tile t is within q's radius: the tile's box
 // lies within longitude maxLon, away from the poles, and its corners are within the
 // radius by a hair. Away from the poles and within 500 km, the haversine term grows with
@@ -434,6 +472,22 @@ func (s *Snapshot) tileWithin(q *Query, t int, cos0, maxLon float64) bool {
 		}
 	}
 	return true
+}
+
+// hav returns the haversine term of point k's distance from the point whose half
+// latitude's and half longitude's sines and cosines, and latitude's cosine, are given:
+// sin²(Δφ/2) + cos φ0 cos φ sin²(Δλ/2), from the differences' sines by the subtraction
+// formulas. It is DistanceKm's term but for rounding (a few units in the last place).
+func (g *geoIndex) hav(k int, slat, clat, slon, clon, cos0 float64) float64 {
+	t := g.trig[5*k : 5*k+5 : 5*k+5]
+	dlat, dlon := t[1]*clat-t[2]*slat, t[3]*clon-t[4]*slon
+	return dlat*dlat + cos0*t[0]*dlon*dlon
+}
+
+// havOf returns the haversine term of a distance in kilometres, a hair above.
+func havOf(km float64) float64 {
+	h := math.Sin(km / EarthRadiusKm / 2)
+	return h * h * (1 + 1e-9)
 }
 
 // searchLon returns the first of lons (float64 bits, ascending as floats) at least lon.

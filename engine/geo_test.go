@@ -39,6 +39,12 @@ func geoDataset(seed uint64, gigs int) *engine.Dataset {
 		case 2: // another venue's place exactly
 			o := ds.Venues[r.IntN(len(ds.Venues))]
 			v.Lat, v.Lon, v.HasGeo = o.Lat, o.Lon, o.HasGeo
+		case 3, 4: // as far from its city's centre as others, north or south: ties to the metre
+			for _, c := range ds.Cities {
+				if c.Slug == v.City && c.HasGeo {
+					v.Lat, v.Lon, v.HasGeo = c.Lat+[]float64{-0.02, 0.02, -0.05, 0.05}[r.IntN(4)], c.Lon, true
+				}
+			}
 		}
 	}
 	return ds

@@ -34,14 +34,10 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 		after = s.positionAfter(q.afterKey, q.afterID)
 	}
 	for heap := q.ring; len(heap) > 0; {
-		var c candidate
-		c, heap = popNearest(heap)
-		grp, metres := append(q.grp[:0], c), c.metres
-		for len(heap) > 0 && heap[0].metres == metres {
-			c, heap = popNearest(heap)
-			grp = append(grp, c)
-		}
+		var grp []candidate
+		heap, grp = s.nextNearest(q, heap, q.grp)
 		q.grp = grp
+		metres := grp[0].metres
 		from := r.lo
 		if q.afterSet {
 			switch {
