@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,10 +38,7 @@ func snapshotOf(b *testing.B, n int) *engine.Snapshot {
 
 // BenchmarkQuery measures page queries: total plus one page of 20 positions.
 func BenchmarkQuery(b *testing.B) {
-	cases := []struct {
-		name  string
-		setup func(q *engine.Query)
-	}{
+	cases := []queryCase{
 		{"none", func(q *engine.Query) {}},
 		{"city", func(q *engine.Query) { q.Match(engine.DimCity, []byte("London")) }},
 		{"country+genre+dates", func(q *engine.Query) {
@@ -92,12 +90,26 @@ func BenchmarkQuery(b *testing.B) {
 			q.Offset = 1000
 		}},
 	}
+	benchQueries(b, cases, false)
+}
+
+// queryCase is a query benchmarked: its name and setup.
+type queryCase struct {
+	name  string
+	setup func(q *engine.Query)
+}
+
+// benchQueries runs each case's query for a page of 20 at each of benchSizes, and
+// assembles the page's body when withBody is set (gzip when the name ends so).
+func benchQueries(b *testing.B, cases []queryCase, withBody bool) {
 	for _, n := range benchSizes() {
 		s := snapshotOf(b, n)
 		for _, tc := range cases {
+			gz := strings.HasSuffix(tc.name, " gzip")
 			b.Run(fmt.Sprintf("gigs=%d/%s", n, tc.name), func(b *testing.B) {
 				q := engine.AcquireQuery()
 				defer engine.ReleaseQuery(q)
+				dst := make([]byte, 0, 64<<10)
 				b.ReportAllocs()
 				total := 0
 				for b.Loop() {
@@ -105,6 +117,9 @@ func BenchmarkQuery(b *testing.B) {
 					tc.setup(q)
 					q.Limit = 20
 					s.Run(q)
+					if withBody {
+						dst, _ = s.AppendQueryPage(dst[:0], q, engine.PageMeta{Page: 1, PageSize: 20, Total: q.Total}, nil, gz)
+					}
 					total = q.Total
 				}
 				b.ReportMetric(float64(total), "matches")

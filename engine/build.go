@@ -94,6 +94,7 @@ type Snapshot struct {
 	ledger
 
 	artistDetail detailPages // each listed artist's detail body (artistbody.go)
+	geo          geoIndex    // the venues' positions, for near queries (see geo.go)
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.
@@ -210,6 +211,9 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		return nil, err
 	}
 	if err := s.buildIndexes(rows, cat); err != nil {
+		return nil, err
+	}
+	if err := s.buildGeo(rows, cat); err != nil {
 		return nil, err
 	}
 	if err := s.renderDirectories(rows, cat, opt.Prev); err != nil {
@@ -451,7 +455,12 @@ func countUpcoming(rows []gigRow, cat *catalog, now int64) upcoming {
 func cityDirectory(list []City, u upcoming) ([]byte, int, error) {
 	items := make([]cityJSON, 0, len(list))
 	for i, c := range list {
-		items = append(items, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, u.city[i]})
+		j := cityJSON{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone, Upcoming: u.city[i]}
+		if c.HasGeo && ValidPosition(c.Lat, c.Lon) {
+			lat, lon := c.Lat, c.Lon
+			j.Lat, j.Lon = &lat, &lon
+		}
+		items = append(items, j)
 	}
 	slices.SortFunc(items, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
 	b, err := appendJSON(nil, items)
@@ -625,9 +634,8 @@ func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, error)
 func venueView(v *Venue, c *City, upcoming int) venueJSON {
 	j := venueJSON{Slug: v.Slug, Name: v.Name, City: ref{c.Slug, c.Name}, Country: c.Country,
 		Address: v.Address, Website: v.Website, Upcoming: upcoming}
-	if v.HasGeo {
-		lat, lon := v.Lat, v.Lon
-		j.Lat, j.Lon = &lat, &lon
+	if lat, lon, approx, ok := venuePosition(v, c); ok {
+		j.Lat, j.Lon, j.Approx = &lat, &lon, approx
 	}
 	return j
 }

@@ -68,8 +68,8 @@ func finishDense(words []uint64, cum *[]int32, lo, hi int) (m members, ok bool) 
 func (s *Snapshot) unite(q *Query, d Dim, dst []uint64, wlo, whi int) {
 	clear(dst[wlo:whi])
 	written := false // into dst: until then, a bitmap's words can be copied rather than ORed
-	for i := range q.vals[d] {
-		p, ok := s.posting(q, d, i)
+	for i := range q.nalts(d) {
+		p, ok := s.alt(q, d, i)
 		switch {
 		case !ok:
 		case p.bm == nil:

@@ -15,11 +15,13 @@
 // garbage collector marks a snapshot in objects counted in hundreds, not millions.
 //
 // A Query's filters meet within its date range, in scratch the query owns, so that a query
-// allocates nothing. The bodies assembled per request (a page of gigs, a gig, a venue's or
-// an artist's detail, a filtered venue directory, /v1/meta with its next refresh, the
-// change feed) are written from the rendered parts; the gzip bodies of a page, a gig, a
-// venue and an artist are made of the gigs' compressed parts, without compressing anything
-// per request.
+// allocates nothing. A radius around a point is one more filter, the gigs of the venues
+// within it, found through an index of the venues' positions (geo.go); a page by distance
+// walks those venues nearest first. The bodies assembled per request (a page of gigs, a
+// gig, a venue's or an artist's detail, a filtered venue directory, /v1/meta with its next
+// refresh, the change feed) are written from the rendered parts; the gzip bodies of a
+// page, a gig, a venue and an artist are made of the gigs' compressed parts, without
+// compressing anything per request.
 //
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used

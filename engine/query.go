@@ -61,6 +61,9 @@ type Query struct {
 
 	Total int   // number of matching gigs, set by Run
 	Page  []int // positions of the page's gigs, set by Run; pass to Snapshot.GigJSON
+	// Dist holds the distance in metres of each of Page's gigs from the point of a near
+	// query (see Near), set by Run; empty otherwise.
+	Dist []uint32
 
 	keys []byte          // folded filter values, back to back
 	vals [numDims][]span // per dimension, spans of keys; OR within, AND across
@@ -68,6 +71,14 @@ type Query struct {
 	afterSet bool   // the page begins after the gig (afterKey, afterID) in sort order
 	afterKey int64  // its sort key
 	afterID  []byte // its id (copied)
+
+	near        nearQuery   // see Near
+	afterMetres uint32      // the keyset's distance, in a query ordered by it
+	cand        []candidate // scratch: the points and tiles within the radius (see findNear)
+	ring        []candidate // scratch: by distance, the points within it, a heap (see findNear)
+	grp         []candidate // scratch: by distance, the points at one distance
+	mark        []uint64    // scratch: a bit per point of the snapshot, set for cand's
+	merged      []uint32    // scratch of the page by distance
 
 	acc, tmp roaring.Bitmap // scratch, owned by the query
 	it       roaring.IntIterator
@@ -95,6 +106,8 @@ func (q *Query) Reset() {
 	q.Page = q.Page[:0]
 	q.keys = q.keys[:0]
 	q.afterSet, q.afterID = false, q.afterID[:0]
+	q.near, q.afterMetres, q.Dist = nearQuery{}, 0, q.Dist[:0]
+	q.clearNear()
 	for d := range q.vals {
 		q.vals[d] = q.vals[d][:0]
 	}
@@ -124,7 +137,17 @@ const maxKeysetID = 200
 // still in the snapshot, so that following a page's next link after a swap neither skips
 // nor repeats a gig both snapshots hold. Run then sets Offset to that gig's rank. It
 // reports false, leaving q as it was, when token is not a keyset token. It copies token.
+// A query by distance (see Near, called first) takes the tokens AppendQueryKeyset
+// writes, in distance-then-start-then-id order, and refuses the others.
 func (q *Query) After(token []byte) bool {
+	var metres uint32
+	if q.near.byDistance {
+		m, rest, ok := parseMetres(token)
+		if !ok {
+			return false
+		}
+		metres, token = m, rest
+	}
 	num, id, ok := bytes.Cut(token, []byte{'.'})
 	neg := len(num) > 0 && num[0] == '-'
 	if neg {
@@ -144,6 +167,7 @@ func (q *Query) After(token []byte) bool {
 		key = -key
 	}
 	q.afterSet, q.afterKey, q.afterID = true, key, append(q.afterID[:0], id...)
+	q.afterMetres = metres
 	return true
 }
 
@@ -169,10 +193,17 @@ func (s *Snapshot) positionAfter(key int64, id []byte) int {
 // gigs one by one. The cost is the filters' work within the range, the edges' lookups or
 // matches and the page: the walk stops at the page's end.
 func (s *Snapshot) Run(q *Query) {
-	q.Total, q.Page = 0, q.Page[:0]
+	q.Total, q.Page, q.Dist = 0, q.Page[:0], q.Dist[:0]
 	r := s.positions(q.From, q.To)
 	if r.lo >= r.hi {
 		return
+	}
+	if q.near.set {
+		q.clearNear()
+		if !s.findNear(q) {
+			return
+		}
+		defer s.setDist(q)
 	}
 	m, ok := s.filterSet(q, r.lo, r.hi)
 	if !ok {
@@ -187,6 +218,10 @@ func (s *Snapshot) Run(q *Query) {
 		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
 	}
 	q.Total = below + core + above
+	if q.near.byDistance {
+		s.pageByDistance(q, m, r)
+		return
+	}
 	if q.afterSet {
 		// The matches before the keyset position: in the lower edge, the core or the upper.
 		switch p := s.positionAfter(q.afterKey, q.afterID); {
@@ -468,15 +503,15 @@ type group struct {
 // When the smallest group is a few positions, they are probed in the others' postings;
 // otherwise the groups are intersected as words. Published postings are only read.
 func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
-	var groups [numDims]group
+	var groups [numDims + 1]group
 	n := 0
-	for d := range q.vals {
-		if len(q.vals[d]) == 0 {
+	for d := range dimNear + 1 {
+		if q.nalts(d) == 0 {
 			continue
 		}
-		g := group{d: Dim(d)}
-		for i := range q.vals[d] {
-			if p, ok := s.posting(q, Dim(d), i); ok {
+		g := group{d: d}
+		for i := range q.nalts(d) {
+			if p, ok := s.alt(q, d, i); ok {
 				g.est += p.card()
 			}
 		}
@@ -494,11 +529,13 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 	if n == 0 {
 		return members{all: true, days: s.allDays}, true
 	}
-	if n == 1 && len(q.vals[groups[0].d]) == 1 {
-		p, _ := s.posting(q, groups[0].d, 0) // published, only read
+	if n == 1 && q.nalts(groups[0].d) == 1 {
+		p, _ := s.alt(q, groups[0].d, 0) // published, only read
 		return members{bm: p.bm, list: p.list, days: p.days}, true
 	}
-	if groups[0].est < bigPosting {
+	// The points near a place are many small postings: gathered and sorted, they cost
+	// more than setting their bits.
+	if groups[0].est < bigPosting && (groups[0].d != dimNear || q.nalts(dimNear) <= maxProbedPoints) {
 		return s.probeSet(q, groups[:n], lo, hi)
 	}
 	return s.denseSet(q, groups[:n], lo, hi)
@@ -511,16 +548,26 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool) {
 	g := groups[0]
 	q.ids = q.ids[:0]
-	for i := range q.vals[g.d] {
-		if p, ok := s.posting(q, g.d, i); ok {
+	for i := range q.nalts(g.d) {
+		if p, ok := s.alt(q, g.d, i); ok {
 			q.ids = append(q.ids, p.list[rankList(p.list, lo):rankList(p.list, hi)]...)
 		}
 	}
-	if len(q.vals[g.d]) > 1 {
+	if q.nalts(g.d) > 1 {
 		slices.Sort(q.ids)
 		q.ids = slices.Compact(q.ids)
 	}
 	for _, g := range groups[1:] {
+		if g.d == dimNear { // a bit per point rather than a walk of every point's list
+			kept := q.ids[:0]
+			for _, x := range q.ids {
+				if s.nearMarked(q, x) {
+					kept = append(kept, x)
+				}
+			}
+			q.ids = kept
+			continue
+		}
 		q.alts = q.alts[:0]
 		for i := range q.vals[g.d] {
 			if p, ok := s.posting(q, g.d, i); ok {

@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 5 // 5: the artists' detail bodies at the end
+	snapshotVersion = 6 // 5: the artists' detail bodies at the end; 6: the geo index after them
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -193,6 +193,13 @@ func (s *Snapshot) sections(c *codec) {
 	c.Bytes(&s.metaTail)
 	c.ledger(&s.ledger)
 	c.detailPages(&s.artistDetail)
+	binfile.Words(c.Codec, &s.geo.rowAt, 4)
+	binfile.Words(c.Codec, &s.geo.lat, 8)
+	binfile.Words(c.Codec, &s.geo.lon, 8)
+	c.postings(&s.geo.post)
+	binfile.Words(c.Codec, &s.geo.of, 4)
+	binfile.Words(c.Codec, &s.geo.tileAt, 4)
+	c.postings(&s.geo.tilePost)
 }
 
 // detailPages writes or reads the detail bodies of one kind of entity (see detailPages).
@@ -267,6 +274,8 @@ func (s *Snapshot) check() error {
 	bad("artist bodies", artists >= 0 && artists == s.counts.Artists && len(a.posAt) == artists+1 && len(a.tagAt) == artists+1 &&
 		a.slugs.valid(artists) && within(a.headAt, len(a.head)) && within(a.posAt, len(a.pos)) && within(a.tagAt, len(a.tags)) &&
 		below(a.pos, n))
+	bad("geo index", s.geo.valid(n, s.dayN) && validDayTables(s.geo.post.dayCum, s.geo.post.dayFirst, s.dayN, n) &&
+		validDayTables(s.geo.tilePost.dayCum, s.geo.tilePost.dayFirst, s.dayN, n))
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -377,6 +386,13 @@ func (s *Snapshot) views() error {
 	if err := s.venueIndex.reindex(len(s.venueOff) - 1); err != nil {
 		return err
 	}
+	if err := s.geo.post.reindex(len(s.keys)); err != nil {
+		return err
+	}
+	if err := s.geo.tilePost.reindex(len(s.keys)); err != nil {
+		return err
+	}
+	s.geo.setTrig()
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
 		if len(b.Gzip) == 0 {
 			b.Gzip = nil

@@ -149,7 +149,8 @@ func (a *assembler) venue(i int32) string {
 	c := v.city
 	if !a.cities[c.Slug] {
 		a.cities[c.Slug] = true
-		a.ds.Cities = append(a.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone})
+		a.ds.Cities = append(a.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone,
+			Lat: c.Lat, Lon: c.Lon, HasGeo: c.HasGeo})
 	}
 	base := strings.Trim(engine.Slugify(v.name)+"-"+c.Slug, "-")
 	slug := a.slug("venue", base, c.Slug+"\x00"+venueKey(v.name, c.Name))

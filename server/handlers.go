@@ -78,7 +78,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		link("prev", min(p.page-1, last), nil)
 	}
 	if n := len(p.q.Page); n > 0 && p.q.Offset+n < p.q.Total {
-		p.buf = snap.AppendKeyset(p.buf[:0], p.q.Page[n-1])
+		p.buf = snap.AppendQueryKeyset(p.buf[:0], p.q, n-1)
 		link("next", 0, p.buf)
 	}
 	link("last", last, nil)
@@ -91,7 +91,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		p.base = append(append(p.base, l.Rel...), '"')
 	}
 	var tag engine.Tag
-	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
+	p.buf, tag = snap.AppendQueryPage(p.buf[:0], p.q, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
 	l := p.base[header:]
 	if len(l) > maxLinkHeader {
 		l = l[:0]

@@ -24,12 +24,15 @@ const (
 	pPageSize
 	pPage
 	pAfter
+	pNear // near, radius and sort: see geo.go
+	pRadius
+	pSort
 	pSince // of /v1/changes
 	pLimit
 	numParams
 )
 
-var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "since", "limit"}
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "near", "radius", "sort", "since", "limit"}
 
 var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
 	pArtist: engine.DimArtist, pGenre: engine.DimGenre, pStatus: engine.DimStatus}
@@ -98,8 +101,8 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 }
 
 var (
-	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pFrom, pTo, pPageSize, pPage, pAfter}
-	gigAccepted   = "city, country, venue, artist, genre, status, from, to, page, page_size, after"
+	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pFrom, pTo, pPageSize, pPage, pAfter, pNear, pRadius, pSort}
+	gigAccepted   = "city, country, venue, artist, genre, status, from, to, page, page_size, after, near, radius, sort"
 	venueParams   = []int{pCity, pCountry}
 	venueAccepted = "city, country"
 )
@@ -207,6 +210,7 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 			p.bad("page", "must be an integer from 1 to 10000000")
 		}
 	}
+	p.parseNear() // before after, whose tokens depend on the order
 	if v := p.raw[pAfter]; v != nil {
 		switch {
 		case p.raw[pPage] != nil:
