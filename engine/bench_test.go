@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,18 +53,14 @@ func snapshotOf(b *testing.B, n int) *engine.Snapshot {
 
 // BenchmarkQuery measures page queries: total plus one page of 20 positions.
 func BenchmarkQuery(b *testing.B) {
-	var common []byte // the size's commonWords
-	cases := []struct {
-		name  string
-		setup func(q *engine.Query)
-	}{
+	cases := []queryCase{
 		{"none", func(q *engine.Query) {}},
 		{"city", func(q *engine.Query) { q.Match(engine.DimCity, []byte("London")) }},
 		// Searches (words.go): the most common title (a headliner on 1% of the gigs) and a
 		// city, the most common word (every venue is a Hall: filters nothing) and a city, a
 		// two-letter prefix (a heavy prefix's posting) and a city, two words, a rare word.
 		{"q=common word+city", func(q *engine.Query) {
-			_ = q.Search(common)
+			_ = q.Search(benchCommonWord)
 			q.Match(engine.DimCity, []byte("London"))
 		}},
 		{"q=hall+city", func(q *engine.Query) {
@@ -125,13 +122,30 @@ func BenchmarkQuery(b *testing.B) {
 			q.Offset = 1000
 		}},
 	}
+	benchQueries(b, cases, false)
+}
+
+// benchCommonWord is the most common title word of the size benchQueries runs (commonWords).
+var benchCommonWord []byte
+
+// queryCase is a query benchmarked: its name and setup.
+type queryCase struct {
+	name  string
+	setup func(q *engine.Query)
+}
+
+// benchQueries runs each case's query for a page of 20 at each of benchSizes, and
+// assembles the page's body when withBody is set (gzip when the name ends so).
+func benchQueries(b *testing.B, cases []queryCase, withBody bool) {
 	for _, n := range benchSizes() {
 		s := snapshotOf(b, n)
-		common = commonWords[n]
+		benchCommonWord = commonWords[n]
 		for _, tc := range cases {
+			gz := strings.HasSuffix(tc.name, " gzip")
 			b.Run(fmt.Sprintf("gigs=%d/%s", n, tc.name), func(b *testing.B) {
 				q := engine.AcquireQuery()
 				defer engine.ReleaseQuery(q)
+				dst := make([]byte, 0, 64<<10)
 				b.ReportAllocs()
 				total := 0
 				for b.Loop() {
@@ -139,6 +153,9 @@ func BenchmarkQuery(b *testing.B) {
 					tc.setup(q)
 					q.Limit = 20
 					s.Run(q)
+					if withBody {
+						dst, _ = s.AppendQueryPage(dst[:0], q, engine.PageMeta{Page: 1, PageSize: 20, Total: q.Total}, nil, gz)
+					}
 					total = q.Total
 				}
 				b.ReportMetric(float64(total), "matches")

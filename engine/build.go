@@ -86,14 +86,16 @@ type Snapshot struct {
 	hourAt   []uint32
 
 	cities, venues, artists, genres *Body
-	venueSlugs                      keyTable    // venue number by slug, in slug order
-	venueDetail                     venueBodies // each venue's detail body, by number
+	venueDetail                     detailPages // each venue's detail body, by number in slug order
 	venueItems                      []byte      // each venue's directory entry, back to back
 	venueOff                        []uint32    // venue i's entry is venueItems[venueOff[i]:venueOff[i+1]]
 	venueIndex                      postings    // "city:" or "country:" and a folded key → venue numbers
 	export                          *Export
 	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
 	ledger
+
+	artistDetail detailPages // each listed artist's detail body (artistbody.go)
+	geo          geoIndex    // the venues' positions, for near queries (see geo.go)
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.
@@ -213,6 +215,9 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 		return nil, err
 	}
 	if err := s.indexWords(rows, cat); err != nil {
+		return nil, err
+	}
+	if err := s.buildGeo(rows, cat); err != nil {
 		return nil, err
 	}
 	if err := s.renderDirectories(rows, cat, opt.Prev); err != nil {
@@ -397,6 +402,9 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 		// In slug order, so that equal datasets give equal snapshots.
 		for _, e := range bySlug(dim.n, dim.slug) {
 			b.add(pos[at[e]:at[e+1]], Fold(dim.slug(e)), Fold(dim.name(e)))
+			if d == int(DimArtist) && ds.Artists[e].MBID != "" {
+				b.claim(mbidKey(ds.Artists[e].MBID), at[e+1] > at[e])
+			}
 		}
 		var err error
 		if s.index[d], err = b.build(len(rows), s); err != nil {
@@ -451,7 +459,12 @@ func countUpcoming(rows []gigRow, cat *catalog, now int64) upcoming {
 func cityDirectory(list []City, u upcoming) ([]byte, int, error) {
 	items := make([]cityJSON, 0, len(list))
 	for i, c := range list {
-		items = append(items, cityJSON{c.Slug, c.Name, c.Country, c.Timezone, u.city[i]})
+		j := cityJSON{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone, Upcoming: u.city[i]}
+		if c.HasGeo && ValidPosition(c.Lat, c.Lon) {
+			lat, lon := c.Lat, c.Lon
+			j.Lat, j.Lon = &lat, &lon
+		}
+		items = append(items, j)
 	}
 	slices.SortFunc(items, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
 	b, err := appendJSON(nil, items)
@@ -471,13 +484,7 @@ func venueDirectory(cat *catalog, u upcoming) ([]venueJSON, []int32) {
 
 // artistDirectory is the JSON array of every artist on a gig of the snapshot, in slug order.
 func artistDirectory(artists []Artist, u upcoming) ([]byte, int, error) {
-	var items []artistJSON
-	for i := range artists {
-		if a := &artists[i]; u.listed[i] {
-			items = append(items, artistJSON{a.Slug, a.Name, u.artist[i], append([]string{}, a.Genres...)})
-		}
-	}
-	slices.SortFunc(items, func(a, b artistJSON) int { return cmp.Compare(a.Slug, b.Slug) })
+	items, _ := artistItems(artists, u)
 	b, err := appendJSON(nil, items)
 	return b, len(items), err
 }
@@ -559,7 +566,10 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 	for i, v := range venueOrder {
 		venuePos[i] = u.venuePos[u.venueAt[v]:u.venueAt[v+1]]
 	}
-	return s.renderVenueDetails(venueItems, venuePos)
+	if err := s.renderVenueDetails(venueItems, venuePos); err != nil {
+		return err
+	}
+	return s.renderArtistDetails(rows, cat, u)
 }
 
 // indexVenues renders each venue's directory entry into one arena and indexes them by
@@ -628,9 +638,8 @@ func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, error)
 func venueView(v *Venue, c *City, upcoming int) venueJSON {
 	j := venueJSON{Slug: v.Slug, Name: v.Name, City: ref{c.Slug, c.Name}, Country: c.Country,
 		Address: v.Address, Website: v.Website, Upcoming: upcoming}
-	if v.HasGeo {
-		lat, lon := v.Lat, v.Lon
-		j.Lat, j.Lon = &lat, &lon
+	if lat, lon, approx, ok := venuePosition(v, c); ok {
+		j.Lat, j.Lon, j.Approx = &lat, &lon, approx
 	}
 	return j
 }

@@ -108,6 +108,9 @@ func newCatalog(ds *Dataset) (*catalog, error) {
 				return nil, fmt.Errorf("artist %q: unknown genre %q", a.Slug, g)
 			}
 		}
+		if m, ok := ParseMBID(a.MBID); a.MBID != "" && (!ok || m != a.MBID) {
+			return nil, fmt.Errorf("artist %q: mbid %q is not a UUID in canonical form", a.Slug, a.MBID)
+		}
 	}
 	return c, nil
 }

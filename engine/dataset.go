@@ -45,14 +45,21 @@ type City struct {
 	Name     string
 	Country  string // ISO 3166-1 alpha-2, upper case
 	Timezone string // IANA zone name, the zone of every venue in the city
+	// Lat and Lon are the city's centre (degrees) when HasGeo is set: where its venues
+	// without coordinates of their own are placed (see Venue).
+	Lat, Lon float64
+	HasGeo   bool
 }
 
 // Venue is where gigs happen.
 type Venue struct {
-	Slug     string
-	Name     string
-	City     string // city slug
-	Address  string // one line, may be empty
+	Slug    string
+	Name    string
+	City    string // city slug
+	Address string // one line, may be empty
+	// Lat and Lon (degrees) are the venue's position when HasGeo is set; a venue without
+	// one is placed at its city's centre, approximately. Values outside ±90 and ±180 (or
+	// not finite) count as unknown.
 	Lat, Lon float64
 	HasGeo   bool
 	Website  string
@@ -63,6 +70,9 @@ type Artist struct {
 	Slug   string
 	Name   string
 	Genres []string // genre slugs
+	// MBID is the artist's MusicBrainz id in canonical form (see ParseMBID); "" when no
+	// source states one.
+	MBID string
 }
 
 // Genre is a canonical genre.

@@ -7,16 +7,21 @@
 // country, venue, artist and genre, each with its members counted by venue-local day, so
 // that a date range's total is two lookups; every gig's JSON rendered and compressed once,
 // with its hash, which the ETags of assembled bodies are made from; and the bodies that
-// are the same for every caller (the directories, venue details, /v1/meta's fixed part and
-// the export) rendered and compressed once. Gigs, strings and bodies live in flat arrays
+// are the same for every caller (the directories, venue and artist details, /v1/meta's
+// fixed part and the export) rendered and compressed once. An artist's MBID is a key of
+// the artist postings too ("mbid:<uuid>", folded), so artist=mbid:<uuid> is a filter like
+// any other. Gigs, strings and bodies live in flat arrays
 // and byte arenas, looked up by id and slug through pointer-free hash tables, so that the
 // garbage collector marks a snapshot in objects counted in hundreds, not millions.
 //
 // A Query's filters meet within its date range, in scratch the query owns, so that a query
-// allocates nothing. The bodies assembled per request (a page of gigs, a gig, a venue's
-// detail, a filtered venue directory, /v1/meta with its next refresh, the change feed) are
-// written from the rendered parts; the gzip bodies of a page, a gig and a venue are made of
-// the gigs' compressed parts, without compressing anything per request.
+// allocates nothing. A radius around a point is one more filter, the gigs of the venues
+// within it, found through an index of the venues' positions (geo.go); a page by distance
+// walks those venues nearest first. The bodies assembled per request (a page of gigs, a
+// gig, a venue's or an artist's detail, a filtered venue directory, /v1/meta with its next
+// refresh, the change feed) are written from the rendered parts; the gzip bodies of a
+// page, a gig, a venue and an artist are made of the gigs' compressed parts, without
+// compressing anything per request.
 //
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used

@@ -71,7 +71,7 @@ func WithoutChecksums(s *Snapshot) *Snapshot {
 
 // VenueBytes reads b's body whole, gzip when gz is set, failing t unless the reader ends
 // with the size it announced.
-func VenueBytes(t testing.TB, b VenueBody, gz bool) []byte {
+func VenueBytes(t testing.TB, b DetailBody, gz bool) []byte {
 	t.Helper()
 	r, size := b.Reader(gz)
 	defer r.Close()

@@ -28,7 +28,7 @@ func newGigWriter(cat *catalog) *gigWriter {
 		w.place = appendKey(w.place, ",timezone")
 		w.place = appendString(w.place, city.Timezone)
 		w.place = appendKey(w.place, ",venue")
-		w.place = appendRef(w.place, venue.Slug, venue.Name)
+		w.place = appendVenueRef(w.place, venue, city)
 		w.place = appendKey(w.place, ",city")
 		w.place = appendRef(w.place, city.Slug, city.Name)
 		w.place = appendKey(w.place, ",country")

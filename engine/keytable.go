@@ -75,13 +75,28 @@ func (t *keyTable) find(key string) (int, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
+	return probe(t, key, maphash.String(t.seed, key))
+}
+
+// findBytes is find of a key in bytes, which it does not keep: a query's folded value,
+// looked up without the copy a string of it longer than 32 bytes would cost (an MBID's
+// key is 41).
+func (t *keyTable) findBytes(key []byte) (int, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	return probe(t, key, maphash.Bytes(t.seed, key))
+}
+
+// probe looks key up from its hash h in t's slots, of which there are some.
+func probe[K string | []byte](t *keyTable, key K, h uint64) (int, bool) {
 	mask := uint64(len(t.slots) - 1)
-	for h := maphash.String(t.seed, key) & mask; ; h = (h + 1) & mask {
+	for h &= mask; ; h = (h + 1) & mask {
 		p := t.slots[h]
 		if p == 0 {
 			return 0, false
 		}
-		if i := int(p - 1); string(t.key(i)) == key {
+		if i := int(p - 1); string(t.key(i)) == string(key) {
 			return i, true
 		}
 	}

@@ -30,6 +30,13 @@ type Link struct {
 // gigs' hashes kept in the snapshot and the rest of the body, so that the gigs' bytes are
 // not hashed again per request. It allocates nothing when dst has room.
 func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links []Link, gz bool) ([]byte, Tag) {
+	return s.appendGigsPage(dst, positions, nil, nil, m, links, gz)
+}
+
+// appendGigsPage is AppendGigsPage with, when dists is not nil, each gig's distance in
+// metres (dists[i] the i-th's) spliced into it as distance_km (see appendDistance),
+// written in insert's room (scratch the caller owns: what the checksum reads escapes).
+func (s *Snapshot) appendGigsPage(dst []byte, positions []int, dists []uint32, insert []byte, m PageMeta, links []Link, gz bool) ([]byte, Tag) {
 	var h xxhash.Digest
 	h.Reset()
 	var hashes [64 * 8]byte // the gigs' hashes are written to h 64 at a time
@@ -42,11 +49,19 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 		_, _ = h.Write(b)
 		rest = rest[n:]
 	}
+	for i := range dists {
+		_, _ = h.Write(appendDistance(insert[:0], dists[i]))
+	}
 	if !gz {
 		dst = append(dst, `{"data":[`...)
 		for i, pos := range positions {
 			if i > 0 {
 				dst = append(dst, ',')
+			}
+			if dists != nil {
+				g := s.GigJSON(pos)
+				dst = append(appendDistance(append(dst, g[:len(g)-1]...), dists[i]), '}')
+				continue
 			}
 			dst = append(dst, s.GigJSON(pos)...)
 		}
@@ -64,6 +79,10 @@ func (s *Snapshot) AppendGigsPage(dst []byte, positions []int, m PageMeta, links
 	w := deflate.NewGzipWriter(dst)
 	w.Raw(pageOpen)
 	for i, pos := range positions {
+		if dists != nil {
+			s.spliceGig(&w, i > 0, pos, appendDistance(insert[:0], dists[i]))
+			continue
+		}
 		if i == 0 {
 			w.Fragment(s.gigZ(pos), s.GigJSON(pos))
 		} else {

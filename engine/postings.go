@@ -102,6 +102,15 @@ func (ps *postings) lookup(key string) (posting, bool) {
 	return ps.posting(int(ps.of[i])), true
 }
 
+// lookupBytes is lookup of a key in bytes (see keyTable.findBytes).
+func (ps *postings) lookupBytes(key []byte) (posting, bool) {
+	i, ok := ps.keys.findBytes(key)
+	if !ok {
+		return posting{}, false
+	}
+	return ps.posting(int(ps.of[i])), true
+}
+
 func (ps *postings) posting(k int) posting {
 	if j := ps.big[k]; j >= 0 {
 		p := posting{bm: &ps.views[j], raw: ps.packed[ps.frz[2*j]:ps.frz[2*j+1]]}

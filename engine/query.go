@@ -61,6 +61,9 @@ type Query struct {
 
 	Total int   // number of matching gigs, set by Run
 	Page  []int // positions of the page's gigs, set by Run; pass to Snapshot.GigJSON
+	// Dist holds the distance in metres of each of Page's gigs from the point of a near
+	// query (see Near), set by Run; empty otherwise.
+	Dist []uint32
 
 	keys []byte          // folded filter values, back to back
 	vals [numDims][]span // per dimension, spans of keys; OR within, AND across
@@ -73,6 +76,13 @@ type Query struct {
 	toks        []span      // its tokens, in text
 	searchWords int         // its words
 	wg          []wordGroup // its tokens resolved, by Run
+	near        nearQuery   // see Near
+	afterMetres uint32      // the keyset's distance, in a query ordered by it
+	cand        []candidate // scratch: the points and tiles within the radius (see findNear)
+	ring        []candidate // scratch: by distance, the points within it, a heap (see findNear)
+	grp         []candidate // scratch: by distance, the points at one distance
+	mark        []uint64    // scratch: a bit per point of the snapshot, set for cand's
+	merged      []uint32    // scratch of the page by distance
 
 	acc, tmp roaring.Bitmap // scratch, owned by the query
 	it       roaring.IntIterator
@@ -101,6 +111,8 @@ func (q *Query) Reset() {
 	q.keys = q.keys[:0]
 	q.afterSet, q.afterID = false, q.afterID[:0]
 	q.text, q.toks, q.searchWords, q.wg = q.text[:0], q.toks[:0], 0, q.wg[:0]
+	q.near, q.afterMetres, q.Dist = nearQuery{}, 0, q.Dist[:0]
+	q.clearNear()
 	for d := range q.vals {
 		q.vals[d] = q.vals[d][:0]
 	}
@@ -130,7 +142,17 @@ const maxKeysetID = 200
 // still in the snapshot, so that following a page's next link after a swap neither skips
 // nor repeats a gig both snapshots hold. Run then sets Offset to that gig's rank. It
 // reports false, leaving q as it was, when token is not a keyset token. It copies token.
+// A query by distance (see Near, called first) takes the tokens AppendQueryKeyset
+// writes, in distance-then-start-then-id order, and refuses the others.
 func (q *Query) After(token []byte) bool {
+	var metres uint32
+	if q.near.byDistance {
+		m, rest, ok := parseMetres(token)
+		if !ok {
+			return false
+		}
+		metres, token = m, rest
+	}
 	num, id, ok := bytes.Cut(token, []byte{'.'})
 	neg := len(num) > 0 && num[0] == '-'
 	if neg {
@@ -150,6 +172,7 @@ func (q *Query) After(token []byte) bool {
 		key = -key
 	}
 	q.afterSet, q.afterKey, q.afterID = true, key, append(q.afterID[:0], id...)
+	q.afterMetres = metres
 	return true
 }
 
@@ -175,10 +198,17 @@ func (s *Snapshot) positionAfter(key int64, id []byte) int {
 // gigs one by one. The cost is the filters' work within the range, the edges' lookups or
 // matches and the page: the walk stops at the page's end.
 func (s *Snapshot) Run(q *Query) {
-	q.Total, q.Page = 0, q.Page[:0]
+	q.Total, q.Page, q.Dist = 0, q.Page[:0], q.Dist[:0]
 	r := s.positions(q.From, q.To)
 	if r.lo >= r.hi {
 		return
+	}
+	if q.near.set {
+		q.clearNear()
+		if !s.findNear(q) {
+			return
+		}
+		defer s.setDist(q)
 	}
 	m, ok := s.filterSet(q, r.lo, r.hi)
 	if !ok {
@@ -193,6 +223,10 @@ func (s *Snapshot) Run(q *Query) {
 		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
 	}
 	q.Total = below + core + above
+	if q.near.byDistance {
+		s.pageByDistance(q, m, r)
+		return
+	}
 	if q.afterSet {
 		// The matches before the keyset position: in the lower edge, the core or the upper.
 		switch p := s.positionAfter(q.afterKey, q.afterID); {
@@ -473,16 +507,25 @@ type group struct {
 
 // alts returns the number of g's alternatives (postings, of which a position must be in one).
 func (s *Snapshot) alts(q *Query, g group) int {
-	if g.word > 0 {
+	switch {
+	case g.word > 0:
 		return q.wg[g.word-1].alts()
+	case g.d == dimNear:
+		return len(q.cand)
 	}
 	return len(q.vals[g.d])
 }
 
 // alt returns g's i-th alternative; ok is false when it matches nothing.
 func (s *Snapshot) alt(q *Query, g group, i int) (posting, bool) {
-	if g.word > 0 {
+	switch {
+	case g.word > 0:
 		return s.words.posting(&q.wg[g.word-1], i), true
+	case g.d == dimNear:
+		if c := q.cand[i]; c.tile {
+			return s.geo.tilePost.posting(int(c.point)), true
+		}
+		return s.geo.post.posting(int(q.cand[i].point)), true
 	}
 	return s.posting(q, g.d, i)
 }
@@ -517,7 +560,7 @@ func (s *Snapshot) probeCheaper(q *Query, groups []group, lo, hi int) bool {
 // the range, they are probed in the others' postings; otherwise the groups are
 // intersected as words. Published postings are only read.
 func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
-	var groups [numDims + maxSearchTokens]group
+	var groups [numDims + 1 + maxSearchTokens]group // the dimensions, near, the search's tokens
 	n := 0
 	add := func(g group) { // insertion sort by est
 		if g.est == uint64(len(s.keys)) && s.alts(q, g) == 1 {
@@ -530,13 +573,13 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 		groups[i] = g
 		n++
 	}
-	for d := range q.vals {
-		if len(q.vals[d]) == 0 {
+	for d := range dimNear + 1 {
+		g := group{d: d}
+		if s.alts(q, g) == 0 {
 			continue
 		}
-		g := group{d: Dim(d)}
-		for i := range q.vals[d] {
-			if p, ok := s.posting(q, Dim(d), i); ok {
+		for i := range s.alts(q, g) {
+			if p, ok := s.alt(q, g, i); ok {
 				g.est += p.card()
 			}
 		}
@@ -560,7 +603,10 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 		p, _ := s.alt(q, groups[0], 0) // published, only read
 		return members{bm: p.bm, list: p.list, days: p.days}, true
 	}
-	if groups[0].est < bigPosting && s.probeCheaper(q, groups[:n], lo, hi) {
+	// The points near a place are many small postings: gathered and sorted, they cost
+	// more than setting their bits.
+	near := groups[0].word == 0 && groups[0].d == dimNear
+	if groups[0].est < bigPosting && (!near || s.alts(q, groups[0]) <= maxProbedPoints) && s.probeCheaper(q, groups[:n], lo, hi) {
 		return s.probeSet(q, groups[:n], lo, hi)
 	}
 	return s.denseSet(q, groups[:n], lo, hi)
@@ -583,6 +629,16 @@ func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool
 		q.ids = slices.Compact(q.ids)
 	}
 	for _, g := range groups[1:] {
+		if g.word == 0 && g.d == dimNear { // a bit per point rather than a walk of every point's list
+			kept := q.ids[:0]
+			for _, x := range q.ids {
+				if s.nearMarked(q, x) {
+					kept = append(kept, x)
+				}
+			}
+			q.ids = kept
+			continue
+		}
 		q.alts = q.alts[:0]
 		for i := range s.alts(q, g) {
 			if p, ok := s.alt(q, g, i); ok {
@@ -598,7 +654,7 @@ func (s *Snapshot) probeSet(q *Query, groups []group, lo, hi int) (members, bool
 // no gig matches the value.
 func (s *Snapshot) posting(q *Query, d Dim, i int) (posting, bool) {
 	v := q.vals[d][i]
-	return s.index[d].lookup(string(q.keys[v.lo:v.hi]))
+	return s.index[d].lookupBytes(q.keys[v.lo:v.hi])
 }
 
 // VenueItem returns the directory entry of venue i, 0 <= i < Counts().Venues.

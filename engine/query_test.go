@@ -59,6 +59,9 @@ func newReference(ds *engine.Dataset) *reference {
 	for _, a := range ds.Artists {
 		artists[a.Slug] = a
 		slug(engine.DimArtist, a.Slug)
+		if a.MBID != "" { // artist=mbid:<uuid> names the artists of that MBID alone
+			slug(engine.DimArtist, engine.MBIDPrefix+a.MBID)
+		}
 	}
 	for _, g := range ds.Genres {
 		genres[g.Slug] = g
@@ -84,6 +87,9 @@ func newReference(ds *engine.Dataset) *reference {
 		}
 		for _, b := range g.Artists {
 			r.keys[engine.DimArtist] = append(r.keys[engine.DimArtist], entityKeys(b.Artist, artists[b.Artist].Name)...)
+			if m := artists[b.Artist].MBID; m != "" {
+				r.keys[engine.DimArtist] = append(r.keys[engine.DimArtist], "s:"+engine.Fold(engine.MBIDPrefix+m))
+			}
 		}
 		for _, s := range g.Genres {
 			r.keys[engine.DimGenre] = append(r.keys[engine.DimGenre], entityKeys(s, genres[s].Name)...)

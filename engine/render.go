@@ -67,29 +67,37 @@ type ref struct {
 	Name string `json:"name"`
 }
 
+// position is a place's lat and lon, when known: inlined in the objects that embed it.
+type position struct {
+	Lat *float64 `json:"lat,omitempty"`
+	Lon *float64 `json:"lon,omitempty"`
+}
+
 type cityJSON struct {
 	Slug     string `json:"slug"`
 	Name     string `json:"name"`
 	Country  string `json:"country"`
 	Timezone string `json:"timezone"`
-	Upcoming int    `json:"upcoming_gigs"`
+	position
+	Upcoming int `json:"upcoming_gigs"`
 }
 
 type venueJSON struct {
-	Slug     string   `json:"slug"`
-	Name     string   `json:"name"`
-	City     ref      `json:"city"`
-	Country  string   `json:"country"`
-	Address  string   `json:"address,omitempty"`
-	Lat      *float64 `json:"lat,omitempty"`
-	Lon      *float64 `json:"lon,omitempty"`
-	Website  string   `json:"website,omitempty"`
-	Upcoming int      `json:"upcoming_gigs"`
+	Slug    string `json:"slug"`
+	Name    string `json:"name"`
+	City    ref    `json:"city"`
+	Country string `json:"country"`
+	Address string `json:"address,omitempty"`
+	position
+	Approx   bool   `json:"approximate_location,omitempty"`
+	Website  string `json:"website,omitempty"`
+	Upcoming int    `json:"upcoming_gigs"`
 }
 
 type artistJSON struct {
 	Slug      string   `json:"slug"`
 	Name      string   `json:"name"`
+	MBID      string   `json:"mbid,omitempty"`
 	TourDates int      `json:"upcoming_tour_dates"`
 	Genres    []string `json:"genres"`
 }

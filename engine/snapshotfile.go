@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 5
+	snapshotVersion = 7 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index last
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -157,8 +157,8 @@ func (s *Snapshot) sections(c *codec) {
 		c.Bytes(&b.Gzip)
 		c.Str(&b.ETag)
 	}
-	c.keyTable(&s.venueSlugs)
 	v := &s.venueDetail
+	c.keyTable(&v.slugs)
 	// Format 4 began with each venue's gzip body kept (a byte section and its offsets)
 	// where noGzip and noGzipAt are; they are assembled per request since. A file written
 	// now holds none (every venue without one, as a release before reads it), a file
@@ -192,9 +192,27 @@ func (s *Snapshot) sections(c *codec) {
 	c.Bytes(&s.metaHead)
 	c.Bytes(&s.metaTail)
 	c.ledger(&s.ledger)
-	// Format 5: the words index.
+	c.detailPages(&s.artistDetail)
+	binfile.Words(c.Codec, &s.geo.rowAt, 4)
+	binfile.Words(c.Codec, &s.geo.lat, 8)
+	binfile.Words(c.Codec, &s.geo.lon, 8)
+	c.postings(&s.geo.post)
+	binfile.Words(c.Codec, &s.geo.of, 4)
+	binfile.Words(c.Codec, &s.geo.tileAt, 4)
+	c.postings(&s.geo.tilePost)
 	c.postings(&s.words.words)
 	c.postings(&s.words.prefixes)
+}
+
+// detailPages writes or reads the detail bodies of one kind of entity (see detailPages).
+func (c *codec) detailPages(d *detailPages) {
+	c.keyTable(&d.slugs)
+	c.Bytes(&d.head)
+	binfile.Words(c.Codec, &d.pos, 4)
+	c.Str(&d.tags)
+	binfile.Words(c.Codec, &d.headAt, 8)
+	binfile.Words(c.Codec, &d.posAt, 8)
+	binfile.Words(c.Codec, &d.tagAt, 8)
 }
 
 func (c *codec) ledger(l *ledger) {
@@ -248,11 +266,18 @@ func (s *Snapshot) check() error {
 	v := &s.venueDetail
 	venues := len(s.venueOff) - 1
 	bad("venues", venues >= 0 && s.venueOff[0] == 0 && ascending(s.venueOff, false) && int(s.venueOff[venues]) == len(s.venueItems) &&
-		s.venueSlugs.valid(venues) && s.venueIndex.valid(venues) && len(s.venueIndex.dayCum) == 0 && s.counts.Venues == venues && s.counts.Gigs == n)
+		s.venueDetail.slugs.valid(venues) && s.venueIndex.valid(venues) && len(s.venueIndex.dayCum) == 0 && s.counts.Venues == venues && s.counts.Gigs == n)
 	bad("venue bodies", len(v.headAt) == venues+1 && len(v.posAt) == venues+1 && len(v.tagAt) == venues+1 &&
 		within(v.headAt, len(v.head)) && within(v.posAt, len(v.pos)) && within(v.tagAt, len(v.tags)) &&
 		below(v.pos, n))
 	bad("ledger", s.validLedger())
+	a := &s.artistDetail
+	artists := len(a.headAt) - 1
+	bad("artist bodies", artists >= 0 && artists == s.counts.Artists && len(a.posAt) == artists+1 && len(a.tagAt) == artists+1 &&
+		a.slugs.valid(artists) && within(a.headAt, len(a.head)) && within(a.posAt, len(a.pos)) && within(a.tagAt, len(a.tags)) &&
+		below(a.pos, n))
+	bad("geo index", s.geo.valid(n, s.dayN) && validDayTables(s.geo.post.dayCum, s.geo.post.dayFirst, s.dayN, n) &&
+		validDayTables(s.geo.tilePost.dayCum, s.geo.tilePost.dayFirst, s.dayN, n))
 	bad("words index", s.words.valid(n))
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
@@ -343,7 +368,7 @@ func (s *Snapshot) views() error {
 	for _, t := range []struct {
 		name  string
 		table *keyTable
-	}{{"gig ids", &s.ids}, {"venue slugs", &s.venueSlugs}, {"tombstones' ids", &s.tomb.ids}} {
+	}{{"gig ids", &s.ids}, {"venue slugs", &s.venueDetail.slugs}, {"artist slugs", &s.artistDetail.slugs}, {"tombstones' ids", &s.tomb.ids}} {
 		var err error
 		if *t.table, err = keyTableOf(t.table.arena, t.table.off); err != nil {
 			return fmt.Errorf("%s: %w", t.name, err)
@@ -364,6 +389,13 @@ func (s *Snapshot) views() error {
 	if err := s.venueIndex.reindex(len(s.venueOff) - 1); err != nil {
 		return err
 	}
+	if err := s.geo.post.reindex(len(s.keys)); err != nil {
+		return err
+	}
+	if err := s.geo.tilePost.reindex(len(s.keys)); err != nil {
+		return err
+	}
+	s.geo.setTrig()
 	for _, ps := range []*postings{&s.words.words, &s.words.prefixes} {
 		if err := ps.reindex(len(s.keys)); err != nil {
 			return err

@@ -38,7 +38,7 @@ const maxOnSaleLead = 3 * 365 * 24 * time.Hour
 // dataset assembles one gig per cluster, in the order of clusters, with ids from run, plus
 // the cities, venues, artists and genres they use.
 func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
-	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{},
+	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{}, mbids: mbidVotes{},
 		slugs: map[string]string{}, cities: map[string]bool{}, genres: map[string]bool{}}
 	var order []int32
 	for _, c := range clusters {
@@ -48,9 +48,12 @@ func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
 	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Or(cmp.Compare(n.recs[x].role, n.recs[y].role), cmp.Compare(x, y)) })
 	for _, i := range order {
 		for _, p := range a.performers(&n.recs[i]) {
-			a.artist(p.name, p.genres)
+			if a.artist(p.name, p.genres) != "" {
+				a.mbids.add(a.artists[artistKey(p.name)], p.mbid, n.recs[i].ev.Source)
+			}
 		}
 	}
+	a.setMBIDs(n.log)
 	a.ds.Gigs = make([]engine.Gig, 0, len(clusters))
 	for _, c := range clusters {
 		a.gig(c)
@@ -67,6 +70,7 @@ type assembler struct {
 	ds         engine.Dataset
 	venueSlugs []string          // by venue index, "" until used
 	artists    map[string]int    // artist key → index in ds.Artists
+	mbids      mbidVotes         // the MBIDs the sources state, by index in ds.Artists
 	slugs      map[string]string // "kind\x00slug" → the key that holds it
 	cities     map[string]bool
 	genres     map[string]bool
@@ -88,6 +92,7 @@ func (a *assembler) slug(kind, base, key string) string {
 type performer struct {
 	name   string
 	genres []string
+	mbid   string
 }
 
 // performers returns a record's acts in billing order; without performers, the headliner
@@ -98,7 +103,7 @@ func (a *assembler) performers(r *record) []performer {
 	}
 	out := make([]performer, 0, len(r.ev.Performers))
 	for _, p := range r.ev.Performers {
-		out = append(out, performer{name: p.Name, genres: p.Genres})
+		out = append(out, performer{name: p.Name, genres: p.Genres, mbid: p.MBID})
 	}
 	return out
 }
@@ -144,7 +149,8 @@ func (a *assembler) venue(i int32) string {
 	c := v.city
 	if !a.cities[c.Slug] {
 		a.cities[c.Slug] = true
-		a.ds.Cities = append(a.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone})
+		a.ds.Cities = append(a.ds.Cities, engine.City{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone,
+			Lat: c.Lat, Lon: c.Lon, HasGeo: c.HasGeo})
 	}
 	base := strings.Trim(engine.Slugify(v.name)+"-"+c.Slug, "-")
 	slug := a.slug("venue", base, c.Slug+"\x00"+venueKey(v.name, c.Name))

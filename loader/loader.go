@@ -309,6 +309,7 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		return rep, nil, nil, fmt.Errorf("the sources gave %d events, over the cap of %d a refresh (-max-records)", total, l.o.MaxRecords)
 	}
 	norm := newNormalizer(start, total)
+	norm.log = l.o.Logger
 	if l.o.Places != nil {
 		norm.places = l.o.Places
 	}

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -76,6 +77,7 @@ type normalizer struct {
 	places       *places.Gazetteer
 	cities       map[string]*places.City // the cities of the run's records, by slug
 	seen         map[string]bool         // source index + ref of every record taken
+	log          *slog.Logger            // where disagreements of sources are told; nil: nowhere
 }
 
 // newNormalizer returns a normalizer for about size records.

@@ -35,6 +35,10 @@ func BenchmarkHandler(b *testing.B) {
 		{"gig", "/v1/gigs/" + id, ""},
 		{"gig gzip", "/v1/gigs/" + id, "gzip"},
 		{"artists gzip", "/v1/artists", "gzip"},
+		{"venue", "/v1/venues/venue-0", ""},
+		{"venue gzip", "/v1/venues/venue-0", "gzip"},
+		{"artist", "/v1/artists/artist-0", ""},
+		{"artist gzip", "/v1/artists/artist-0", "gzip"},
 		{"bad params", "/v1/gigs?page=0&colour=red", ""},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

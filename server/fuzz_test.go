@@ -25,6 +25,7 @@ func FuzzGigsQuery(f *testing.F) {
 		"status=cancelled,SCHEDULED", "status=sold-out", "status=,",
 		"q=motorhead", "q=M%C3%BCnchen+hall", "q=%E6%9D%B1%E4%BA%AC", "q=%21%21%21", "q=", "q=a&q=b", "q=a+b+c+d+e+f+g+h+i+j+k",
 		"q=%EF%BD%8D%EF%BD%95&city=london&after=1795680000.g0000047", "q=%FF%FE", "q=" + strings.Repeat("x", 201),
+		"artist=mbid:5b11f4ce-a62d-471e-81fc-a69a8278c7da", "artist=MBID:5B11F4CE-A62D-471E-81FC-A69A8278C7DA,x", "artist=mbid:", "artist=mbid:%00",
 	} {
 		f.Add(seed)
 	}

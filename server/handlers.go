@@ -78,7 +78,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		link("prev", min(p.page-1, last), nil)
 	}
 	if n := len(p.q.Page); n > 0 && p.q.Offset+n < p.q.Total {
-		p.buf = snap.AppendKeyset(p.buf[:0], p.q.Page[n-1])
+		p.buf = snap.AppendQueryKeyset(p.buf[:0], p.q, n-1)
 		link("next", 0, p.buf)
 	}
 	link("last", last, nil)
@@ -91,7 +91,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		p.base = append(append(p.base, l.Rel...), '"')
 	}
 	var tag engine.Tag
-	p.buf, tag = snap.AppendGigsPage(p.buf[:0], p.q.Page, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
+	p.buf, tag = snap.AppendQueryPage(p.buf[:0], p.q, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
 	l := p.base[header:]
 	if len(l) > maxLinkHeader {
 		l = l[:0]
@@ -171,18 +171,27 @@ func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
-// venue answers /v1/venues/{slug}: its body streamed from the snapshot's parts, identity
-// or gzip (the snapshot keeps neither, and a venue with thousands of gigs is megabytes: no
-// response holds it whole).
-func (s *Server) venue(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
-	if err := noParams(ctx); err != nil {
-		return err
+// detail answers the page of one entity with its gigs, /v1/venues/{slug} or
+// /v1/artists/{slug}, found by find: its body streamed from the snapshot's parts, identity
+// or gzip (the snapshot keeps neither, and one with thousands of gigs is megabytes: no
+// response holds it whole). kind names the entity in a 404.
+func (s *Server) detail(kind string, find func(*engine.Snapshot, string) (engine.DetailBody, bool)) handler {
+	return func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+		if err := noParams(ctx); err != nil {
+			return err
+		}
+		slug := pathParam(ctx, "slug")
+		b, ok := find(snap, slug)
+		if !ok {
+			return notFound("no %s with slug %q", kind, slug)
+		}
+		return s.sendDetail(ctx, snap, b)
 	}
-	slug := pathParam(ctx, "slug")
-	b, ok := snap.Venue(slug)
-	if !ok {
-		return notFound("no venue with slug %q", slug)
-	}
+}
+
+// sendDetail writes a 200 (or 304) of an entity's detail body (a venue's, an artist's),
+// streamed from the snapshot's parts.
+func (s *Server) sendDetail(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, b engine.DetailBody) error {
 	var tag [24]byte
 	if s.validate(ctx, snap, append(tag[:0], b.ETag...), true, true) {
 		return nil

@@ -24,13 +24,16 @@ const (
 	pPageSize
 	pPage
 	pAfter
+	pNear // near, radius and sort: see geo.go
+	pRadius
+	pSort
 	pSince // of /v1/changes
 	pLimit
 	pQ // search words (engine/words.go)
 	numParams
 )
 
-var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "since", "limit", "q"}
+var paramNames = [numParams]string{"city", "country", "venue", "artist", "genre", "status", "from", "to", "page_size", "page", "after", "near", "radius", "sort", "since", "limit", "q"}
 
 var filterDims = [...]engine.Dim{pCity: engine.DimCity, pCountry: engine.DimCountry, pVenue: engine.DimVenue,
 	pArtist: engine.DimArtist, pGenre: engine.DimGenre, pStatus: engine.DimStatus}
@@ -99,8 +102,8 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 }
 
 var (
-	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pQ, pFrom, pTo, pPageSize, pPage, pAfter}
-	gigAccepted   = "city, country, venue, artist, genre, status, q, from, to, page, page_size, after"
+	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pQ, pFrom, pTo, pPageSize, pPage, pAfter, pNear, pRadius, pSort}
+	gigAccepted   = "city, country, venue, artist, genre, status, q, from, to, page, page_size, after, near, radius, sort"
 	venueParams   = []int{pCity, pCountry}
 	venueAccepted = "city, country"
 )
@@ -146,6 +149,14 @@ func (p *params) parseList(i int) bool {
 				return false
 			}
 			v = []byte(code)
+		}
+		var mbid [len(engine.MBIDPrefix) + 36]byte
+		if i == pArtist {
+			var ok bool
+			if v, ok = artistValue(mbid[:0], v); !ok {
+				p.bad(paramNames[i], "mbid: must be followed by a MusicBrainz id, a UUID such as 5b11f4ce-a62d-471e-81fc-a69a8278c7da")
+				return false
+			}
 		}
 		p.q.Match(filterDims[i], v)
 		if !more {
@@ -207,6 +218,7 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 			p.bad("page", "must be an integer from 1 to 10000000")
 		}
 	}
+	p.parseNear() // before after, whose tokens depend on the order
 	if v := p.raw[pAfter]; v != nil {
 		switch {
 		case p.raw[pPage] != nil:

@@ -204,6 +204,7 @@ const (
 	routeVenues
 	routeVenue
 	routeArtists
+	routeArtist
 	routeGenres
 	routeMeta
 	routeChanges
@@ -218,7 +219,7 @@ const (
 
 var routeTemplates = [numRoutes]string{
 	"/v1/gigs", "/v1/gigs/{id}", "/v1/gigs/download", "/v1/cities", "/v1/venues", "/v1/venues/{slug}",
-	"/v1/artists", "/v1/genres", "/v1/meta", "/v1/changes", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}", "other"}
+	"/v1/artists", "/v1/artists/{slug}", "/v1/genres", "/v1/meta", "/v1/changes", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}", "other"}
 
 // routeKey is the user value under which a handler records its route.
 const routeKey = "gigs.route"
@@ -237,8 +238,9 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		routeGig:       s.v1(s.gig),
 		routeCities:    s.v1(s.directory((*engine.Snapshot).Cities)),
 		routeVenues:    s.v1(s.venues),
-		routeVenue:     s.v1(s.venue),
+		routeVenue:     s.v1(s.detail("venue", (*engine.Snapshot).Venue)),
 		routeArtists:   s.v1(s.directory((*engine.Snapshot).Artists)),
+		routeArtist:    s.v1(s.detail("artist", (*engine.Snapshot).Artist)),
 		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
 		routeMeta:      s.v1(s.meta),
 		routeChanges:   s.v1(s.changes),

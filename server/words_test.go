@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -140,5 +141,60 @@ func TestSearchErrors(t *testing.T) {
 				t.Fatalf("status %d, %s; want a 400 naming q: %q", r.status, r.body, tc.reason)
 			}
 		})
+	}
+}
+
+// TestSearchNear: q and near together answer the gigs that each answers alone, in the
+// order near gives them, by start and by distance, through every page of the next links.
+func TestSearchNear(t *testing.T) {
+	base, _ := wordsServer(t)
+	type gig struct {
+		ID    string `json:"id"`
+		Venue struct{ Lat, Lon *float64 }
+	}
+	walk := func(query string) []gig {
+		var all []gig
+		for next, pages := "/v1/gigs?"+query, 0; next != ""; pages++ {
+			r := do(t, "GET", base+next, nil)
+			if r.status != 200 {
+				t.Fatalf("%s: status %d: %s", next, r.status, r.body)
+			}
+			var page struct {
+				Data  []gig
+				Links map[string]string
+			}
+			if err := json.Unmarshal(r.body, &page); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, page.Data...)
+			if next = page.Links["next"]; pages > 200 {
+				t.Fatalf("%s: more than 200 pages", query)
+			}
+		}
+		return all
+	}
+	words := walk("q=motorhead&page_size=100")
+	if len(words) == 0 || words[0].Venue.Lat == nil {
+		t.Fatalf("q=motorhead: %d gigs, the first without a position", len(words))
+	}
+	found := map[string]bool{}
+	for _, g := range words {
+		found[g.ID] = true
+	}
+	near := "near=" + url.QueryEscape(fmt.Sprintf("%.4f,%.4f", *words[0].Venue.Lat, *words[0].Venue.Lon)) + "&radius=300km&page_size=9"
+	for _, sort := range []string{"", "&sort=distance"} {
+		var want []string
+		for _, g := range walk(near + sort) {
+			if found[g.ID] {
+				want = append(want, g.ID)
+			}
+		}
+		var got []string
+		for _, g := range walk(near + sort + "&q=motorhead") {
+			got = append(got, g.ID)
+		}
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%s&q=motorhead: got %v, want %v", near+sort, got, want)
+		}
 	}
 }

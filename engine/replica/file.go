@@ -62,12 +62,8 @@ var unreadableMark = engine.Cursor{Seq: 1}
 // metrics are registered on reg; outcomes are logged to log.
 func NewFile(dataDir string, builds bool, live *engine.Live, log *slog.Logger, reg prometheus.Registerer) *File {
 	f := &File{path: filepath.Join(dataDir, FileName), markPath: filepath.Join(dataDir, markName), builds: builds, live: live, log: log,
-		writes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gigs_snapshot_file_writes_total",
-			Help: "Published snapshots written to <data-dir>/snapshot, by result (ok, error); unchanged data is not written again.",
-		}, []string{"result"})}
-	f.writes.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
-	f.writes.WithLabelValues("error")
+		writes: newResults("gigs_snapshot_file_writes_total",
+			"Published snapshots written to <data-dir>/snapshot, by result (ok, error); unchanged data is not written again.")}
 	reg.MustRegister(f.writes)
 	return f
 }

@@ -48,8 +48,8 @@ type FollowMetrics struct {
 // NewFollowMetrics registers a follower's metrics on reg.
 func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
 	m := &FollowMetrics{
-		downloads: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gigs_follow_downloads_total",
-			Help: "Published snapshots downloaded, by result: ok (served), error (not served: unreadable, wrong size or checksum, not a snapshot)."}, []string{"result"}),
+		downloads: newResults("gigs_follow_downloads_total",
+			"Published snapshots downloaded, by result: ok (served), error (not served: unreadable, wrong size or checksum, not a snapshot)."),
 		bytes: prometheus.NewCounter(prometheus.CounterOpts{Name: "gigs_follow_downloaded_bytes_total",
 			Help: "Bytes of snapshot files downloaded from the bucket."}),
 		published: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_published_timestamp_seconds",
@@ -57,8 +57,6 @@ func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
 		polled: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_last_poll_timestamp_seconds",
 			Help: "When the bucket's manifest was last read and is either served or nothing new."}),
 	}
-	m.downloads.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
-	m.downloads.WithLabelValues("error")
 	reg.MustRegister(m.downloads, m.bytes, m.published, m.polled)
 	return m
 }

@@ -37,12 +37,7 @@ type PublishMetrics struct {
 
 // NewPublishMetrics registers a publisher's metrics on reg.
 func NewPublishMetrics(reg prometheus.Registerer) *PublishMetrics {
-	m := &PublishMetrics{results: prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "gigs_publish_total",
-		Help: "Snapshots published to the -publish bucket, by result (ok, error).",
-	}, []string{"result"})}
-	m.results.WithLabelValues("ok") // both series from the start: an alert on the first error needs its zero
-	m.results.WithLabelValues("error")
+	m := &PublishMetrics{results: newResults("gigs_publish_total", "Snapshots published to the -publish bucket, by result (ok, error).")}
 	reg.MustRegister(m.results)
 	return m
 }

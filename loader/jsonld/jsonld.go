@@ -181,7 +181,7 @@ func (p *parser) event(o *object) {
 	e.Venue = p.location(o.get("location"))
 	e.Performers = p.performers(o)
 	if act.Name != "" && len(e.Performers) == 0 {
-		e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres)}}
+		e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres), MBID: act.MBID}}
 	}
 	e.Offers = p.offers(o.get("offers"))
 	e.Genres = genres(o.get("genre"))
@@ -289,7 +289,7 @@ func (p *parser) performers(o *object) []source.Performer {
 func (p *parser) performer(o *object) source.Performer {
 	pf, ok := p.performerOf[o]
 	if !ok {
-		pf = source.Performer{Name: text(o.get("name")), Genres: genres(o.get("genre"))}
+		pf = source.Performer{Name: text(o.get("name")), Genres: genres(o.get("genre")), MBID: mbid(o.get("sameAs"))}
 		p.performerOf[o] = pf
 	}
 	return pf
@@ -409,4 +409,15 @@ func first(v any) any {
 		return l[0]
 	}
 	return nil
+}
+
+// mbid returns the MusicBrainz id of the first of a performer's sameAs links (a URL or a
+// list of them) that is a link to its MusicBrainz artist page, or "".
+func mbid(v any) string {
+	for _, x := range list(v) {
+		if m := source.MBID(str(x)); m != "" {
+			return m
+		}
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/gigs/gigs/engine"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,7 +35,14 @@ type bitEvent struct {
 	Artist            *struct {
 		Name     string `json:"name"`
 		ImageURL string `json:"image_url"`
+		MBID     string `json:"mbid"`
 	} `json:"artist"`
+	// Artists is the bill of the API's version 2, before lineup: objects with a name and
+	// the artist's MusicBrainz id (null or "" when unknown).
+	Artists []struct {
+		Name string     `json:"name"`
+		MBID flexString `json:"mbid"`
+	} `json:"artists"`
 	Venue struct {
 		Name          string    `json:"name"`
 		StreetAddress string    `json:"street_address"`
@@ -108,8 +116,24 @@ func (r *bitEvent) event() (source.Event, string) {
 			e.Performers = append(e.Performers, source.Performer{Name: n})
 		}
 	}
+	if len(r.Lineup) == 0 {
+		for _, a := range r.Artists {
+			n := strings.TrimSpace(a.Name)
+			if n != "" && !slices.ContainsFunc(e.Performers, func(p source.Performer) bool { return strings.EqualFold(p.Name, n) }) {
+				e.Performers = append(e.Performers, source.Performer{Name: n, MBID: source.MBID(string(a.MBID))})
+			}
+		}
+	}
 	if r.Artist != nil {
 		e.Image = webURL(r.Artist.ImageURL)
+		// The artist whose dates these are: its MBID is that of the act of its name.
+		if m := source.MBID(r.Artist.MBID); m != "" {
+			for i := range e.Performers {
+				if engine.Fold(e.Performers[i].Name) == engine.Fold(r.Artist.Name) {
+					e.Performers[i].MBID = m
+				}
+			}
+		}
 	}
 	for _, o := range r.Offers {
 		if !strings.EqualFold(strings.TrimSpace(o.Type), "tickets") {

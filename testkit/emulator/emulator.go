@@ -952,7 +952,10 @@ type Listing struct {
 	Name       string   `json:"name"` // event title as the platform shows it
 	URL        string   `json:"url"`  // the event's page on the platform
 	Performers []string `json:"performers,omitempty"`
-	Genres     []string `json:"genres,omitempty"` // the platform's classification or tags
+	// MBIDs are the performers' MusicBrainz ids, by index in Performers ("" or missing
+	// where the platform knows none): Bandsintown states the headliner's, Songkick each's.
+	MBIDs  []string `json:"mbids,omitempty"`
+	Genres []string `json:"genres,omitempty"` // the platform's classification or tags
 
 	VenueID    string  `json:"venue_id"`
 	VenueName  string  `json:"venue_name"`

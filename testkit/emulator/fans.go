@@ -60,6 +60,13 @@ type (
 		Venue          bitOutVen  `json:"venue"`
 		Lineup         []string   `json:"lineup"`
 		Offers         []bitOffer `json:"offers"`
+		Artist         *bitArtist `json:"artist,omitempty"`
+	}
+	// bitArtist is the artist whose events these are, as the API's artist object states
+	// it: its name and MusicBrainz id.
+	bitArtist struct {
+		Name string `json:"name"`
+		MBID string `json:"mbid"`
 	}
 	bitOutVen struct {
 		Country   string `json:"country"`
@@ -89,6 +96,9 @@ func bitRecord(l *Listing) bitOut {
 		Lineup: l.Performers, Venue: bitOutVen{Name: l.VenueName, City: l.City, Country: countryName(l.Country)}}
 	if ev.Lineup == nil {
 		ev.Lineup = []string{}
+	}
+	if len(l.MBIDs) > 0 && l.MBIDs[0] != "" && len(l.Performers) > 0 {
+		ev.Artist = &bitArtist{Name: l.Performers[0], MBID: l.MBIDs[0]}
 	}
 	if l.Lat != 0 || l.Lon != 0 {
 		ev.Venue.Latitude, ev.Venue.Longitude = strconv.FormatFloat(l.Lat, 'f', -1, 64), strconv.FormatFloat(l.Lon, 'f', -1, 64)
@@ -172,11 +182,19 @@ type (
 		Datetime *string `json:"datetime"`
 	}
 	skOutPerf struct {
-		ID           int        `json:"id"`
-		DisplayName  string     `json:"displayName"`
-		Billing      string     `json:"billing"`
-		BillingIndex int        `json:"billingIndex"`
-		Artist       skOutActor `json:"artist"`
+		ID           int         `json:"id"`
+		DisplayName  string      `json:"displayName"`
+		Billing      string      `json:"billing"`
+		BillingIndex int         `json:"billingIndex"`
+		Artist       skOutArtist `json:"artist"`
+	}
+	skOutArtist struct {
+		DisplayName string    `json:"displayName"`
+		Identifier  []skOutID `json:"identifier"`
+	}
+	skOutID struct {
+		MBID string `json:"mbid"`
+		Href string `json:"href"`
 	}
 	skOutActor struct {
 		DisplayName string `json:"displayName"`
@@ -222,7 +240,11 @@ func skRecord(l *Listing, wall time.Time) skOutEvent {
 		if i == 0 {
 			billing = "headline"
 		}
-		ev.Performance = append(ev.Performance, skOutPerf{ID: i + 1, DisplayName: p, Billing: billing, BillingIndex: i + 1, Artist: skOutActor{p}})
+		act := skOutArtist{DisplayName: p, Identifier: []skOutID{}}
+		if i < len(l.MBIDs) && l.MBIDs[i] != "" {
+			act.Identifier = append(act.Identifier, skOutID{l.MBIDs[i], "http://api.songkick.com/api/3.0/artists/mbid:" + l.MBIDs[i] + ".json"})
+		}
+		ev.Performance = append(ev.Performance, skOutPerf{ID: i + 1, DisplayName: p, Billing: billing, BillingIndex: i + 1, Artist: act})
 	}
 	if ev.Performance == nil {
 		ev.Performance = []skOutPerf{}

@@ -8,6 +8,7 @@ package scale
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 	_ "time/tzdata" // the zones below must load on any machine
@@ -23,16 +24,23 @@ type Config struct {
 	Days int       // horizon; 365 when zero
 }
 
-var zones = []struct{ city, country, zone string }{
-	{"London", "GB", "Europe/London"}, {"Berlin", "DE", "Europe/Berlin"}, {"Paris", "FR", "Europe/Paris"},
-	{"New York", "US", "America/New_York"}, {"Los Angeles", "US", "America/Los_Angeles"},
-	{"Chicago", "US", "America/Chicago"}, {"Toronto", "CA", "America/Toronto"}, {"London", "CA", "America/Toronto"},
-	{"São Paulo", "BR", "America/Sao_Paulo"}, {"Mumbai", "IN", "Asia/Kolkata"}, {"Kathmandu", "NP", "Asia/Kathmandu"},
-	{"St. John's", "CA", "America/St_Johns"}, {"Tokyo", "JP", "Asia/Tokyo"}, {"Sydney", "AU", "Australia/Sydney"},
-	{"Auckland", "NZ", "Pacific/Auckland"}, {"Kiritimati", "KI", "Pacific/Kiritimati"}, {"Baker Island", "UM", "Etc/GMT+12"},
-	{"Reykjavík", "IS", "Atlantic/Reykjavik"}, {"Kraków", "PL", "Europe/Warsaw"}, {"Zürich", "CH", "Europe/Zurich"},
-	{"Madrid", "ES", "Europe/Madrid"}, {"Oslo", "NO", "Europe/Oslo"}, {"Seoul", "KR", "Asia/Seoul"},
-	{"Mexico City", "MX", "America/Mexico_City"}, {"Honolulu", "US", "Pacific/Honolulu"},
+var zones = []struct {
+	city, country, zone string
+	lat, lon            float64
+}{
+	{"London", "GB", "Europe/London", 51.507, -0.128}, {"Berlin", "DE", "Europe/Berlin", 52.52, 13.405},
+	{"Paris", "FR", "Europe/Paris", 48.857, 2.352}, {"New York", "US", "America/New_York", 40.713, -74.006},
+	{"Los Angeles", "US", "America/Los_Angeles", 34.052, -118.244}, {"Chicago", "US", "America/Chicago", 41.878, -87.63},
+	{"Toronto", "CA", "America/Toronto", 43.653, -79.383}, {"London", "CA", "America/Toronto", 42.984, -81.246},
+	{"São Paulo", "BR", "America/Sao_Paulo", -23.551, -46.633}, {"Mumbai", "IN", "Asia/Kolkata", 19.076, 72.878},
+	{"Kathmandu", "NP", "Asia/Kathmandu", 27.717, 85.324}, {"St. John's", "CA", "America/St_Johns", 47.562, -52.713},
+	{"Tokyo", "JP", "Asia/Tokyo", 35.676, 139.65}, {"Sydney", "AU", "Australia/Sydney", -33.869, 151.209},
+	{"Auckland", "NZ", "Pacific/Auckland", -36.849, 174.763}, {"Kiritimati", "KI", "Pacific/Kiritimati", 1.872, -157.43},
+	{"Baker Island", "UM", "Etc/GMT+12", 0.194, -176.477}, {"Reykjavík", "IS", "Atlantic/Reykjavik", 64.147, -21.942},
+	{"Kraków", "PL", "Europe/Warsaw", 50.065, 19.945}, {"Zürich", "CH", "Europe/Zurich", 47.377, 8.542},
+	{"Madrid", "ES", "Europe/Madrid", 40.417, -3.704}, {"Oslo", "NO", "Europe/Oslo", 59.914, 10.752},
+	{"Seoul", "KR", "Asia/Seoul", 37.567, 126.978}, {"Mexico City", "MX", "America/Mexico_City", 19.433, -99.133},
+	{"Honolulu", "US", "Pacific/Honolulu", 21.307, -157.858},
 }
 
 var genres = []string{"Rock", "Indie", "Electronic", "Techno", "Jazz", "Hip-Hop", "Pop", "Metal",
@@ -53,17 +61,24 @@ func Generate(cfg Config) *engine.Dataset {
 		ds.Genres = append(ds.Genres, engine.Genre{Slug: engine.Slugify(g), Name: g})
 	}
 	for i, z := range zones {
-		ds.Cities = append(ds.Cities, engine.City{Slug: fmt.Sprintf("%s-%d", engine.Slugify(z.city), i), Name: z.city, Country: z.country, Timezone: z.zone})
+		ds.Cities = append(ds.Cities, engine.City{Slug: fmt.Sprintf("%s-%d", engine.Slugify(z.city), i), Name: z.city, Country: z.country, Timezone: z.zone,
+			Lat: z.lat, Lon: z.lon, HasGeo: true})
 	}
 	nVenues := min(max(cfg.Gigs/40, len(zones)), 25000)
 	cityZipf := rand.NewZipf(r, 1.2, 2, uint64(len(zones)-1))
+	// Venues lie within about 15 km of their city's centre; a third have no coordinates.
+	// Positions come from a generator of their own, so that the rest is as it was.
+	geo := rand.New(rand.NewPCG(cfg.Seed, 0x6e0))
 	for i := range nVenues {
 		c := ds.Cities[i%len(zones)] // every city has a venue
 		if i >= len(zones) {
 			c = ds.Cities[cityZipf.Uint64()]
 		}
+		lat := c.Lat + (geo.Float64()-0.5)*0.27
+		lon := c.Lon + (geo.Float64()-0.5)*0.27/math.Cos(c.Lat*math.Pi/180)
 		ds.Venues = append(ds.Venues, engine.Venue{Slug: fmt.Sprintf("venue-%d", i), Name: name(r, 2) + " Hall",
-			City: c.Slug, Address: fmt.Sprintf("%d Main Street", i+1), Lat: 10, Lon: 20, HasGeo: i%3 != 0})
+			City: c.Slug, Address: fmt.Sprintf("%d Main Street", i+1), Lat: math.Round(lat*1e5) / 1e5,
+			Lon: math.Round(lon*1e5) / 1e5, HasGeo: i%3 != 0})
 	}
 	nArtists := min(max(cfg.Gigs/8, 10), 200000)
 	for i := range nArtists {

@@ -1,6 +1,9 @@
 package crc
 
-import "sync"
+import (
+	"hash/crc32"
+	"sync"
+)
 
 // crc(A‖B) = crc(A)·x^(8·len B) mod P ⊕ crc(B), in the reflected representation of
 // CRC-32 (IEEE), where bit 31 is the coefficient of x^0.
@@ -79,3 +82,21 @@ func clmul32(a, b uint32) uint64 {
 	}
 	return p
 }
+
+// Trim returns the CRC-32 (IEEE) of A from crcAB, the CRC-32 of A‖b: the last byte's
+// update undone. (The table's entries differ in their top byte, which so names the
+// entry the update used.)
+func Trim(crcAB uint32, b byte) uint32 {
+	inv := untable()
+	x := ^crcAB
+	i := inv[x>>24]
+	return ^((x^crc32.IEEETable[i])<<8 | uint32(i^b))
+}
+
+var untable = sync.OnceValue(func() *[256]byte {
+	var inv [256]byte
+	for i, v := range crc32.IEEETable {
+		inv[v>>24] = byte(i)
+	}
+	return &inv
+})

@@ -74,3 +74,14 @@ func FuzzCombine(f *testing.F) {
 		}
 	})
 }
+
+func TestTrim(t *testing.T) {
+	for _, s := range []string{"", "a", "}", `{"id":"g1"}`, "\x00\xff\x7d"} {
+		for _, b := range []byte{'}', 0, 0xff} {
+			ab := crc32.ChecksumIEEE(append([]byte(s), b))
+			if got, want := Trim(ab, b), crc32.ChecksumIEEE([]byte(s)); got != want {
+				t.Errorf("Trim(crc(%q‖%#x)) = %#x, want %#x", s, b, got, want)
+			}
+		}
+	}
+}

@@ -10,9 +10,12 @@ import "slices"
 // distance has a code (the rare ones long), so any body can be compressed with it,
 // whatever the sample held.
 //
-// A fragment is one dynamic-Huffman block, not final, with matches only inside the body
-// (greedy with one step of lazy evaluation, 4 bytes at least), then an empty stored block
-// that ends it on a byte boundary. A Coder is immutable; each goroutine compresses with a
+// A fragment is one dynamic-Huffman block, not final, of the body less its last byte,
+// with matches only inside it (greedy with one step of lazy evaluation, 4 bytes at
+// least), then a stored block of the last byte that ends it on a byte boundary: its last
+// five bytes are that block's length (1), the length's complement and the byte, so that
+// bytes can be spliced before the body's last byte (see GzipWriter.Spliced). An empty
+// body ends with an empty stored block. A Coder is immutable; each goroutine compresses with a
 // Matcher of its own.
 type Coder struct {
 	lit  [286]huffCode // literals, end of block, lengths
@@ -142,6 +145,10 @@ func NewCoder(sample [][]byte) *Coder {
 // AppendFragment appends the fragment of p to dst, using m to find the matches.
 func (c *Coder) AppendFragment(dst, p []byte, m *Matcher) []byte {
 	w := bitWriter{dst: append(dst, c.head...), bits: c.tail, n: c.tn}
+	var last []byte
+	if len(p) > 0 {
+		p, last = p[:len(p)-1], p[len(p)-1:]
+	}
 	for _, x := range m.find(p) {
 		w.literals(&c.lit, p[:x.literals])
 		p = p[x.literals:]
@@ -157,11 +164,14 @@ func (c *Coder) AppendFragment(dst, p []byte, m *Matcher) []byte {
 		p = p[l+3:]
 	}
 	w.code(c.lit[endBlock])
-	w.write(0, 3) // an empty stored block, not final, ...
+	w.write(0, 3) // a stored block, not final, ...
 	for w.n > 0 { // ... padded to the byte ...
 		w.dst = append(w.dst, byte(w.bits))
 		w.bits >>= 8
 		w.n -= min(w.n, 8)
 	}
-	return append(w.dst, 0, 0, 0xff, 0xff) // ... of length 0
+	if len(last) == 0 {
+		return append(w.dst, 0, 0, 0xff, 0xff) // ... of length 0
+	}
+	return append(w.dst, 1, 0, 0xfe, 0xff, last[0]) // ... of the last byte
 }

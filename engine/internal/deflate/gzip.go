@@ -88,3 +88,32 @@ func (w *GzipWriter) Finish() []byte {
 	w.Dst = binary.LittleEndian.AppendUint32(w.Dst, w.size)
 	return w.Dst
 }
+
+// Spliced appends sep as stored blocks, then item with insert spliced before its last
+// byte: z, item's fragment, less its final stored block of that byte (see
+// Coder.AppendFragment), then a stored block of insert and that byte. sum and known are
+// as ListFragment's, the CRC-32 of sep and item. ok is false, and nothing is appended,
+// when z does not end as a fragment of item does, or insert is 65535 bytes or more.
+func (w *GzipWriter) Spliced(sep, z, item, insert []byte, sum uint32, known bool) (ok bool) {
+	n := len(z)
+	if len(item) == 0 || n < 5 || len(insert) >= 0xffff || z[n-5] != 1 || z[n-4] != 0 || z[n-3] != 0xfe || z[n-2] != 0xff || z[n-1] != item[len(item)-1] {
+		return false
+	}
+	w.stored(sep)
+	body, last := item[:len(item)-1], item[len(item)-1:]
+	if c, combined := crc.Combine(w.crc, crc.Trim(sum, last[0]), len(sep)+len(body)); known && combined {
+		w.crc = c
+		w.size += uint32(len(sep) + len(body))
+	} else {
+		w.account(sep)
+		w.account(body)
+	}
+	w.account(insert)
+	w.account(last)
+	w.Dst = append(w.Dst, z[:n-5]...) // up to the stored block's length, its header in the last byte
+	m := len(insert) + 1
+	w.Dst = binary.LittleEndian.AppendUint16(w.Dst, uint16(m))
+	w.Dst = binary.LittleEndian.AppendUint16(w.Dst, ^uint16(m))
+	w.Dst = append(append(w.Dst, insert...), last[0])
+	return true
+}

@@ -64,3 +64,43 @@ func TestListFragments(t *testing.T) {
 		}
 	}
 }
+
+// TestSpliced checks items with bytes spliced before their last byte, from fragments of a
+// Coder, their checksums combined or not, and the refusal of a fragment that does not
+// end in its last byte stored.
+func TestSpliced(t *testing.T) {
+	items := [][]byte{[]byte(`{"id":"g1","title":"A night, a night"}`), []byte(`{}`), []byte(`}`),
+		bytes.Repeat([]byte(`{"a":"bbbbbbbbbbbbbbbbbbbbb"}`), 40)}
+	coder := NewCoder(items)
+	var m Matcher
+	sep, insert := []byte{','}, []byte(`,"distance_km":12.3`)
+	w := NewGzipWriter(nil)
+	w.Raw([]byte{'['})
+	want := []byte{'['}
+	for i, it := range items {
+		z := coder.AppendFragment(nil, it, &m)
+		s := sep
+		if i == 0 {
+			s = nil
+		}
+		sum := crc32.Update(crc32.ChecksumIEEE(s), crc32.IEEETable, it)
+		if !w.Spliced(s, z, it, insert, sum, i%2 == 0) {
+			t.Fatalf("item %d: not spliced", i)
+		}
+		want = append(append(append(append(want, s...), it[:len(it)-1]...), insert...), it[len(it)-1])
+	}
+	var stored GzipWriter
+	stored.stored(items[0])
+	if w.Spliced(sep, stored.Dst, items[0], insert, 0, false) {
+		t.Fatal("a fragment of stored blocks was spliced")
+	}
+	w.Raw([]byte{']'})
+	want = append(want, ']')
+	zr, err := gzip.NewReader(bytes.NewReader(w.Finish()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("read %q (%v), want %q", got, err, want)
+	}
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -13,37 +14,43 @@ import (
 	"github.com/gigs/gigs/engine/internal/deflate"
 )
 
-// VenueBody is a venue's detail body, {"data":{…the venue…,"upcoming":[…its gigs…]}}. Its
-// bytes are not kept: they repeat the gigs' JSON, as large as the rest of a snapshot
-// together. Reader streams them from the snapshot's parts, identity or gzip (assembled from
-// the gigs' deflate fragments as pages are, see gzipbody.go), so that a venue with
-// thousands of gigs costs a response no buffer of its size. Its ETag is kept. A VenueBody
-// is valid while its snapshot is.
-type VenueBody struct {
+// DetailBody is the detail body of an entity with its gigs: a venue's,
+// {"data":{…the venue…,"upcoming":[…its gigs…]}}, or an artist's. Its bytes are not kept:
+// they repeat the gigs' JSON, as large as the rest of a snapshot together. Reader streams
+// them from the snapshot's parts, identity or gzip (assembled from the gigs' deflate
+// fragments as pages are, see gzipbody.go), so that an entity with thousands of gigs costs
+// a response no buffer of its size. Its ETag is kept. A DetailBody is valid while its
+// snapshot is.
+type DetailBody struct {
 	ETag string
 	s    *Snapshot
+	d    *detailPages
 	i    int
 }
 
 // Venue returns a venue's detail body, with its upcoming gigs.
-func (s *Snapshot) Venue(slug string) (VenueBody, bool) {
-	i, ok := s.venueSlugs.find(slug)
+func (s *Snapshot) Venue(slug string) (DetailBody, bool) {
+	return s.venueDetail.find(s, slug)
+}
+
+// find returns the body of the entity with slug.
+func (d *detailPages) find(s *Snapshot, slug string) (DetailBody, bool) {
+	i, ok := d.slugs.find(slug)
 	if !ok {
-		return VenueBody{}, false
+		return DetailBody{}, false
 	}
-	v := &s.venueDetail
-	return VenueBody{ETag: v.tags[v.tagAt[i]:v.tagAt[i+1]], s: s, i: i}, true
+	return DetailBody{ETag: d.tags[d.tagAt[i]:d.tagAt[i+1]], s: s, d: d, i: i}, true
 }
 
 // Reader returns a reader of the body, gzip when gz is set, and its size in bytes. Close
 // it when done (it is pooled); it must not be used after.
-func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
-	v := &b.s.venueDetail
-	r, _ := venueReaders.Get().(*VenueReader)
+func (b DetailBody) Reader(gz bool) (*DetailReader, int) {
+	d := b.d
+	r, _ := detailReaders.Get().(*DetailReader)
 	if r == nil {
-		r = new(VenueReader)
+		r = new(DetailReader)
 	}
-	*r = VenueReader{s: b.s, gz: gz, head: v.head[v.headAt[b.i]:v.headAt[b.i+1]], pos: v.pos[v.posAt[b.i]:v.posAt[b.i+1]], buf: r.buf[:0]}
+	*r = DetailReader{s: b.s, gz: gz, head: d.head[d.headAt[b.i]:d.headAt[b.i+1]], pos: d.pos[d.posAt[b.i]:d.posAt[b.i+1]], buf: r.buf[:0]}
 	size := len(r.head) + len(closing) + max(len(r.pos)-1, 0)
 	for _, p := range r.pos {
 		size += len(b.s.GigJSON(int(p)))
@@ -61,10 +68,10 @@ func (b VenueBody) Reader(gz bool) (*VenueReader, int) {
 	return r, size
 }
 
-// A VenueReader reads a venue's body piece by piece: the head, each gig (after a comma),
+// A DetailReader reads a detail body piece by piece: the head, each gig (after a comma),
 // the closing brackets; in gzip, each piece as deflate.GzipWriter writes it, the gigs'
 // fragments as they are.
-type VenueReader struct {
+type DetailReader struct {
 	s       *Snapshot
 	gz      bool
 	head    []byte
@@ -75,10 +82,10 @@ type VenueReader struct {
 	w       deflate.GzipWriter
 }
 
-var venueReaders sync.Pool
+var detailReaders sync.Pool
 
 // Read implements io.Reader.
-func (r *VenueReader) Read(p []byte) (int, error) {
+func (r *DetailReader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		if len(r.pending) == 0 && !r.piece() {
@@ -94,7 +101,7 @@ func (r *VenueReader) Read(p []byte) (int, error) {
 }
 
 // piece makes the next piece pending; false when there is none.
-func (r *VenueReader) piece() bool {
+func (r *DetailReader) piece() bool {
 	k := r.next
 	if k > len(r.pos)+1 {
 		return false
@@ -136,50 +143,52 @@ func (r *VenueReader) piece() bool {
 }
 
 // Close returns r to its pool.
-func (r *VenueReader) Close() error {
-	*r = VenueReader{buf: r.buf[:0]}
-	venueReaders.Put(r)
+func (r *DetailReader) Close() error {
+	*r = DetailReader{buf: r.buf[:0]}
+	detailReaders.Put(r)
 	return nil
 }
 
-// venueBodies keeps every venue's detail body in flat arrays, by venue number: the body up
-// to its upcoming list, the positions of its upcoming gigs, and its ETag.
-type venueBodies struct {
-	head                 []byte // {"data":{…,"upcoming":[ of venue i is head[headAt[i]:headAt[i+1]]
+// detailPages keeps the detail bodies of one kind of entity (venues, artists) in flat
+// arrays, by number in slug order: the body up to its list of gigs, the positions of
+// those gigs, and its ETag; slugs finds an entity's number.
+type detailPages struct {
+	head                 []byte // {"data":{…,"upcoming":[ of entity i is head[headAt[i]:headAt[i+1]]
 	pos                  []uint32
 	tags                 string
 	headAt, posAt, tagAt []int
+	slugs                keyTable
 }
 
 var comma, closing = []byte{','}, []byte("]}}")
 
-// renderVenueDetails lays out every venue's detail body and computes its ETag; items are
-// in venue number order, and positions[i] are the upcoming gigs of items[i].
-func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) error {
-	v := venueBodies{headAt: make([]int, 1, len(items)+1), posAt: make([]int, 1, len(items)+1), tagAt: make([]int, 1, len(items)+1)}
+// renderDetails lays out the detail bodies of one kind of entity and computes their ETags:
+// items are the entities' objects in slug order, slugs their slugs, positions[i] the gigs
+// of items[i], listed as "upcoming".
+func (s *Snapshot) renderDetails(kind string, items []any, slugs []string, positions [][]uint32) (detailPages, error) {
+	n := len(items)
+	v := detailPages{headAt: make([]int, 1, n+1), posAt: make([]int, 1, n+1), tagAt: make([]int, 1, n+1)}
 	total := 0
 	for _, p := range positions {
 		total += len(p)
 	}
 	v.pos = make([]uint32, 0, total)
-	v.head = make([]byte, 0, 512*len(items)) // a venue's head is some 300 bytes
-	slugs := make([]string, len(items))
+	v.head = make([]byte, 0, 512*n) // a head is some 300 bytes
 	var tags strings.Builder
-	tags.Grow(len(items) * len(`W/"0123456789abcdef"`))
+	tags.Grow(n * len(`W/"0123456789abcdef"`))
 	var h xxhash.Digest
 	var word [8]byte
 	var sum [24]byte
 	for i := range items {
 		var err error
 		at := len(v.head)
-		if v.head, err = appendJSON(append(v.head, `{"data":`...), &items[i]); err != nil {
-			return fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
+		if v.head, err = appendJSON(append(v.head, `{"data":`...), items[i]); err != nil {
+			return v, fmt.Errorf("cannot render %s %q: %w", kind, slugs[i], err)
 		}
 		v.head = append(v.head[:len(v.head)-1], `,"upcoming":[`...)
 		v.headAt = append(v.headAt, len(v.head))
 		v.pos = append(v.pos, positions[i]...)
 		v.posAt = append(v.posAt, len(v.pos))
-		slugs[i] = items[i].Slug
 		// The tag hashes the head and the gigs' hashes, not the gigs' bytes again.
 		h.Reset()
 		_, _ = h.Write(v.head[at:])
@@ -190,9 +199,21 @@ func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) e
 		v.tagAt = append(v.tagAt, tags.Len())
 	}
 	v.tags = tags.String()
-	s.venueDetail = v
+	v.head = bytes.Clone(v.head) // of its size: an artist's head is some 150 bytes, not 512
 	var err error
-	s.venueSlugs, err = newKeyTable(slugs)
+	v.slugs, err = newKeyTable(slugs)
+	return v, err
+}
+
+// renderVenueDetails lays out every venue's detail body; items are in venue number order,
+// and positions[i] are the upcoming gigs of items[i].
+func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) error {
+	objs, slugs := make([]any, len(items)), make([]string, len(items))
+	for i := range items {
+		objs[i], slugs[i] = &items[i], items[i].Slug
+	}
+	var err error
+	s.venueDetail, err = s.renderDetails("venue", objs, slugs, positions)
 	return err
 }
 

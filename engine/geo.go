@@ -1,0 +1,540 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Gigs near a point. Each venue has an effective position: its own coordinates, or its
+// city's centre (approximately) when it has none; a venue with neither is never near
+// anything. Venues at the same position are one point, and a point's gigs one posting,
+// so that the gigs of a city's venues without coordinates (all at its centre) are one
+// posting, not hundreds. Points are filed in rows of geoRowDeg degrees of latitude, each
+// row sorted by longitude: a radius's bounding box is, per row, one or two ranges of
+// longitude (two across the antimeridian, all of them when the cap holds a pole), each
+// found by binary search. A query checks the exact distance of each point in them, and
+// the points within the radius become one more group of alternatives ANDed with the
+// other filters (dimNear), ORed as the postings of a dimension are.
+
+// EarthRadiusKm is the radius of the sphere distances are measured on.
+const EarthRadiusKm = 6371.0
+
+// MaxRadiusKm is the largest radius a query may ask for.
+const MaxRadiusKm = 500.0
+
+// geoRowDeg is the height of a row of points, in degrees of latitude.
+const geoRowDeg = 0.1
+
+const geoRows = int(180 / geoRowDeg)
+
+// maxProbedPoints is the most points whose positions a query gathers and sorts when they
+// are its smallest group (see filterSet); more are united as bits.
+const maxProbedPoints = 8
+
+// noPoint is the point of a gig whose venue has no position.
+const noPoint = math.MaxUint32
+
+// dimNear is the group of a query's points within its radius, after the dimensions.
+const dimNear = numDims
+
+// DistanceKm returns the great-circle distance between two points (degrees), by the
+// haversine formula on a sphere of EarthRadiusKm.
+func DistanceKm(lat1, lon1, lat2, lon2 float64) float64 {
+	return distanceKm(lat1, lon1, lat2, lon2, math.Cos(lat1*rad), math.Cos(lat2*rad))
+}
+
+const rad = math.Pi / 180
+
+// distanceKm is DistanceKm given the cosines of the latitudes (in radians), which a
+// query computes once for its point and the index keeps for each of its own: the same
+// bits as DistanceKm's.
+func distanceKm(lat1, lon1, lat2, lon2, cos1, cos2 float64) float64 {
+	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + cos1*cos2*math.Sin(dlon/2)*math.Sin(dlon/2)
+	return 2 * EarthRadiusKm * math.Asin(math.Sqrt(min(1, max(0, a))))
+}
+
+// DistanceMetres is DistanceKm in whole metres, rounded: the sort key of sort=distance,
+// which distance_km shows rounded to a tenth of a kilometre.
+func DistanceMetres(lat1, lon1, lat2, lon2 float64) uint32 {
+	return uint32(math.Round(DistanceKm(lat1, lon1, lat2, lon2) * 1000))
+}
+
+// ValidPosition reports whether lat and lon are a position: finite, within ±90 and ±180.
+func ValidPosition(lat, lon float64) bool {
+	return lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 // false for NaN
+}
+
+// venuePosition returns where venue v is for near queries and its gig bodies: its own
+// coordinates, or (approx) its city's centre; ok is false when neither is known.
+func venuePosition(v *Venue, c *City) (lat, lon float64, approx, ok bool) {
+	switch {
+	case v.HasGeo && ValidPosition(v.Lat, v.Lon):
+		return v.Lat, v.Lon, false, true
+	case c.HasGeo && ValidPosition(c.Lat, c.Lon):
+		return c.Lat, c.Lon, true, true
+	}
+	return 0, 0, false, false
+}
+
+// geoIndex is the snapshot's index of points. Immutable once built.
+type geoIndex struct {
+	rowAt    []uint32 // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
+	lat, lon []uint64 // each point's position, as math.Float64bits
+	// trig holds, per point, the cosine of its latitude and the sines and cosines of half
+	// its latitude and half its longitude (radians), five a point: not in the snapshot file
+	// (see setTrig).
+	trig []float64
+	post postings // point k's gigs are post.posting(k)
+	of   []uint32 // the point of each position, or noPoint
+	// Tiles: runs of points of a row within a cell of longitude about as wide as the row
+	// is high, tile t's points [tileAt[t], tileAt[t+1]) and its gigs tilePost.posting(t),
+	// so that a radius takes the tiles wholly within it as one posting each rather than
+	// their points' (thousands in a city at a million gigs). tileOf and box (each tile's
+	// points' least and greatest latitude and longitude) are not in the snapshot file.
+	tileAt   []uint32
+	tilePost postings
+	tileOf   []uint32
+	box      []float64
+}
+
+func (g *geoIndex) points() int { return len(g.lat) }
+
+func (g *geoIndex) at(k int) (lat, lon float64) {
+	return math.Float64frombits(g.lat[k]), math.Float64frombits(g.lon[k])
+}
+
+// setTrig computes the points' trigonometry (see trig) and the tiles' tileOf and box.
+func (g *geoIndex) setTrig() {
+	tiles := len(g.tileAt) - 1
+	g.tileOf, g.box = make([]uint32, g.points()), make([]float64, 4*max(tiles, 0))
+	for t := range tiles {
+		b := g.box[4*t : 4*t+4]
+		b[0], b[1], b[2], b[3] = 90, -90, 180, -180
+		for k := g.tileAt[t]; k < g.tileAt[t+1]; k++ {
+			lat, lon := g.at(int(k))
+			b[0], b[1], b[2], b[3] = min(b[0], lat), max(b[1], lat), min(b[2], lon), max(b[3], lon)
+			g.tileOf[k] = uint32(t)
+		}
+	}
+	g.trig = make([]float64, 5*g.points())
+	for k := range g.points() {
+		lat, lon := g.at(k)
+		t := g.trig[5*k : 5*k+5]
+		t[0] = math.Cos(lat * rad)
+		t[1], t[2] = math.Sincos(lat * rad / 2)
+		t[3], t[4] = math.Sincos(lon * rad / 2)
+	}
+}
+
+func geoRow(lat float64) int {
+	return min(max(int((lat+90)/geoRowDeg), 0), geoRows-1)
+}
+
+// buildGeo files every position's venue under its point.
+func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
+	ds := cat.ds
+	type point struct {
+		lat, lon float64
+		row      int
+	}
+	var pts []point
+	ofVenue := make([]int32, len(ds.Venues)) // a venue's point, or -1
+	known := map[[2]uint64]int32{}
+	for v := range ds.Venues {
+		lat, lon, _, ok := venuePosition(&ds.Venues[v], &ds.Cities[cat.venueCity[v]])
+		if !ok {
+			ofVenue[v] = -1
+			continue
+		}
+		key := [2]uint64{math.Float64bits(lat + 0), math.Float64bits(lon + 0)} // -0 is 0
+		k, seen := known[key]
+		if !seen {
+			k = int32(len(pts))
+			known[key] = k
+			pts = append(pts, point{lat, lon, geoRow(lat)})
+		}
+		ofVenue[v] = k
+	}
+	// Only points with gigs, in row then longitude (then latitude) order.
+	at, pos := groupPositions(len(pts), func(emit func(int32, uint32)) {
+		for i := range rows {
+			if k := ofVenue[rows[i].venue]; k >= 0 {
+				emit(k, uint32(i))
+			}
+		}
+	})
+	var order []int32
+	for k := range pts {
+		if at[k+1] > at[k] {
+			order = append(order, int32(k))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		pa, pb := &pts[a], &pts[b]
+		return cmp.Or(cmp.Compare(pa.row, pb.row), cmp.Compare(pa.lon, pb.lon), cmp.Compare(pa.lat, pb.lat))
+	})
+	g := &s.geo
+	g.rowAt = make([]uint32, geoRows+1)
+	g.lat, g.lon = make([]uint64, len(order)), make([]uint64, len(order))
+	number := make([]uint32, len(pts))
+	var b postingsBuilder
+	for n, k := range order {
+		p := &pts[k]
+		g.lat[n], g.lon[n], number[k] = math.Float64bits(p.lat), math.Float64bits(p.lon), uint32(n)
+		g.rowAt[p.row+1]++
+		b.add(pos[at[k]:at[k+1]], strconv.Itoa(n))
+	}
+	for r := range geoRows {
+		g.rowAt[r+1] += g.rowAt[r]
+	}
+	var err error
+	if g.post, err = b.build(len(rows), s); err != nil {
+		return err
+	}
+	// Tiles: a cell of longitude of a row is about geoRowDeg on the ground, wider toward
+	// the poles (to 50 times).
+	var tb postingsBuilder
+	var union []uint32
+	cell := func(n int) int {
+		p := &pts[order[n]]
+		w := geoRowDeg / max(math.Cos((float64(p.row)*geoRowDeg-90+geoRowDeg/2)*rad), 0.02)
+		return int((p.lon + 180) / w)
+	}
+	g.tileAt = []uint32{0}
+	for n := range order {
+		k := order[n]
+		union = append(union, pos[at[k]:at[k+1]]...)
+		if n+1 == len(order) || pts[order[n+1]].row != pts[k].row || cell(n+1) != cell(n) {
+			slices.Sort(union)
+			tb.add(union, strconv.Itoa(len(g.tileAt)-1))
+			union = nil
+			g.tileAt = append(g.tileAt, uint32(n+1))
+		}
+	}
+	if g.tilePost, err = tb.build(len(rows), s); err != nil {
+		return err
+	}
+	g.setTrig()
+	for _, ps := range []*postings{&g.post, &g.tilePost} { // numbered in order
+		for n := range len(ps.of) {
+			if i, ok := ps.keys.find(strconv.Itoa(n)); !ok || ps.of[i] != uint32(n) {
+				return fmt.Errorf("point or tile %d is not posting %d", n, n)
+			}
+		}
+	}
+	g.of = make([]uint32, len(rows))
+	for i := range rows {
+		g.of[i] = noPoint
+		if k := ofVenue[rows[i].venue]; k >= 0 {
+			g.of[i] = number[k]
+		}
+	}
+	return nil
+}
+
+// validGeo checks a geo index read from a file against a snapshot of n gigs.
+func (g *geoIndex) valid(n, dayN int) bool {
+	points := len(g.lat)
+	if len(g.rowAt) != geoRows+1 || g.rowAt[0] != 0 || !ascending(g.rowAt, false) || int(g.rowAt[geoRows]) != points ||
+		len(g.lon) != points || len(g.of) != n || !g.post.valid(n) || len(g.post.big) != points ||
+		len(g.post.dayCum) != len(g.post.frz)/2*(dayN+1) || len(g.tileAt) == 0 || g.tileAt[0] != 0 ||
+		!ascending(g.tileAt, true) || int(g.tileAt[len(g.tileAt)-1]) != points || !g.tilePost.valid(n) ||
+		len(g.tilePost.big) != len(g.tileAt)-1 || len(g.tilePost.dayCum) != len(g.tilePost.frz)/2*(dayN+1) {
+		return false
+	}
+	for k := range points {
+		if lat, lon := g.at(k); !ValidPosition(lat, lon) {
+			return false
+		}
+	}
+	for _, k := range g.of {
+		if k != noPoint && int(k) >= points {
+			return false
+		}
+	}
+	return true
+}
+
+// candidate is a point within a query's radius, or a tile wholly within it; in q.ring,
+// a point, its haversine term a (see hav) and, once measured, its distance.
+type candidate struct {
+	a      float64
+	point  uint32 // or tile
+	metres uint32
+	tile   bool
+}
+
+// nearQuery is a query's point, radius and order.
+type nearQuery struct {
+	set, byDistance bool
+	lat, lon, km    float64
+}
+
+// Near restricts q to the gigs at venues within radiusKm of (lat, lon), and orders its
+// page by distance (then start, then id) when byDistance is set; Run sets Dist. The
+// caller checks the values (ValidPosition, 0 < radiusKm <= MaxRadiusKm). Call it before
+// After, whose tokens depend on the order.
+func (q *Query) Near(lat, lon, radiusKm float64, byDistance bool) {
+	q.near = nearQuery{set: true, byDistance: byDistance, lat: lat, lon: lon, km: radiusKm}
+}
+
+// findNear gathers q's candidates: the points within its radius, or the tiles wholly
+// within it, their points marked in q.mark; and when the page is by distance, every point
+// within it, measured, in the heap q.ring. It reports whether any is.
+func (s *Snapshot) findNear(q *Query) bool {
+	g := &s.geo
+	q.cand = q.cand[:0]
+	if g.points() == 0 {
+		return false
+	}
+	n := q.near
+	delta := n.km/EarthRadiusKm*180/math.Pi*(1+1e-9) + 1e-9 // the cap's angular radius, degrees, and a hair
+	latLo, latHi := n.lat-delta, n.lat+delta
+	dlon := 360.0 // every longitude when the cap holds a pole
+	if latLo > -90 && latHi < 90 {
+		dlon = math.Asin(min(1, math.Sin(delta*math.Pi/180)/math.Cos(n.lat*math.Pi/180))) * 180 / math.Pi
+	}
+	cos0 := math.Cos(n.lat * rad)
+	// A point is within the radius for sure, or beyond it, when its haversine term, from
+	// the points' sines and cosines without calling on any (hav), is clearly below or
+	// above the radius's; only the few on the edge are measured (with DistanceKm's own
+	// arithmetic). Distances are measured for the page alone.
+	slat, clat := math.Sincos(n.lat * rad / 2)
+	slon, clon := math.Sincos(n.lon * rad / 2)
+	h := math.Sin(n.km / EarthRadiusKm / 2)
+	aIn, aOut := h*h*(1-1e-9), h*h*(1+1e-9)
+	// Tiles wholly within the radius are taken whole, away from the poles (see tileWithin).
+	tiled := math.Abs(n.lat) <= 80
+	q.ring = q.ring[:0]
+	var spans [2][2]float64
+	ns := 0
+	switch lo, hi := n.lon-dlon, n.lon+dlon; {
+	case dlon >= 180:
+		spans[0], ns = [2]float64{-180, 180}, 1
+	case lo < -180:
+		spans[0], spans[1], ns = [2]float64{lo + 360, 180}, [2]float64{-180, hi}, 2
+	case hi > 180:
+		spans[0], spans[1], ns = [2]float64{lo, 180}, [2]float64{-180, hi - 360}, 2
+	default:
+		spans[0], ns = [2]float64{lo, hi}, 1
+	}
+	words := (g.points() + 63) >> 6
+	if cap(q.mark) < words {
+		q.mark = make([]uint64, words) // grows once per size of snapshot
+	}
+	q.mark = q.mark[:words]
+	for r := geoRow(max(latLo, -90)); r <= geoRow(min(latHi, 90)); r++ {
+		rlo, rhi := int(g.rowAt[r]), int(g.rowAt[r+1])
+		for _, sp := range spans[:ns] {
+			a := rlo + searchLon(g.lon[rlo:rhi], sp[0])
+			for k := a; k < rhi; k++ {
+				lat, lon := g.at(k)
+				if lon > sp[1] {
+					break
+				}
+				if t := g.tileOf[k]; tiled && int(g.tileAt[t]) == k && s.tileWithin(q, int(t), cos0, sp[1]) {
+					q.cand = append(q.cand, candidate{point: t, tile: true})
+					end := int(g.tileAt[t+1])
+					for ; k < end; k++ {
+						q.mark[k>>6] |= 1 << (k & 63)
+						if n.byDistance { // within the radius: measured when taken (see pageByDistance)
+							q.ring = append(q.ring, candidate{point: uint32(k), a: g.hav(k, slat, clat, slon, clon, cos0)})
+						}
+					}
+					k--
+					continue
+				}
+				a := g.hav(k, slat, clat, slon, clon, cos0)
+				switch {
+				case a > aOut:
+					continue
+				case a >= aIn && distanceKm(n.lat, n.lon, lat, lon, cos0, g.trig[5*k]) > n.km:
+					continue
+				}
+				q.cand = append(q.cand, candidate{point: uint32(k)})
+				q.mark[k>>6] |= 1 << (k & 63)
+				if n.byDistance {
+					q.ring = append(q.ring, candidate{point: uint32(k), a: a})
+				}
+			}
+		}
+	}
+	heapify(q.ring)
+	return len(q.cand) > 0
+}
+
+// The points of a query by distance are a heap by haversine term, nearest on top: made in
+// linear time and taken from until the page is full, rather than every point measured
+// and sorted.
+
+func heapify(h []candidate) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+}
+
+func nearer(a, b candidate) bool { return a.a < b.a || a.a == b.a && a.point < b.point }
+
+func siftDown(h []candidate, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		if r := l + 1; r < len(h) && nearer(h[r], h[l]) {
+			l = r
+		}
+		if !nearer(h[l], h[i]) {
+			return
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
+}
+
+// popNearest removes the nearest point of h.
+func popNearest(h []candidate) (candidate, []candidate) {
+	c, n := h[0], len(h)-1
+	h[0] = h[n]
+	h = h[:n]
+	siftDown(h, 0)
+	return c, h
+}
+
+// push adds c to the heap h.
+func push(h []candidate, c candidate) []candidate {
+	h = append(h, c)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !nearer(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	return h
+}
+
+// nextNearest takes from the heap h the points at the least distance in whole metres of
+// those in it, measured, into grp. Terms are DistanceKm's but for rounding, so the points
+// whose terms are at most that of the first one's metres and a half, with a hair, are
+// measured, and those found farther go back: every point left is farther.
+func (s *Snapshot) nextNearest(q *Query, h, grp []candidate) (heap, group []candidate) {
+	n := &q.near
+	cos0 := math.Cos(n.lat * rad)
+	measure := func(c candidate) candidate {
+		lat, lon := s.geo.at(int(c.point))
+		c.metres = uint32(math.Round(distanceKm(n.lat, n.lon, lat, lon, cos0, s.geo.trig[5*c.point]) * 1000))
+		return c
+	}
+	var c candidate
+	c, h = popNearest(h)
+	grp = append(grp[:0], measure(c))
+	bound := havOf((float64(grp[0].metres) + 0.5) / 1000)
+	for len(h) > 0 && h[0].a <= bound {
+		c, h = popNearest(h)
+		grp = append(grp, measure(c))
+	}
+	least := grp[0].metres
+	for _, c := range grp {
+		least = min(least, c.metres)
+	}
+	kept := grp[:0]
+	for _, c := range grp {
+		if c.metres == least {
+			kept = append(kept, c)
+		} else {
+			h = push(h, c)
+		}
+	}
+	return h, kept
+}
+
+// tileWithin reports whether every point of tile t is within q's radius: the tile's box
+// lies within longitude maxLon, away from the poles, and its corners are within the
+// radius by a hair. Away from the poles and within 500 km, the haversine term grows with
+// the difference of longitude and is convex along a meridian, so a box's farthest point
+// from q's is one of its corners.
+func (s *Snapshot) tileWithin(q *Query, t int, cos0, maxLon float64) bool {
+	b := s.geo.box[4*t : 4*t+4 : 4*t+4]
+	if b[3] > maxLon || b[0] < -80 || b[1] > 80 {
+		return false
+	}
+	n := &q.near
+	limit := n.km * (1 - 1e-9)
+	for _, c := range [4][2]float64{{b[0], b[2]}, {b[0], b[3]}, {b[1], b[2]}, {b[1], b[3]}} {
+		if distanceKm(n.lat, n.lon, c[0], c[1], cos0, math.Cos(c[0]*rad)) > limit {
+			return false
+		}
+	}
+	return true
+}
+
+// hav returns the haversine term of point k's distance from the point whose half
+// latitude's and half longitude's sines and cosines, and latitude's cosine, are given:
+// sin²(Δφ/2) + cos φ0 cos φ sin²(Δλ/2), from the differences' sines by the subtraction
+// formulas. It is DistanceKm's term but for rounding (a few units in the last place).
+func (g *geoIndex) hav(k int, slat, clat, slon, clon, cos0 float64) float64 {
+	t := g.trig[5*k : 5*k+5 : 5*k+5]
+	dlat, dlon := t[1]*clat-t[2]*slat, t[3]*clon-t[4]*slon
+	return dlat*dlat + cos0*t[0]*dlon*dlon
+}
+
+// havOf returns the haversine term of a distance in kilometres, a hair above.
+func havOf(km float64) float64 {
+	h := math.Sin(km / EarthRadiusKm / 2)
+	return h * h * (1 + 1e-9)
+}
+
+// searchLon returns the first of lons (float64 bits, ascending as floats) at least lon.
+func searchLon(lons []uint64, lon float64) int {
+	lo, hi := 0, len(lons)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if math.Float64frombits(lons[m]) < lon {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// clearNear clears q's marks (a bit per point: a few hundred words at a million gigs).
+func (q *Query) clearNear() {
+	clear(q.mark)
+	q.cand, q.ring, q.grp = q.cand[:0], q.ring[:0], q.grp[:0]
+}
+
+// nearMarked reports whether position p's point is one of q's candidates.
+func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
+	k := s.geo.of[p]
+	return k != noPoint && q.mark[k>>6]&(1<<(k&63)) != 0
+}
+
+// metresOf returns the distance in metres from q's point to position p's venue.
+func (s *Snapshot) metresOf(q *Query, p int) uint32 {
+	k := int(s.geo.of[p])
+	lat, lon := s.geo.at(k)
+	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, math.Cos(q.near.lat*rad), s.geo.trig[5*k]) * 1000))
+}
+
+// appendVenueRef appends a gig's venue: its slug and name, and its position when known
+// (its city's centre, saying so, when it has none of its own).
+func appendVenueRef(b []byte, v *Venue, c *City) []byte {
+	b = appendRef(b, v.Slug, v.Name)
+	lat, lon, approx, ok := venuePosition(v, c)
+	if !ok {
+		return b
+	}
+	b = appendOptFloat(b[:len(b)-1], ",lat", &lat)
+	b = appendOptFloat(b, ",lon", &lon)
+	if approx {
+		b = append(b, `,"approximate_location":true`...)
+	}
+	return append(b, '}')
+}
