@@ -56,6 +56,27 @@ type sizeResult struct {
 	PageTotal             int
 	Restart               []time.Duration // from gigsd's start on the same data directory to the page served
 	SnapshotWrite         time.Duration   // gigsd's own log of writing its snapshot file
+	Discovery             []discoveryRow  // near, sort=distance, q: each against a ceiling of its own
+}
+
+// runCeiling starts the ceiling server on the CPU gigsd uses, serving the answer recorded
+// in file, loads path on it as the page is loaded, and stops it.
+func runCeiling(ctx context.Context, cfg benchConfig, work, file, path string, dur time.Duration, rep *report) (wrkResult, error) {
+	caddr, err := freeAddr()
+	if err != nil {
+		return wrkResult{}, err
+	}
+	c, err := start(ctx, serverCPU, "http://"+caddr+"/", time.Minute, cfg.Self, "-ceiling", file, "-ceiling-addr", caddr)
+	if err != nil {
+		return wrkResult{}, err
+	}
+	defer c.stop()
+	cr, cmd, err := wrkRun{URL: "http://" + caddr + path, Conns: conns, Dur: dur, CPU: loadCPU}.run(ctx, work)
+	if err != nil {
+		return wrkResult{}, err
+	}
+	rep.command("ceiling", cmd)
+	return cr, nil
 }
 
 // bench measures every size of m and the swaps and peer, and returns the report.
@@ -211,20 +232,10 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	mix := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	for range m.Runs {
 		// Side by side: the ceiling, then gigsd, each run.
-		caddr, err := freeAddr()
+		cr, err := runCeiling(ctx, cfg, work, ceilingFile, paths.page, m.Dur, rep)
 		if err != nil {
 			return r, err
 		}
-		c, err := start(ctx, serverCPU, "http://"+caddr+"/", time.Minute, cfg.Self, "-ceiling", ceilingFile, "-ceiling-addr", caddr)
-		if err != nil {
-			return r, err
-		}
-		cr, cmd, err := wrkRun{URL: "http://" + caddr + paths.page, Conns: conns, Dur: m.Dur, CPU: loadCPU}.run(ctx, work)
-		c.stop()
-		if err != nil {
-			return r, err
-		}
-		rep.command("ceiling", cmd)
 		r.Ceiling = append(r.Ceiling, cr)
 		pr, cmd, err := page1.run(ctx, work)
 		if err != nil {
@@ -253,6 +264,15 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	}
 	logf("  page %.0f req/s (gzip %.0f, run %.0f), ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.PageGzip)), median(rates(r.PageRun)),
 		median(rates(r.Ceiling)), median(rates(r.Mix)))
+	if r.Discovery, err = discoveryPaths(base, paths.city); err != nil {
+		return r, err
+	}
+	if err := measureDiscovery(ctx, m, cfg, work, base, r.Discovery, rep); err != nil {
+		return r, err
+	}
+	for _, d := range r.Discovery {
+		logf("  %s: %.0f req/s, ceiling %.0f req/s", d.Name, median(rates(d.Own)), median(rates(d.Ceiling)))
+	}
 
 	// Half the page's peak rate: wrk waits 1 ms between a connection's requests, so the
 	// rate is set by the number of connections; one calibration run finds it.
@@ -347,6 +367,7 @@ func exportFacts(base, key string) (raw, gz int64, firstByte []time.Duration, er
 // page the ceiling and the peer answer.
 type mixSet struct {
 	all  []string
+	city string // the busiest city's slug
 	page string
 	// pageRun is page's query with its range from now (no from), which the page memo
 	// does not keep: gigsd runs it for each request.
@@ -410,7 +431,7 @@ func mixPaths(base string, n int) (mixSet, error) {
 	}) int {
 		return a.Upcoming - b.Upcoming
 	})
-	set := mixSet{page: q("city", biggest.Slug, "from", day(7), "to", day(37)), pageRun: q("city", biggest.Slug, "to", day(37))}
+	set := mixSet{city: biggest.Slug, page: q("city", biggest.Slug, "from", day(7), "to", day(37)), pageRun: q("city", biggest.Slug, "to", day(37))}
 	kinds := []struct {
 		share int
 		path  func() string

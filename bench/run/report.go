@@ -136,6 +136,11 @@ func (r *report) goals() []goal {
 		out = append(out, goal{"the same page gzip-compressed vs identity" + at, "≥ 85%",
 			fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s; %d bytes vs %d)", 100*gz/page, gz, page, g.GzipBytes, g.PageBytes), gz >= 0.85*page})
 	}
+	for _, d := range g.Discovery {
+		own, ceil := median(rates(d.Own)), median(rates(d.Ceiling))
+		out = append(out, goal{d.Name + ", run for each request, vs its ceiling" + at, fmt.Sprintf("≥ %.0f%%", 100*d.Goal),
+			fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*own/ceil, own, ceil), own >= d.Goal*ceil})
+	}
 	hp99 := median(p99s(g.Half))
 	out = append(out, goal{"p99 at half of peak load" + at, "≤ 2 ms",
 		fmt.Sprintf("%.2f ms at %.0f req/s", hp99, median(rates(g.Half))), hp99 <= 2})
@@ -251,6 +256,19 @@ func (r *report) markdown() string {
 			fmtRange(rates(s.PageGzip), "", 1, 0), 100*median(rates(s.PageGzip))/median(rates(s.Page)),
 			fmtRange(rates(s.Half), "", 1, 0), fmtRange(p50s(s.Half), "", 1, 3), fmtRange(p99s(s.Half), "", 1, 3),
 			fmtRange(rates(s.Export), "", 1, 1), fmtRange(durationsMS(s.FirstByte), "", 1, 2), float64(s.RSS)/1e6, float64(s.ExportRaw)/1e6)
+	}
+	w("")
+	w("### Discovery queries")
+	w("")
+	w("Each run for every request (its range from now, which the page memo never keeps), against a ceiling serving the bytes gigsd answered for it, side by side in each run.")
+	w("")
+	w("| gigs | query | path | gigs on the page / total | bytes | gigsd req/s | ceiling req/s | gigsd/ceiling |")
+	w("|---|---|---|---|---|---|---|---|")
+	for _, s := range r.Sizes {
+		for _, d := range s.Discovery {
+			w("| %s | %s | `%s` | %d / %d | %d | %s | %s | %.0f%% |", count(s.Gigs), d.Name, d.Path, d.Gigs, d.Total, d.Bytes,
+				fmtRange(rates(d.Own), "", 1, 0), fmtRange(rates(d.Ceiling), "", 1, 0), 100*median(rates(d.Own))/median(rates(d.Ceiling)))
+		}
 	}
 	w("")
 	w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%).")
