@@ -18,12 +18,12 @@ import (
 // query's range is from now (no from=), so the page memo never keeps it: gigsd runs it
 // for every request.
 type discoveryRow struct {
-	Name, Path    string
-	Goal          float64 // the share of its ceiling the issue asks for at 1M
-	Own, Ceiling  []wrkResult
-	Bytes, Gigs   int // the answer's size and its gigs
-	Total         int    // the answer's meta.total
-	CeilingFile   string // the recorded answer the ceiling serves
+	Name, Path   string
+	Goal         float64 // the share of its ceiling the issue asks for at 1M
+	Own, Ceiling []wrkResult
+	Bytes, Gigs  int    // the answer's size and its gigs
+	Total        int    // the answer's meta.total
+	CeilingFile  string // the recorded answer the ceiling serves
 }
 
 // discoveryPaths are the discovery queries of a dataset: gigs within 25 km of its busiest
