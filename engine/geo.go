@@ -259,6 +259,45 @@ func (g *geoIndex) valid(n, dayN int) bool {
 	return true
 }
 
+// agrees checks, once the postings are viewed, that every position a point's or a tile's
+// posting lists is filed under that point (or a point of that tile) in g.of: a near query
+// measures the distance of each gig it matches through g.of, so a file whose postings and
+// positions disagree would have it look up a point that is not there.
+func (g *geoIndex) agrees() error {
+	for k := range len(g.lat) {
+		if !eachPosition(g.post.posting(k), func(p uint32) bool { return g.of[p] == uint32(k) }) {
+			return fmt.Errorf("geo index: point %d lists a gig filed under another point", k)
+		}
+	}
+	for t := range len(g.tileAt) - 1 {
+		lo, hi := g.tileAt[t], g.tileAt[t+1]
+		if !eachPosition(g.tilePost.posting(t), func(p uint32) bool { return g.of[p] >= lo && g.of[p] < hi }) {
+			return fmt.Errorf("geo index: tile %d lists a gig of a point outside it", t)
+		}
+	}
+	return nil
+}
+
+// eachPosition calls f with p's positions in order while f returns true, and reports
+// whether it always did.
+func eachPosition(p posting, f func(uint32) bool) bool {
+	if p.bm == nil {
+		for _, x := range p.list {
+			if !f(x) {
+				return false
+			}
+		}
+		return true
+	}
+	it := p.bm.Iterator()
+	for it.HasNext() {
+		if !f(it.Next()) {
+			return false
+		}
+	}
+	return true
+}
+
 // candidate is a point within a query's radius, or a tile wholly within it; in q.ring,
 // a point, its haversine term a (see hav) and, once measured, its distance.
 type candidate struct {

@@ -395,6 +395,9 @@ func (s *Snapshot) views() error {
 	if err := s.geo.tilePost.reindex(len(s.keys)); err != nil {
 		return err
 	}
+	if err := s.geo.agrees(); err != nil {
+		return err
+	}
 	s.geo.setTrig()
 	for _, ps := range []*postings{&s.words.words, &s.words.prefixes} {
 		if err := ps.reindex(len(s.keys)); err != nil {

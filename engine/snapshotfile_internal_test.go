@@ -46,6 +46,29 @@ func twoCities(t testing.TB, gigs int) *Snapshot {
 	return s
 }
 
+// placed returns a snapshot of gigs at two venues with coordinates: two points of the
+// geo index, their gigs in lists.
+func placed(t testing.TB) *Snapshot {
+	t.Helper()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ds := &Dataset{
+		Cities: []City{{Slug: "berlin", Name: "Berlin", Country: "DE", Timezone: "Europe/Berlin"}},
+		Venues: []Venue{{Slug: "big", Name: "Big", City: "berlin", Lat: 52.5, Lon: 13.4, HasGeo: true},
+			{Slug: "small", Name: "Small", City: "berlin", Lat: 52.6, Lon: 13.2, HasGeo: true}},
+	}
+	for i := range 40 {
+		ds.Gigs = append(ds.Gigs, Gig{ID: fmt.Sprintf("g%d", i), Venue: []string{"big", "small"}[i%2], Start: now.Add(time.Duration(i+1) * time.Hour)})
+	}
+	s, err := Build(ds, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.geo.lat) != 2 {
+		t.Fatalf("%d points in the geo index, want 2", len(s.geo.lat))
+	}
+	return s
+}
+
 // withTombstone returns a snapshot of gigs g1 and g2 built after one of g0 to g2: it
 // holds a tombstone of g0, whose id is as long as the gigs'.
 func withTombstone(t testing.TB) *Snapshot {
@@ -108,6 +131,12 @@ func TestInconsistentSnapshotFiles(t *testing.T) {
 		{"artist ETag bounds", func(s *Snapshot) { s.artistDetail.tagAt[1] = 1 << 20 }, nil},
 		{"artist gig out of range", func(s *Snapshot) { s.artistDetail.pos[0] = 1 << 30 }, nil},
 		{"artist pages missing", func(s *Snapshot) { s.artistDetail.headAt = s.artistDetail.headAt[:1] }, nil},
+		{"a near gig filed under no point", func(s *Snapshot) {
+			eachPosition(s.geo.post.posting(0), func(p uint32) bool { s.geo.of[p] = noPoint; return false })
+		}, placed},
+		{"a near gig filed under another point", func(s *Snapshot) {
+			eachPosition(s.geo.post.posting(0), func(p uint32) bool { s.geo.of[p] = 1; return false })
+		}, placed},
 		{"serialized bitmap damaged", func(s *Snapshot) {
 			ps := &s.index[DimCity]
 			ps.packed[ps.frz[1]-1] ^= 0xff // its header's last byte
