@@ -49,6 +49,7 @@ func TestNearErrors(t *testing.T) {
 		{"sort=nearest", "sort", "must be starts_at or distance"},
 		{"near=51.5,-0.12&sort=distance&after=1796500800.g1", "after", "after value"},
 		{"near=51.5,-0.12&after=5~1796500800.g1", "after", "after value"},
+		{"near=51.5,-0.12&sort=distance&radius=9999km&after=5~1796500800.g1", "radius", "at most 500km"}, // the token is not judged
 	} {
 		path := "/v1/gigs?" + strings.ReplaceAll(tc.query, " ", "%20")
 		r := do(t, "GET", base+path, nil)

@@ -223,6 +223,9 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 		switch {
 		case p.raw[pPage] != nil:
 			p.bad("after", "not with page: a page begins after a gig or at a page number")
+		case len(p.invalid) > 0 && string(p.raw[pSort]) == "distance":
+			// Another bad parameter left the order unset: a token by distance cannot be
+			// judged, and is not the client's error to report.
 		case !p.q.After(v):
 			p.bad("after", "must be the after value of a page's next link")
 		default:
