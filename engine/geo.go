@@ -463,11 +463,8 @@ func push(h []candidate, c candidate) []candidate {
 // whose terms are at most that of the first one's metres and a half, with a hair, are
 // measured, and those found farther go back: every point left is farther.
 func (s *Snapshot) nextNearest(q *Query, h, grp []candidate) (heap, group []candidate) {
-	n := &q.near
-	cos0 := math.Cos(n.lat * rad)
 	measure := func(c candidate) candidate {
-		lat, lon := s.geo.at(int(c.point))
-		c.metres = uint32(math.Round(distanceKm(n.lat, n.lon, lat, lon, cos0, s.geo.trig[5*c.point]) * 1000))
+		c.metres = s.pointMetres(q, int(c.point))
 		return c
 	}
 	var c candidate
@@ -556,8 +553,10 @@ func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
 }
 
 // metresOf returns the distance in metres from q's point to position p's venue.
-func (s *Snapshot) metresOf(q *Query, p int) uint32 {
-	k := int(s.geo.of[p])
+func (s *Snapshot) metresOf(q *Query, p int) uint32 { return s.pointMetres(q, int(s.geo.of[p])) }
+
+// pointMetres returns the distance in whole metres from q's point to point k.
+func (s *Snapshot) pointMetres(q *Query, k int) uint32 {
 	lat, lon := s.geo.at(k)
 	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, math.Cos(q.near.lat*rad), s.geo.trig[5*k]) * 1000))
 }
