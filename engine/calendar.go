@@ -212,13 +212,18 @@ func validURI(u string) bool {
 	return u != "" && !strings.ContainsFunc(u, func(r rune) bool { return r <= ' ' || r == '"' || r == 0x7f })
 }
 
-// location is the gig's LOCATION: venue, address, city, country.
+// location is the gig's LOCATION: venue, address, city, and the country's English name,
+// which calendar apps look up better than its code.
 func (g *gigDoc) location() string {
 	parts := []string{g.Venue.Name}
 	if g.address != "" {
 		parts = append(parts, g.address)
 	}
-	return strings.Join(append(parts, g.City.Name, g.Country), ", ")
+	country := g.Country
+	if c, ok := LookupCountry(country); ok {
+		country = c.Name
+	}
+	return strings.Join(append(parts, g.City.Name, country), ", ")
 }
 
 // description is the gig's DESCRIPTION: the bill, doors, ticket offers, the sources
