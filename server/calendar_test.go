@@ -121,7 +121,9 @@ func listed(t *testing.T, base, query string) []listedGig {
 		r := do(t, "GET", fmt.Sprintf("%s/v1/gigs?%spage_size=100&page=%d", base, query, page), nil)
 		var body struct {
 			Data []listedGig
-			Meta struct{ TotalPages int `json:"total_pages"` }
+			Meta struct {
+				TotalPages int `json:"total_pages"`
+			}
 		}
 		if r.status != 200 || json.Unmarshal(r.body, &body) != nil {
 			t.Fatalf("/v1/gigs?%s: %d %s", query, r.status, r.body)
