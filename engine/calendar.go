@@ -54,6 +54,10 @@ func (s *Snapshot) detailGigs(d *detailPages, slug string) (string, []uint32, bo
 	return v.Name, p[:len(p):len(p)], true
 }
 
+// Begun returns how many gigs of the snapshot begin before t, as a range from t counts
+// them: the answer to a query whose range starts at t changes only when this does.
+func (s *Snapshot) Begun(t time.Time) int { return s.positions(AtInstant(t), Bound{}).lo }
+
 // AppendCalendar appends the iCalendar feed (RFC 5545) of the gigs at positions, in the
 // order given, at most MaxCalendarEvents of them: a VEVENT per gig, and a cancelled
 // VEVENT for each gig merged into one of them while its tombstone lasts (its old UID

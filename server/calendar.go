@@ -201,12 +201,34 @@ func (s *Server) gigLD(json handler) handler {
 }
 
 // gigsFeed answers /v1/gigs.ics: the first MaxCalendarEvents gigs of the listing its
-// filters, range and order select, rendered per request (its range starts now unless
-// given), their count and the cap in the feed's description.
+// filters, range and order select, their count and the cap in the feed's description.
+// It is rendered on the first request and kept in the page memo, keyed by the query and,
+// when the range starts now, by how many gigs have begun (Snapshot.Begun): the answer
+// changes only when a gig begins, so that the polls of calendar apps are answered from
+// the memo.
 func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
+	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	now := s.now(ctx)
+	query := ctx.URI().QueryString()
+	var key []byte
+	memo := s.memos.forSnapshot(snap)
+	if memo != nil {
+		key = append(append(make([]byte, 0, len(query)+24), "ics?"...), query...)
+		if !hasFrom(query) {
+			key = strconv.AppendInt(append(key, '#'), int64(snap.Begun(now)), 10)
+		}
+		if e, ok := memo.get(key, gz); ok {
+			s.m.memoHit.Inc()
+			if s.sendHeaders(ctx, snap, e.tag, false, gz) {
+				ctx.Response.SetBodyRaw(e.body)
+			}
+			setCalendarHeaders(ctx, "gigs")
+			return nil
+		}
+	}
 	p := s.acquire()
 	defer s.release(p)
-	p.parseGigs(ctx.QueryArgs(), s.now(ctx))
+	p.parseGigs(ctx.QueryArgs(), now)
 	for _, i := range []int{pPage, pPageSize, pAfter} {
 		if p.given[i] {
 			p.bad(paramNames[i], "not taken by the feed, which lists the first "+strconv.Itoa(engine.MaxCalendarEvents)+" gigs")
@@ -232,7 +254,14 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 		return err
 	}
 	s.m.rendered[viewICS].Add(float64(n))
-	if err := s.sendAssembled(ctx, snap, p, engine.TagOf(p.buf), false); err != nil {
+	tag := engine.TagOf(p.buf)
+	if gz {
+		p.buf, p.zbuf = p.gzip(p.buf), p.buf
+	}
+	if memo != nil && s.memos.keep(memo, key, gz, nil, p.buf, tag) {
+		s.m.memoStored.Inc()
+	}
+	if err := s.sendEncoded(ctx, snap, p, tag, false, gz); err != nil {
 		return err
 	}
 	setCalendarHeaders(ctx, "gigs")

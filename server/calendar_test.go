@@ -510,3 +510,35 @@ func TestJSONLDNegotiation(t *testing.T) {
 		t.Errorf("unknown gig: %d", r.status)
 	}
 }
+
+// TestGigsFeedMemo: a feed asked again is answered from the memo until a gig begins.
+func TestGigsFeedMemo(t *testing.T) {
+	snap, err := engine.Build(calendarDataset(), engine.Options{Now: calNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live engine.Live
+	live.Publish(snap)
+	now := calNow
+	s := New(Options{Live: &live, Now: func() time.Time { return now }, ReadLimit: 1 << 30, PublicURL: "https://gigs.example"})
+	base := listen(t, s)
+	for _, enc := range []string{"", "gzip"} {
+		h := map[string]string{"Accept-Encoding": enc}
+		first := do(t, "GET", base+"/v1/gigs.ics?city=paris", h)
+		rendered := testutil.ToFloat64(s.m.rendered[viewICS])
+		again := do(t, "GET", base+"/v1/gigs.ics?city=paris", h)
+		if testutil.ToFloat64(s.m.rendered[viewICS]) != rendered || !bytes.Equal(again.body, first.body) ||
+			again.header.Get("ETag") != first.header.Get("ETag") || again.header.Get("Content-Type") != "text/calendar; charset=utf-8" ||
+			again.header.Get("Content-Encoding") != first.header.Get("Content-Encoding") {
+			t.Errorf("%q: asked again, the feed was rendered again or differs: %v", enc, again.header)
+		}
+	}
+	if !bytes.Contains(do(t, "GET", base+"/v1/gigs.ics?city=paris", nil).body, []byte("UID:c1@")) {
+		t.Fatal("c1 is not in the feed before it begins")
+	}
+	now = time.Date(2027, 3, 27, 19, 0, 1, 0, time.UTC) // c1 began at 20:00 in Paris
+	if r := do(t, "GET", base+"/v1/gigs.ics?city=paris", nil); bytes.Contains(r.body, []byte("UID:c1@")) ||
+		!bytes.Contains(r.body, []byte("UID:c2@")) {
+		t.Errorf("after c1 began, the feed still lists it (or lost c2):\n%.500s", r.body)
+	}
+}
