@@ -94,9 +94,9 @@ type Snapshot struct {
 	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
 	ledger
 
-	artistDetail detailPages      // each listed artist's detail body (artistbody.go)
-	geo          geoIndex         // the venues' positions, for near queries (see geo.go)
-	merged       mergedTombstones // lazily: the tombstones of merged gigs by survivor (calendar.go)
+	artistDetail detailPages        // each listed artist's detail body (artistbody.go)
+	geo          geoIndex           // the venues' positions, for near queries (see geo.go)
+	calTombs     calendarTombstones // lazily: the tombstones the calendar feeds list (calendar.go)
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.

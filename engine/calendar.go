@@ -27,6 +27,10 @@ type Calendar struct {
 	// Refresh is how often subscribers should poll (REFRESH-INTERVAL, X-PUBLISHED-TTL),
 	// whole minutes of at least 15.
 	Refresh time.Duration
+	// Of names the entity whose gigs the feed lists, "venue:<slug>" or "artist:<slug>":
+	// its gigs no source lists any more, whose tombstones last, are listed too, cancelled.
+	// "" for a feed of other gigs.
+	Of string
 }
 
 // VenueGigs returns the name of the venue with slug and the positions of its upcoming
@@ -59,19 +63,30 @@ func (s *Snapshot) detailGigs(d *detailPages, slug string) (string, []uint32, bo
 func (s *Snapshot) Begun(t time.Time) int { return s.positions(AtInstant(t), Bound{}).lo }
 
 // AppendCalendar appends the iCalendar feed (RFC 5545) of the gigs at positions, in the
-// order given, at most MaxCalendarEvents of them: a VEVENT per gig, and a cancelled
-// VEVENT for each gig merged into one of them while its tombstone lasts (its old UID
-// crossed out in favour of the survivor's). It returns the events written, tombstones
-// included.
+// order given, at most MaxCalendarEvents of them: a VEVENT per gig; a cancelled VEVENT for
+// each gig merged into one of them while its tombstone lasts (its old UID crossed out in
+// favour of the survivor's); and, when c.Of names an entity, a cancelled VEVENT for each of
+// its gigs no source lists any more, from the build day on, while their tombstones last.
+// It returns the events written, tombstones included.
 func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([]byte, int, error) {
 	total := len(positions)
 	positions = positions[:min(total, MaxCalendarEvents)]
-	docs := make([]*gigDoc, len(positions))
+	gone := s.calendarIndex().gone[c.Of]
+	if c.Of == "" {
+		gone = nil
+	}
+	docs := make([]*gigDoc, len(positions)+len(gone))
 	addresses := map[string]string{}
 	type span struct{ from, to time.Time }
 	spans := map[*time.Location]*span{}
-	for k, p := range positions {
-		g, err := s.gigView(int(p), addresses)
+	for k := range docs {
+		var body []byte
+		if k < len(positions) {
+			body = s.GigJSON(int(positions[k]))
+		} else {
+			body = s.tomb.gig(gone[k-len(positions)])
+		}
+		g, err := s.readGig(body, addresses)
 		if err != nil {
 			return dst, 0, err
 		}
@@ -117,21 +132,39 @@ func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([
 	for _, l := range locs {
 		w.AppendVTimezone(l, spans[l].from, spans[l].to)
 	}
-	merged := s.mergedInto()
+	merged := s.calendarIndex().merged
 	n := 0
 	for k, p := range positions {
 		g := docs[k]
 		created, updated := s.GigTimes(int(p))
-		s.appendEvent(&w, g, c.Host, g.ID, s.lastSeq[p], created, updated, "")
+		s.appendEvent(&w, g, c.Host, event{uid: g.ID, seq: s.lastSeq[p], created: created, updated: updated})
 		n++
 		for _, t := range merged[g.ID] {
-			tomb := s.tomb.get(t)
-			s.appendEvent(&w, g, c.Host, tomb.ID, s.tomb.seq[t], time.Time{}, tomb.Removed, g.ID)
+			s.appendEvent(&w, g, c.Host, event{uid: string(s.tomb.ids.key(t)), seq: s.tomb.seq[t], updated: time.Unix(s.tomb.removed[t], 0).UTC(),
+				cancelled: true, related: g.ID, note: "This listing was merged into " + g.ID + "@" + c.Host + ": this copy is cancelled."})
 			n++
 		}
 	}
+	for k, t := range gone {
+		g := docs[len(positions)+k]
+		created, _ := time.Parse(time.RFC3339, g.CreatedAt)
+		s.appendEvent(&w, g, c.Host, event{uid: g.ID, seq: s.tomb.seq[t], created: created, updated: time.Unix(s.tomb.removed[t], 0).UTC(),
+			cancelled: true, note: "No source lists this gig any more: it is taken to be cancelled."})
+		n++
+	}
 	w.Line("END", "VCALENDAR")
 	return w.B, n, nil
+}
+
+// event is what a VEVENT says beyond its gig: under which UID, its SEQUENCE, its times
+// (created zero when unknown), and, for a gig removed or merged, that it is cancelled,
+// why (note) and the UID's id of the gig it is now (related).
+type event struct {
+	uid              string
+	seq              uint64
+	created, updated time.Time
+	cancelled        bool
+	related, note    string
 }
 
 // describe says what a feed lists, and the cap when it applies.
@@ -157,18 +190,16 @@ func isoMinutes(d time.Duration) string {
 	return out
 }
 
-// appendEvent writes the VEVENT of gig g under the id uid: a live gig's own (into ""),
-// or the cancelled event of a gig merged into g (into is g's id). created is zero when
-// unknown.
-func (s *Snapshot) appendEvent(w *ics.Writer, g *gigDoc, host, uid string, seq uint64, created, updated time.Time, into string) {
+// appendEvent writes the VEVENT of gig g as e says.
+func (s *Snapshot) appendEvent(w *ics.Writer, g *gigDoc, host string, e event) {
 	w.Line("BEGIN", "VEVENT")
-	w.Prop("UID").Text(uid).Raw("@").Text(host).End()
-	w.Prop("DTSTAMP").UTC(updated).End()
-	if !created.IsZero() {
-		w.Prop("CREATED").UTC(created).End()
+	w.Prop("UID").Text(e.uid).Raw("@").Text(host).End()
+	w.Prop("DTSTAMP").UTC(e.updated).End()
+	if !e.created.IsZero() {
+		w.Prop("CREATED").UTC(e.created).End()
 	}
-	w.Prop("LAST-MODIFIED").UTC(updated).End()
-	w.Prop("SEQUENCE").Int(int64(min(seq, 1<<31-1))).End()
+	w.Prop("LAST-MODIFIED").UTC(e.updated).End()
+	w.Prop("SEQUENCE").Int(int64(min(e.seq, 1<<31-1))).End()
 	if g.TimeTBA {
 		w.PropParam("DTSTART", "VALUE", "DATE").Date(g.start).End()
 	} else {
@@ -178,7 +209,7 @@ func (s *Snapshot) appendEvent(w *ics.Writer, g *gigDoc, host, uid string, seq u
 		}
 	}
 	w.Prop("SUMMARY").Text(g.Title).End()
-	w.Prop("DESCRIPTION").Text(g.description(into, host)).End()
+	w.Prop("DESCRIPTION").Text(g.description(e.note)).End()
 	w.Prop("LOCATION").Text(g.location()).End()
 	if g.Venue.Lat != nil && g.Venue.Lon != nil {
 		w.Prop("GEO").Raw(strconv.FormatFloat(*g.Venue.Lat, 'f', -1, 64)).Raw(";").Raw(strconv.FormatFloat(*g.Venue.Lon, 'f', -1, 64)).End()
@@ -198,14 +229,14 @@ func (s *Snapshot) appendEvent(w *ics.Writer, g *gigDoc, host, uid string, seq u
 	}
 	status := "CONFIRMED"
 	switch {
-	case into != "" || g.Status == StatusCancelled:
+	case e.cancelled || g.Status == StatusCancelled:
 		status = "CANCELLED"
 	case g.Status == StatusPostponed:
 		status = "TENTATIVE"
 	}
 	w.Prop("STATUS").Raw(status).End()
-	if into != "" {
-		w.Prop("RELATED-TO").Text(into).Raw("@").Text(host).End()
+	if e.related != "" {
+		w.Prop("RELATED-TO").Text(e.related).Raw("@").Text(host).End()
 	}
 	w.Line("END", "VEVENT")
 }
@@ -230,12 +261,12 @@ func (g *gigDoc) location() string {
 	return strings.Join(append(parts, g.City.Name, country), ", ")
 }
 
-// description is the gig's DESCRIPTION: the bill, doors, ticket offers, the sources
-// credited, and, for the event of a gig merged into g (into), where it went.
-func (g *gigDoc) description(into, host string) string {
+// description is the gig's DESCRIPTION: note when not empty, then the bill, doors,
+// ticket offers and the sources credited.
+func (g *gigDoc) description(note string) string {
 	var b strings.Builder
-	if into != "" {
-		fmt.Fprintf(&b, "This listing was merged into %s@%s: this copy is cancelled.\n", into, host)
+	if note != "" {
+		b.WriteString(note + "\n")
 	}
 	switch g.Status {
 	case StatusCancelled:
@@ -304,24 +335,53 @@ func (g *gigDoc) description(into, host string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// mergedInto returns, by the id of a live gig, the tombstones of the gigs merged into
-// it, worked out once per snapshot when first asked.
-func (s *Snapshot) mergedInto() map[string][]int {
-	s.merged.once.Do(func() {
-		m := map[string][]int{}
+// calendarIndex returns the tombstones the feeds list, worked out once per snapshot
+// when first asked: those of merged gigs by the survivor's id, and those of gigs gone
+// from the sources that start from the build day on, by "venue:<slug>" and
+// "artist:<slug>" of their gig, in start order.
+func (s *Snapshot) calendarIndex() *calendarTombstones {
+	x := &s.calTombs
+	x.once.Do(func() {
+		x.merged, x.gone = map[string][]int{}, map[string][]int{}
+		since := s.built.Add(-24 * time.Hour)
+		type goneGig struct {
+			t     int
+			start time.Time
+		}
+		var list []goneGig
+		byT := map[int]*gigDoc{}
 		for i := range s.tomb.len() {
-			if Reason(s.tomb.reason[i]) == ReasonMerged {
+			switch Reason(s.tomb.reason[i]) {
+			case ReasonMerged:
 				into := string(s.tomb.into[s.tomb.intoOff[i]:s.tomb.intoOff[i+1]])
-				m[into] = append(m[into], i)
+				x.merged[into] = append(x.merged[into], i)
+			case ReasonGone:
+				body := s.tomb.gig(i)
+				if body == nil {
+					continue
+				}
+				g, err := s.readGig(body, map[string]string{})
+				if err != nil || g.start.Before(since) {
+					continue
+				}
+				list, byT[i] = append(list, goneGig{i, g.start}), g
 			}
 		}
-		s.merged.m = m
+		slices.SortStableFunc(list, func(a, b goneGig) int { return a.start.Compare(b.start) })
+		for _, e := range list {
+			g := byT[e.t]
+			x.gone["venue:"+g.Venue.Slug] = append(x.gone["venue:"+g.Venue.Slug], e.t)
+			for _, a := range g.Artists {
+				x.gone["artist:"+a.Slug] = append(x.gone["artist:"+a.Slug], e.t)
+			}
+		}
 	})
-	return s.merged.m
+	return x
 }
 
-// mergedTombstones is a snapshot's mergedInto, filled when first asked.
-type mergedTombstones struct {
-	once sync.Once
-	m    map[string][]int
+// calendarTombstones is a snapshot's calendarIndex, filled when first asked.
+type calendarTombstones struct {
+	once   sync.Once
+	merged map[string][]int // tombstone numbers by the id of the gig they were merged into
+	gone   map[string][]int // tombstone numbers of gigs gone from the sources, by "venue:" or "artist:" and slug
 }

@@ -45,6 +45,7 @@ type gigDoc struct {
 		Name string `json:"name"`
 		URL  string `json:"url"`
 	} `json:"sources"`
+	CreatedAt string `json:"created_at"`
 
 	// Set by gigView, not read from the JSON.
 	loc     *time.Location
@@ -73,13 +74,17 @@ func (g *gigDoc) at(v string) time.Time {
 	return t.In(g.loc)
 }
 
-// gigView reads the gig at position i back from its JSON, with its zone, start and
-// venue's address; addresses caches the addresses of venues by slug for the caller's
-// gigs.
+// gigView reads the gig at position i back from its JSON (see readGig).
 func (s *Snapshot) gigView(i int, addresses map[string]string) (*gigDoc, error) {
+	return s.readGig(s.GigJSON(i), addresses)
+}
+
+// readGig reads a gig back from its JSON, with its zone, start and venue's address;
+// addresses caches the addresses of venues by slug for the caller's gigs.
+func (s *Snapshot) readGig(body []byte, addresses map[string]string) (*gigDoc, error) {
 	g := new(gigDoc)
-	if err := json.Unmarshal(s.GigJSON(i), g); err != nil {
-		return nil, fmt.Errorf("cannot read gig %d back: %w", i, err)
+	if err := json.Unmarshal(body, g); err != nil {
+		return nil, fmt.Errorf("cannot read a gig back: %w", err)
 	}
 	var err error
 	if g.loc, err = zone(g.Timezone); err != nil {

@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 7 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index last
+	snapshotVersion = 8 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index; 8: the gone gigs' JSON last
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -202,6 +202,8 @@ func (s *Snapshot) sections(c *codec) {
 	c.postings(&s.geo.tilePost)
 	c.postings(&s.words.words)
 	c.postings(&s.words.prefixes)
+	c.Bytes(&s.tomb.body)
+	binfile.Words(c.Codec, &s.tomb.bodyOff, 4)
 }
 
 // detailPages writes or reads the detail bodies of one kind of entity (see detailPages).

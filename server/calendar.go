@@ -139,7 +139,9 @@ func (s *Server) entity(kind string, feed route, json handler, gigs func(*engine
 				if kind == "artist" {
 					what = "upcoming gigs of " + name
 				}
-				body, n, err := snap.AppendCalendar(nil, positions, s.calendar(snap, name+" · gigs", what))
+				c := s.calendar(snap, name+" · gigs", what)
+				c.Of = kind + ":" + slug
+				body, n, err := snap.AppendCalendar(nil, positions, c)
 				s.m.rendered[viewICS].Add(float64(n))
 				return body, err
 			}

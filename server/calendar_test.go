@@ -329,8 +329,9 @@ func TestCalendarCap(t *testing.T) {
 }
 
 // TestCalendarRefreshes drives two refreshes of a real listener: a gig cancelled, one
-// rescheduled and one merged into another show in the next feed as STATUS:CANCELLED, the
-// same UID with a higher SEQUENCE, and the old UID cancelled.
+// rescheduled, one merged into another and one no source lists any more show in the next
+// feed as STATUS:CANCELLED, the same UID with a higher SEQUENCE, the old UID cancelled,
+// and the gone gig cancelled.
 func TestCalendarRefreshes(t *testing.T) {
 	base, live, snap, _ := serveCalendar(t)
 	before := map[icalcheck.Parser]map[string]icalcheck.Event{}
@@ -348,8 +349,8 @@ func TestCalendarRefreshes(t *testing.T) {
 			g.PreviousStart, g.Start, g.Status = g.Start, time.Date(2027, 4, 20, 21, 0, 0, 0, paris), engine.StatusRescheduled
 		}
 	}
-	// c9 turns out to be c4, which keeps its sources.
-	ds.Gigs = slices.DeleteFunc(ds.Gigs, func(g engine.Gig) bool { return g.ID == "c9" })
+	// c9 turns out to be c4, which keeps its sources; no source lists c3 any more.
+	ds.Gigs = slices.DeleteFunc(ds.Gigs, func(g engine.Gig) bool { return g.ID == "c9" || g.ID == "c3" })
 	ds.Merges = []engine.Merge{{From: "c9", Into: "c4"}}
 	next, err := engine.Build(ds, engine.Options{Now: calNow.Add(time.Hour), Prev: snap})
 	if err != nil {
@@ -367,6 +368,7 @@ func TestCalendarRefreshes(t *testing.T) {
 			{"c2@gigs.example", "CONFIRMED", "2027-04-20T21:00:00+02:00"},
 			{"c9@gigs.example", "CANCELLED", "2027-04-03T20:00:00+02:00"}, // the survivor's date
 			{"c4@gigs.example", "TENTATIVE", "2027-04-03T20:00:00+02:00"},
+			{"c3@gigs.example", "CANCELLED", "2027-04-02"},
 		} {
 			e, ok := after[tt.uid]
 			if !ok {
@@ -384,10 +386,22 @@ func TestCalendarRefreshes(t *testing.T) {
 		if e := after["c9@gigs.example"]; !strings.Contains(e.Description, "merged into c4@gigs.example") {
 			t.Errorf("%s: the merged gig's event says %q", p, e.Description)
 		}
+		if e := after["c3@gigs.example"]; !strings.HasPrefix(e.Description, "No source lists this gig any more") || e.Summary != "Hiromi: date to be announced" {
+			t.Errorf("%s: the gone gig's event: %+v", p, e)
+		}
 	}
 	// The gig itself answers 301 to its survivor, as its event says.
 	if r := do(t, "GET", base+"/v1/gigs/c9", nil); r.status != 301 {
 		t.Errorf("merged gig: %d", r.status)
+	}
+	// The gone gig is in its artist's feed too, and in the feeds of a snapshot read back
+	// from its file (the tombstone keeps the gig's JSON).
+	if !bytes.Contains(do(t, "GET", base+"/v1/artists/hiromi.ics", nil).body, []byte("UID:c3@gigs.example")) {
+		t.Error("the gone gig is not in its artist's feed")
+	}
+	live.Publish(readBack(t, next))
+	if r := do(t, "GET", base+"/v1/venues/la-cigale.ics", nil); !bytes.Equal(r.body, feed) {
+		t.Errorf("the feed of the snapshot read back differs:\n%s", r.body)
 	}
 }
 
