@@ -54,7 +54,26 @@ type viewEntry struct {
 	err  error
 }
 
-// get returns the body of key for snap, rendering it with render when not kept.
+// find returns the body kept for key of snap, once rendered. It does not allocate.
+func (c *viewCache) find(snap *engine.Snapshot, key []byte) (*engine.Body, bool) {
+	if c.size == 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	var e *viewEntry
+	if c.snap.Value() == snap {
+		e = c.entries[string(key)]
+	}
+	c.mu.Unlock()
+	if e == nil {
+		return nil, false
+	}
+	e.once.Do(func() {}) // waits for a render under way; a failed one is found again
+	return e.body, e.body != nil
+}
+
+// get returns the body of key for snap, rendering it with render when not kept: once
+// however many requests ask at once when snap is live, and without keeping it otherwise.
 func (c *viewCache) get(snap *engine.Snapshot, key string, render func() ([]byte, error)) (*engine.Body, error) {
 	do := func(e *viewEntry) {
 		raw, err := render()
@@ -80,11 +99,14 @@ func (c *viewCache) get(snap *engine.Snapshot, key string, render func() ([]byte
 	c.mu.Unlock()
 	first := false
 	e.once.Do(func() { do(e); first = true })
-	if first && e.err == nil {
-		n := len(key) + len(e.body.Raw) + len(e.body.Gzip)
+	if first {
 		c.mu.Lock()
-		if c.snap.Value() == snap {
-			if c.bytes += n; c.bytes > c.size {
+		if e.err != nil {
+			if c.entries[key] == e {
+				delete(c.entries, key) // a later request tries again
+			}
+		} else if c.snap.Value() == snap {
+			if c.bytes += len(key) + len(e.body.Raw) + len(e.body.Gzip); c.bytes > c.size {
 				c.entries, c.bytes = map[string]*viewEntry{}, 0
 			}
 		}
@@ -106,10 +128,12 @@ func (s *Server) calendar(snap *engine.Snapshot, name, what string) engine.Calen
 	return engine.Calendar{Host: s.host, Name: name, What: what, Refresh: every}
 }
 
-// entity wraps the detail handler of a venue or an artist (json): a slug ending ".ics" is
-// the entity's iCalendar feed (route feed), and a request that prefers JSON-LD is
-// answered with its gigs' schema.org graph. kind names the entity; gigs finds it.
-func (s *Server) entity(kind string, feed route, json handler, gigs func(*engine.Snapshot, string) (string, []uint32, bool)) handler {
+// entity wraps the detail handler of a venue or an artist (json; kind is "venue" or
+// "artist"): a slug ending ".ics" is the entity's iCalendar feed (route feed), and a
+// request that prefers JSON-LD is answered with its gigs' schema.org graph. Both are
+// rendered once per snapshot (renderEntity); a request that finds them kept allocates
+// nothing.
+func (s *Server) entity(kind string, feed route, json handler) handler {
 	return func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		slug := pathParam(ctx, "slug")
 		ics := strings.HasSuffix(slug, ".ics")
@@ -126,35 +150,20 @@ func (s *Server) entity(kind string, feed route, json handler, gigs func(*engine
 		if err := noParams(ctx); err != nil {
 			return err
 		}
-		name, positions, ok := gigs(snap, slug)
-		if !ok {
-			return notFound("no %s with slug %q", kind, slug)
-		}
-		var key string
-		var render func() ([]byte, error)
+		var kb [160]byte
+		key := append(append(append(kb[:0], kind...), ':'), slug...)
 		if ics {
-			key = "ics:" + kind + ":" + slug
-			render = func() ([]byte, error) {
-				what := "upcoming gigs at " + name
-				if kind == "artist" {
-					what = "upcoming gigs of " + name
-				}
-				c := s.calendar(snap, name+" · gigs", what)
-				c.Of = kind + ":" + slug
-				body, n, err := snap.AppendCalendar(nil, positions, c)
-				s.m.rendered[viewICS].Add(float64(n))
-				return body, err
-			}
-		} else {
-			key = "ld:" + kind + ":" + slug
-			render = func() ([]byte, error) {
-				s.m.rendered[viewLD].Add(float64(min(len(positions), engine.MaxCalendarEvents)))
-				return snap.AppendGraphLD(nil, positions, s.o.PublicURL)
+			key = append(key, ".ics"...)
+		}
+		b, ok := s.views.find(snap, key)
+		if !ok {
+			var err error
+			if b, err = s.renderEntity(snap, kind, slug, ics); err != nil {
+				return err
 			}
 		}
-		b, err := s.views.get(snap, key, render)
-		if err != nil {
-			return err
+		if b == nil {
+			return notFound("no %s with slug %q", kind, slug)
 		}
 		if err := s.send(ctx, snap, b, true); err != nil {
 			return err
@@ -168,38 +177,55 @@ func (s *Server) entity(kind string, feed route, json handler, gigs func(*engine
 	}
 }
 
-// gigLD answers /v1/gigs/{id} for a client that prefers JSON-LD: the gig's MusicEvent,
-// rendered per request (one gig), or the JSON when it does not.
-func (s *Server) gigLD(json handler) handler {
-	return func(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
-		if !prefersLD(ctx.Request.Header.Peek("Accept")) {
-			err := json(ctx, snap)
-			varyAccept(ctx)
-			return err
-		}
-		if err := noParams(ctx); err != nil {
-			return err
-		}
-		id := pathParam(ctx, "id")
-		p := s.acquire()
-		defer s.release(p)
-		var ok bool
-		var err error
-		if p.buf, ok, err = snap.AppendGigLD(p.buf[:0], id, s.o.PublicURL); !ok {
-			if known, err := s.gone(ctx, snap, id); known {
-				return err
-			}
-			return notFound("no upcoming gig with id %q", id)
-		} else if err != nil {
-			return err
-		}
-		s.m.rendered[viewLD].Inc()
-		if err := s.sendAssembled(ctx, snap, p, engine.TagOf(p.buf), true); err != nil {
-			return err
-		}
-		setLDHeaders(ctx)
-		return nil
+// renderEntity returns the feed (ics) or the JSON-LD graph of the venue or artist (kind)
+// with slug, through the view cache; nil when there is none.
+func (s *Server) renderEntity(snap *engine.Snapshot, kind, slug string, ics bool) (*engine.Body, error) {
+	gigs := (*engine.Snapshot).VenueGigs
+	if kind == "artist" {
+		gigs = (*engine.Snapshot).ArtistGigs
 	}
+	name, positions, ok := gigs(snap, slug)
+	if !ok {
+		return nil, nil
+	}
+	key := kind + ":" + slug
+	render := func() ([]byte, error) {
+		s.m.rendered[viewLD].Add(float64(min(len(positions), engine.MaxCalendarEvents)))
+		return snap.AppendGraphLD(nil, positions, s.o.PublicURL)
+	}
+	if ics {
+		key += ".ics"
+		render = func() ([]byte, error) {
+			what := "upcoming gigs at " + name
+			if kind == "artist" {
+				what = "upcoming gigs of " + name
+			}
+			c := s.calendar(snap, name+" · gigs", what)
+			c.Of = kind + ":" + slug
+			body, n, err := snap.AppendCalendar(nil, positions, c)
+			s.m.rendered[viewICS].Add(float64(n))
+			return body, err
+		}
+	}
+	return s.views.get(snap, key, render)
+}
+
+// gigLD answers /v1/gigs/{id} for a client that prefers JSON-LD (see gig): the gig's
+// MusicEvent, rendered per request (one gig), in p.
+func (s *Server) gigLD(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *params, id string) error {
+	var ok bool
+	var err error
+	if p.buf, ok, err = snap.AppendGigLD(p.buf[:0], id, s.o.PublicURL); !ok {
+		return s.unknownGig(ctx, snap, id)
+	} else if err != nil {
+		return err
+	}
+	s.m.rendered[viewLD].Inc()
+	if err := s.sendAssembled(ctx, snap, p, engine.TagOf(p.buf), true); err != nil {
+		return err
+	}
+	setLDHeaders(ctx)
+	return nil
 }
 
 // gigsFeed answers /v1/gigs.ics: the first MaxCalendarEvents gigs of the listing its
@@ -212,10 +238,11 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	now := s.now(ctx)
 	query := ctx.URI().QueryString()
+	var kb [512]byte
 	var key []byte
 	memo := s.memos.forSnapshot(snap)
 	if memo != nil {
-		key = append(append(make([]byte, 0, len(query)+24), "ics?"...), query...)
+		key = append(append(kb[:0], "ics?"...), query...)
 		if !hasFrom(query) {
 			key = strconv.AppendInt(append(key, '#'), int64(snap.Begun(now)), 10)
 		}
@@ -275,7 +302,8 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 func setCalendarHeaders(ctx *fasthttp.RequestCtx, name string) {
 	if ctx.Response.StatusCode() == fasthttp.StatusOK {
 		ctx.SetContentType(typeCalendar)
-		ctx.Response.Header.Set("Content-Disposition", `inline; filename="`+name+`.ics"`)
+		var b [160]byte
+		ctx.Response.Header.SetBytesV("Content-Disposition", append(append(append(b[:0], `inline; filename="`...), name...), `.ics"`...))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/loader/ical"
@@ -304,10 +305,10 @@ func TestCalendarHTTP(t *testing.T) {
 func gunzip(t *testing.T, b []byte) []byte {
 	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
+	var out []byte
+	if err == nil {
+		out, err = io.ReadAll(zr)
 	}
-	out, err := io.ReadAll(zr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,5 +555,35 @@ func TestGigsFeedMemo(t *testing.T) {
 	if r := do(t, "GET", base+"/v1/gigs.ics?city=paris", nil); bytes.Contains(r.body, []byte("UID:c1@")) ||
 		!bytes.Contains(r.body, []byte("UID:c2@")) {
 		t.Errorf("after c1 began, the feed still lists it (or lost c2):\n%.500s", r.body)
+	}
+}
+
+// TestCalendarAllocations: a feed kept for the snapshot, and a /v1/gigs.ics answer in the
+// page memo, are sent without allocating (but for the router's path parameter).
+func TestCalendarAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race")
+	}
+	snap, err := engine.Build(calendarDataset(), engine.Options{Now: calNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live engine.Live
+	live.Publish(snap)
+	h := testServer(t, &live).Handler()
+	for _, tt := range []struct {
+		uri string
+		max float64
+	}{
+		{"/v1/venues/la-cigale.ics", 4}, // as /v1/gigs/{id}: the router's path parameter
+		{"gzip /v1/artists/sigur-ros.ics", 4},
+		{"gzip /v1/gigs.ics?city=paris&from=2027-03-01", 0},
+		{"gzip /v1/gigs.ics?city=paris", 0},
+	} {
+		run := handlerCtx(new(fasthttp.RequestCtx), h, tt.uri)
+		run()
+		if n := allocsPerRun(run); n > tt.max {
+			t.Errorf("%s: %v allocations per request, want at most %v", tt.uri, n, tt.max)
+		}
 	}
 }

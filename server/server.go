@@ -265,12 +265,12 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	r.SaveMatchedRoutePath = false
 	handlers := map[route]fasthttp.RequestHandler{
 		routeGigs:      s.v1(s.gigs),
-		routeGig:       s.v1(s.gigLD(s.gig)),
+		routeGig:       s.v1(s.gig),
 		routeCities:    s.v1(s.directory((*engine.Snapshot).Cities)),
 		routeVenues:    s.v1(s.venues),
-		routeVenue:     s.v1(s.entity("venue", routeVenueFeed, s.detail("venue", (*engine.Snapshot).Venue), (*engine.Snapshot).VenueGigs)),
+		routeVenue:     s.v1(s.entity("venue", routeVenueFeed, s.detail("venue", (*engine.Snapshot).Venue))),
 		routeArtists:   s.v1(s.directory((*engine.Snapshot).Artists)),
-		routeArtist:    s.v1(s.entity("artist", routeArtistFeed, s.detail("artist", (*engine.Snapshot).Artist), (*engine.Snapshot).ArtistGigs)),
+		routeArtist:    s.v1(s.entity("artist", routeArtistFeed, s.detail("artist", (*engine.Snapshot).Artist))),
 		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
 		routeMeta:      s.v1(s.meta),
 		routeGigsFeed:  s.v1(s.gigsFeed),
@@ -284,7 +284,7 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	if s.o.Keys != nil {
 		handlers[routeDownload] = s.v1(s.download)
 	}
-	for rt, h := range handlers { // the entities' feeds are answered by their routes (entity)
+	for rt, h := range handlers { // the venue and artist feeds are answered by their entity's route (entity)
 		h := s.charged(rt, h)
 		r.GET(routeTemplates[rt], h)
 		r.HEAD(routeTemplates[rt], h)
