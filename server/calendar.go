@@ -322,11 +322,21 @@ func varyAccept(ctx *fasthttp.RequestCtx) {
 	}
 }
 
+// containsFold reports whether s holds sub (lower case ASCII) in any case.
+func containsFold(s []byte, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if bytes.EqualFold(s[i:i+len(sub)], []byte(sub)) {
+			return true
+		}
+	}
+	return false
+}
+
 // prefersLD reports whether an Accept header value prefers application/ld+json to JSON:
 // it names it with a q-value above zero and above that of application/json, when that is
 // named too. It does not allocate unless the header names JSON-LD.
 func prefersLD(accept []byte) bool {
-	if !bytes.Contains(accept, []byte("ld+json")) {
+	if !containsFold(accept, "ld+json") {
 		return false
 	}
 	ld, js := -1.0, -1.0

@@ -495,6 +495,9 @@ func TestJSONLDNegotiation(t *testing.T) {
 		{"application/json;q=0.5, application/ld+json", "application/ld+json"},
 		{"application/ld+json;q=0", "application/json"},
 		{"text/html, application/ld+json;q=0.9, */*;q=0.8", "application/ld+json"},
+		{"Application/LD+JSON", "application/ld+json"},
+		{"application/ld+json;q=2, application/json", "application/json"}, // a q-value out of range counts as 1
+		{"application/ld+json;profile=\"https://schema.org\"", "application/ld+json"},
 	} {
 		for _, path := range []string{"/v1/gigs/c1", "/v1/venues/la-cigale", "/v1/artists/sigur-ros"} {
 			r := do(t, "GET", base+path, map[string]string{"Accept": tt.accept})
@@ -586,4 +589,18 @@ func TestCalendarAllocations(t *testing.T) {
 			t.Errorf("%s: %v allocations per request, want at most %v", tt.uri, n, tt.max)
 		}
 	}
+}
+
+// FuzzPrefersLD: any Accept header is read without panicking, and JSON-LD is chosen only
+// when it names it.
+func FuzzPrefersLD(f *testing.F) {
+	for _, s := range []string{"", "application/ld+json", "application/json;q=0.5, application/ld+json", "application/ld+json;q=0",
+		"application/ld+json;q=abc", ";;,,;q=", "APPLICATION/LD+JSON;Q=0.1, application/json;q=0.05"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, accept string) {
+		if prefersLD([]byte(accept)) && !strings.Contains(strings.ToLower(accept), "application/ld+json") {
+			t.Fatalf("%q prefers JSON-LD", accept)
+		}
+	})
 }
