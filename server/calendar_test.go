@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -603,4 +604,36 @@ func FuzzPrefersLD(f *testing.F) {
 			t.Fatalf("%q prefers JSON-LD", accept)
 		}
 	})
+}
+
+// TestViewCacheConcurrent: requests that ask for a venue's feed at once get the same
+// bytes, rendered once.
+func TestViewCacheConcurrent(t *testing.T) {
+	snap, err := engine.Build(calendarDataset(), engine.Options{Now: calNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live engine.Live
+	live.Publish(snap)
+	s := testServer(t, &live)
+	h := s.Handler()
+	bodies := make([][]byte, 8)
+	var wg sync.WaitGroup
+	for i := range bodies {
+		wg.Go(func() {
+			var ctx fasthttp.RequestCtx
+			ctx.Request.SetRequestURI("/v1/venues/la-cigale.ics")
+			h(&ctx)
+			bodies[i] = append([]byte(nil), ctx.Response.Body()...)
+		})
+	}
+	wg.Wait()
+	for i, b := range bodies {
+		if !bytes.Equal(b, bodies[0]) || !bytes.HasPrefix(b, []byte("BEGIN:VCALENDAR")) {
+			t.Fatalf("request %d: %.200s", i, b)
+		}
+	}
+	if n, events := testutil.ToFloat64(s.m.rendered[viewICS]), bytes.Count(bodies[0], []byte("BEGIN:VEVENT")); n != float64(events) {
+		t.Errorf("%v events rendered for a feed of %d", n, events)
+	}
 }
