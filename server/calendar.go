@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,25 @@ type viewEntry struct {
 	once sync.Once
 	body *engine.Body
 	err  error
+}
+
+// setViews applies the Options of the views: PublicURL's default and host, the view
+// cache's size.
+func (s *Server) setViews() {
+	if s.o.PublicURL == "" {
+		s.o.PublicURL = "http://localhost"
+	}
+	s.o.PublicURL = strings.TrimSuffix(s.o.PublicURL, "/")
+	s.host = s.o.PublicURL
+	if u, err := url.Parse(s.o.PublicURL); err == nil && u.Host != "" {
+		s.host = u.Host
+	}
+	s.views.live = s.o.Live
+	if s.o.ViewCache == 0 {
+		s.views.size = DefaultViewCache
+	} else if s.o.ViewCache > 0 {
+		s.views.size = s.o.ViewCache
+	}
 }
 
 // find returns the body kept for key of snap, once rendered. It does not allocate.

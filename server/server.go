@@ -10,9 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -154,20 +152,7 @@ func New(o Options) *Server {
 	} else if o.PageMemo > 0 {
 		s.memos.size = min(o.PageMemo, maxPageMemo)
 	}
-	if s.o.PublicURL == "" {
-		s.o.PublicURL = "http://localhost"
-	}
-	s.o.PublicURL = strings.TrimSuffix(s.o.PublicURL, "/")
-	s.host = s.o.PublicURL
-	if u, err := url.Parse(s.o.PublicURL); err == nil && u.Host != "" {
-		s.host = u.Host
-	}
-	s.views.live = o.Live
-	if o.ViewCache == 0 {
-		s.views.size = DefaultViewCache
-	} else if o.ViewCache > 0 {
-		s.views.size = o.ViewCache
-	}
+	s.setViews()
 	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
