@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -129,12 +130,26 @@ func Find(ctx context.Context, rawURL string, o Options) (Result, error) {
 	return res, nil
 }
 
+// Name is the source name made of the feed's host: "venue-" and its labels but "www."
+// ("https://www.thegarage.london/x" gives "venue-thegarage-london").
+func Name(u string) string {
+	p, err := url.Parse(u)
+	host := "site"
+	if err == nil && p.Host != "" {
+		host = strings.TrimPrefix(strings.ToLower(p.Host), "www.")
+	}
+	name := strings.Trim(nameUnsafe.ReplaceAllString(host, "-"), "-")
+	return "venue-" + name[:min(len(name), 80)]
+}
+
+var nameUnsafe = regexp.MustCompile(`[^a-z0-9]+`)
+
 // Read reads the feed at u in format as a refresh would, with the options' hint.
 func Read(ctx context.Context, u, format string, o Options) loader.CheckResult {
-	cfg := &loader.Config{Venues: []loader.VenueConfig{{Name: "candidate", Format: format, URL: u, Venue: o.Hint}}}
+	cfg := &loader.Config{Venues: []loader.VenueConfig{{Name: Name(u), Format: format, URL: u, Venue: o.Hint}}}
 	srcs, err := loader.Sources(cfg, o.Get, func(string) string { return "" }, func() time.Time { return o.Now })
 	if err != nil {
-		return loader.CheckResult{Report: loader.SourceReport{Name: "candidate", Err: err}}
+		return loader.CheckResult{Report: loader.SourceReport{Name: Name(u), Err: err}}
 	}
 	ctx, cancel := context.WithTimeout(ctx, srcs[0].Timeout)
 	defer cancel()
