@@ -38,6 +38,17 @@ func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 	return errors.New("unknown or missing sources command (known: check, add, list, remove)")
 }
 
+// parseWithSources parses a sources command's flags, which must set -sources (path).
+func parseWithSources(fs *flag.FlagSet, args []string, getenv func(string) string, path *string) error {
+	if err := flagenv.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if *path == "" {
+		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
+	}
+	return nil
+}
+
 // fetchFlags are the flags of the sources commands that fetch, as gigsd's.
 type fetchFlags struct {
 	contact, proxy, places, now *string
@@ -95,11 +106,8 @@ func sourcesCheck(args []string, getenv func(string) string, stdout, stderr io.W
 	show := fs.Int("show", 5, "events to print per source")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.\n"+
 		"Fails (exit status 2) when a source fails, yields no event from a document that has some, or drops\nmore than -max-dropped of its records.")
-	if err := flagenv.Parse(fs, args, getenv); err != nil {
+	if err := parseWithSources(fs, args, getenv, path); err != nil {
 		return err
-	}
-	if *path == "" {
-		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
 	}
 	cfg, err := loader.ReadConfig(*path)
 	if err != nil {

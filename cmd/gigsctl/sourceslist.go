@@ -29,11 +29,8 @@ func sourcesList(args []string, getenv func(string) string, stdout, stderr io.Wr
 	path := fs.String("sources", "", "sources configuration file, as gigsd's -sources")
 	admin := fs.String("admin", "", "a running gigsd's admin address (its -admin-addr, HOST:PORT): show each source's health from the last refresh")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources list [flags]\n\nLists the sources of the file with their format, and their health in a running gigsd.")
-	if err := flagenv.Parse(fs, args, getenv); err != nil {
+	if err := parseWithSources(fs, args, getenv, path); err != nil {
 		return err
-	}
-	if *path == "" {
-		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
 	}
 	cfg, err := loader.ReadConfig(*path)
 	if err != nil {
@@ -162,11 +159,8 @@ func sourcesRemove(args []string, getenv func(string) string, stdout, stderr io.
 	fs.SetOutput(stderr)
 	path := fs.String("sources", "", "sources configuration file, as gigsd's -sources")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources remove [flags] NAME...\n\nTakes the named sources out of the sources file (SIGHUP gigsd to stop reading them).")
-	if err := flagenv.Parse(fs, args, getenv); err != nil {
+	if err := parseWithSources(fs, args, getenv, path); err != nil {
 		return err
-	}
-	if *path == "" {
-		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
