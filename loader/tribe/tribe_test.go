@@ -68,6 +68,7 @@ func TestReal(t *testing.T) {
 		zone, kind      string
 	}{
 		{"tcw-zurich-interclub-event.json", "Interclub 40+ 3L Damen (R. Bachmann)", "2021-06-26 09:00 +0200", "Tennis Club Witikon", "Zürich", "Europe/Berlin", "Platzbelegung Interclub"},
+		{"atlbyday-braves-event.json", "Atlanta Braves vs. Miami Marlins", "2018-07-31 19:30", "SunTrust Park", "Atlanta", "", "Sports"},
 		{"musicasturiana-folk-event.json", "María Trubia y Pau Santirso en Santu Adrianu", "2026-06-07 12:00", "Santo Adriano", "", "", "Folk / Celta / Tradicional"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
