@@ -75,7 +75,7 @@ func TestReloadEdits(t *testing.T) {
 	if err := m.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the removed source's metrics to go", 60*time.Second, func() bool {
+	waitFor(t, "the removed source's metrics to go", 3*time.Minute, func() bool {
 		s := metrics()
 		return strings.Contains(s, "gigs_source_events{") && !strings.Contains(s, series)
 	})
