@@ -56,8 +56,9 @@ endef
 CLUSTER_TOOLS := redis-server:redis-server redis-cli:redis-tools /usr/sbin/nginx:nginx-light curl:curl
 
 ## tools: Debian's prometheus (with promtool), chromium, wrk, PostgreSQL 15, redis-server and
-## nginx when missing, and the OpenAPI linter pinned by server/openapi/package-lock.json into $(TOOLS)
-tools: $(TOOLS)/node_modules/.bin/redocly
+## nginx when missing, the OpenAPI linter pinned by server/openapi/package-lock.json into $(TOOLS) and
+## the MCP Inspector pinned by server/mcp/inspector/package-lock.json into $(TOOLS)/inspector
+tools: $(TOOLS)/node_modules/.bin/redocly $(TOOLS)/inspector/node_modules/.bin/mcp-inspector
 	$(call need,prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk \
 		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15 $(CLUSTER_TOOLS))
 
@@ -79,6 +80,15 @@ $(TOOLS)/node_modules/.bin/redocly: server/openapi/package.json server/openapi/p
 	mkdir -p $(TOOLS)
 	cp $^ $(TOOLS)/
 	cd $(TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(TOOLS)/inspector/node_modules/.bin/mcp-inspector: server/mcp/inspector/package.json server/mcp/inspector/package-lock.json
+	mkdir -p $(TOOLS)/inspector
+	cp $^ $(TOOLS)/inspector/
+	# npm install, which installs what the lock file pins, not npm ci: ci refuses a lock that
+	# lacks vite's Windows-only optional napi-windows-process-start-time, which the registry
+	# does not serve
+	cd $(TOOLS)/inspector && npm install --no-save --no-audit --no-fund --loglevel=error
 	touch $@
 
 ## openapi-lint: the OpenAPI document under @redocly/cli's recommended rules, warnings included
