@@ -19,9 +19,8 @@ import (
 	"github.com/gigs/gigs/server/mcp"
 )
 
-// maxMCPBody caps the body of a request to /mcp: a tool call's arguments are at most a
-// few kilobytes (twenty alternatives of 200 bytes in a filter or two).
-const maxMCPBody = 64 << 10
+// maxMCPBody caps the body of a request to /mcp.
+const maxMCPBody = mcp.MaxRequest
 
 // mcpTimeout bounds the answer to one request to /mcp: its tool calls read a snapshot
 // in-process, in milliseconds; nothing of it waits on the client.

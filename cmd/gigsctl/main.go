@@ -10,6 +10,8 @@
 //	    issues and manages personal API keys in the store gigsd reads.
 //	gigsctl sources check -sources FILE [NAME...]
 //	    fetches sources once and prints what each yields, what it dropped and why.
+//	gigsctl mcp [-api URL]
+//	    serves the MCP tools over stdio for a desktop agent, reading the API at URL.
 package main
 
 import (
@@ -38,6 +40,7 @@ Commands:
   fixture serve the demo corpus as its hundreds of hosts, for gigsd -fetch-proxy
   keys    issue, list, show and revoke personal API keys
   sources check [NAME...]   fetch sources once and print what they yield and drop
+  mcp     serve the MCP tools over stdio for a desktop agent, reading a running gigs (-api URL)
 
 Run 'gigsctl <command> -h' for a command's flags.`
 
@@ -83,6 +86,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return keysCmd(args[1:], getenv, stdout, stderr)
 	case "sources":
 		return sourcesCmd(args[1:], getenv, stdout, stderr)
+	case "mcp":
+		return mcpCmd(args[1:], getenv, os.Stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil

@@ -27,6 +27,11 @@ type Response struct {
 	RetryAfter string // of a 429 or 503, in seconds
 }
 
+// MaxRequest caps a request to the MCP server, in bytes: a POST to /mcp, a line on
+// stdio. A tool call's arguments are at most a few kilobytes (twenty alternatives of 200
+// bytes in a filter or two).
+const MaxRequest = 64 << 10
+
 // MaxBody caps the body a Reader reads: the largest venue or artist detail (every
 // upcoming gig of a busy venue) is a few megabytes.
 const MaxBody = 64 << 20
