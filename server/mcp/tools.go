@@ -241,6 +241,9 @@ func readArgs(known []arg, raw json.RawMessage) (args, []invalidParam) {
 			for j, a := range known {
 				names[j] = a.name
 			}
+			if name == "" {
+				name = `""`
+			}
 			bad = append(bad, invalidParam{name, "unknown argument; accepted: " + strings.Join(names, ", ")})
 			continue
 		}
