@@ -55,6 +55,8 @@ func (t *tools) gigsPage(ctx context.Context, q url.Values, rename map[string]st
 	m := page.Meta
 	first := (m.Page-1)*m.PageSize + 1
 	switch {
+	case m.Total == 0 && tool == "whats_on":
+		b.WriteString("No gig matches; a longer span (when) or a larger radius may find some.")
 	case m.Total == 0:
 		b.WriteString("No gig matches.")
 	case len(page.Data) == 0:
