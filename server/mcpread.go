@@ -65,7 +65,9 @@ func (s *Server) mcpEndpoint() fasthttp.RequestHandler {
 	serve := fasthttpadaptor.NewFastHTTPHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		call := &mcpCall{client: s.clientAddr(r.Context().(*fasthttp.RequestCtx))}
 		call.prepaid.Store(true)
-		ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), mcpCallKey{}, call), mcpTimeout)
+		// Not a child of the fasthttp.RequestCtx the adaptor gives: its Done may not be
+		// watched from another goroutine (it races with the server's Shutdown).
+		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), mcpCallKey{}, call), mcpTimeout)
 		defer cancel()
 		inner.ServeHTTP(w, r.WithContext(ctx))
 	}))

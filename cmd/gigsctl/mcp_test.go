@@ -9,6 +9,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/valyala/fasthttp"
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server"
@@ -27,14 +28,13 @@ func serveAPI(t *testing.T) string {
 	}
 	var live engine.Live
 	live.Publish(snap)
-	api := server.New(server.Options{Live: &live, ReadLimit: 1 << 20, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := api.HTTPServer()
-	go func() { _ = srv.Serve(api.Listen(ln)) }()
-	t.Cleanup(func() { _ = srv.Shutdown() })
+	t.Cleanup(func() { ln.Close() })
+	api := server.New(server.Options{Live: &live, ReadLimit: 1 << 20, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	go func() { _ = fasthttp.Serve(ln, api.Handler()) }()
 	return "http://" + ln.Addr().String()
 }
 

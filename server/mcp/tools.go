@@ -22,7 +22,8 @@ type Options struct {
 	Reader Reader           // required: the read API the tools call
 	Now    func() time.Time // time.Now when nil: what "today" and "this weekend" are measured from
 	Logger *slog.Logger     // the SDK's log; nothing when nil
-	// Version is the server's version, as it names itself to clients.
+	// Version is the server's version, as it names itself to clients ("v1", the API's,
+	// when empty).
 	Version string
 }
 
@@ -38,6 +39,9 @@ const (
 func NewServer(o Options) (*sdk.Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Version == "" {
+		o.Version = "v1"
 	}
 	doc, err := loadDocument()
 	if err != nil {
