@@ -114,8 +114,14 @@ func (t *tools) whatsOn(ctx context.Context, a args) *sdk.CallToolResult {
 	if _, ok := a["radius"]; ok && !isPoint {
 		bad = append(bad, invalidParam{"radius", "only with coordinates as place"})
 	}
-	if place == "" {
+	switch {
+	case place == "":
 		bad = append(bad, invalidParam{"place", "must not be empty"})
+	case len(place) > 200:
+		bad = append(bad, invalidParam{"place", "must be at most 200 bytes"})
+	}
+	if len(a["when"]) > 40 {
+		bad = append(bad, invalidParam{"when", "must be at most 40 bytes"})
 	}
 	if bad != nil {
 		return invalid(bad)

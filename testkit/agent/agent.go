@@ -6,6 +6,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -51,9 +52,12 @@ func Structured(t testing.TB, res *sdk.CallToolResult, v any) {
 
 // gig is the part of a gig the checks read.
 type gig struct {
-	ID      string `json:"id"`
-	Date    string `json:"date"`
-	Venue   struct{ Slug string }
+	ID    string `json:"id"`
+	Date  string `json:"date"`
+	Venue struct {
+		Slug     string
+		Lat, Lon *float64
+	}
 	City    struct{ Slug, Name string }
 	Country string `json:"country"`
 	Artists []struct{ Slug string }
@@ -172,6 +176,16 @@ func Exercise(t *testing.T, cs *sdk.ClientSession) {
 		t.Errorf("whats_on %s %s: %s", g.City.Name, g.Date, Text(res))
 	}
 
+	// whats_on near the gig's venue on its date: listed too, with its distance.
+	if g.Venue.Lat != nil {
+		place := fmt.Sprintf("%f,%f", *g.Venue.Lat, *g.Venue.Lon)
+		res = Call(t, cs, "whats_on", map[string]any{"place": place, "radius": "2km", "when": g.Date + ".." + g.Date, "page_size": 100})
+		Structured(t, res, &on)
+		if res.IsError || !slices.ContainsFunc(on.Data, func(x gig) bool { return x.ID == g.ID }) || !strings.Contains(Text(res), " km · ") {
+			t.Errorf("whats_on %s %s: %s", place, g.Date, Text(res))
+		}
+	}
+
 	// Bad arguments: tool errors that name them.
 	for _, c := range []struct {
 		tool  string
@@ -187,6 +201,9 @@ func Exercise(t *testing.T, cs *sdk.ClientSession) {
 		{"get_venue", map[string]any{"slug": g.Venue.Slug, "page_size": 0}, "page_size"},
 		{"whats_on", map[string]any{"place": g.City.Name, "when": "someday"}, "when"},
 		{"whats_on", map[string]any{"place": "Atlantis"}, "place"},
+		{"whats_on", map[string]any{"place": g.City.Name, "radius": "5km"}, "radius"},
+		{"whats_on", map[string]any{"place": "91,0"}, "place"},
+		{"whats_on", map[string]any{"place": g.City.Name, "when": "2026-12-24..2026-12-01"}, "when"},
 	} {
 		res = Call(t, cs, c.tool, c.args)
 		if !res.IsError || !strings.Contains(Text(res), c.named) {
