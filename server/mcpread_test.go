@@ -110,3 +110,38 @@ func TestMCPCharges(t *testing.T) {
 		t.Errorf("a POST over the limit: %d", status)
 	}
 }
+
+// BenchmarkMCP compares a tool call over /mcp with the API request it makes, each a POST
+// or GET on a real loopback listener with a kept-alive connection: what the MCP layer
+// (JSON-RPC, the SDK, the adaptor, the in-process read, the summary lines) adds.
+func BenchmarkMCP(b *testing.B) {
+	live, _ := liveSnapshot(b)
+	base := listen(b, testServer(b, live))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+	for _, tc := range []struct{ name, method, path, body string }{
+		{"api gigs page 20", "GET", "/v1/gigs?city=london&page_size=20", ""},
+		{"mcp find_gigs page 20", "POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find_gigs","arguments":{"city":["london"],"page_size":20}}}`},
+		{"api gig", "GET", "/v1/gigs/g0000370", ""},
+		{"mcp get_gig", "POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_gig","arguments":{"id":"g0000370"}}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req, _ := http.NewRequest(tc.method, base+tc.path, strings.NewReader(tc.body))
+				if tc.body != "" {
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Accept", "application/json, text/event-stream")
+				}
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					b.Fatal(resp.Status)
+				}
+			}
+		})
+	}
+}
