@@ -56,9 +56,11 @@ endef
 CLUSTER_TOOLS := redis-server:redis-server redis-cli:redis-tools /usr/sbin/nginx:nginx-light curl:curl
 
 ## tools: Debian's prometheus (with promtool), chromium, wrk, python3-icalendar, PostgreSQL 15,
-## redis-server and nginx when missing, the OpenAPI linter pinned by server/openapi/package-lock.json
-## and ical.js pinned by testkit/icalcheck/package-lock.json into $(TOOLS)
-tools: $(TOOLS)/node_modules/.bin/redocly $(TOOLS)/icaljs/node_modules/ical.js/package.json
+## redis-server and nginx when missing, the OpenAPI linter pinned by server/openapi/package-lock.json,
+## ical.js pinned by testkit/icalcheck/package-lock.json and the MCP Inspector pinned by
+## server/mcp/inspector/package-lock.json into $(TOOLS)
+tools: $(TOOLS)/node_modules/.bin/redocly $(TOOLS)/icaljs/node_modules/ical.js/package.json \
+		$(TOOLS)/inspector/node_modules/.bin/mcp-inspector
 	$(call need,prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk icalendar:python3-icalendar \
 		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15 $(CLUSTER_TOOLS))
 
@@ -87,6 +89,15 @@ $(TOOLS)/icaljs/node_modules/ical.js/package.json: testkit/icalcheck/package.jso
 	mkdir -p $(TOOLS)/icaljs
 	cp $^ $(TOOLS)/icaljs/
 	cd $(TOOLS)/icaljs && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(TOOLS)/inspector/node_modules/.bin/mcp-inspector: server/mcp/inspector/package.json server/mcp/inspector/package-lock.json
+	mkdir -p $(TOOLS)/inspector
+	cp $^ $(TOOLS)/inspector/
+	# npm install, which installs what the lock file pins, not npm ci: ci refuses a lock that
+	# lacks vite's Windows-only optional napi-windows-process-start-time, which the registry
+	# does not serve
+	cd $(TOOLS)/inspector && npm install --no-save --no-audit --no-fund --loglevel=error
 	touch $@
 
 ## openapi-lint: the OpenAPI document under @redocly/cli's recommended rules, warnings included

@@ -227,6 +227,7 @@ const (
 	routeGigsFeed
 	routeVenueFeed
 	routeArtistFeed
+	routeMCP
 	routeOther
 	numRoutes
 )
@@ -234,7 +235,7 @@ const (
 var routeTemplates = [numRoutes]string{
 	"/v1/gigs", "/v1/gigs/{id}", "/v1/gigs/download", "/v1/cities", "/v1/venues", "/v1/venues/{slug}",
 	"/v1/artists", "/v1/artists/{slug}", "/v1/genres", "/v1/meta", "/v1/changes", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}",
-	"/v1/gigs.ics", "/v1/venues/{slug}.ics", "/v1/artists/{slug}.ics", "other"}
+	"/v1/gigs.ics", "/v1/venues/{slug}.ics", "/v1/artists/{slug}.ics", "/mcp", "other"}
 
 // routeKey is the user value under which a handler records its route.
 const routeKey = "gigs.route"
@@ -248,15 +249,8 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	r.HandleMethodNotAllowed = true
 	r.HandleOPTIONS = true
 	r.SaveMatchedRoutePath = false
-	handlers := map[route]fasthttp.RequestHandler{
-		routeGigs:      s.v1(s.gigs),
-		routeGig:       s.v1(s.gig),
-		routeCities:    s.v1(s.directory((*engine.Snapshot).Cities)),
-		routeVenues:    s.v1(s.venues),
-		routeVenue:     s.v1(s.entity("venue", routeVenueFeed, s.detail("venue", (*engine.Snapshot).Venue))),
-		routeArtists:   s.v1(s.directory((*engine.Snapshot).Artists)),
-		routeArtist:    s.v1(s.entity("artist", routeArtistFeed, s.detail("artist", (*engine.Snapshot).Artist))),
-		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
+	handlers := s.readRoutes()
+	for rt, h := range map[route]fasthttp.RequestHandler{
 		routeMeta:      s.v1(s.meta),
 		routeGigsFeed:  s.v1(s.gigsFeed),
 		routeChanges:   s.v1(s.changes),
@@ -265,6 +259,8 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		routeReadyz:    s.readyz,
 		routeDocs:      s.docs,
 		routeDocsAsset: s.docsAsset,
+	} {
+		handlers[rt] = h
 	}
 	if s.o.Keys != nil {
 		handlers[routeDownload] = s.v1(s.download)
@@ -274,6 +270,7 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		r.GET(routeTemplates[rt], h)
 		r.HEAD(routeTemplates[rt], h)
 	}
+	r.ANY(routeTemplates[routeMCP], s.charged(routeMCP, s.mcpEndpoint()))
 	r.NotFound = s.charged(routeOther, func(ctx *fasthttp.RequestCtx) {
 		writeProblem(ctx, notFound("no resource at %s", ctx.URI().PathOriginal()))
 	})
@@ -302,7 +299,10 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 // handler runs: a request it could not parse has none (see malformed).
 func (s *Server) now(ctx *fasthttp.RequestCtx) time.Time {
 	if s.clock == nil {
-		return ctx.Time()
+		if t := ctx.Time(); !t.IsZero() {
+			return t
+		}
+		return time.Now() // a read of an MCP tool (mcpRead), which no connection began
 	}
 	return s.clock()
 }
@@ -387,7 +387,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		IdleTimeout:                  s.o.IdleTimeout,
 		ReadBufferSize:               8 << 10,                   // also the cap on request headers
 		WriteBufferSize:              16 << 10,                  // a page of 20 gigs in one write
-		MaxRequestBodySize:           4 << 10,                   // reads carry no body
+		MaxRequestBodySize:           4 << 10,                   // reads carry no body; /mcp's: exportTimeouts
 		Concurrency:                  max(64<<10, s.o.MaxConns), // the listener caps connections
 		DisablePreParseMultipartForm: true,
 		NoDefaultServerHeader:        true,
@@ -402,11 +402,14 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 // on an ordinary link, where every other body takes well under the server's 60 s.
 const exportWriteTimeout = 30 * time.Minute
 
-// exportTimeouts gives the export its longer write time limit.
+// exportTimeouts gives the export its longer write time limit, and /mcp its body.
 func exportTimeouts(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	path, _, _ := bytes.Cut(targetPath(h.RequestURI()), []byte{'?'})
-	if string(path) == "/v1/gigs/download" {
+	switch string(path) {
+	case "/v1/gigs/download":
 		return fasthttp.RequestConfig{WriteTimeout: exportWriteTimeout}
+	case "/mcp":
+		return fasthttp.RequestConfig{MaxRequestBodySize: maxMCPBody}
 	}
 	return fasthttp.RequestConfig{}
 }
@@ -464,7 +467,7 @@ func (s *Server) malformed(ctx *fasthttp.RequestCtx, err error) {
 	case errors.As(err, &small):
 		writeProblem(ctx, &Problem{kind: kindHeadersTooLarge, Detail: "request headers exceed 8 KiB"})
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
-		writeProblem(ctx, &Problem{kind: kindBodyTooLarge, Detail: "the API takes no request body"})
+		writeProblem(ctx, &Problem{kind: kindBodyTooLarge, Detail: "the API takes no request body, and /mcp one of at most 64 KiB"})
 	default:
 		writeProblem(ctx, &Problem{kind: kindBadRequest, Detail: "the request could not be parsed"})
 	}

@@ -23,13 +23,15 @@ var rooms = map[string][]string{
 	"engine/internal": nil, // codecs, checksums, file formats: they know nothing of gigs
 	"engine/replica":  {"engine"},
 	"loader":          {"engine"},
-	"server":          {"engine", "server/keys", "server/limit"},
+	"server":          {"engine", "server/keys", "server/limit", "server/mcp", "server/openapi"},
+	"server/mcp":      {"engine", "server/openapi"}, // the MCP tools over any reader of the API
+	"server/openapi":  nil,
 	"server/keys":     {"engine"},
 	"server/limit":    nil,
 	"server/redis":    {"server/keys", "server/limit"},
 	"cmd/internal":    {"engine", "loader"},
 	"cmd/gigsd":       {"cmd/internal", "engine", "engine/replica", "loader", "server", "server/keys", "server/limit", "server/redis"},
-	"cmd/gigsctl":     {"cmd/internal", "engine", "loader", "server", "server/keys", "server/redis", "testkit"},
+	"cmd/gigsctl":     {"cmd/internal", "engine", "loader", "server", "server/keys", "server/mcp", "server/redis", "testkit"},
 	"testkit":         {"engine", "engine/replica", "loader", "server", "server/keys", "server/limit", "server/redis"},
 	"bench":           {"engine", "engine/replica", "loader", "server", "server/keys", "server/limit", "server/redis", "testkit"},
 }

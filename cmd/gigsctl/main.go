@@ -14,6 +14,8 @@
 //	    finds a venue site's feed, previews its gigs and adds it to the sources file.
 //	gigsctl sources list -sources FILE [-admin HOST:PORT], gigsctl sources remove -sources FILE NAME...
 //	    lists the sources with their health in a running gigsd; takes sources out.
+//	gigsctl mcp [-api URL]
+//	    serves the MCP tools over stdio for a desktop agent, reading the API at URL.
 package main
 
 import (
@@ -44,6 +46,7 @@ Commands:
   sources check [NAME...]   fetch sources once and print what they yield and drop
   sources add URL...        find a venue site's feed, preview its gigs, -write adds it
   sources list|remove       list the sources (with gigsd's health), take sources out
+  mcp     serve the MCP tools over stdio for a desktop agent, reading a running gigs (-api URL)
 
 Run 'gigsctl <command> -h' for a command's flags.`
 
@@ -89,6 +92,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return keysCmd(args[1:], getenv, stdout, stderr)
 	case "sources":
 		return sourcesCmd(args[1:], getenv, stdout, stderr)
+	case "mcp":
+		return mcpCmd(args[1:], getenv, os.Stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
