@@ -103,9 +103,15 @@ func scriptName(r *rand.Rand) string {
 	return b.String()
 }
 
-// wordsDataset renames ds's cities, venues, artists and titles with names of every script.
+// wordsDataset is a synthetic dataset whose names are of every script (scriptNames).
 func wordsDataset(seed uint64, gigs int) *engine.Dataset {
 	ds := scale.Generate(scale.Config{Gigs: gigs, Seed: seed, Now: now, Days: 40})
+	scriptNames(ds, seed)
+	return ds
+}
+
+// scriptNames renames ds's cities, venues, artists and titles with names of every script.
+func scriptNames(ds *engine.Dataset, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, 37))
 	for i := range ds.Cities {
 		ds.Cities[i].Name = scriptName(r)
@@ -121,7 +127,6 @@ func wordsDataset(seed uint64, gigs int) *engine.Dataset {
 			ds.Gigs[i].Title = scriptName(r)
 		}
 	}
-	return ds
 }
 
 // refSpaceless is the oracle's list of scripts written without spaces.
