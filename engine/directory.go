@@ -124,59 +124,11 @@ func (s *Snapshot) RunDirectory(d Directory, q *Query) {
 	if n == 0 {
 		return
 	}
-	words := (n + 63) >> 6
-	acc, one := grown(&q.dense[0], words), grown(&q.dense[1], words)
-	clear(acc)
-	setBits(acc, 0, n)
-	and := func() {
-		for w := range acc {
-			acc[w] &= one[w]
-		}
+	m, total, ok := s.directoryMembers(d, q)
+	if !ok {
+		return
 	}
-	if d == DirVenues {
-		for _, dim := range [...]Dim{DimCity, DimCountry} {
-			if len(q.vals[dim]) == 0 {
-				continue
-			}
-			clear(one)
-			for _, v := range q.vals[dim] {
-				q.scratch = append(append(q.scratch[:0], venueKeyPrefix[dim]...), q.keys[v.lo:v.hi]...)
-				if p, ok := s.venueIndex.lookupBytes(q.scratch); ok {
-					orInto(one, p)
-				}
-			}
-			and()
-		}
-	}
-	for _, t := range q.toks {
-		g, ok := x.words.group(q.text[t.lo:t.hi])
-		if !ok {
-			return
-		}
-		clear(one)
-		for i := range g.alts() {
-			orInto(one, x.words.posting(&g, i))
-		}
-		and()
-	}
-	if q.near.set {
-		q.clearNear()
-		q.near.byDistance = true // the ring of every point within the radius, for the page
-		if !x.geo.findNear(q) {
-			return
-		}
-		clear(one)
-		for _, c := range q.cand {
-			if c.tile {
-				orInto(one, x.geo.tilePost.posting(int(c.point)))
-			} else {
-				orInto(one, x.geo.post.posting(int(c.point)))
-			}
-		}
-		and()
-	}
-	m, _ := finishDense(acc, &q.cum, 0, n)
-	q.Total = int(m.cum[len(m.cum)-1])
+	q.Total = total
 	if q.Offset >= q.Total || q.Limit <= 0 {
 		return
 	}
@@ -205,6 +157,82 @@ func (s *Snapshot) RunDirectory(d Directory, q *Query) {
 			return len(q.Page) < want
 		})
 	}
+}
+
+// directoryMembers returns the entries of directory d that pass q's groups, and their
+// number; ok is false when none can. A query of one posting (one search token that begins
+// at most one token, or a prefix with a posting of its own) or of none is that posting,
+// or every entry, as it is; others are intersected as bits in q's scratch.
+func (s *Snapshot) directoryMembers(d Directory, q *Query) (m members, total int, ok bool) {
+	x := &s.dirs[d]
+	n := x.entries()
+	if !q.near.set && (d != DirVenues || len(q.vals[DimCity])+len(q.vals[DimCountry]) == 0) && len(q.toks) <= 1 {
+		if len(q.toks) == 0 {
+			return members{all: true}, n, true
+		}
+		t := q.toks[0]
+		g, ok := x.words.group(q.text[t.lo:t.hi])
+		if !ok {
+			return members{}, 0, false
+		}
+		if g.alts() == 1 {
+			p := x.words.posting(&g, 0)
+			return members{bm: p.bm, list: p.list}, int(p.card()), true
+		}
+	}
+	words := (n + 63) >> 6
+	acc, one := grown(&q.dense[0], words), grown(&q.dense[1], words)
+	clear(acc)
+	setBits(acc, 0, n)
+	and := func() {
+		for w := range acc {
+			acc[w] &= one[w]
+		}
+	}
+	if d == DirVenues {
+		for _, dim := range [...]Dim{DimCity, DimCountry} {
+			if len(q.vals[dim]) == 0 {
+				continue
+			}
+			clear(one)
+			for _, v := range q.vals[dim] {
+				q.scratch = append(append(q.scratch[:0], venueKeyPrefix[dim]...), q.keys[v.lo:v.hi]...)
+				if p, ok := s.venueIndex.lookupBytes(q.scratch); ok {
+					orInto(one, p)
+				}
+			}
+			and()
+		}
+	}
+	for _, t := range q.toks {
+		g, ok := x.words.group(q.text[t.lo:t.hi])
+		if !ok {
+			return members{}, 0, false
+		}
+		clear(one)
+		for i := range g.alts() {
+			orInto(one, x.words.posting(&g, i))
+		}
+		and()
+	}
+	if q.near.set {
+		q.clearNear()
+		q.near.byDistance = true // the ring of every point within the radius, for the page
+		if !x.geo.findNear(q) {
+			return members{}, 0, false
+		}
+		clear(one)
+		for _, c := range q.cand {
+			if c.tile {
+				orInto(one, x.geo.tilePost.posting(int(c.point)))
+			} else {
+				orInto(one, x.geo.post.posting(int(c.point)))
+			}
+		}
+		and()
+	}
+	m, _ = finishDense(acc, &q.cum, 0, n)
+	return m, int(m.cum[len(m.cum)-1]), true
 }
 
 // venueKeyPrefix is what the venue index files a city's or a country's key under.
