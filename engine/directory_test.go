@@ -35,16 +35,7 @@ func dirEntries(t *testing.T, s *engine.Snapshot, ds *engine.Dataset, d engine.D
 	if err := json.Unmarshal(body.Raw, &whole); err != nil {
 		t.Fatal(err)
 	}
-	cities, venues, artists := map[string]engine.City{}, map[string]engine.Venue{}, map[string]engine.Artist{}
-	for _, c := range ds.Cities {
-		cities[c.Slug] = c
-	}
-	for _, v := range ds.Venues {
-		venues[v.Slug] = v
-	}
-	for _, a := range ds.Artists {
-		artists[a.Slug] = a
-	}
+	cities, venues, artists := bySlug(ds)
 	var out []dirEntry
 	for _, raw := range whole.Data {
 		var e struct{ Slug string }

@@ -262,18 +262,24 @@ func TestSearchMatchesReference(t *testing.T) {
 	}
 }
 
-// searchTexts returns each gig's searchable texts by id: title, artists, venue and city.
-func searchTexts(ds *engine.Dataset) map[string][]string {
-	venues, cities, artists := map[string]engine.Venue{}, map[string]engine.City{}, map[string]engine.Artist{}
-	for _, v := range ds.Venues {
-		venues[v.Slug] = v
-	}
+// bySlug returns ds's cities, venues and artists by slug.
+func bySlug(ds *engine.Dataset) (map[string]engine.City, map[string]engine.Venue, map[string]engine.Artist) {
+	cities, venues, artists := map[string]engine.City{}, map[string]engine.Venue{}, map[string]engine.Artist{}
 	for _, c := range ds.Cities {
 		cities[c.Slug] = c
+	}
+	for _, v := range ds.Venues {
+		venues[v.Slug] = v
 	}
 	for _, a := range ds.Artists {
 		artists[a.Slug] = a
 	}
+	return cities, venues, artists
+}
+
+// searchTexts returns each gig's searchable texts by id: title, artists, venue and city.
+func searchTexts(ds *engine.Dataset) map[string][]string {
+	cities, venues, artists := bySlug(ds)
 	texts := map[string][]string{}
 	for _, g := range ds.Gigs {
 		v := venues[g.Venue]

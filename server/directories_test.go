@@ -203,15 +203,7 @@ func TestDirectoryAllocations(t *testing.T) {
 		"/v1/venues?city=london",
 		"gzip /v1/cities?near=51.507,-0.128&radius=500km",
 	} {
-		var ctx fasthttp.RequestCtx
-		run := handlerCtx(&ctx, h, uri)
-		run()
-		if ctx.Response.StatusCode() != 200 {
-			t.Fatalf("%s: %d %s", uri, ctx.Response.StatusCode(), ctx.Response.Body())
-		}
-		if n := allocsPerRun(run); n > 0 {
-			t.Errorf("%s: %.1f allocations", uri, n)
-		}
+		gateAllocations(t, h, uri)
 	}
 }
 
