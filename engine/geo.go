@@ -80,7 +80,9 @@ func venuePosition(v *Venue, c *City) (lat, lon float64, approx, ok bool) {
 	return 0, 0, false, false
 }
 
-// geoIndex is the snapshot's index of points. Immutable once built.
+// geoIndex is an index of points: of the snapshot's gigs (their venues' positions), or
+// of a directory's entries (directory.go), its positions then the entries' numbers.
+// Immutable once built.
 type geoIndex struct {
 	rowAt    []uint32 // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
 	lat, lon []uint64 // each point's position, as math.Float64bits
@@ -252,7 +254,8 @@ func newGeoIndex(pts []geoPoint, n int, pointOf func(i int) int32, days *Snapsho
 	return g, nil
 }
 
-// validGeo checks a geo index read from a file against a snapshot of n gigs.
+// valid checks a geo index read from a file against n positions, its large postings with
+// day tables of dayN days (-1: without).
 func (g *geoIndex) valid(n, dayN int) bool {
 	points := len(g.lat)
 	if len(g.rowAt) != geoRows+1 || g.rowAt[0] != 0 || !ascending(g.rowAt, false) || int(g.rowAt[geoRows]) != points ||
