@@ -55,10 +55,11 @@ define need
 endef
 CLUSTER_TOOLS := redis-server:redis-server redis-cli:redis-tools /usr/sbin/nginx:nginx-light curl:curl
 
-## tools: Debian's prometheus (with promtool), chromium, wrk, PostgreSQL 15, redis-server and
-## nginx when missing, and the OpenAPI linter pinned by server/openapi/package-lock.json into $(TOOLS)
-tools: $(TOOLS)/node_modules/.bin/redocly
-	$(call need,prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk \
+## tools: Debian's prometheus (with promtool), chromium, wrk, python3-icalendar, PostgreSQL 15,
+## redis-server and nginx when missing, the OpenAPI linter pinned by server/openapi/package-lock.json
+## and ical.js pinned by testkit/icalcheck/package-lock.json into $(TOOLS)
+tools: $(TOOLS)/node_modules/.bin/redocly $(TOOLS)/icaljs/node_modules/ical.js/package.json
+	$(call need,prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk icalendar:python3-icalendar \
 		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15 $(CLUSTER_TOOLS))
 
 ## cluster-tools: Debian's redis-server and nginx when missing
@@ -79,6 +80,13 @@ $(TOOLS)/node_modules/.bin/redocly: server/openapi/package.json server/openapi/p
 	mkdir -p $(TOOLS)
 	cp $^ $(TOOLS)/
 	cd $(TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# ical.js, the second iCalendar parser the feed tests drive (testkit/icalcheck), pinned by its lock.
+$(TOOLS)/icaljs/node_modules/ical.js/package.json: testkit/icalcheck/package.json testkit/icalcheck/package-lock.json
+	mkdir -p $(TOOLS)/icaljs
+	cp $^ $(TOOLS)/icaljs/
+	cd $(TOOLS)/icaljs && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 ## openapi-lint: the OpenAPI document under @redocly/cli's recommended rules, warnings included

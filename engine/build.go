@@ -94,8 +94,9 @@ type Snapshot struct {
 	metaHead, metaTail              []byte // /v1/meta around its next_refresh_at
 	ledger
 
-	artistDetail detailPages // each listed artist's detail body (artistbody.go)
-	geo          geoIndex    // the venues' positions, for near queries (see geo.go)
+	artistDetail detailPages        // each listed artist's detail body (artistbody.go)
+	geo          geoIndex           // the venues' positions, for near queries (see geo.go)
+	calTombs     calendarTombstones // lazily: the tombstones the calendar feeds list (calendar.go)
 	// The directories that answer queries, by Directory (directory.go).
 	dirs [numDirectories]directory
 }

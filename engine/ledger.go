@@ -20,8 +20,9 @@ import (
 //     times, last changed (updated_at), compared by a hash of that body;
 //   - a sequence number per change: each gig created or changed, and each gig removed,
 //     takes the next number, so that the change feed lists what happened after a cursor;
-//   - a tombstone per gig removed within TombstoneKeep: when, why, and the gig it was
-//     merged into.
+//   - a tombstone per gig removed within TombstoneKeep: when, why, the gig it was
+//     merged into, and the JSON of a gig no source lists any more, which the calendar
+//     feeds list as cancelled (calendar.go).
 //
 // A snapshot built without a previous one starts a new ledger, with a new epoch (a hash
 // of its build time and gigs): cursors of another ledger are refused rather than misread.
@@ -83,6 +84,20 @@ type tombstones struct {
 	reason  []byte
 	into    []byte   // merged_into ids back to back
 	intoOff []uint32 // tombstone i's is into[intoOff[i]:intoOff[i+1]]
+	// body holds, back to back, the JSON of each gig removed as gone from the sources,
+	// as it was when last listed (empty for the others); tombstone i's is
+	// body[bodyOff[i]:bodyOff[i+1]].
+	body    []byte
+	bodyOff []uint32
+}
+
+// gig returns the JSON of tombstone i's gig when it was removed as gone from the
+// sources; nil otherwise.
+func (t *tombstones) gig(i int) []byte {
+	if b := t.body[t.bodyOff[i]:t.bodyOff[i+1]]; len(b) > 0 {
+		return b[:len(b):len(b)]
+	}
+	return nil
 }
 
 func (t *tombstones) len() int { return t.ids.len() }
@@ -92,15 +107,18 @@ func (t *tombstones) get(i int) Tombstone {
 		MergedInto: string(t.into[t.intoOff[i]:t.intoOff[i+1]])}
 }
 
-// newTombstones lays out a list of tombstones and their sequence numbers; an id twice
-// is an error.
-func newTombstones(list []Tombstone, seq []uint64) (tombstones, error) {
-	t := tombstones{removed: make([]int64, len(list)), seq: seq, reason: make([]byte, len(list)), intoOff: make([]uint32, 1, len(list)+1)}
+// newTombstones lays out a list of tombstones, their sequence numbers and their gigs'
+// JSON (see tombstones.body); an id twice is an error.
+func newTombstones(list []Tombstone, seq []uint64, bodies [][]byte) (tombstones, error) {
+	t := tombstones{removed: make([]int64, len(list)), seq: seq, reason: make([]byte, len(list)), intoOff: make([]uint32, 1, len(list)+1),
+		bodyOff: make([]uint32, 1, len(list)+1)}
 	ids := make([]string, len(list))
 	for i, x := range list {
 		ids[i], t.removed[i], t.reason[i] = x.ID, x.Removed.Unix(), byte(x.Reason)
 		t.into = append(t.into, x.MergedInto...)
 		t.intoOff = append(t.intoOff, uint32(len(t.into)))
+		t.body = append(t.body, bodies[i]...)
+		t.bodyOff = append(t.bodyOff, uint32(len(t.body)))
 	}
 	var err error
 	t.ids, err = newKeyTable(ids)
@@ -191,6 +209,7 @@ func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge)
 	}
 	var list []Tombstone
 	var seqs []uint64
+	var bodies [][]byte
 	if prev != nil {
 		expired := now - int64(TombstoneKeep/time.Second)
 		for i := range prev.tomb.len() {
@@ -202,7 +221,7 @@ func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge)
 				s.floor = max(s.floor, prev.tomb.seq[i])
 				continue
 			}
-			list, seqs = append(list, t), append(seqs, prev.tomb.seq[i])
+			list, seqs, bodies = append(list, t), append(seqs, prev.tomb.seq[i]), append(bodies, prev.tomb.gig(i))
 		}
 		into := make(map[string]string, len(merges))
 		for _, m := range merges {
@@ -222,12 +241,16 @@ func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge)
 			if t.Reason == ReasonGone && prev.keys[i] < now {
 				t.Reason = ReasonPast
 			}
+			var body []byte
+			if t.Reason == ReasonGone {
+				body = prev.GigJSON(i)
+			}
 			s.seq++
-			list, seqs = append(list, t), append(seqs, s.seq)
+			list, seqs, bodies = append(list, t), append(seqs, s.seq), append(bodies, body)
 		}
 	}
 	var err error
-	if s.tomb, err = newTombstones(list, seqs); err != nil {
+	if s.tomb, err = newTombstones(list, seqs, bodies); err != nil {
 		return fmt.Errorf("the previous snapshot's tombstones: %w", err)
 	}
 	s.feed = make([]uint32, 0, s.Len()+len(list))
@@ -338,7 +361,8 @@ func (s *Snapshot) validLedger() bool {
 	k := len(t.removed)
 	if len(s.content) != n || len(s.created) != n || len(s.updated) != n || len(s.firstSeq) != n || len(s.lastSeq) != n ||
 		!t.ids.valid(k) || len(t.seq) != k || len(t.reason) != k || len(t.intoOff) != k+1 || t.intoOff[0] != 0 ||
-		!ascending(t.intoOff, false) || int(t.intoOff[k]) != len(t.into) || len(s.feed) != n+k || s.epoch == 0 {
+		!ascending(t.intoOff, false) || int(t.intoOff[k]) != len(t.into) || len(s.feed) != n+k || s.epoch == 0 ||
+		len(t.bodyOff) != k+1 || t.bodyOff[0] != 0 || !ascending(t.bodyOff, false) || int(t.bodyOff[k]) != len(t.body) {
 		return false
 	}
 	var last uint64

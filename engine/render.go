@@ -7,6 +7,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/internal/gzipbytes"
 	json "github.com/goccy/go-json"
+	"github.com/klauspost/compress/gzip"
 )
 
 // Body is a response body rendered once per snapshot. Its slices are never modified.
@@ -28,6 +29,10 @@ func newBody(raw []byte, level int) (*Body, error) {
 	b.Gzip, err = gzipbytes.Compress(raw, level)
 	return b, err
 }
+
+// NewBody returns the Body of raw, compressed at the default level: for bodies rendered
+// once per snapshot outside Build (the iCalendar feeds). raw is kept, not copied.
+func NewBody(raw []byte) (*Body, error) { return newBody(raw, gzip.DefaultCompression) }
 
 // ETag returns the weak entity tag of a body: W/"<16 hex digits of its xxhash64>".
 func ETag(body []byte) string {

@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 8 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index; 8: the directories' indexes last
+	snapshotVersion = 9 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index; 8: the gone gigs' JSON; 9: the directories' indexes last
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -196,6 +196,8 @@ func (s *Snapshot) sections(c *codec) {
 	c.geoIndex(&s.geo)
 	c.postings(&s.words.words)
 	c.postings(&s.words.prefixes)
+	c.Bytes(&s.tomb.body)
+	binfile.Words(c.Codec, &s.tomb.bodyOff, 4)
 	for d := range s.dirs {
 		x := &s.dirs[d]
 		binfile.Words(c.Codec, &x.at, 4)

@@ -98,6 +98,12 @@ func ReadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read sources configuration: %w", err)
 	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig reads and checks data as the sources configuration file at path would be
+// (ReadConfig): errors name path, with the line and column where the JSON is broken.
+func ParseConfig(path string, data []byte) (*Config, error) {
 	var cfg Config
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -34,7 +34,7 @@ func TestReadConfig(t *testing.T) {
 		"unknown-kind.bad.json":       `platforms[0] ("p"): unknown kind "graphql"`,
 		"relative-platform.bad.json":  `url "/events.json" is not an absolute http(s) url`,
 		"bad-credential-env.bad.json": `credential_env "MY KEY" is not an environment variable name`,
-		"unknown-format.bad.json":     `unknown format "rss" (known: [bandsintown continuation hal ical jsonld meta microdata songkick])`,
+		"unknown-format.bad.json":     `unknown format "rss" (known: [bandsintown continuation hal ical jsonld meta microdata songkick tribe])`,
 		"bad-scheme.bad.json":         `unsupported url scheme "ftp"`,
 		"unknown-country.bad.json":    `venue: unknown country "Atlantis"`,
 		"unknown-zone.bad.json":       `venue: unknown zone "Mars/Olympus"`,

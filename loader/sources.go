@@ -15,6 +15,7 @@ import (
 	"github.com/gigs/gigs/loader/microdata"
 	"github.com/gigs/gigs/loader/platform"
 	"github.com/gigs/gigs/loader/source"
+	"github.com/gigs/gigs/loader/tribe"
 )
 
 // Source is one upstream of a refresh with its role, which decides whose facts win when
@@ -56,7 +57,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 			role, home = RolePlatform, nil // a platform's document speaks as the platform
 		}
 		out = append(out, Source{Role: role, Home: home, Timeout: PageTimeout, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
-			maxEvents: limit,
+			maxEvents: limit, next: nexts[v.Format],
 			parse: func(page []byte, ref string) ([]source.Event, []source.Drop, error) {
 				return parse(page, ref, parseOptions{now: now(), maxEvents: limit + 1})
 			}}})
@@ -101,6 +102,9 @@ var parsers = withPlatforms(map[string]func(page []byte, ref string, o parseOpti
 		events, drops := microdata.Parse(page, ref)
 		return events, drops, nil
 	},
+	"tribe": func(page []byte, ref string, o parseOptions) ([]source.Event, []source.Drop, error) {
+		return tribe.Parse(page, ref, tribe.Options{MaxEvents: o.maxEvents})
+	},
 	"ical": func(feed []byte, ref string, o parseOptions) ([]source.Event, []source.Drop, error) {
 		events, drops := ical.Parse(feed, ref, ical.Options{Now: o.now, Horizon: horizon, MaxEvents: o.maxEvents})
 		return events, drops, nil
@@ -117,6 +121,14 @@ func withPlatforms(m map[string]func([]byte, string, parseOptions) ([]source.Eve
 	return m
 }
 
+// nexts give, for the formats whose documents are paged, the URL of the page after a
+// document ("" after the last).
+var nexts = map[string]func(doc []byte) string{"tribe": tribe.Next}
+
+// MaxPages caps the pages one fetch of a paged venue feed reads (a tribe feed's 50 events
+// a page make DefaultVenueMaxEvents in 40): a feed with more fails as a whole.
+const MaxPages = 40
+
 // pageSource is one venue page or feed read by a parser. Fetch must not be called
 // concurrently: it keeps the last parse for conditional requests.
 type pageSource struct {
@@ -124,8 +136,9 @@ type pageSource struct {
 	get       platform.Getter
 	parse     func(page []byte, ref string) ([]source.Event, []source.Drop, error)
 	hint      *VenueHint
-	maxEvents int           // a page with more events fails
-	last      *source.Batch // the parse of the last page read, reused when it is unchanged
+	maxEvents int                     // a page with more events fails
+	next      func(doc []byte) string // the next page's URL, for a paged feed; nil for one document
+	last      *source.Batch           // the parse of the last page read, reused when it is unchanged
 }
 
 func (p *pageSource) Name() string { return p.name }
@@ -143,6 +156,12 @@ func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
 	if err != nil {
 		p.last = nil
 		return source.Batch{}, fmt.Errorf("%q: %w", p.url, err)
+	}
+	if p.next != nil {
+		if events, dropped, err = p.more(ctx, resp.Body, events, dropped); err != nil {
+			p.last = nil
+			return source.Batch{}, err
+		}
 	}
 	if len(events) > p.maxEvents {
 		p.last = nil
@@ -167,6 +186,41 @@ func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
 	}
 	p.last = &b
 	return b, nil
+}
+
+// more reads the pages after doc, the first, on the same host, adding their events and
+// drops; it fails when there are more than MaxPages or more than maxEvents events, or
+// when a page does not answer or does not read (a partial list would look like
+// cancellations). Pages after the first skip the conditional GET: pages shift.
+func (p *pageSource) more(ctx context.Context, doc []byte, events []source.Event, dropped []source.Drop) ([]source.Event, []source.Drop, error) {
+	first, _ := url.Parse(p.url)
+	seen := map[string]bool{p.url: true}
+	for pages := 1; ; pages++ {
+		next := p.next(doc)
+		if next == "" || len(events) > p.maxEvents {
+			return events, dropped, nil
+		}
+		u, err := url.Parse(next)
+		switch {
+		case err != nil || u.Host != first.Host || u.Scheme != first.Scheme:
+			return nil, nil, fmt.Errorf("%q: page %d names a next page on another site: %q", p.url, pages, next)
+		case seen[next]:
+			return nil, nil, fmt.Errorf("%q: page %d names a page read before as the next one", p.url, pages)
+		case pages >= MaxPages:
+			return nil, nil, fmt.Errorf("%q: %w: more than %d pages", p.url, source.ErrTooManyEvents, MaxPages)
+		}
+		seen[next] = true
+		resp, err := p.get.Get(ctx, next, http.Header{"Cache-Control": {"no-store"}})
+		if err != nil {
+			return nil, nil, fmt.Errorf("page %d: %w", pages+1, err)
+		}
+		doc = resp.Body
+		evs, drops, err := p.parse(doc, next)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%q: %w", next, err)
+		}
+		events, dropped = append(events, evs...), append(dropped, drops...)
+	}
 }
 
 // positional reports whether ref is only a record's position in the document at url: the

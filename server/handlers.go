@@ -129,7 +129,7 @@ func (p *params) pageLinks(path string, totalPages int, self, next []byte) []byt
 	return p.base[header:]
 }
 
-// gig answers /v1/gigs/{id}.
+// gig answers /v1/gigs/{id}: its JSON, or its JSON-LD when Accept prefers it (gigLD).
 func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if err := noParams(ctx); err != nil {
 		return err
@@ -137,16 +137,26 @@ func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	id := pathParam(ctx, "id")
 	p := s.acquire()
 	defer s.release(p)
+	if prefersLD(ctx.Request.Header.Peek("Accept")) {
+		return s.gigLD(ctx, snap, p, id)
+	}
 	var ok bool
 	var tag engine.Tag
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	if p.buf, tag, ok = snap.AppendGig(p.buf[:0], id, gz); !ok {
-		if known, err := s.gone(ctx, snap, id); known {
-			return err
-		}
-		return notFound("no upcoming gig with id %q", id)
+		return s.unknownGig(ctx, snap, id)
 	}
-	return s.sendEncoded(ctx, snap, p, tag, true, gz)
+	err := s.sendEncoded(ctx, snap, p, tag, true, gz)
+	varyAccept(ctx) // it has a JSON-LD view
+	return err
+}
+
+// unknownGig answers a gig id the snapshot has no gig of: as gone would, else 404.
+func (s *Server) unknownGig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, id string) error {
+	if known, err := s.gone(ctx, snap, id); known {
+		return err
+	}
+	return notFound("no upcoming gig with id %q", id)
 }
 
 // directory answers a directory route from its pre-rendered body.

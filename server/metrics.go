@@ -26,7 +26,8 @@ type Metrics struct {
 		expired prometheus.Counter // cursors refused as expired
 	}
 
-	memoHit, memoStored prometheus.Counter // /v1/gigs answers found in the page memo, and kept in it
+	memoHit, memoStored prometheus.Counter           // /v1/gigs answers found in the page memo, and kept in it
+	rendered            [numViews]prometheus.Counter // gigs written into feeds and JSON-LD bodies (calendar.go)
 
 	conns    atomic.Pointer[conns.Listener] // the guarded listener, for its gauge and counter
 	rejected [2]prometheus.Counter          // connections refused, [total cap, per-client cap]
@@ -141,7 +142,12 @@ func NewMetrics(reg prometheus.Registerer, live *engine.Live) *Metrics {
 		Name: "gigs_changes_expired_cursors_total",
 		Help: "Cursors /v1/changes refused as expired (older than the tombstones kept, or of replaced data): each is a client told to download the export again.",
 	})
-	reg.MustRegister(m.requests, durations, limits, keyChecks, export, memo, acceptErrors, rejected, open, m.changes.entries, m.changes.expired,
+	rendered := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gigs_view_events_rendered_total",
+		Help: "Gigs written into iCalendar feeds (view=ics) and schema.org JSON-LD bodies (view=jsonld), cached or not: the cost of those views.",
+	}, []string{"view"})
+	m.rendered = [numViews]prometheus.Counter{rendered.WithLabelValues("ics"), rendered.WithLabelValues("jsonld")}
+	reg.MustRegister(m.requests, durations, limits, keyChecks, export, memo, acceptErrors, rejected, open, m.changes.entries, m.changes.expired, rendered,
 		snapshotCollector{live})
 	return m
 }

@@ -71,6 +71,14 @@ type Options struct {
 	// HeaderTimeout bounds the reading of a request from its first byte (or from the
 	// connection's opening) to the end of its headers (10s when zero).
 	HeaderTimeout time.Duration
+	// PublicURL is where the service is reached ("https://gigs.example"): the JSON-LD
+	// views' @id and url are made of it, and the iCalendar UIDs of its host, so it must be
+	// the same on every replica and stay the same ("http://localhost" when empty).
+	PublicURL string
+	// ViewCache is the size in bytes of the cache of venue and artist iCalendar feeds and
+	// JSON-LD bodies, rendered once per snapshot when first asked: DefaultViewCache when
+	// zero; negative: none is kept.
+	ViewCache int
 }
 
 // Server serves the public API. Safe for concurrent use.
@@ -90,6 +98,8 @@ type Server struct {
 	requests      atomic.Uint64               // numbers request ids
 	changed       atomic.Pointer[changedDate] // Last-Modified of the snapshot served last
 	memos         memos                       // answers of /v1/gigs kept for the live snapshot
+	views         viewCache                   // feeds and JSON-LD bodies kept for the live snapshot
+	host          string                      // PublicURL's host: the iCalendar UIDs' domain
 }
 
 // New returns a Server.
@@ -142,6 +152,7 @@ func New(o Options) *Server {
 	} else if o.PageMemo > 0 {
 		s.memos.size = min(o.PageMemo, maxPageMemo)
 	}
+	s.setViews()
 	s.readHeaders, s.exportHeaders = newRateHeaders(s.reads, "read"), newRateHeaders(s.exports, "export")
 	s.pool.New = func() any { return &params{q: engine.AcquireQuery()} }
 	return s
@@ -213,13 +224,17 @@ const (
 	routeReadyz
 	routeDocs
 	routeDocsAsset
+	routeGigsFeed
+	routeVenueFeed
+	routeArtistFeed
 	routeOther
 	numRoutes
 )
 
 var routeTemplates = [numRoutes]string{
 	"/v1/gigs", "/v1/gigs/{id}", "/v1/gigs/download", "/v1/cities", "/v1/venues", "/v1/venues/{slug}",
-	"/v1/artists", "/v1/artists/{slug}", "/v1/genres", "/v1/meta", "/v1/changes", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}", "other"}
+	"/v1/artists", "/v1/artists/{slug}", "/v1/genres", "/v1/meta", "/v1/changes", "/v1/openapi.json", "/livez", "/readyz", "/docs", "/docs/{file}",
+	"/v1/gigs.ics", "/v1/venues/{slug}.ics", "/v1/artists/{slug}.ics", "other"}
 
 // routeKey is the user value under which a handler records its route.
 const routeKey = "gigs.route"
@@ -238,11 +253,12 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		routeGig:       s.v1(s.gig),
 		routeCities:    s.v1(s.pagedDirectory(engine.DirCities, "/v1/cities?", (*engine.Snapshot).Cities, cityParams, cityAccepted)),
 		routeVenues:    s.v1(s.pagedDirectory(engine.DirVenues, "/v1/venues?", (*engine.Snapshot).Venues, venueParams, venueAccepted)),
-		routeVenue:     s.v1(s.detail("venue", (*engine.Snapshot).Venue)),
+		routeVenue:     s.v1(s.entity("venue", routeVenueFeed, s.detail("venue", (*engine.Snapshot).Venue))),
 		routeArtists:   s.v1(s.pagedDirectory(engine.DirArtists, "/v1/artists?", (*engine.Snapshot).Artists, artistParams, artistAccepted)),
-		routeArtist:    s.v1(s.detail("artist", (*engine.Snapshot).Artist)),
+		routeArtist:    s.v1(s.entity("artist", routeArtistFeed, s.detail("artist", (*engine.Snapshot).Artist))),
 		routeGenres:    s.v1(s.directory((*engine.Snapshot).Genres)),
 		routeMeta:      s.v1(s.meta),
+		routeGigsFeed:  s.v1(s.gigsFeed),
 		routeChanges:   s.v1(s.changes),
 		routeOpenAPI:   s.openAPI,
 		routeLivez:     s.livez,
@@ -253,7 +269,7 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	if s.o.Keys != nil {
 		handlers[routeDownload] = s.v1(s.download)
 	}
-	for rt, h := range handlers {
+	for rt, h := range handlers { // the venue and artist feeds are answered by their entity's route (entity)
 		h := s.charged(rt, h)
 		r.GET(routeTemplates[rt], h)
 		r.HEAD(routeTemplates[rt], h)

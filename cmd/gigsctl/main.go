@@ -10,6 +10,10 @@
 //	    issues and manages personal API keys in the store gigsd reads.
 //	gigsctl sources check -sources FILE [NAME...]
 //	    fetches sources once and prints what each yields, what it dropped and why.
+//	gigsctl sources add [-sources FILE] [-venue "NAME, CITY, CC"] [-write] [-json] [-from FILE] URL...
+//	    finds a venue site's feed, previews its gigs and adds it to the sources file.
+//	gigsctl sources list -sources FILE [-admin HOST:PORT], gigsctl sources remove -sources FILE NAME...
+//	    lists the sources with their health in a running gigsd; takes sources out.
 package main
 
 import (
@@ -38,6 +42,8 @@ Commands:
   fixture serve the demo corpus as its hundreds of hosts, for gigsd -fetch-proxy
   keys    issue, list, show and revoke personal API keys
   sources check [NAME...]   fetch sources once and print what they yield and drop
+  sources add URL...        find a venue site's feed, preview its gigs, -write adds it
+  sources list|remove       list the sources (with gigsd's health), take sources out
 
 Run 'gigsctl <command> -h' for a command's flags.`
 

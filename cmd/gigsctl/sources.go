@@ -18,59 +18,106 @@ import (
 	"github.com/gigs/gigs/loader/source"
 )
 
-// sourcesCmd runs "gigsctl sources check [NAME...]": it fetches sources once, as a refresh
-// would, and prints what each yields, what it dropped and why. It fails when a source does,
-// when one yields nothing from a document that has events, and when one drops more than
-// -max-dropped of its records.
+// sourcesCmd runs "gigsctl sources check|add|list|remove".
 func sourcesCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(stderr, "usage: gigsctl sources check [flags] [NAME...]")
-		return errors.New("unknown or missing sources command (known: check)")
+	cmd := ""
+	if len(args) > 0 {
+		cmd = args[0]
 	}
-	fs := flag.NewFlagSet("gigsctl sources check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("sources", "", "sources configuration file, as gigsd's -sources")
-	contact := fs.String("contact", "", "operator contact sent in the User-Agent, as gigsd's -contact")
-	proxy := fs.String("fetch-proxy", "", "send every upstream request through this HTTP proxy, as gigsd's -fetch-proxy")
-	var allow []netip.Prefix
-	flagenv.Networks(fs, &allow, "fetch-allow", "comma-separated networks or addresses that fetches may reach although internal, as gigsd's -fetch-allow")
-	placesFile := fs.String("places", "", "the operator's places file, as gigsd's -places")
-	nowFlag := fs.String("now", "", "read the sources as of this RFC 3339 time rather than now (documents of the past: what is upcoming then, recurrences from then)")
-	asJSON := fs.Bool("json", false, "print one JSON object per source: source, events (gig bodies exactly as the API serves them), dropped, error")
-	maxDropped := fs.Float64("max-dropped", 0.2, "fail when a source drops more than this share of its records")
-	show := fs.Int("show", 5, "events to print per source")
-	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.\n"+
-		"Fails (exit status 2) when a source fails, yields no event from a document that has some, or drops\nmore than -max-dropped of its records.")
-	if err := flagenv.Parse(fs, args[1:], getenv); err != nil {
+	switch cmd {
+	case "check":
+		return sourcesCheck(args[1:], getenv, stdout, stderr)
+	case "add":
+		return sourcesAdd(args[1:], getenv, stdout, stderr)
+	case "list":
+		return sourcesList(args[1:], getenv, stdout, stderr)
+	case "remove":
+		return sourcesRemove(args[1:], getenv, stdout, stderr)
+	}
+	fmt.Fprintln(stderr, "usage: gigsctl sources check|add|list|remove [flags] ...")
+	return errors.New("unknown or missing sources command (known: check, add, list, remove)")
+}
+
+// parseWithSources parses a sources command's flags, which must set -sources (path).
+func parseWithSources(fs *flag.FlagSet, args []string, getenv func(string) string, path *string) error {
+	if err := flagenv.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	if *path == "" {
 		return fmt.Errorf("no sources: set -sources or %s", flagenv.Name("sources"))
 	}
+	return nil
+}
+
+// fetchFlags are the flags of the sources commands that fetch, as gigsd's.
+type fetchFlags struct {
+	contact, proxy, places, now *string
+	allow                       []netip.Prefix
+}
+
+func addFetchFlags(fs *flag.FlagSet) *fetchFlags {
+	f := &fetchFlags{
+		contact: fs.String("contact", "", "operator contact sent in the User-Agent, as gigsd's -contact"),
+		proxy:   fs.String("fetch-proxy", "", "send every upstream request through this HTTP proxy, as gigsd's -fetch-proxy"),
+		places:  fs.String("places", "", "the operator's places file, as gigsd's -places"),
+		now:     fs.String("now", "", "read the sources as of this RFC 3339 time rather than now (documents of the past: what is upcoming then, recurrences from then)"),
+	}
+	flagenv.Networks(fs, &f.allow, "fetch-allow", "comma-separated networks or addresses that fetches may reach although internal, as gigsd's -fetch-allow")
+	return f
+}
+
+// open returns the guarded fetcher (allowing also allow), the moment to read as of and
+// the gazetteer the flags ask for (nil: the default).
+func (f *fetchFlags) open(allow []netip.Prefix, o fetch.Options) (*fetch.Client, time.Time, *places.Gazetteer, error) {
 	now := time.Now()
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
+	if *f.now != "" {
+		t, err := time.Parse(time.RFC3339, *f.now)
 		if err != nil {
-			return fmt.Errorf("-now: want an RFC 3339 time such as 2024-05-01T12:00:00Z, got %q", *nowFlag)
+			return nil, now, nil, fmt.Errorf("-now: want an RFC 3339 time such as 2024-05-01T12:00:00Z, got %q", *f.now)
 		}
 		now = t
 	}
 	var gaz *places.Gazetteer
-	if *placesFile != "" {
+	if *f.places != "" {
 		var err error
-		if gaz, err = places.WithFile(*placesFile); err != nil {
-			return err
+		if gaz, err = places.WithFile(*f.places); err != nil {
+			return nil, now, nil, err
 		}
+	}
+	o.Contact, o.Allow = *f.contact, append(slices.Clone(f.allow), allow...)
+	var err error
+	if o.Proxy, err = loader.ProxyFunc(*f.proxy); err != nil {
+		return nil, now, nil, fmt.Errorf("-fetch-proxy: %w", err)
+	}
+	return fetch.New(o), now, gaz, nil
+}
+
+// sourcesCheck runs "gigsctl sources check [NAME...]": it fetches sources once, as a
+// refresh would, and prints what each yields, what it dropped and why. It fails when a
+// source does, when one yields nothing from a document that has events, and when one
+// drops more than -max-dropped of its records.
+func sourcesCheck(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gigsctl sources check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("sources", "", "sources configuration file, as gigsd's -sources")
+	ff := addFetchFlags(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object per source: source, events (gig bodies exactly as the API serves them), dropped, error")
+	maxDropped := fs.Float64("max-dropped", 0.2, "fail when a source drops more than this share of its records")
+	show := fs.Int("show", 5, "events to print per source")
+	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.\n"+
+		"Fails (exit status 2) when a source fails, yields no event from a document that has some, or drops\nmore than -max-dropped of its records.")
+	if err := parseWithSources(fs, args, getenv, path); err != nil {
+		return err
 	}
 	cfg, err := loader.ReadConfig(*path)
 	if err != nil {
 		return err
 	}
-	opts := fetch.Options{Contact: *contact, Allow: append(allow, cfg.Allow...)}
-	if opts.Proxy, err = loader.ProxyFunc(*proxy); err != nil {
-		return fmt.Errorf("-fetch-proxy: %w", err)
+	client, now, gaz, err := ff.open(cfg.Allow, fetch.Options{})
+	if err != nil {
+		return err
 	}
-	srcs, err := loader.Sources(cfg, fetch.New(opts), getenv, func() time.Time { return now })
+	srcs, err := loader.Sources(cfg, client, getenv, func() time.Time { return now })
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -121,6 +122,7 @@ type Config struct {
 	IdleTimeout       time.Duration
 	HeaderTimeout     time.Duration
 	PageMemo          int // MiB
+	PublicURL         string
 }
 
 // Main is the daemon: ParseFlags, then Run, then Close.
@@ -202,6 +204,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.MaxConnsPerClient, "max-conns-per-client", server.DefaultMaxConnsPerClient, "cap on one client address's open connections to -addr (the direct peer; -trusted-proxies are exempt); -1: no cap")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
 	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
+	fs.StringVar(&c.PublicURL, "public-url", "http://localhost:8080", "the URL the public reaches the API at, the same on every replica: JSON-LD @id and url are made of it, and the iCalendar feeds' UIDs of its host")
 	fs.IntVar(&c.PageMemo, "page-memo", server.DefaultPageMemo>>20, "MiB of /v1/gigs answers kept per snapshot, so that a page asked again is not run again (pages whose range is given; 0: none)")
 	fs.BoolVar(&c.Snapshot, "snapshot", true, "keep each published snapshot in <data-dir>/snapshot and, at start, serve the one there (when built within -max-stale) until the first refresh ends")
 	fs.StringVar(&c.Redis, "redis", "", "Redis URL (redis://[user:password@]host:port/db, rediss:// for TLS) where replicas share the API keys and count the read and export limits together; empty: keys in -data-dir and limits per replica")
@@ -297,6 +300,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	}
 	if c.MaxConnsPerClient == 0 || c.MaxConnsPerClient < -1 {
 		return fmt.Errorf("-max-conns-per-client must be at least 1, or -1 for no cap, not %d", c.MaxConnsPerClient)
+	}
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("-public-url must be an http or https URL with a host, such as https://gigs.example, not %q", c.PublicURL)
 	}
 	if c.PageMemo < 0 || c.PageMemo > 1024 {
 		return fmt.Errorf("-page-memo must be from 0 to 1024 MiB, not %d", c.PageMemo)
@@ -453,7 +459,8 @@ func (m *Main) Run(ctx context.Context) error {
 		TrustedProxies: m.Config.TrustedProxies, Keys: checker, ExportLimit: m.Config.ExportLimit,
 		Contact: m.Config.Contact, AccessLog: m.Config.AccessLog, Metrics: server.NewMetrics(m.Registry, &m.Live),
 		MaxConns: m.Config.MaxConns, MaxConnsPerClient: m.Config.MaxConnsPerClient,
-		IdleTimeout: m.Config.IdleTimeout, HeaderTimeout: m.Config.HeaderTimeout, PageMemo: pageMemoBytes(m.Config.PageMemo)})
+		IdleTimeout: m.Config.IdleTimeout, HeaderTimeout: m.Config.HeaderTimeout, PageMemo: pageMemoBytes(m.Config.PageMemo),
+		PublicURL: m.Config.PublicURL})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {

@@ -63,9 +63,10 @@ func New() (*Validator, error) {
 		re := "^" + regexp.MustCompile(`\\\{[^}]+\\\}`).ReplaceAllString(regexp.QuoteMeta(key), `[^/]+`) + "$"
 		v.paths = append(v.paths, pathTemplate{key, regexp.MustCompile(re)})
 	}
-	// Concrete paths match before templated ones: /v1/gigs/download is not /v1/gigs/{id}.
+	// Concrete paths match before templated ones: /v1/gigs/download is not /v1/gigs/{id};
+	// and longer templates before shorter ones: /v1/venues/{slug}.ics is not /v1/venues/{slug}.
 	slices.SortFunc(v.paths, func(a, b pathTemplate) int {
-		return cmp.Or(cmp.Compare(strings.Count(a.key, "{"), strings.Count(b.key, "{")), cmp.Compare(a.key, b.key))
+		return cmp.Or(cmp.Compare(strings.Count(a.key, "{"), strings.Count(b.key, "{")), cmp.Compare(len(b.key), len(a.key)), cmp.Compare(a.key, b.key))
 	})
 	return v, nil
 }

@@ -1,0 +1,17 @@
+// Package tribe reads The Events Calendar's REST API, the events feed of the WordPress
+// plugin known as "tribe" (its REST namespace): GET /wp-json/tribe/events/v1/events, a page
+// of {"events": [...], "total", "total_pages", "next_rest_url"}, or one event as
+// /wp-json/tribe/events/v1/events/{id} serves it.
+//
+// Each event's start_date is the venue-local wall time; its timezone is an IANA zone
+// when the site set a city in WordPress, else a fixed offset such as "UTC+0" that WordPress
+// uses when it set none (a site in Atlanta may say "UTC+0" for a show at 19:30 local): an
+// IANA zone and utc_start_date give the event its offset and zone, a fixed offset is not
+// trusted and the wall time stays without one for the normalizer to place by its city.
+// The venue is the embedded venue object ([] when there is none), categories are kinds,
+// tags are genres, cost_details give the price, website the ticket link.
+//
+// Work is capped: at most Options.MaxEvents events are read from a page (the rest are
+// one drop), texts at schemaorg.MaxText bytes, links at schemaorg.MaxLink. Paging is the
+// caller's: Next reads next_rest_url.
+package tribe

@@ -1,0 +1,132 @@
+package tribe
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gigs/gigs/loader/schemaorg/schemaorgtest"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// realDir holds REST responses of real sites, written by others (see its provenance.json).
+const realDir = "../../testdata/real/tribe"
+
+// page is a page of the list endpoint as the plugin writes it: escaped slashes, HTML
+// entities in titles, a venue as [] when there is none, image false.
+const page = `{"events":[
+{"id":1,"url":"https:\/\/club.example\/event\/a\/","title":"Night &amp; Day","all_day":false,
+ "start_date":"2026-07-04 21:00:00","end_date":"2026-07-04 23:30:00",
+ "utc_start_date":"2026-07-05 01:00:00","utc_end_date":"2026-07-05 03:30:00","timezone":"America\/New_York",
+ "cost":"$10 \u2013 $15","cost_details":{"currency_code":"USD","values":["10","15"]},"website":"https:\/\/tix.example\/a",
+ "image":{"url":"https:\/\/club.example\/a.jpg"},"categories":[{"name":"Live Music"}],"tags":[{"name":"jazz"}],
+ "venue":{"venue":"The Club","address":"1 Main St","city":"Brooklyn","stateprovince":"NY","zip":"11201","country":"United States","geo_lat":40.69,"geo_lng":-73.99}},
+{"id":2,"url":"https:\/\/club.example\/event\/b\/","title":"Festival","all_day":true,"start_date":"2026-07-10 00:00:00","utc_start_date":"2026-07-10 04:00:00","timezone":"UTC-4","venue":[],"image":false},
+{"id":3,"title":"","start_date":"soon"}
+],"total":3,"total_pages":1,"rest_url":"https:\/\/club.example\/wp-json\/tribe\/events\/v1\/events\/?page=1",
+"next_rest_url":"https:\/\/club.example\/wp-json\/tribe\/events\/v1\/events\/?page=2"}`
+
+func TestParse(t *testing.T) {
+	const ref = "https://club.example/wp-json/tribe/events/v1/events"
+	events, drops, err := Parse([]byte(page), ref, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []source.Event{{
+		Ref: "https://club.example/event/a/", URL: "https://club.example/event/a/", Line: 2, Title: "Night & Day",
+		Start: source.When{Wall: time.Date(2026, 7, 4, 21, 0, 0, 0, time.UTC), HasOffset: true, Offset: -4 * 3600},
+		End:   source.When{Wall: time.Date(2026, 7, 4, 23, 30, 0, 0, time.UTC), HasOffset: true, Offset: -4 * 3600},
+		Venue: source.Place{Name: "The Club", Street: "1 Main St", Locality: "Brooklyn", Region: "NY", PostalCode: "11201",
+			Country: "United States", Zone: "America/New_York", Lat: 40.69, Lon: -73.99, HasGeo: true},
+		Offers: []source.Offer{{URL: "https://tix.example/a", PriceMin: 10, PriceMax: 15, HasPrice: true, Currency: "USD"}},
+		Kinds:  []string{"Live Music"}, Genres: []string{"jazz"}, Image: "https://club.example/a.jpg",
+	}, {
+		// "UTC-4" is WordPress's fixed offset: not trusted, the date alone for an all-day event.
+		Ref: "https://club.example/event/b/", URL: "https://club.example/event/b/", Line: 8, Title: "Festival",
+		Start: source.When{Wall: time.Date(2026, 7, 10, 0, 0, 0, 0, time.UTC), DateOnly: true},
+	}}
+	schemaorgtest.CompareEvents(t, events, want)
+	wantDrops := []source.Drop{{Ref: ref, Line: 9, Reason: `event #3: missing title; cannot read start_date "soon": not a date and time as YYYY-MM-DD HH:MM:SS`}}
+	if !reflect.DeepEqual(drops, wantDrops) {
+		t.Errorf("drops = %+v, want %+v", drops, wantDrops)
+	}
+	if got := Next([]byte(page)); got != "https://club.example/wp-json/tribe/events/v1/events/?page=2" {
+		t.Errorf("Next = %q", got)
+	}
+}
+
+// TestReal reads the real responses: one event each, as /events/{id} serves it.
+func TestReal(t *testing.T) {
+	for _, tc := range []struct {
+		file            string
+		title, start    string // start as "2006-01-02 15:04 -0700", or without the offset when not trusted
+		venue, locality string
+		zone, kind      string
+	}{
+		{"tcw-zurich-interclub-event.json", "Interclub 40+ 3L Damen (R. Bachmann)", "2021-06-26 09:00 +0200", "Tennis Club Witikon", "Zürich", "Europe/Berlin", "Platzbelegung Interclub"},
+		{"atlbyday-braves-event.json", "Atlanta Braves vs. Miami Marlins", "2018-07-31 19:30", "SunTrust Park", "Atlanta", "", "Sports"},
+		{"musicasturiana-folk-event.json", "María Trubia y Pau Santirso en Santu Adrianu", "2026-06-07 12:00", "Santo Adriano", "", "", "Folk / Celta / Tradicional"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			doc, err := os.ReadFile(filepath.Join(realDir, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			events, drops, err := Parse(doc, "https://site.example/wp-json/tribe/events/v1/events/1", Options{})
+			if err != nil || len(drops) > 0 || len(events) != 1 {
+				t.Fatalf("got %d events, drops %v, error %v; want one event", len(events), drops, err)
+			}
+			e := events[0]
+			start := e.Start.Wall.Format("2006-01-02 15:04")
+			if e.Start.HasOffset {
+				start = e.Start.Wall.Format("2006-01-02 15:04") + " " + time.Date(2000, 1, 1, 0, 0, 0, 0, time.FixedZone("", e.Start.Offset)).Format("-0700")
+			}
+			got := []string{e.Title, start, e.Venue.Name, e.Venue.Locality, e.Venue.Zone, strings.Join(e.Kinds, ",")}
+			want := []string{tc.title, tc.start, tc.venue, tc.locality, tc.zone, tc.kind}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %q, want %q", got, want)
+			}
+			schemaorgtest.CheckPromises(t, events, drops, "https://site.example/wp-json/tribe/events/v1/events/1")
+		})
+	}
+}
+
+func TestNotTribe(t *testing.T) {
+	for _, doc := range []string{``, `[]`, `{"name":"x"}`, `<html></html>`, `{"events":{}}`, `{"events":[`} {
+		if _, _, err := Parse([]byte(doc), "p", Options{}); err == nil && doc != `{"events":[` {
+			t.Errorf("%q: no error", doc)
+		}
+	}
+	// A page cut short keeps what it read and says so.
+	events, drops, err := Parse([]byte(`{"events":[{"title":"a","start_date":"2026-01-01 20:00:00"},{"title":`), "p", Options{})
+	if err != nil || len(events) != 1 || len(drops) != 1 || !strings.Contains(drops[0].Reason, "cannot read the rest") {
+		t.Errorf("cut page: %d events, drops %v, error %v", len(events), drops, err)
+	}
+}
+
+// TestLimits: a page with more events than MaxEvents yields MaxEvents and one drop.
+func TestLimits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"events":[`)
+	for i := range 5 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"title":"%d","start_date":"2026-01-01 20:00:00"}`, i, i)
+	}
+	b.WriteString(`]}`)
+	events, drops, err := Parse([]byte(b.String()), "p", Options{MaxEvents: 3})
+	want := []source.Drop{{Ref: "p", Line: 4, Reason: "more than 3 events on the page: the rest are ignored"}}
+	if err != nil || len(events) != 3 || !reflect.DeepEqual(drops, want) {
+		t.Errorf("got %d events, drops %+v, error %v", len(events), drops, err)
+	}
+	long := strings.Repeat("x", 100000)
+	events, _, _ = Parse([]byte(`{"events":[{"title":"`+long+`","url":"https://a.example/`+long+`","start_date":"2026-01-01 20:00:00"}]}`), "p", Options{})
+	if len(events) != 1 || len(events[0].Title) > 500 || events[0].URL != "" {
+		t.Errorf("long values not capped: %d events", len(events))
+	}
+}
