@@ -33,9 +33,9 @@ func artistItems(artists []Artist, u upcoming) ([]artistJSON, []int32) {
 }
 
 // renderArtistDetails lays out the detail body of every artist of the directory: its
-// entry, and the positions of its gigs from the build time on.
-func (s *Snapshot) renderArtistDetails(rows []gigRow, cat *catalog, u upcoming) error {
-	items, order := artistItems(cat.ds.Artists, u)
+// entry, and the positions of its gigs from the build time on. items and order are what
+// artistItems returned.
+func (s *Snapshot) renderArtistDetails(rows []gigRow, cat *catalog, u upcoming, items []artistJSON, order []int32) error {
 	now := s.built.Unix()
 	at, pos := groupPositions(len(cat.ds.Artists), func(emit func(int32, uint32)) {
 		for i := range rows {

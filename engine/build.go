@@ -97,6 +97,8 @@ type Snapshot struct {
 	artistDetail detailPages        // each listed artist's detail body (artistbody.go)
 	geo          geoIndex           // the venues' positions, for near queries (see geo.go)
 	calTombs     calendarTombstones // lazily: the tombstones the calendar feeds list (calendar.go)
+	// The directories that answer queries, by Directory (directory.go).
+	dirs [numDirectories]directory
 }
 
 // Version returns the snapshot's data_version: equal content gives an equal version.
@@ -456,20 +458,21 @@ func countUpcoming(rows []gigRow, cat *catalog, now int64) upcoming {
 	return u
 }
 
-// cityDirectory is the JSON array of every city, in slug order.
-func cityDirectory(list []City, u upcoming) ([]byte, int, error) {
-	items := make([]cityJSON, 0, len(list))
-	for i, c := range list {
+// cityDirectory is the JSON array of every city in slug order, where each entry begins
+// (see appendEntries), and the cities' indices in that order.
+func cityDirectory(list []City, u upcoming) ([]byte, []uint32, []int32, error) {
+	order := bySlug(len(list), func(i int32) string { return list[i].Slug })
+	data, at, err := appendEntries(nil, len(order), func(k int) any {
+		i := order[k]
+		c := &list[i]
 		j := cityJSON{Slug: c.Slug, Name: c.Name, Country: c.Country, Timezone: c.Timezone, Upcoming: u.city[i]}
 		if c.HasGeo && ValidPosition(c.Lat, c.Lon) {
 			lat, lon := c.Lat, c.Lon
 			j.Lat, j.Lon = &lat, &lon
 		}
-		items = append(items, j)
-	}
-	slices.SortFunc(items, func(a, b cityJSON) int { return cmp.Compare(a.Slug, b.Slug) })
-	b, err := appendJSON(nil, items)
-	return b, len(items), err
+		return &j
+	})
+	return data, at, order, err
 }
 
 // venueDirectory is every venue's entry in slug order, and the venues' indices in that order.
@@ -481,13 +484,6 @@ func venueDirectory(cat *catalog, u upcoming) ([]venueJSON, []int32) {
 		items = append(items, venueView(&ds.Venues[v], &ds.Cities[cat.venueCity[v]], u.venue[v]))
 	}
 	return items, order
-}
-
-// artistDirectory is the JSON array of every artist on a gig of the snapshot, in slug order.
-func artistDirectory(artists []Artist, u upcoming) ([]byte, int, error) {
-	items, _ := artistItems(artists, u)
-	b, err := appendJSON(nil, items)
-	return b, len(items), err
 }
 
 // genreDirectory is the JSON array of the genres with an upcoming gig, in slug order.
@@ -513,6 +509,9 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 	ds := cat.ds
 	u := countUpcoming(rows, cat, s.built.Unix())
 	venueItems, venueOrder := venueDirectory(cat, u)
+	artistItems, artistOrder := artistItems(ds.Artists, u)
+	var at [numDirectories][]uint32
+	var cityOrder []int32
 	type directory struct {
 		dst  **Body
 		data []byte
@@ -521,16 +520,18 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 	var dirs [4]directory
 	var err error
 	dirs[0].dst, dirs[1].dst, dirs[2].dst, dirs[3].dst = &s.cities, &s.venues, &s.artists, &s.genres
-	if dirs[0].data, dirs[0].n, err = cityDirectory(ds.Cities, u); err != nil {
+	if dirs[0].data, at[DirCities], cityOrder, err = cityDirectory(ds.Cities, u); err != nil {
 		return fmt.Errorf("cannot render the cities: %w", err)
 	}
-	if dirs[1].data, err = s.indexVenues(venueItems, ds.Cities); err != nil {
+	dirs[0].n = len(cityOrder)
+	if dirs[1].data, at[DirVenues], err = s.indexVenues(venueItems, ds.Cities); err != nil {
 		return err
 	}
 	dirs[1].n = len(venueItems)
-	if dirs[2].data, dirs[2].n, err = artistDirectory(ds.Artists, u); err != nil {
+	if dirs[2].data, at[DirArtists], err = appendEntries(nil, len(artistItems), func(k int) any { return &artistItems[k] }); err != nil {
 		return fmt.Errorf("cannot render the artists: %w", err)
 	}
+	dirs[2].n = len(artistItems)
 	if dirs[3].data, dirs[3].n, err = genreDirectory(ds.Genres, u); err != nil {
 		return fmt.Errorf("cannot render the genres: %w", err)
 	}
@@ -557,6 +558,9 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 		}
 		*d.dst = b
 	}
+	if err := s.indexDirectories(cat, at, cityOrder, venueOrder, artistOrder); err != nil {
+		return err
+	}
 	if err := s.renderExport(); err != nil {
 		return err
 	}
@@ -570,14 +574,15 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 	if err := s.renderVenueDetails(venueItems, venuePos); err != nil {
 		return err
 	}
-	return s.renderArtistDetails(rows, cat, u)
+	return s.renderArtistDetails(rows, cat, u, artistItems, artistOrder)
 }
 
 // indexVenues renders each venue's directory entry into one arena and indexes them by
-// city and country for filtered directories; it returns the JSON array of all entries.
+// city and country for filtered directories; it returns the JSON array of all entries,
+// and where each begins (see appendEntries).
 // As in the gigs' postings, a city's slug names that city alone (cities holds them all),
 // though another city's name folds alike.
-func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, error) {
+func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, []uint32, error) {
 	s.venueOff = make([]uint32, 1, len(items)+1)
 	type lists struct {
 		own   []uint32 // under the key of a city's slug, or of a country's code
@@ -604,7 +609,7 @@ func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, error)
 	for i := range items {
 		var err error
 		if s.venueItems, err = appendJSON(s.venueItems, &items[i]); err != nil {
-			return nil, fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
+			return nil, nil, fmt.Errorf("cannot render venue %q: %w", items[i].Slug, err)
 		}
 		s.venueOff = append(s.venueOff, uint32(len(s.venueItems)))
 		file(&entry("city:"+Fold(items[i].City.Slug)).own, i)
@@ -623,17 +628,19 @@ func (s *Snapshot) indexVenues(items []venueJSON, cities []City) ([]byte, error)
 	}
 	var err error
 	if s.venueIndex, err = b.build(len(items), nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	all := make([]byte, 0, len(s.venueItems)+len(items)+2)
+	all, at := make([]byte, 0, len(s.venueItems)+len(items)+2), make([]uint32, 0, len(items)+1)
 	all = append(all, '[')
 	for i := range items {
 		if i > 0 {
 			all = append(all, ',')
 		}
+		at = append(at, uint32(dataOffset+len(all)))
 		all = append(all, s.VenueItem(i)...)
 	}
-	return append(all, ']'), nil
+	all = append(all, ']')
+	return all, append(at, uint32(dataOffset+len(all))), nil
 }
 
 func venueView(v *Venue, c *City, upcoming int) venueJSON {

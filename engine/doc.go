@@ -17,9 +17,13 @@
 // A Query's filters meet within its date range, in scratch the query owns, so that a query
 // allocates nothing. A radius around a point is one more filter, the gigs of the venues
 // within it, found through an index of the venues' positions (geo.go); a page by distance
-// walks those venues nearest first. The bodies assembled per request (a page of gigs, a
-// gig, a venue's or an artist's detail, a filtered venue directory, /v1/meta with its next
-// refresh, the change feed) are written from the rendered parts; the gzip bodies of a
+// walks those venues nearest first. The directories of cities, venues and artists keep,
+// per build, where each entry lies in their rendered bodies, a words index of their names
+// and (cities, venues) an index of their points, so that a typeahead, a radius and a page
+// of a directory are bits over its entries and copies of their bytes (directory.go). The
+// bodies assembled per request (a page of gigs, a gig, a venue's or an artist's detail, a
+// filtered directory or a page of one, /v1/meta with its next refresh, the change feed)
+// are written from the rendered parts; the gzip bodies of a
 // page, a gig, a venue and an artist are made of the gigs' compressed parts, without
 // compressing anything per request.
 //

@@ -80,7 +80,9 @@ func venuePosition(v *Venue, c *City) (lat, lon float64, approx, ok bool) {
 	return 0, 0, false, false
 }
 
-// geoIndex is the snapshot's index of points. Immutable once built.
+// geoIndex is an index of points: of the snapshot's gigs (their venues' positions), or
+// of a directory's entries (directory.go), its positions then the entries' numbers.
+// Immutable once built.
 type geoIndex struct {
 	rowAt    []uint32 // the points of row r are [rowAt[r], rowAt[r+1]), by longitude; geoRows+1 entries
 	lat, lon []uint64 // each point's position, as math.Float64bits
@@ -134,15 +136,17 @@ func geoRow(lat float64) int {
 	return min(max(int((lat+90)/geoRowDeg), 0), geoRows-1)
 }
 
-// buildGeo files every position's venue under its point.
-func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
+// geoPoint is a position an index of points files positions under.
+type geoPoint struct {
+	lat, lon float64
+	row      int
+}
+
+// venuePoints returns the venues' effective positions (see venuePosition), each once, and
+// each venue's point among them, or -1 when it has none.
+func venuePoints(cat *catalog) (pts []geoPoint, ofVenue []int32) {
 	ds := cat.ds
-	type point struct {
-		lat, lon float64
-		row      int
-	}
-	var pts []point
-	ofVenue := make([]int32, len(ds.Venues)) // a venue's point, or -1
+	ofVenue = make([]int32, len(ds.Venues))
 	known := map[[2]uint64]int32{}
 	for v := range ds.Venues {
 		lat, lon, _, ok := venuePosition(&ds.Venues[v], &ds.Cities[cat.venueCity[v]])
@@ -155,14 +159,28 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 		if !seen {
 			k = int32(len(pts))
 			known[key] = k
-			pts = append(pts, point{lat, lon, geoRow(lat)})
+			pts = append(pts, geoPoint{lat, lon, geoRow(lat)})
 		}
 		ofVenue[v] = k
 	}
-	// Only points with gigs, in row then longitude (then latitude) order.
+	return pts, ofVenue
+}
+
+// buildGeo files every position's venue under its point.
+func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
+	pts, ofVenue := venuePoints(cat)
+	var err error
+	s.geo, err = newGeoIndex(pts, len(rows), func(i int) int32 { return ofVenue[rows[i].venue] }, s)
+	return err
+}
+
+// newGeoIndex files each of n positions under its point, pts[pointOf(i)] (none when -1),
+// with the day tables of its large postings when days is not nil.
+func newGeoIndex(pts []geoPoint, n int, pointOf func(i int) int32, days *Snapshot) (geoIndex, error) {
+	// Only points with positions, in row then longitude (then latitude) order.
 	at, pos := groupPositions(len(pts), func(emit func(int32, uint32)) {
-		for i := range rows {
-			if k := ofVenue[rows[i].venue]; k >= 0 {
+		for i := range n {
+			if k := pointOf(i); k >= 0 {
 				emit(k, uint32(i))
 			}
 		}
@@ -177,7 +195,7 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 		pa, pb := &pts[a], &pts[b]
 		return cmp.Or(cmp.Compare(pa.row, pb.row), cmp.Compare(pa.lon, pb.lon), cmp.Compare(pa.lat, pb.lat))
 	})
-	g := &s.geo
+	var g geoIndex
 	g.rowAt = make([]uint32, geoRows+1)
 	g.lat, g.lon = make([]uint64, len(order)), make([]uint64, len(order))
 	number := make([]uint32, len(pts))
@@ -192,8 +210,8 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 		g.rowAt[r+1] += g.rowAt[r]
 	}
 	var err error
-	if g.post, err = b.build(len(rows), s); err != nil {
-		return err
+	if g.post, err = b.build(n, days); err != nil {
+		return g, err
 	}
 	// Tiles: a cell of longitude of a row is about geoRowDeg on the ground, wider toward
 	// the poles (to 50 times).
@@ -215,28 +233,29 @@ func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 			g.tileAt = append(g.tileAt, uint32(n+1))
 		}
 	}
-	if g.tilePost, err = tb.build(len(rows), s); err != nil {
-		return err
+	if g.tilePost, err = tb.build(n, days); err != nil {
+		return g, err
 	}
 	g.setTrig()
 	for _, ps := range []*postings{&g.post, &g.tilePost} { // numbered in order
 		for n := range len(ps.of) {
 			if i, ok := ps.keys.find(strconv.Itoa(n)); !ok || ps.of[i] != uint32(n) {
-				return fmt.Errorf("point or tile %d is not posting %d", n, n)
+				return g, fmt.Errorf("point or tile %d is not posting %d", n, n)
 			}
 		}
 	}
-	g.of = make([]uint32, len(rows))
-	for i := range rows {
+	g.of = make([]uint32, n)
+	for i := range n {
 		g.of[i] = noPoint
-		if k := ofVenue[rows[i].venue]; k >= 0 {
+		if k := pointOf(i); k >= 0 {
 			g.of[i] = number[k]
 		}
 	}
-	return nil
+	return g, nil
 }
 
-// validGeo checks a geo index read from a file against a snapshot of n gigs.
+// valid checks a geo index read from a file against n positions, its large postings with
+// day tables of dayN days (-1: without).
 func (g *geoIndex) valid(n, dayN int) bool {
 	points := len(g.lat)
 	if len(g.rowAt) != geoRows+1 || g.rowAt[0] != 0 || !ascending(g.rowAt, false) || int(g.rowAt[geoRows]) != points ||
@@ -324,8 +343,7 @@ func (q *Query) Near(lat, lon, radiusKm float64, byDistance bool) {
 // findNear gathers q's candidates: the points within its radius, or the tiles wholly
 // within it, their points marked in q.mark; and when the page is by distance, every point
 // within it, measured, in the heap q.ring. It reports whether any is.
-func (s *Snapshot) findNear(q *Query) bool {
-	g := &s.geo
+func (g *geoIndex) findNear(q *Query) bool {
 	q.cand = q.cand[:0]
 	if g.points() == 0 {
 		return false
@@ -375,7 +393,7 @@ func (s *Snapshot) findNear(q *Query) bool {
 				if lon > sp[1] {
 					break
 				}
-				if t := g.tileOf[k]; tiled && int(g.tileAt[t]) == k && s.tileWithin(q, int(t), cos0, sp[1]) {
+				if t := g.tileOf[k]; tiled && int(g.tileAt[t]) == k && g.tileWithin(q, int(t), cos0, sp[1]) {
 					q.cand = append(q.cand, candidate{point: t, tile: true})
 					end := int(g.tileAt[t+1])
 					for ; k < end; k++ {
@@ -462,9 +480,9 @@ func push(h []candidate, c candidate) []candidate {
 // those in it, measured, into grp. Terms are DistanceKm's but for rounding, so the points
 // whose terms are at most that of the first one's metres and a half, with a hair, are
 // measured, and those found farther go back: every point left is farther.
-func (s *Snapshot) nextNearest(q *Query, h, grp []candidate) (heap, group []candidate) {
+func (g *geoIndex) nextNearest(q *Query, h, grp []candidate) (heap, group []candidate) {
 	measure := func(c candidate) candidate {
-		c.metres = s.pointMetres(q, int(c.point))
+		c.metres = g.pointMetres(q, int(c.point))
 		return c
 	}
 	var c candidate
@@ -495,8 +513,8 @@ func (s *Snapshot) nextNearest(q *Query, h, grp []candidate) (heap, group []cand
 // radius by a hair. Away from the poles and within 500 km, the haversine term grows with
 // the difference of longitude and is convex along a meridian, so a box's farthest point
 // from q's is one of its corners.
-func (s *Snapshot) tileWithin(q *Query, t int, cos0, maxLon float64) bool {
-	b := s.geo.box[4*t : 4*t+4 : 4*t+4]
+func (g *geoIndex) tileWithin(q *Query, t int, cos0, maxLon float64) bool {
+	b := g.box[4*t : 4*t+4 : 4*t+4]
 	if b[3] > maxLon || b[0] < -80 || b[1] > 80 {
 		return false
 	}
@@ -553,12 +571,12 @@ func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
 }
 
 // metresOf returns the distance in metres from q's point to position p's venue.
-func (s *Snapshot) metresOf(q *Query, p int) uint32 { return s.pointMetres(q, int(s.geo.of[p])) }
+func (s *Snapshot) metresOf(q *Query, p int) uint32 { return s.geo.pointMetres(q, int(s.geo.of[p])) }
 
 // pointMetres returns the distance in whole metres from q's point to point k.
-func (s *Snapshot) pointMetres(q *Query, k int) uint32 {
-	lat, lon := s.geo.at(k)
-	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, math.Cos(q.near.lat*rad), s.geo.trig[5*k]) * 1000))
+func (g *geoIndex) pointMetres(q *Query, k int) uint32 {
+	lat, lon := g.at(k)
+	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, math.Cos(q.near.lat*rad), g.trig[5*k]) * 1000))
 }
 
 // appendVenueRef appends a gig's venue: its slug and name, and its position when known

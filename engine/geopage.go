@@ -35,7 +35,7 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 	}
 	for heap := q.ring; len(heap) > 0; {
 		var grp []candidate
-		heap, grp = s.nextNearest(q, heap, q.grp)
+		heap, grp = s.geo.nextNearest(q, heap, q.grp)
 		q.grp = grp
 		metres := grp[0].metres
 		from := r.lo
@@ -47,7 +47,7 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 				from = min(max(after, r.lo), r.hi)
 			}
 			if from > r.lo {
-				s.eachAt(q, grp, r.lo, from, func(p int) bool {
+				s.geo.eachAt(q, grp, r.lo, from, func(p int) bool {
 					if match(p) {
 						offset++
 					}
@@ -56,7 +56,7 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 			}
 		}
 		if len(q.Page) < want && from < r.hi {
-			s.eachAt(q, grp, from, r.hi, func(p int) bool {
+			s.geo.eachAt(q, grp, from, r.hi, func(p int) bool {
 				if !match(p) {
 					return true
 				}
@@ -80,14 +80,14 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 
 // eachAt calls f on the positions in [lo, hi) of the points grp, in order, until f returns
 // false. Several points' positions are merged in q.merged.
-func (s *Snapshot) eachAt(q *Query, grp []candidate, lo, hi int, f func(p int) bool) {
+func (g *geoIndex) eachAt(q *Query, grp []candidate, lo, hi int, f func(p int) bool) {
 	if len(grp) == 1 {
-		s.geo.post.posting(int(grp[0].point)).each(q, lo, hi, f)
+		g.post.posting(int(grp[0].point)).each(q, lo, hi, f)
 		return
 	}
 	q.merged = q.merged[:0]
 	for _, c := range grp {
-		s.geo.post.posting(int(c.point)).each(q, lo, hi, func(p int) bool {
+		g.post.posting(int(c.point)).each(q, lo, hi, func(p int) bool {
 			q.merged = append(q.merged, uint32(p))
 			return true
 		})

@@ -23,7 +23,9 @@ func heapObjects() uint64 {
 // only with the large postings' bitmap containers (one each), not with gigs, venues or
 // artists. The words index's large postings (a word or prefix on more than 4,096 gigs:
 // "hall", "london", "l", "lo" …) are about a hundred more at 40k gigs (nearly two
-// hundred under -race, where a snapshot holds 427 objects and 238 without the index).
+// hundred under -race, where a snapshot holds 427 objects and 238 without the index). The
+// directories' indexes (directory.go) are a hundred or so more whatever the size: flat
+// arrays, some thirty per directory.
 func TestSnapshotObjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two snapshots")
@@ -45,7 +47,7 @@ func TestSnapshotObjects(t *testing.T) {
 		t.Logf("%d gigs (%d venues, %d artists): %d heap objects", n, s.Counts().Venues, s.Counts().Artists, objects)
 		counts = append(counts, objects)
 	}
-	if counts[0] > 200 || counts[1] > 500 {
-		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 200 and 500", counts[0], counts[1])
+	if counts[0] > 300 || counts[1] > 550 {
+		t.Errorf("a snapshot holds %d objects at 2k gigs and %d at 40k: want at most 300 and 550", counts[0], counts[1])
 	}
 }

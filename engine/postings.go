@@ -84,25 +84,8 @@ func intersectAny(ids []uint32, alts []posting) []uint32 {
 	return kept
 }
 
-// orInto adds the positions to dst.
-func (p posting) orInto(dst *roaring.Bitmap) {
-	if p.bm != nil {
-		dst.Or(p.bm) // copies p's containers
-		return
-	}
-	dst.AddMany(p.list)
-}
-
-// lookup returns the posting of key; ok is false when no key matches.
-func (ps *postings) lookup(key string) (posting, bool) {
-	i, ok := ps.keys.find(key)
-	if !ok {
-		return posting{}, false
-	}
-	return ps.posting(int(ps.of[i])), true
-}
-
-// lookupBytes is lookup of a key in bytes (see keyTable.findBytes).
+// lookupBytes returns the posting of key, in bytes (see keyTable.findBytes); ok is false
+// when no key matches.
 func (ps *postings) lookupBytes(key []byte) (posting, bool) {
 	i, ok := ps.keys.findBytes(key)
 	if !ok {

@@ -84,13 +84,12 @@ type Query struct {
 	mark        []uint64    // scratch: a bit per point of the snapshot, set for cand's
 	merged      []uint32    // scratch of the page by distance
 
-	acc, tmp roaring.Bitmap // scratch, owned by the query
-	it       roaring.IntIterator
-	dense    [2][]uint64 // scratch of denseSet
-	cum      []int32     // scratch of denseSet
-	ids      []uint32    // scratch
-	alts     []posting   // scratch
-	scratch  []byte
+	it      roaring.IntIterator
+	dense   [2][]uint64 // scratch of denseSet
+	cum     []int32     // scratch of denseSet
+	ids     []uint32    // scratch
+	alts    []posting   // scratch
+	scratch []byte
 }
 
 var queryPool = sync.Pool{New: func() any { return &Query{Page: make([]int, 0, 100)} }}
@@ -116,8 +115,6 @@ func (q *Query) Reset() {
 	for d := range q.vals {
 		q.vals[d] = q.vals[d][:0]
 	}
-	q.acc.Clear()
-	q.tmp.Clear()
 	// The postings and the iterator point into the snapshot last run: a pooled query
 	// must not keep a replaced snapshot's arrays alive.
 	clear(q.alts[:cap(q.alts)])
@@ -205,7 +202,7 @@ func (s *Snapshot) Run(q *Query) {
 	}
 	if q.near.set {
 		q.clearNear()
-		if !s.findNear(q) {
+		if !s.geo.findNear(q) {
 			return
 		}
 		defer s.setDist(q)
@@ -662,34 +659,10 @@ func (s *Snapshot) VenueItem(i int) []byte {
 	return s.venueItems[s.venueOff[i]:s.venueOff[i+1]:s.venueOff[i+1]]
 }
 
-// FilterVenues sets q.Page to the venues (indices for VenueItem, in slug order) matching
-// q's DimCity and DimCountry values and q.Total to their number; other dimensions, bounds
-// and paging are ignored.
+// FilterVenues sets q.Page to every venue (indices for VenueItem, in slug order) matching
+// q's DimCity and DimCountry values and q.Total to their number: RunDirectory of
+// DirVenues, unpaged.
 func (s *Snapshot) FilterVenues(q *Query) {
-	q.Total, q.Page = 0, q.Page[:0]
-	acc := &q.acc
-	acc.Clear()
-	acc.AddRange(0, uint64(len(s.venueOff)-1))
-	for _, d := range [...]Dim{DimCity, DimCountry} {
-		if len(q.vals[d]) == 0 {
-			continue
-		}
-		prefix := "city:"
-		if d == DimCountry {
-			prefix = "country:"
-		}
-		q.tmp.Clear()
-		for _, v := range q.vals[d] {
-			q.scratch = append(append(q.scratch[:0], prefix...), q.keys[v.lo:v.hi]...)
-			if p, ok := s.venueIndex.lookup(string(q.scratch)); ok {
-				p.orInto(&q.tmp)
-			}
-		}
-		acc.And(&q.tmp)
-	}
-	q.it.Initialize(acc)
-	for q.it.HasNext() {
-		q.Page = append(q.Page, int(q.it.Next()))
-	}
-	q.Total = len(q.Page)
+	q.Offset, q.Limit = 0, s.dirs[DirVenues].entries()
+	s.RunDirectory(DirVenues, q)
 }

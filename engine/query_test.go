@@ -440,6 +440,16 @@ func TestConcurrentQueriesWhileSwapping(t *testing.T) {
 					}
 				}
 				engine.ReleaseQuery(q)
+				q = engine.AcquireQuery() // and a directory's page, on the same snapshot
+				_ = q.Search([]byte([]string{"k", "ka lo", "hall"}[r.IntN(3)]))
+				d := []engine.Directory{engine.DirCities, engine.DirVenues, engine.DirArtists}[r.IntN(3)]
+				if d != engine.DirArtists && r.IntN(2) == 0 {
+					q.Near(51.5, -0.1, 400, false)
+				}
+				q.Limit = 10
+				s.RunDirectory(d, q)
+				_, _ = s.AppendDirectoryPage(nil, d, q, engine.PageMeta{}, nil)
+				engine.ReleaseQuery(q)
 			}
 		})
 	}

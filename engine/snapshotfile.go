@@ -22,7 +22,7 @@ import (
 // refused: the next refresh writes one of this version.
 const (
 	snapshotMagic   = "gigs-snapshot\n"
-	snapshotVersion = 8 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index; 8: the gone gigs' JSON last
+	snapshotVersion = 9 // 5: the artists' detail bodies at the end; 6: the geo index after them; 7: the words index; 8: the gone gigs' JSON; 9: the directories' indexes last
 )
 
 // WriteFile writes s to path, replacing the file atomically: a reader finds the previous
@@ -193,17 +193,30 @@ func (s *Snapshot) sections(c *codec) {
 	c.Bytes(&s.metaTail)
 	c.ledger(&s.ledger)
 	c.detailPages(&s.artistDetail)
-	binfile.Words(c.Codec, &s.geo.rowAt, 4)
-	binfile.Words(c.Codec, &s.geo.lat, 8)
-	binfile.Words(c.Codec, &s.geo.lon, 8)
-	c.postings(&s.geo.post)
-	binfile.Words(c.Codec, &s.geo.of, 4)
-	binfile.Words(c.Codec, &s.geo.tileAt, 4)
-	c.postings(&s.geo.tilePost)
+	c.geoIndex(&s.geo)
 	c.postings(&s.words.words)
 	c.postings(&s.words.prefixes)
 	c.Bytes(&s.tomb.body)
 	binfile.Words(c.Codec, &s.tomb.bodyOff, 4)
+	for d := range s.dirs {
+		x := &s.dirs[d]
+		binfile.Words(c.Codec, &x.at, 4)
+		c.postings(&x.words.words)
+		c.postings(&x.words.prefixes)
+		if Directory(d) != DirArtists {
+			c.geoIndex(&x.geo)
+		}
+	}
+}
+
+func (c *codec) geoIndex(g *geoIndex) {
+	binfile.Words(c.Codec, &g.rowAt, 4)
+	binfile.Words(c.Codec, &g.lat, 8)
+	binfile.Words(c.Codec, &g.lon, 8)
+	c.postings(&g.post)
+	binfile.Words(c.Codec, &g.of, 4)
+	binfile.Words(c.Codec, &g.tileAt, 4)
+	c.postings(&g.tilePost)
 }
 
 // detailPages writes or reads the detail bodies of one kind of entity (see detailPages).
@@ -281,6 +294,7 @@ func (s *Snapshot) check() error {
 	bad("geo index", s.geo.valid(n, s.dayN) && validDayTables(s.geo.post.dayCum, s.geo.post.dayFirst, s.dayN, n) &&
 		validDayTables(s.geo.tilePost.dayCum, s.geo.tilePost.dayFirst, s.dayN, n))
 	bad("words index", s.words.valid(n))
+	bad("directories", s.validDirectories())
 	if len(errs) > 0 {
 		return fmt.Errorf("inconsistent: %w", errors.Join(errs...))
 	}
@@ -405,6 +419,9 @@ func (s *Snapshot) views() error {
 		if err := ps.reindex(len(s.keys)); err != nil {
 			return err
 		}
+	}
+	if err := s.viewDirectories(); err != nil {
+		return err
 	}
 	for _, b := range []*Body{s.cities, s.venues, s.artists, s.genres} {
 		if len(b.Gzip) == 0 {

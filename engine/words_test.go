@@ -103,9 +103,15 @@ func scriptName(r *rand.Rand) string {
 	return b.String()
 }
 
-// wordsDataset renames ds's cities, venues, artists and titles with names of every script.
+// wordsDataset is a synthetic dataset whose names are of every script (scriptNames).
 func wordsDataset(seed uint64, gigs int) *engine.Dataset {
 	ds := scale.Generate(scale.Config{Gigs: gigs, Seed: seed, Now: now, Days: 40})
+	scriptNames(ds, seed)
+	return ds
+}
+
+// scriptNames renames ds's cities, venues, artists and titles with names of every script.
+func scriptNames(ds *engine.Dataset, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, 37))
 	for i := range ds.Cities {
 		ds.Cities[i].Name = scriptName(r)
@@ -121,7 +127,6 @@ func wordsDataset(seed uint64, gigs int) *engine.Dataset {
 			ds.Gigs[i].Title = scriptName(r)
 		}
 	}
-	return ds
 }
 
 // refSpaceless is the oracle's list of scripts written without spaces.
@@ -257,18 +262,24 @@ func TestSearchMatchesReference(t *testing.T) {
 	}
 }
 
-// searchTexts returns each gig's searchable texts by id: title, artists, venue and city.
-func searchTexts(ds *engine.Dataset) map[string][]string {
-	venues, cities, artists := map[string]engine.Venue{}, map[string]engine.City{}, map[string]engine.Artist{}
-	for _, v := range ds.Venues {
-		venues[v.Slug] = v
-	}
+// bySlug returns ds's cities, venues and artists by slug.
+func bySlug(ds *engine.Dataset) (map[string]engine.City, map[string]engine.Venue, map[string]engine.Artist) {
+	cities, venues, artists := map[string]engine.City{}, map[string]engine.Venue{}, map[string]engine.Artist{}
 	for _, c := range ds.Cities {
 		cities[c.Slug] = c
+	}
+	for _, v := range ds.Venues {
+		venues[v.Slug] = v
 	}
 	for _, a := range ds.Artists {
 		artists[a.Slug] = a
 	}
+	return cities, venues, artists
+}
+
+// searchTexts returns each gig's searchable texts by id: title, artists, venue and city.
+func searchTexts(ds *engine.Dataset) map[string][]string {
+	cities, venues, artists := bySlug(ds)
 	texts := map[string][]string{}
 	for _, g := range ds.Gigs {
 		v := venues[g.Venue]

@@ -39,6 +39,9 @@ func BenchmarkHandler(b *testing.B) {
 		{"venue gzip", "/v1/venues/venue-0", "gzip"},
 		{"artist", "/v1/artists/artist-0", ""},
 		{"artist gzip", "/v1/artists/artist-0", "gzip"},
+		{"artists typeahead", "/v1/artists?q=ka&page_size=10", ""},
+		{"artists typeahead gzip", "/v1/artists?q=ka&page_size=10", "gzip"},
+		{"venues near", "/v1/venues?near=51.507,-0.128&radius=40km", ""},
 		{"bad params", "/v1/gigs?page=0&colour=red", ""},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

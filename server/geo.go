@@ -31,6 +31,27 @@ func (p *params) parseNear() {
 			p.bad("sort", "must be starts_at or distance")
 		}
 	}
+	lat, lon, km, ok := p.readNear()
+	if p.raw[pNear] == nil {
+		if byDistance || p.raw[pSort] == nil {
+			return
+		}
+		p.base = appendPair(p.base, "sort", p.raw[pSort])
+		return
+	}
+	if !ok || len(p.invalid) > 0 {
+		return
+	}
+	p.q.Near(lat, lon, km, byDistance)
+	for _, i := range []int{pNear, pRadius, pSort} {
+		if p.raw[i] != nil {
+			p.base = appendPair(p.base, paramNames[i], p.raw[i])
+		}
+	}
+}
+
+// readNear reads near and radius; ok is true when near is given and both are good.
+func (p *params) readNear() (lat, lon, km float64, ok bool) {
 	km, radiusOK := float64(defaultRadiusKm), true
 	if v := p.raw[pRadius]; v != nil {
 		var reason string
@@ -44,26 +65,14 @@ func (p *params) parseNear() {
 	}
 	v := p.raw[pNear]
 	if v == nil {
-		if byDistance || p.raw[pSort] == nil {
-			return
-		}
-		p.base = appendPair(p.base, "sort", p.raw[pSort])
-		return
+		return 0, 0, 0, false
 	}
 	lat, lon, reason := parseNearValue(v)
 	if reason != "" {
 		p.bad("near", reason)
-		return
+		return 0, 0, 0, false
 	}
-	if !radiusOK || len(p.invalid) > 0 {
-		return
-	}
-	p.q.Near(lat, lon, km, byDistance)
-	for _, i := range []int{pNear, pRadius, pSort} {
-		if p.raw[i] != nil {
-			p.base = appendPair(p.base, paramNames[i], p.raw[i])
-		}
-	}
+	return lat, lon, km, radiusOK
 }
 
 // parseNearValue reads LAT,LON; reason says what is wrong, "" when nothing is.

@@ -171,15 +171,7 @@ func TestNearAllocations(t *testing.T) {
 		"gzip /v1/gigs?near=51.507,-0.128&radius=40km&from=2026-12-01&to=2026-12-31",
 		"/v1/gigs?near=51.507,-0.128&sort=distance&after=" + url.QueryEscape("1000~1796500800.g1"),
 	} {
-		var ctx fasthttp.RequestCtx
-		run := handlerCtx(&ctx, h, uri)
-		run()
-		if ctx.Response.StatusCode() != 200 {
-			t.Fatalf("%s: %d %s", uri, ctx.Response.StatusCode(), ctx.Response.Body())
-		}
-		if n := allocsPerRun(run); n > 0 {
-			t.Errorf("%s: %.1f allocations", uri, n)
-		}
+		gateAllocations(t, h, uri)
 	}
 }
 

@@ -53,49 +53,20 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 		p.page = p.q.Offset/p.pageSize + 1
 	}
 	totalPages := (p.q.Total + p.pageSize - 1) / p.pageSize
-	last := max(totalPages, 1)
-	// The links' URLs go after the canonical query in p.base; the Link header after them.
 	// Next begins after this page's last gig (a keyset), so that following it across a
 	// swap neither skips nor repeats a gig that keeps its start; the others are page numbers.
-	urls := len(p.base)
-	link := func(rel string, page int, after []byte) {
-		start := len(p.base)
-		if after != nil {
-			p.base = appendPair(append(append(p.base, "/v1/gigs?"...), p.base[:urls]...), "after", after)
-			p.base = p.base[:len(p.base)-1] // appendPair's '&'
-		} else {
-			p.base = appendGigsURL(p.base, p.base[:urls], page)
-		}
-		p.links = append(p.links, engine.Link{Rel: rel, URL: p.base[start:len(p.base):len(p.base)]})
-	}
-	if p.after {
-		link("self", 0, p.raw[pAfter])
-	} else {
-		link("self", p.page, nil)
-	}
-	link("first", 1, nil)
-	if p.page > 1 {
-		link("prev", min(p.page-1, last), nil)
-	}
+	var next []byte
 	if n := len(p.q.Page); n > 0 && p.q.Offset+n < p.q.Total {
 		p.buf = snap.AppendQueryKeyset(p.buf[:0], p.q, n-1)
-		link("next", 0, p.buf)
+		next = p.buf
 	}
-	link("last", last, nil)
-	header := len(p.base)
-	for i, l := range p.links {
-		if i > 0 {
-			p.base = append(p.base, ", "...)
-		}
-		p.base = append(append(append(p.base, '<'), l.URL...), `>; rel="`...)
-		p.base = append(append(p.base, l.Rel...), '"')
+	var self []byte
+	if p.after {
+		self = p.raw[pAfter]
 	}
+	l := p.pageLinks("/v1/gigs?", totalPages, self, next)
 	var tag engine.Tag
 	p.buf, tag = snap.AppendQueryPage(p.buf[:0], p.q, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
-	l := p.base[header:]
-	if len(l) > maxLinkHeader {
-		l = l[:0]
-	}
 	if len(l) > 0 {
 		ctx.Response.Header.SetBytesV("Link", l)
 	}
@@ -114,11 +85,48 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 // response's headers is 4 KiB: a 502): such a page has its links in its body only.
 const maxLinkHeader = 2048
 
-func appendGigsURL(dst, query []byte, page int) []byte {
-	dst = append(dst, "/v1/gigs?"...)
-	dst = append(dst, query...)
-	dst = append(dst, "page="...)
-	return strconv.AppendInt(dst, int64(page), 10)
+// pageLinks appends the links of page p.page of totalPages to p.links, their URLs (path,
+// then the canonical query in p.base) after the query in p.base: self (after=self when
+// self is not nil), first, prev, next (after=next when next is not nil, else the next
+// page when there is one) and last. It returns their Link header value, written after
+// them in p.base, or nothing when it would be longer than maxLinkHeader.
+func (p *params) pageLinks(path string, totalPages int, self, next []byte) []byte {
+	urls, last := len(p.base), max(totalPages, 1)
+	link := func(rel string, page int, after []byte) {
+		start := len(p.base)
+		p.base = append(append(p.base, path...), p.base[:urls]...)
+		if after != nil {
+			p.base = appendPair(p.base, "after", after)
+			p.base = p.base[:len(p.base)-1] // appendPair's '&'
+		} else {
+			p.base = strconv.AppendInt(append(p.base, "page="...), int64(page), 10)
+		}
+		p.links = append(p.links, engine.Link{Rel: rel, URL: p.base[start:len(p.base):len(p.base)]})
+	}
+	link("self", p.page, self)
+	link("first", 1, nil)
+	if p.page > 1 {
+		link("prev", min(p.page-1, last), nil)
+	}
+	switch {
+	case next != nil:
+		link("next", 0, next)
+	case p.page < totalPages && !p.after:
+		link("next", p.page+1, nil)
+	}
+	link("last", last, nil)
+	header := len(p.base)
+	for i, l := range p.links {
+		if i > 0 {
+			p.base = append(p.base, ", "...)
+		}
+		p.base = append(append(append(p.base, '<'), l.URL...), `>; rel="`...)
+		p.base = append(append(p.base, l.Rel...), '"')
+	}
+	if len(p.base)-header > maxLinkHeader {
+		return nil
+	}
+	return p.base[header:]
 }
 
 // gig answers /v1/gigs/{id}: its JSON, or its JSON-LD when Accept prefers it (gigLD).
@@ -160,25 +168,6 @@ func (s *Server) directory(body func(*engine.Snapshot) *engine.Body) handler {
 		b := body(snap)
 		return s.send(ctx, snap, b, true)
 	}
-}
-
-// venues answers /v1/venues: the whole directory, or the venues of some cities or countries.
-func (s *Server) venues(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
-	if ctx.QueryArgs().Len() == 0 {
-		b := snap.Venues()
-		return s.send(ctx, snap, b, true)
-	}
-	p := s.acquire()
-	defer s.release(p)
-	p.collect(ctx.QueryArgs(), venueParams, venueAccepted)
-	p.parseFilters(venueParams)
-	if err := invalidParams(p.invalid); err != nil {
-		return err
-	}
-	snap.FilterVenues(p.q)
-	var tag engine.Tag
-	p.buf, tag = snap.AppendVenueList(p.buf[:0], p.q.Page)
-	return s.sendAssembled(ctx, snap, p, tag, true)
 }
 
 // detail answers the page of one entity with its gigs, /v1/venues/{slug} or

@@ -31,10 +31,10 @@ func (s *Server) readRoutes() map[route]fasthttp.RequestHandler {
 	return map[route]fasthttp.RequestHandler{
 		routeGigs:    s.v1(s.gigs),
 		routeGig:     s.v1(s.gig),
-		routeCities:  s.v1(s.directory((*engine.Snapshot).Cities)),
-		routeVenues:  s.v1(s.venues),
+		routeCities:  s.v1(s.pagedDirectory(engine.DirCities, "/v1/cities?", (*engine.Snapshot).Cities, cityParams, cityAccepted)),
+		routeVenues:  s.v1(s.pagedDirectory(engine.DirVenues, "/v1/venues?", (*engine.Snapshot).Venues, venueParams, venueAccepted)),
 		routeVenue:   s.v1(s.entity("venue", routeVenueFeed, s.detail("venue", (*engine.Snapshot).Venue))),
-		routeArtists: s.v1(s.directory((*engine.Snapshot).Artists)),
+		routeArtists: s.v1(s.pagedDirectory(engine.DirArtists, "/v1/artists?", (*engine.Snapshot).Artists, artistParams, artistAccepted)),
 		routeArtist:  s.v1(s.entity("artist", routeArtistFeed, s.detail("artist", (*engine.Snapshot).Artist))),
 		routeGenres:  s.v1(s.directory((*engine.Snapshot).Genres)),
 	}

@@ -104,8 +104,8 @@ func (p *params) collect(args *fasthttp.Args, allowed []int, accepted string) {
 var (
 	gigParams     = []int{pCity, pCountry, pVenue, pArtist, pGenre, pStatus, pQ, pFrom, pTo, pPageSize, pPage, pAfter, pNear, pRadius, pSort}
 	gigAccepted   = "city, country, venue, artist, genre, status, q, from, to, page, page_size, after, near, radius, sort"
-	venueParams   = []int{pCity, pCountry}
-	venueAccepted = "city, country"
+	venueParams   = []int{pCity, pCountry, pQ, pNear, pRadius, pPageSize, pPage}
+	venueAccepted = "city, country, q, near, radius, page, page_size"
 )
 
 // parseFilters turns the filter parameters into matches on p.q and the canonical query.
@@ -170,13 +170,7 @@ func (p *params) parseList(i int) bool {
 func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 	p.collect(args, gigParams, gigAccepted)
 	p.parseFilters(gigParams)
-	if v := p.raw[pQ]; v != nil {
-		if err := p.q.Search(v); err != nil {
-			p.bad("q", err.Error())
-		} else {
-			p.base = appendPair(p.base, "q", v)
-		}
-	}
+	p.parseSearch()
 	p.q.From = engine.AtInstant(now)
 	var ok [2]bool
 	for n, i := range []int{pFrom, pTo} {
@@ -203,21 +197,7 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 			p.bad("to", "must not be before from")
 		}
 	}
-	if v := p.raw[pPageSize]; v != nil {
-		if n, good := parseInt(v, maxPageSize); good {
-			p.pageSize = n
-			p.base = appendPair(p.base, "page_size", v)
-		} else {
-			p.bad("page_size", "must be an integer from 1 to 100")
-		}
-	}
-	if v := p.raw[pPage]; v != nil {
-		if n, good := parseInt(v, maxPage); good {
-			p.page = n
-		} else {
-			p.bad("page", "must be an integer from 1 to 10000000")
-		}
-	}
+	p.parsePaging()
 	p.parseNear() // before after, whose tokens depend on the order
 	if v := p.raw[pAfter]; v != nil {
 		switch {
@@ -233,6 +213,36 @@ func (p *params) parseGigs(args *fasthttp.Args, now time.Time) {
 		}
 	}
 	p.q.Offset, p.q.Limit = (p.page-1)*p.pageSize, p.pageSize
+}
+
+// parseSearch reads q into p.q's search, and its pair into the canonical query.
+func (p *params) parseSearch() {
+	if v := p.raw[pQ]; v != nil {
+		if err := p.q.Search(v); err != nil {
+			p.bad("q", err.Error())
+		} else {
+			p.base = appendPair(p.base, "q", v)
+		}
+	}
+}
+
+// parsePaging reads page_size, into the canonical query, and page.
+func (p *params) parsePaging() {
+	if v := p.raw[pPageSize]; v != nil {
+		if n, good := parseInt(v, maxPageSize); good {
+			p.pageSize = n
+			p.base = appendPair(p.base, "page_size", v)
+		} else {
+			p.bad("page_size", "must be an integer from 1 to 100")
+		}
+	}
+	if v := p.raw[pPage]; v != nil {
+		if n, good := parseInt(v, maxPage); good {
+			p.page = n
+		} else {
+			p.bad("page", "must be an integer from 1 to 10000000")
+		}
+	}
 }
 
 // gzip compresses body into p.zbuf and returns it; body is not kept.

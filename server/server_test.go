@@ -534,6 +534,21 @@ func handlerCtx(ctx *fasthttp.RequestCtx, h fasthttp.RequestHandler, uri string)
 
 // allocsPerRun is testing.AllocsPerRun with the collector paused, so that a GC emptying
 // sync.Pools mid-measurement does not count as the handler's allocations.
+// gateAllocations fails t when a warm request for uri (see handlerCtx) to h is not a 200
+// or allocates.
+func gateAllocations(t *testing.T, h fasthttp.RequestHandler, uri string) {
+	t.Helper()
+	var ctx fasthttp.RequestCtx
+	run := handlerCtx(&ctx, h, uri)
+	run()
+	if ctx.Response.StatusCode() != 200 {
+		t.Fatalf("%s: %d %s", uri, ctx.Response.StatusCode(), ctx.Response.Body())
+	}
+	if n := allocsPerRun(run); n > 0 {
+		t.Errorf("%s: %.1f allocations", uri, n)
+	}
+}
+
 func allocsPerRun(f func()) float64 {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	return testing.AllocsPerRun(500, f)

@@ -57,6 +57,7 @@ type sizeResult struct {
 	Restart               []time.Duration // from gigsd's start on the same data directory to the page served
 	SnapshotWrite         time.Duration   // gigsd's own log of writing its snapshot file
 	Discovery             []discoveryRow  // near, sort=distance, q: each against a ceiling of its own
+	Typeahead             typeaheadRow    // /v1/artists?q=<3 letters>&page_size=10, at full and half load
 }
 
 // runCeiling starts the ceiling server on the CPU gigsd uses, serving the answer recorded
@@ -274,22 +275,13 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		logf("  %s: %.0f req/s, ceiling %.0f req/s", d.Name, median(rates(d.Own)), median(rates(d.Ceiling)))
 	}
 
-	// Half the page's peak rate: wrk waits 1 ms between a connection's requests, so the
-	// rate is set by the number of connections; one calibration run finds it.
-	target := median(rates(r.Page)) / 2
-	half := wrkRun{URL: base + paths.page, Conns: max(1, int(target*0.00105)), Dur: m.Dur, Delay: time.Millisecond, CPU: loadCPU}
-	if cal, _, err := half.run(ctx, work); err == nil && cal.ReqPerSec > 0 {
-		half.Conns = max(1, int(float64(half.Conns)*target/cal.ReqPerSec+0.5))
+	if r.HalfConns, r.Half, err = halfLoad(ctx, m, work, base+paths.page, median(rates(r.Page)), rep, "half"); err != nil {
+		return r, err
 	}
-	r.HalfConns = half.Conns
-	for range m.Runs {
-		hr, cmd, err := half.run(ctx, work)
-		if err != nil {
-			return r, err
-		}
-		rep.command("half", cmd)
-		r.Half = append(r.Half, hr)
+	if r.Typeahead, err = measureTypeahead(ctx, m, work, base, rep); err != nil {
+		return r, err
 	}
+	logf("  typeahead %s: %.0f req/s; at half load p99 %.2f ms", r.Typeahead.Path, median(rates(r.Typeahead.Peak)), median(p99s(r.Typeahead.Half)))
 
 	// The export, compressed as clients ask for it.
 	export := wrkRun{URL: base + "/v1/gigs/download", Headers: []string{"X-API-Key: " + key, "Accept-Encoding: gzip"}, Conns: 4, Dur: m.Dur, CPU: loadCPU}

@@ -141,6 +141,11 @@ func (r *report) goals() []goal {
 		out = append(out, goal{d.Name + ", run for each request, vs its ceiling" + at, fmt.Sprintf("≥ %.0f%%", 100*d.Goal),
 			fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*own/ceil, own, ceil), own >= d.Goal*ceil})
 	}
+	if t := g.Typeahead; len(t.Half) > 0 {
+		tp99 := median(p99s(t.Half))
+		out = append(out, goal{"typeahead `" + t.Path + "`, p99 at half of its peak load" + at, "≤ 1 ms",
+			fmt.Sprintf("%.2f ms at %.0f req/s (peak %.0f req/s)", tp99, median(rates(t.Half)), median(rates(t.Peak))), tp99 <= 1})
+	}
 	hp99 := median(p99s(g.Half))
 	out = append(out, goal{"p99 at half of peak load" + at, "≤ 2 ms",
 		fmt.Sprintf("%.2f ms at %.0f req/s", hp99, median(rates(g.Half))), hp99 <= 2})
@@ -269,6 +274,19 @@ func (r *report) markdown() string {
 			w("| %s | %s | `%s` | %d / %d | %d | %s | %s | %.0f%% |", count(s.Gigs), d.Name, d.Path, d.Gigs, d.Total, d.Bytes,
 				fmtRange(rates(d.Own), "", 1, 0), fmtRange(rates(d.Ceiling), "", 1, 0), 100*median(rates(d.Own))/median(rates(d.Ceiling)))
 		}
+	}
+	w("")
+	w("### Typeahead")
+	w("")
+	w("`/v1/artists` with `q` the three letters that begin the most words of the artists' names and a page of 10, at full load, then at about half of that rate (as the page's half load).")
+	w("")
+	w("| gigs | path | total | req/s | p50 / p99 ms | half load req/s | half p50 / p99 ms |")
+	w("|---|---|---|---|---|---|---|")
+	for _, s := range r.Sizes {
+		t := s.Typeahead
+		w("| %s | `%s` | %d | %s | %s / %s | %s | %s / %s |", count(s.Gigs), t.Path, t.Total, fmtRange(rates(t.Peak), "", 1, 0),
+			fmtRange(p50s(t.Peak), "", 1, 3), fmtRange(p99s(t.Peak), "", 1, 3), fmtRange(rates(t.Half), "", 1, 0),
+			fmtRange(p50s(t.Half), "", 1, 3), fmtRange(p99s(t.Half), "", 1, 3))
 	}
 	w("")
 	w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%).")
