@@ -64,7 +64,13 @@ func TestSchemasAreTheOpenAPIParameters(t *testing.T) {
 	if err := json.Unmarshal(openapi.Document, &doc); err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]string{} // query or path parameter name to component
+	// Query or path parameter name to component: /v1/gigs's first, as the tools' filters are
+	// its parameters (a directory's q and near are other components of the same names).
+	byName := map[string]string{}
+	for _, p := range doc.Paths["/v1/gigs"].Get.Parameters {
+		c := strings.TrimPrefix(p.Ref, "#/components/parameters/")
+		byName[doc.Components.Parameters[c].Name] = c
+	}
 	for c, p := range doc.Components.Parameters {
 		if p.In == "query" && byName[p.Name] == "" || p.In == "path" {
 			byName[p.Name] = c
