@@ -34,9 +34,10 @@ type Follower struct {
 	Swapped func(*engine.Snapshot)
 	Metrics *FollowMetrics
 
-	served Manifest                             // the manifest of the snapshot in service; zero before the first
-	bad    Manifest                             // the last manifest whose file failed its checks: not tried again until the manifest changes
-	after  func(time.Duration) <-chan time.Time // Run's timer: time.After, or a test's
+	served Manifest // the manifest of the snapshot in service; zero before the first
+	bad    Manifest // the last manifest whose file failed its checks: not tried again until the manifest changes
+	// after is Run's timer: time.After, or a test's.
+	after func(time.Duration) <-chan time.Time
 }
 
 // FollowMetrics count a follower's downloads.
