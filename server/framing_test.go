@@ -1,7 +1,13 @@
 package server
 
 import (
+	"bufio"
+	"net"
+	"net/http"
+	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -72,4 +78,74 @@ func FuzzFramingProblem(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHeadersCostBoundedMemory sends, on 64 real connections at once, a megabyte of header
+// that never ends, with the process's memory limit set: each is refused with a 431 and
+// closed, and the heap grows by no more than the connections' read and write buffers
+// (ReadBufferSize, WriteBufferSize) and their bookkeeping.
+func TestHeadersCostBoundedMemory(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
+	addr := hostileServer(t, Options{})
+	const conns = 64
+	req := []byte("GET /v1/gigs HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 1<<20)) // shared: the client's memory stays put
+	runtime.GC()
+	var before, peak runtime.MemStats
+	runtime.ReadMemStats(&before)
+	peak = before
+	var wg sync.WaitGroup
+	codes := make(chan int, conns)
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+			go func() { _, _ = c.Write(req) }()
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				codes <- 0
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		}()
+	}
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.HeapInuse {
+				peak = m
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-sampled
+	close(codes)
+	for code := range codes {
+		if code != 431 {
+			t.Errorf("a megabyte of header: %d, want 431", code)
+		}
+	}
+	// The server's buffers, 8 KiB to read and 16 KiB to write, and a little more to keep
+	// track of a connection and its answer, and the test's goroutines.
+	const perConn = 64 << 10
+	if grew := int64(peak.HeapInuse) - int64(before.HeapInuse); grew > conns*perConn+(4<<20) {
+		t.Errorf("the heap grew by %d KiB for %d connections", grew>>10, conns)
+	}
 }
