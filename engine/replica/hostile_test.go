@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gocloud.dev/blob"
 
+	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/engine/replica"
 )
 
@@ -59,18 +60,43 @@ func writeManifest(t *testing.T, b *blob.Bucket, m replica.Manifest) {
 	}
 }
 
+// followed is a directory bucket with a snapshot of 200 gigs published, a follower of it
+// with its metrics on reg, and a 2 GiB sparse object in it, snapshots/sparse.
+type followed struct {
+	b        *blob.Bucket
+	dir, pub string
+	good     *engine.Snapshot
+	manifest replica.Manifest
+	f        *replica.Follower
+	reg      *prometheus.Registry
+}
+
+func newFollowed(t *testing.T) *followed {
+	t.Helper()
+	x := &followed{pub: t.TempDir(), reg: prometheus.NewRegistry()}
+	x.b, x.dir = dirBucket(t)
+	x.good, x.manifest = published(t, x.b, x.pub, 200)
+	x.f = follower(t, x.b)
+	x.f.Metrics = replica.NewFollowMetrics(x.reg)
+	sparse, err := os.Create(filepath.Join(x.dir, "snapshots", "sparse"))
+	if err == nil {
+		err = sparse.Truncate(2 << 30)
+		sparse.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
 // TestFollowerRefusesObjectsFromTheirMetadata puts in a real directory bucket what no
 // snapshot is: a named pipe as the object, and as the manifest; a 2 GiB
 // sparse file of another size than the manifest's. Each poll returns at once with the
 // reason, having read no byte of the object, and the follower keeps its snapshot; a
 // manifest put right is followed at the next poll.
 func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
-	b, dir := dirBucket(t)
-	pub := t.TempDir()
-	good, goodManifest := published(t, b, pub, 200)
-	f := follower(t, b)
-	reg := prometheus.NewRegistry()
-	f.Metrics = replica.NewFollowMetrics(reg)
+	x := newFollowed(t)
+	b, dir, pub, good, goodManifest, f, reg := x.b, x.dir, x.pub, x.good, x.manifest, x.f, x.reg
 	if swapped, err := pollWithin(t, f); !swapped || err != nil {
 		t.Fatalf("the first publish: %v %v", swapped, err)
 	}
@@ -79,14 +105,6 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(objects, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sparse, err := os.Create(filepath.Join(objects, "sparse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sparse.Truncate(2 << 30); err != nil {
-		t.Fatal(err)
-	}
-	sparse.Close()
 	for i, tc := range []struct {
 		object, want string
 	}{
@@ -176,12 +194,8 @@ func TestPollWait(t *testing.T) {
 // MaxPollBackoff; no byte of the object is read; the first good publish brings the wait
 // back to Every.
 func TestFollowerBacksOff(t *testing.T) {
-	b, dir := dirBucket(t)
-	pub := t.TempDir()
-	_, goodManifest := published(t, b, pub, 200)
-	f := follower(t, b)
-	reg := prometheus.NewRegistry()
-	f.Metrics = replica.NewFollowMetrics(reg)
+	x := newFollowed(t)
+	b, pub, goodManifest, f, reg := x.b, x.pub, x.manifest, x.f, x.reg
 	waits, ticks := make(chan time.Duration), make(chan time.Time)
 	f.SetAfter(func(d time.Duration) <-chan time.Time { waits <- d; return ticks })
 	ctx, cancel := context.WithCancel(context.Background())
@@ -191,14 +205,6 @@ func TestFollowerBacksOff(t *testing.T) {
 	if w := <-waits; w != f.Every {
 		t.Fatalf("after a good poll: a wait of %s, want Every (%s)", w, f.Every)
 	}
-	sparse, err := os.Create(filepath.Join(dir, "snapshots", "sparse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sparse.Truncate(2 << 30); err != nil {
-		t.Fatal(err)
-	}
-	sparse.Close()
 	read := counter(t, reg, "gigs_follow_downloaded_bytes_total")
 	for fails := 1; fails <= 12; fails++ {
 		m := goodManifest
