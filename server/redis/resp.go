@@ -7,6 +7,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // The bounds on what a Redis server's replies may cost. The client library sizes a
@@ -55,8 +56,21 @@ func boundedDialer(dial func(context.Context, string, string) (net.Conn, error))
 		if err != nil {
 			return nil, err
 		}
-		return &boundedConn{Conn: c, v: respValidator{budget: b}}, nil
+		bc := &boundedConn{Conn: c, v: respValidator{budget: b}}
+		if _, ok := c.(syscall.Conn); ok {
+			return &boundedSysConn{bc}, nil
+		}
+		return bc, nil
 	}
+}
+
+// boundedSysConn is a boundedConn over a connection with a file descriptor (TCP, not
+// TLS), which it shows, so that the client's pool checks an idle connection as it does a
+// bare one: with a peek, which reads nothing.
+type boundedSysConn struct{ *boundedConn }
+
+func (c *boundedSysConn) SyscallConn() (syscall.RawConn, error) {
+	return c.Conn.(syscall.Conn).SyscallConn()
 }
 
 // boundedConn is a connection to Redis whose reads are checked by a respValidator: a

@@ -1,7 +1,10 @@
 package redis
 
 import (
+	"context"
+	"net"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -80,4 +83,25 @@ func FuzzRespValidator(f *testing.F) {
 			t.Fatalf("%d of the budget not given back", ReplyBudget-b.left.Load())
 		}
 	})
+}
+
+// TestBoundedConnKeepsItsDescriptor: a TCP connection, wrapped, still shows its file
+// descriptor, which the client's pool peeks at to find idle connections the server closed.
+func TestBoundedConnKeepsItsDescriptor(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var d net.Dialer
+	c, err := boundedDialer(d.DialContext)(context.Background(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if sc, ok := c.(syscall.Conn); !ok {
+		t.Fatal("a wrapped TCP connection hides its descriptor")
+	} else if _, err := sc.SyscallConn(); err != nil {
+		t.Fatal(err)
+	}
 }
