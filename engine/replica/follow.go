@@ -217,8 +217,9 @@ type badObject struct{ error }
 
 func (e *badObject) Unwrap() error { return e.error }
 
-// decompress writes to w the zstd stream of r, up to limit+1 bytes, and reads r to its
-// end (so that its checksum covers every byte); it returns the bytes written.
+// decompress writes to w the zstd stream of r, up to limit+1 bytes, and then reads r to
+// its end (so that its checksum covers every byte); it returns the bytes written. A
+// stream that fails to decode is refused whatever follows: the rest is not read.
 func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 	z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(2*maxWindow))
 	if err != nil {
@@ -226,9 +227,10 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 	}
 	defer z.Close()
 	n, err := io.Copy(w, io.LimitReader(z, limit+1))
-	if _, derr := io.Copy(io.Discard, r); err == nil {
-		err = derr
+	if err != nil {
+		return n, err
 	}
+	_, err = io.Copy(io.Discard, r)
 	return n, err
 }
 
@@ -279,12 +281,12 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 		return nil, fmt.Errorf("download: %w", ctx.Err())
 	case in.err != nil || file.err != nil: // the network or the disk: tried again
 		return nil, fmt.Errorf("download: %w", errors.Join(in.err, file.err))
+	case err != nil: // read no further than where it stopped decoding
+		return nil, &badObject{fmt.Errorf("download: the object is damaged or not zstd: %w", err)}
 	case object.n != m.Size:
 		return nil, &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, m.Size)}
 	case !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), m.SHA256):
 		return nil, &badObject{errors.New("checksum differs from the manifest's: the object was damaged or replaced")}
-	case err != nil:
-		return nil, &badObject{fmt.Errorf("download: %w", err)} // whole and as published, but not zstd
 	case n != m.FileSize:
 		return nil, &badObject{fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, m.FileSize)}
 	}

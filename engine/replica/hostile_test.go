@@ -93,7 +93,8 @@ func newFollowed(t *testing.T) *followed {
 // snapshot is: a named pipe as the object, and as the manifest; a 2 GiB
 // sparse file of another size than the manifest's. Each poll returns at once with the
 // reason, having read no byte of the object, and the follower keeps its snapshot; a
-// manifest put right is followed at the next poll.
+// manifest put right is followed at the next poll. Of the manifest's size, the sparse
+// object is read only as far as its first bytes, which are not zstd.
 func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	x := newFollowed(t)
 	b, dir, pub, good, goodManifest, f, reg := x.b, x.dir, x.pub, x.good, x.manifest, x.f, x.reg
@@ -121,6 +122,17 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 			t.Fatalf("%s again: swapped %v, %v; want it skipped until the manifest changes", tc.object, swapped, err)
 		}
 	}
+	// Of the right size, a sparse object is not zstd: refused at its first bytes.
+	m := goodManifest
+	m.Object, m.Size, m.FileSize, m.Published = "snapshots/sparse", 2<<30, 2<<30, m.Published.Add(time.Minute)
+	writeManifest(t, b, m)
+	if swapped, err := pollWithin(t, f); swapped || err == nil || !strings.Contains(err.Error(), "not zstd") {
+		t.Fatalf("a sparse object of the manifest's size: swapped %v, %v", swapped, err)
+	}
+	if got := counter(t, reg, "gigs_follow_downloaded_bytes_total") - read; got > 1<<20 {
+		t.Fatalf("%v bytes read of a 2 GiB object that is not zstd", got)
+	}
+	read = counter(t, reg, "gigs_follow_downloaded_bytes_total")
 	// The manifest itself a named pipe.
 	if err := os.Remove(filepath.Join(dir, replica.ManifestKey)); err != nil {
 		t.Fatal(err)
