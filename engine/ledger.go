@@ -326,11 +326,25 @@ var (
 	// snapshot this process built, so its ledger never gave it, or gave it from data since
 	// lost.
 	ErrCursorNotGiven = fmt.Errorf("%w: after every change its ledger gave", ErrCursorExpired)
+	// ErrCursorImpossible: the cursor is further after the snapshot's than its ledger's
+	// next refreshes could number (AheadReach), whether the snapshot was built or read.
+	ErrCursorImpossible = errors.New("cursor further ahead than any refresh reaches")
 )
+
+// aheadSlack is the gigs a refresh may add to a small snapshot, in AheadReach.
+const aheadSlack = 1 << 16
+
+// AheadReach is how far after the snapshot's cursor a good one may be: a refresh numbers
+// at most one change per gig it holds and one per gig of the previous snapshot it lacks,
+// so one refresh numbers at most about twice the gigs held, plus aheadSlack for a
+// dataset that grows: a replica a refresh behind its peers is within it. Past it, a
+// cursor was never given by this ledger.
+func (s *Snapshot) AheadReach() uint64 { return 2*uint64(s.Len()) + aheadSlack }
 
 // ChangesSince returns the feed's entries after cursor c (at most limit of them, from
 // start), whether more follow, and the cursor after the last one returned (c when none).
-// A cursor after the snapshot's is ErrCursorAhead when the snapshot was read from a file,
+// A cursor after the snapshot's by more than AheadReach is ErrCursorImpossible. One
+// within it is ErrCursorAhead when the snapshot was read from a file,
 // and ErrCursorExpired when this process built it: its ledger's numbers reach no further
 // (Build numbers after Options.Published), so the cursor was never given by it, or was
 // given by data since lost (a data directory restored from a backup) and would read
@@ -339,6 +353,8 @@ func (s *Snapshot) ChangesSince(c Cursor, limit int) (entries []uint32, more boo
 	switch {
 	case c.Epoch != s.epoch || c.Seq < s.floor:
 		return nil, false, c, ErrCursorExpired
+	case c.Seq > s.seq && c.Seq-s.seq > s.AheadReach():
+		return nil, false, c, ErrCursorImpossible
 	case c.Seq > s.seq && s.read:
 		return nil, false, c, ErrCursorAhead
 	case c.Seq > s.seq:

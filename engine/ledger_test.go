@@ -166,7 +166,10 @@ func TestLedger(t *testing.T) {
 		c    engine.Cursor
 		want error
 	}{{s2, other.Cursor(), engine.ErrCursorExpired}, {s2, ahead, engine.ErrCursorExpired}, {roundTrip(t, s2), ahead, engine.ErrCursorAhead},
-		{roundTrip(t, s2), engine.Cursor{Epoch: c2.Epoch, Seq: math.MaxUint64}, engine.ErrCursorAhead}} {
+		{roundTrip(t, s2), engine.Cursor{Epoch: c2.Epoch, Seq: c2.Seq + s2.AheadReach()}, engine.ErrCursorAhead},
+		{roundTrip(t, s2), engine.Cursor{Epoch: c2.Epoch, Seq: c2.Seq + s2.AheadReach() + 1}, engine.ErrCursorImpossible},
+		{s2, engine.Cursor{Epoch: c2.Epoch, Seq: c2.Seq + s2.AheadReach() + 1}, engine.ErrCursorImpossible},
+		{roundTrip(t, s2), engine.Cursor{Epoch: c2.Epoch, Seq: math.MaxUint64}, engine.ErrCursorImpossible}} {
 		if _, _, _, err := tc.s.ChangesSince(tc.c, 10); !errors.Is(err, tc.want) {
 			t.Errorf("cursor %v: %v, want %v", tc.c, err, tc.want)
 		}

@@ -49,6 +49,9 @@ func (s *Server) changes(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error 
 	}
 	entries, more, next, err := snap.ChangesSince(since, limit)
 	switch {
+	case errors.Is(err, engine.ErrCursorImpossible):
+		p.bad("since", "is further ahead of this server's data than a refresh reaches: it was never given; use the export's meta.cursor or a change page's")
+		return invalidParams(p.invalid)
 	case errors.Is(err, engine.ErrCursorNotGiven):
 		s.m.changes.expired.Inc()
 		return &Problem{kind: kindCursorExpired, Detail: "this cursor is after every change of this server's data: it was never given here, or " +
@@ -59,8 +62,8 @@ func (s *Server) changes(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error 
 			strconv.Itoa(int(engine.TombstoneKeep/(24*time.Hour))) + " days), or of data since replaced: download /v1/gigs/download again and follow its meta.cursor"}
 	case errors.Is(err, engine.ErrCursorAhead):
 		// A replica that has not taken the latest refresh yet, or a server restarting on
-		// older data: the cursor is good, this server is behind.
-		return &Problem{kind: kindNotReady, Detail: "this cursor is ahead of the data this server holds (it has not taken the latest refresh yet): retry in a few seconds"}
+		// older data: the cursor is good, this server is behind. No changes yet, and the
+		// client keeps its cursor (next is since): a client's input is never a 5xx.
 	}
 	s.m.changes.entries.Add(float64(len(entries)))
 	for _, l := range [...]struct {

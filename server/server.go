@@ -323,12 +323,14 @@ func (s *Server) charged(rt route, h fasthttp.RequestHandler) fasthttp.RequestHa
 		ctx.SetUserValue(routeKey, rt)
 		switch {
 		case !s.charge(ctx):
-		case ambiguousLength(ctx.Request.Header.RawHeaders()):
-			// A proxy in front may have framed this request by the other header: what
-			// follows on the connection cannot be trusted to be a request boundary.
-			ctx.SetConnectionClose()
-			writeProblem(ctx, &Problem{kind: kindBadRequest, Detail: "Content-Length and Transfer-Encoding together are refused"})
 		default:
+			if why := framingProblem(ctx.Request.Header.RawHeaders()); why != "" {
+				// A proxy in front may have framed this request otherwise: what follows
+				// on the connection cannot be trusted to be a request boundary.
+				ctx.SetConnectionClose()
+				writeProblem(ctx, &Problem{kind: kindBadRequest, Detail: why})
+				return
+			}
 			h(ctx)
 		}
 	}
@@ -513,28 +515,6 @@ func (s *Server) begin(ctx *fasthttp.RequestCtx) {
 	if l := s.m.conns.Load(); l != nil && l.Crowded() {
 		ctx.SetConnectionClose()
 	}
-}
-
-// ambiguousLength reports whether raw request headers carry both Content-Length and
-// Transfer-Encoding (RFC 9112 §6.1: a request smuggling attempt, or a broken client).
-func ambiguousLength(raw []byte) bool {
-	var cl, te bool
-	for len(raw) > 0 {
-		line := raw
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			line, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
-		name, _, ok := bytes.Cut(line, []byte{':'})
-		if !ok {
-			continue
-		}
-		name = bytes.TrimSpace(name)
-		cl = cl || bytes.EqualFold(name, []byte("Content-Length"))
-		te = te || bytes.EqualFold(name, []byte("Transfer-Encoding"))
-	}
-	return cl && te
 }
 
 func (s *Server) livez(ctx *fasthttp.RequestCtx) {

@@ -24,7 +24,11 @@
 // after the file it names, an upload of either is atomic in every one of these services,
 // and a follower checks the size and checksum, then decodes the file with every check of
 // engine.ReadSnapshotFile, before it swaps. A bad manifest or file is logged and counted,
-// and the snapshot served until then stays.
+// and the snapshot served until then stays. The manifest and the object are refused from
+// their metadata before a byte is read when they are not regular files (a named pipe
+// would block the read forever) or not of the size allowed or named; polls that fail in
+// a row back off, so a bucket that names a new unusable object at every poll costs a
+// stat now and then.
 //
 // Metrics are registered on the prometheus.Registerer each constructor is given, never
 // globally. Each type is used from one goroutine at a time: its daemon's start, then its

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +36,8 @@ type Follower struct {
 
 	served Manifest // the manifest of the snapshot in service; zero before the first
 	bad    Manifest // the last manifest whose file failed its checks: not tried again until the manifest changes
+	// after is Run's timer: time.After, or a test's.
+	after func(time.Duration) <-chan time.Time
 }
 
 // FollowMetrics count a follower's downloads.
@@ -61,18 +64,54 @@ func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
 	return m
 }
 
-// Run polls the manifest at once and then every f.Every until ctx ends.
+// Run polls the manifest at once and then every f.Every until ctx ends. Polls that fail
+// in a row back off (see pollWait), so a bucket that keeps naming unusable objects costs
+// little; the first poll that does not fail brings the pace back to f.Every.
 func (f *Follower) Run(ctx context.Context) {
+	after := f.after
+	if after == nil {
+		after = time.After
+	}
+	fails := 0
 	for {
-		if _, err := f.Poll(ctx); err != nil && ctx.Err() == nil {
-			f.Log.Error("published snapshot not followed, serving the current one", "err", err)
+		_, err := f.Poll(ctx)
+		if err == nil || ctx.Err() != nil {
+			fails = 0
+		} else {
+			fails++
+		}
+		wait := pollWait(f.Every, fails, rand.Int64N)
+		if fails > 0 {
+			f.Log.Error("published snapshot not followed, serving the current one", "err", err, "failed_polls", fails, "next_poll_in", wait.Round(time.Millisecond).String())
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(f.Every):
+		case <-after(wait):
 		}
 	}
+}
+
+// maxPollBackoff caps the wait between polls that fail (unless Every is longer).
+const maxPollBackoff = 5 * time.Minute
+
+// pollWait is the wait before the next poll after fails polls that failed in a row:
+// Every while none did; else Every doubled with each (2, 4, 8… times), capped at
+// maxPollBackoff or Every if longer, and drawn by random (rnd(n) in [0, n)) from the upper
+// half of that, so that followers failing together spread out.
+func pollWait(every time.Duration, fails int, rnd func(int64) int64) time.Duration {
+	if fails == 0 {
+		return every
+	}
+	limit, d := max(every, maxPollBackoff), every
+	for range fails {
+		if d >= limit {
+			break
+		}
+		d *= 2
+	}
+	d = min(d, limit)
+	return d/2 + time.Duration(rnd(int64(d/2)+1))
 }
 
 // downloadTimeout bounds one download, so a stalled bucket cannot hold the follower.
@@ -178,8 +217,9 @@ type badObject struct{ error }
 
 func (e *badObject) Unwrap() error { return e.error }
 
-// decompress writes to w the zstd stream of r, up to limit+1 bytes, and reads r to its
-// end (so that its checksum covers every byte); it returns the bytes written.
+// decompress writes to w the zstd stream of r, up to limit+1 bytes, and then reads r to
+// its end (so that its checksum covers every byte); it returns the bytes written. A
+// stream that fails to decode is refused whatever follows: the rest is not read.
 func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 	z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(2*maxWindow))
 	if err != nil {
@@ -187,17 +227,29 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 	}
 	defer z.Close()
 	n, err := io.Copy(w, io.LimitReader(z, limit+1))
-	if _, derr := io.Copy(io.Discard, r); err == nil {
-		err = derr
+	if err != nil {
+		return n, err
 	}
+	_, err = io.Copy(io.Discard, r)
 	return n, err
 }
 
-// download fetches m's snapshot file beside f.Path, checks its size, checksum and
-// content, and puts it in f.Path's place; the file in service stays on any failure. When
+// download fetches m's snapshot file beside f.Path, checks its size (from the
+// bucket's metadata before a byte is read, then as read), checksum and content, and puts it in f.Path's place; the file in service stays on any failure. When
 // only that last step fails (f.Path is a directory, say), it returns the snapshot with
 // the error: it can be served all the same, mapped from a file no longer named.
 func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
+	// The object's metadata first: one that is not a regular file or not of the manifest's
+	// size costs a stat, and is not opened.
+	size, err := statObject(ctx, f.Bucket, m.Object)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return nil, &badObject{err}
+	case err != nil:
+		return nil, err
+	case size != m.Size:
+		return nil, &badObject{fmt.Errorf("%w: %d bytes in the bucket, manifest %d", errSize, size, m.Size)}
+	}
 	r, err := f.Bucket.NewReader(ctx, m.Object, nil)
 	if err != nil {
 		return nil, err
@@ -229,12 +281,12 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 		return nil, fmt.Errorf("download: %w", ctx.Err())
 	case in.err != nil || file.err != nil: // the network or the disk: tried again
 		return nil, fmt.Errorf("download: %w", errors.Join(in.err, file.err))
+	case err != nil: // read no further than where it stopped decoding
+		return nil, &badObject{fmt.Errorf("download: the object is damaged or not zstd: %w", err)}
 	case object.n != m.Size:
 		return nil, &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, m.Size)}
 	case !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), m.SHA256):
 		return nil, &badObject{errors.New("checksum differs from the manifest's: the object was damaged or replaced")}
-	case err != nil:
-		return nil, &badObject{fmt.Errorf("download: %w", err)} // whole and as published, but not zstd
 	case n != m.FileSize:
 		return nil, &badObject{fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, m.FileSize)}
 	}

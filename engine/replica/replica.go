@@ -122,7 +122,16 @@ func OpenBucket(ctx context.Context, url string) (*blob.Bucket, error) {
 
 // ReadManifest reads the bucket's manifest; an error for which IsNotFound reports true
 // when nothing was published yet.
+// The manifest is refused from its metadata, before a byte is read, when it is not a
+// regular file (a named pipe would block the read forever) or over maxManifest bytes.
 func ReadManifest(ctx context.Context, b *blob.Bucket) (Manifest, error) {
+	size, err := statObject(ctx, b, ManifestKey)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if size > maxManifest {
+		return Manifest{}, fmt.Errorf("manifest is %d bytes, over %d", size, maxManifest)
+	}
 	r, err := b.NewReader(ctx, ManifestKey, nil)
 	if err != nil {
 		return Manifest{}, err
@@ -133,6 +142,25 @@ func ReadManifest(ctx context.Context, b *blob.Bucket) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("cannot read the manifest: %w", err)
 	}
 	return parseManifest(data)
+}
+
+// errNotRegular means an object of a file bucket that is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// statObject returns the size of the object at key from its metadata alone (a stat of a
+// file bucket, a HEAD of a cloud one), refusing with errNotRegular an object of a file
+// bucket that is not a regular file: a named pipe, a device, a directory. Opening a named
+// pipe blocks until a writer comes, so nothing of the bucket is opened before this check.
+func statObject(ctx context.Context, b *blob.Bucket, key string) (int64, error) {
+	a, err := b.Attributes(ctx, key)
+	if err != nil {
+		return 0, err
+	}
+	var fi os.FileInfo
+	if a.As(&fi) && !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s: %w (%s)", key, errNotRegular, fi.Mode().Type())
+	}
+	return a.Size, nil
 }
 
 // parseManifest reads a manifest, which must be at most maxManifest bytes and usable.

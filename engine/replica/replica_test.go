@@ -158,7 +158,7 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 		want     string // in the error
 	}{
 		{"cut short", goodObject[:len(goodObject)/2], bad(func(*replica.Manifest) {}), "size"},
-		{"one bit flipped", flippedObject, bad(func(*replica.Manifest) {}), "checksum"},
+		{"one bit flipped", flippedObject, bad(func(*replica.Manifest) {}), "damaged"},
 		{"longer than said", append(append([]byte(nil), goodObject...), 0), bad(func(*replica.Manifest) {}), "size"},
 		{"checksum of a damaged object", flippedObject, bad(sized(flippedObject, len(goodFile))), "download"},
 		{"a damaged file, compressed", compressedFlip, bad(sized(compressedFlip, len(flippedFile))), "snapshot file"},

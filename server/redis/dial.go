@@ -17,7 +17,9 @@ const (
 
 // Dial returns a client of the Redis server at url (redis://[user:password@]host:port/db,
 // or rediss:// for TLS), with the timeouts above, no retries (a failed call falls back at
-// once) and a pool sized for a busy server. It does not connect until first used.
+// once), a pool sized for a busy server, and connections that refuse a reply past the
+// bounds of MaxBulk, MaxDepth, MaxReplyLine and ReplyBudget. It does not connect until
+// first used.
 func Dial(url string) (*goredis.Client, error) {
 	opt, err := goredis.ParseURL(url)
 	if err != nil {
@@ -38,6 +40,7 @@ func Dial(url string) (*goredis.Client, error) {
 	if opt.PoolSize == 0 {
 		opt.PoolSize = 128
 	}
+	opt.Dialer = boundedDialer(goredis.NewDialer(opt)) // replies within the bounds of resp.go
 	opt.MaxRetries = -1
 	opt.DisableIdentity = true // CLIENT SETINFO is Redis 7.2's; older servers answer an error
 	return goredis.NewClient(opt), nil

@@ -7,7 +7,9 @@
 //
 // Redis is never on the critical path of an answer: a failed or slow Redis call costs the
 // request that made it at most the client's timeouts, and then, until Redis answers a
-// probe, none at all.
+// probe, none at all. Nor is it trusted with memory: a reply is refused, as a failed
+// call, at its first byte past the bounds of resp.go (MaxBulk, MaxReplyLine, MaxDepth,
+// ReplyBudget), before the client library sizes anything from it.
 //
 // The concepts are packages server/keys and server/limit: this package implements their
 // interfaces, and keeps keys as those packages say (NewRecord, CheckText, Refusal), so a
