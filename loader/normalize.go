@@ -28,7 +28,7 @@ const (
 	// RoleGuest is a venue site's record of an event at another venue than its own: it
 	// speaks for nobody there. It never renames a venue another role names, and it is
 	// ignored wherever it meets a record of another role (see clusters); alone, it lists
-	// a gig as a platform's record would.
+	// a gig as a platform's record would, and of guests alone listing one gig, one speaks.
 	RoleGuest
 )
 
