@@ -6,47 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gigs/gigs/loader/fetch"
+	"github.com/gigs/gigs/testkit/emulator"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
-
-// foreverPlatform is a continuation platform over a real listener: while forever is unset
-// it serves three events on one page; once set, every page holds one new event and a new
-// token, without end (a review's case: 4 pages a second held its source for 8 minutes).
-type foreverPlatform struct {
-	forever atomic.Bool
-	pages   atomic.Int64
-	*httptest.Server
-}
-
-func newForeverPlatform(t *testing.T) *foreverPlatform {
-	p := &foreverPlatform{}
-	event := func(n int) string {
-		return fmt.Sprintf(`{"id": "e%d", "name": {"text": "Act %d"}, "category": {"name": "Music"},
-			"start": {"timezone": "Europe/London", "local": "2026-12-%02dT20:00:00", "utc": "2026-12-%02dT20:00:00Z"},
-			"venue": {"name": "The Forum", "address": {"city": "London", "country": "GB"}}}`, n, n, 1+n%28, 1+n%28)
-	}
-	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := int(p.pages.Add(1))
-		w.Header().Set("Content-Type", "application/json")
-		if !p.forever.Load() {
-			fmt.Fprintf(w, `{"pagination": {"has_more_items": false}, "events": [%s, %s, %s]}`, event(1), event(2), event(3))
-			return
-		}
-		fmt.Fprintf(w, `{"pagination": {"page_size": 1, "has_more_items": true, "continuation": "t%d"}, "events": [%s]}`, n, event(n))
-	}))
-	t.Cleanup(p.Close)
-	return p
-}
 
 // TestPlatformPagingForever pages a platform forever, at the fetcher's polite pace (4 pages
 // a second), with a timeout of 2 s in the sources file: the refresh publishes within
@@ -56,14 +26,17 @@ func newForeverPlatform(t *testing.T) *foreverPlatform {
 // budgets counted a source's own pace, the platform's waits for its gaps stopped its
 // clock, and only the cap of 2,000 requests (500 s) ended it.
 func TestPlatformPagingForever(t *testing.T) {
-	plat := newForeverPlatform(t)
+	plat := &emulator.Endless{}
+	plat.Finite.Store(true)
+	up := httptest.NewServer(plat)
+	defer up.Close()
 	feeds := newFeedServer(t)
 	feeds.set("/venue.ics", calendar(vevent("a", "Wet Leg", "20261205T200000Z", "")))
 	var logs bytes.Buffer
 	l, live := loaderOver(t, fmt.Sprintf(`{"platforms": [{"name": "forever", "kind": "continuation", "url": %q,
 			"credential_env": "FOREVER_KEY", "timeout": "2s"}],
 		"venues": [{"name": "venue-garage", "format": "ical", "url": %q, "venue": {"name": "The Garage", "city": "London", "country": "GB"}}]}`,
-		plat.URL+"/v3/events", feeds.URL+"/venue.ics"), Options{}, fetch.Options{})
+		up.URL+"/v3/events", feeds.URL+"/venue.ics"), Options{}, fetch.Options{})
 	l.o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg)
@@ -72,8 +45,8 @@ func TestPlatformPagingForever(t *testing.T) {
 		t.Fatalf("first refresh: %v", err)
 	}
 
-	plat.forever.Store(true)
-	before := plat.pages.Load()
+	plat.Finite.Store(false)
+	before := plat.Pages.Load()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -85,7 +58,7 @@ func TestPlatformPagingForever(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("the refresh took %v with a source's timeout of 2s", took)
 	}
-	if pages := plat.pages.Load() - before; pages < 4 || pages > 40 {
+	if pages := plat.Pages.Load() - before; pages < 4 || pages > 40 {
 		t.Errorf("%d pages fetched in %v", pages, took)
 	}
 	sr := rep.Sources[1] // venues first

@@ -44,10 +44,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gigs/gigs/testkit/emulator"
 	"github.com/gigs/gigs/testkit/fixture"
 )
 
@@ -491,7 +491,7 @@ const (
 
 // hostile serves the hostile upstreams by host, and the demo fixture every other host.
 func hostile(fx http.Handler) http.Handler {
-	var page atomic.Int64
+	var endless emulator.Endless
 	bomb := gzipBomb(256 << 20)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
@@ -500,12 +500,7 @@ func hostile(fx http.Handler) http.Handler {
 		}
 		switch strings.ToLower(host) {
 		case foreverHost:
-			n := page.Add(1)
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"pagination": {"page_size": 1, "has_more_items": true, "continuation": "t%d"}, "events": [`+
-				`{"id": "e%d", "name": {"text": "Forever %d"}, "category": {"name": "Music"},`+
-				`"start": {"timezone": "Europe/London", "local": "2027-01-01T20:00:00", "utc": "2027-01-01T20:00:00Z"},`+
-				`"venue": {"name": "Forever Hall", "address": {"city": "London", "country": "GB"}}}]}`, n, n, n)
+			endless.ServeHTTP(w, r)
 		case trickleHost:
 			if r.URL.Path == "/robots.txt" {
 				http.NotFound(w, r)

@@ -3,29 +3,23 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gigs/gigs/testkit/emulator"
 )
 
 // TestSourcesCheckTimeout checks a platform that pages forever (one new event and a new
 // token a page) with a timeout of 1s in the sources file: the check stops there and says
 // so, rather than paging to the cap of 2,000 requests at 4 a second.
 func TestSourcesCheckTimeout(t *testing.T) {
-	var pages atomic.Int64
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := pages.Add(1)
-		fmt.Fprintf(w, `{"pagination": {"page_size": 1, "has_more_items": true, "continuation": "t%d"}, "events": [
-			{"id": "e%d", "name": {"text": "Act %d"}, "category": {"name": "Music"},
-			 "start": {"timezone": "Europe/London", "local": "2027-01-01T20:00:00", "utc": "2027-01-01T20:00:00Z"},
-			 "venue": {"name": "The Forum", "address": {"city": "London", "country": "GB"}}}]}`, n, n, n)
-	}))
+	plat := &emulator.Endless{}
+	up := httptest.NewServer(plat)
 	defer up.Close()
 	dir := t.TempDir()
 	cfg := fmt.Sprintf(`{"allow_networks": ["127.0.0.1/32"], "platforms": [{"name": "forever", "kind": "continuation",
@@ -46,7 +40,7 @@ func TestSourcesCheckTimeout(t *testing.T) {
 	if re := `(?m)^forever: FAILED after \S+: over its time budget: fetching took longer than 1s \(its timeout`; !regexp.MustCompile(re).MatchString(stdout.String()) {
 		t.Errorf("no line matches %s in:\n%s", re, stdout.String())
 	}
-	if n := pages.Load(); n < 2 {
+	if n := plat.Pages.Load(); n < 2 {
 		t.Errorf("%d pages", n)
 	}
 }
