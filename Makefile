@@ -9,7 +9,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run demo gazetteer test check check-commits test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
+.PHONY: run demo soak gazetteer test check check-commits test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -125,6 +125,13 @@ bench: build tools
 ## bench-full: the same with 1M gigs too (about 40 minutes, several GB of memory)
 bench-full: build tools
 	$(GO) run ./bench/run -mode full -out var/bench-full -gigsd bin/gigsd -history bench/history.md -note "$(NOTE)"
+
+## soak: gigsd for 10 minutes (SOAK_DURATION shortens it) under reads, exports, change-feed
+## polls and bad requests, refreshing every minute from the demo and hostile upstreams; fails
+## on RSS growth over 10%, goroutine growth, any 5xx or a refresh without an outcome
+## (bench/soak; samples in var/soak; not part of make test)
+soak: demo build
+	$(GO) run ./bench/soak -gigsd bin/gigsd -gigsctl bin/gigsctl -demo $(DEMO) -out var/soak
 
 ## bench-go: the engine and handler Go benchmarks at 10k gigs (bench-go-1m adds 100k and 1M)
 bench-go:

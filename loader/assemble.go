@@ -38,6 +38,7 @@ const maxOnSaleLead = 3 * 365 * 24 * time.Hour
 // dataset assembles one gig per cluster, in the order of clusters, with ids from run, plus
 // the cities, venues, artists and genres they use.
 func (n *normalizer) dataset(run *idRun, clusters [][]int32) engine.Dataset {
+	n.guestVenues(n.guestRank())
 	a := assembler{n: n, run: run, venueSlugs: make([]string, len(n.venues)), artists: map[string]int{}, mbids: mbidVotes{},
 		slugs: map[string]string{}, cities: map[string]bool{}, genres: map[string]bool{}}
 	var order []int32

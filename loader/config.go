@@ -57,6 +57,8 @@ type PlatformConfig struct {
 	// MaxEvents caps the events one fetch of the platform yields (platform.DefaultMaxEvents
 	// when zero): a feed with more fails as a whole and keeps its last good events.
 	MaxEvents int `json:"max_events,omitempty"`
+	// Timeout is the platform's time budget in a refresh (DefaultTimeout when zero).
+	Timeout Duration `json:"timeout,omitempty"`
 }
 
 // VenueConfig is one venue website or feed.
@@ -69,6 +71,36 @@ type VenueConfig struct {
 	// occurrences included (DefaultVenueMaxEvents when zero): a document with more fails
 	// as a whole and keeps its last good events.
 	MaxEvents int `json:"max_events,omitempty"`
+	// Timeout is the page's or feed's time budget in a refresh (DefaultTimeout when zero).
+	Timeout Duration `json:"timeout,omitempty"`
+}
+
+// Duration is a duration written as Go writes one ("90s", "5m"), read from a JSON string.
+type Duration time.Duration
+
+// UnmarshalJSON reads a JSON string that time.ParseDuration reads.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf(`a duration is a string such as "90s" or "5m"`)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf(`%q is not a duration such as "90s" or "5m"`, s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalJSON writes the duration as UnmarshalJSON reads it.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// checkTimeout says what is wrong with a source's timeout, when something is.
+func checkTimeout(d Duration) error {
+	if d != 0 && (d < Duration(time.Second) || d > Duration(time.Hour)) {
+		return fmt.Errorf("timeout %v must be from 1s to 1h", time.Duration(d))
+	}
+	return nil
 }
 
 // DefaultVenueMaxEvents is a venue site's cap on events when its configuration sets none:
@@ -151,6 +183,9 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		if p.MaxEvents < 0 {
 			return nil, fmt.Errorf("%s: max_events must not be negative", where)
 		}
+		if err := checkTimeout(p.Timeout); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
 		if strings.Contains(p.URL, "{artist}") != (len(p.Artists) > 0) {
 			return nil, fmt.Errorf(`%s: artists go with a url that has "{artist}" in its path, and only with one`, where)
 		}
@@ -175,6 +210,9 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		}
 		if v.MaxEvents < 0 {
 			return nil, fmt.Errorf("%s: max_events must not be negative", where)
+		}
+		if err := checkTimeout(v.Timeout); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 	}
 	if len(cfg.Platforms)+len(cfg.Venues) == 0 {

@@ -64,6 +64,13 @@ func vevent(uid, summary, start, extra string) string {
 // with fetches allowed to loopback, and returns a Loader over them.
 func hostileLoader(t *testing.T, cfg string, o Options) (*Loader, *engine.Live) {
 	t.Helper()
+	return loaderOver(t, cfg, o, fetch.Options{MinGap: -1})
+}
+
+// loaderOver is hostileLoader fetching with fo (its contact and loopback set), every
+// credential variable holding "test-credential".
+func loaderOver(t *testing.T, cfg string, o Options, fo fetch.Options) (*Loader, *engine.Live) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "sources.json")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -72,9 +79,10 @@ func hostileLoader(t *testing.T, cfg string, o Options) (*Loader, *engine.Live) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	fc := fetch.New(fetch.Options{Contact: "ops@gigs.example", MinGap: -1, Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	fo.Contact, fo.Allow = "ops@gigs.example", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	fc := fetch.New(fo)
 	t.Cleanup(fc.CloseIdleConnections)
-	srcs, err := Sources(c, fc, func(string) string { return "" }, func() time.Time { return noon })
+	srcs, err := Sources(c, fc, func(string) string { return "test-credential" }, func() time.Time { return noon })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -335,7 +335,7 @@ type CheckResult struct {
 	Snapshot *engine.Snapshot
 }
 
-// Check fetches one source once and normalizes and builds what it yields, publishing
+// Check fetches one source once, within its Timeout, and normalizes and builds what it yields, publishing
 // nothing. The source's own clock (its parsers' "now") is the caller's to set.
 func Check(ctx context.Context, src Source, o CheckOptions) CheckResult {
 	if o.Now.IsZero() {
@@ -343,7 +343,7 @@ func Check(ctx context.Context, src Source, o CheckOptions) CheckResult {
 	}
 	r := CheckResult{Report: SourceReport{Name: src.Name()}}
 	sr := &r.Report
-	b, err := src.Fetch(ctx)
+	b, err := src.fetch(ctx)
 	sr.Dropped, sr.Notes, sr.Err = b.Dropped, b.Notes, err
 	if err != nil {
 		return r
@@ -417,17 +417,7 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			sctx, spent := ctx, func() bool { return false }
-			if src.Timeout > 0 {
-				var bud *budget
-				sctx, bud = newBudget(ctx, src.Timeout)
-				defer bud.stop()
-				spent = bud.Spent
-			}
-			b, err := src.Fetch(sctx)
-			if err != nil && spent() {
-				err = fmt.Errorf("fetching took longer than %v, a source's limit (its turns at its host not counted): %w", src.Timeout, err)
-			}
+			b, err := src.fetch(ctx)
 			batches[i], reports[i].Err = b, err
 			reports[i].Dropped, reports[i].Notes = b.Dropped, b.Notes
 		})
@@ -436,9 +426,29 @@ func (l *Loader) fetchAll(ctx context.Context, reports []SourceReport) []source.
 	return batches
 }
 
+// ErrOverBudget is the error of a source whose fetch passed its Timeout.
+var ErrOverBudget = errors.New("over its time budget")
+
+// fetch fetches src within its Timeout (see budget): past it, its fetch is stopped and
+// fails with ErrOverBudget.
+func (src Source) fetch(ctx context.Context) (source.Batch, error) {
+	if src.Timeout <= 0 {
+		return src.Fetch(ctx)
+	}
+	sctx, bud := newBudget(ctx, src.Timeout)
+	defer bud.stop()
+	b, err := src.Fetch(sctx)
+	if err != nil && bud.Spent() {
+		err = fmt.Errorf("%w: fetching took longer than %v (its timeout; waits behind other sources at its hosts not counted): %w",
+			ErrOverBudget, src.Timeout, err)
+	}
+	return b, err
+}
+
 // A budget is a source's Timeout, spent while it fetches but not while one of its
-// requests waits its turn at its host (see fetch.WithQueue): a source queued behind its
-// host's other sources (a Crawl-delay shared by many feeds) is not slow. Its context ends
+// requests waits its turn at its host behind other sources' requests (see fetch.WithQueue):
+// a source queued behind its host's other sources (a Crawl-delay shared by many feeds) is
+// not slow, but the gaps the host asks between its own requests are its own time. Its context ends
 // when the budget is spent, or when the refresh's does. Its clock stops while any request
 // waits, which is exact for a source that makes one request at a time (a page's, a feed's).
 type budget struct {

@@ -33,7 +33,9 @@ import (
 // other pair, never joins two clusters that hold other records, and is left out of a gig
 // that has any other record, and out of everything when it matched another role's record:
 // it cannot cancel, move, join, split, double or add tickets to another venue's gig. Alone
-// it makes a gig, as a platform's record would. How a cluster becomes a gig: assemble.go.
+// it makes a gig, as a platform's record would; a gig of guests alone is one guest's record
+// (guestRank's leader), the others confirming it and adding nothing. How a cluster becomes
+// a gig: assemble.go.
 
 const (
 	slack        = 90 * time.Minute // starts this close may be one show (doors versus show)
@@ -50,7 +52,8 @@ type pair struct {
 // clusters returns the record indices of every gig, each cluster in record order and the
 // clusters in the order of their first record. Guest records (RoleGuest) are left out of a
 // gig with records of other roles, and a guest that matched such a record is left out
-// altogether: it neither joins, splits nor doubles another venue's gig.
+// altogether: it neither joins, splits nor doubles another venue's gig. Of a gig of guests
+// alone, only the leader (guestRank) is kept.
 func (n *normalizer) clusters() [][]int32 {
 	buckets := make(map[uint64][]int32, len(n.recs))
 	for i := range n.recs {
@@ -129,11 +132,24 @@ func (n *normalizer) clusters() [][]int32 {
 		matchedHost[p.a] = matchedHost[p.a] || ga && !gb
 		matchedHost[p.b] = matchedHost[p.b] || gb && !ga
 	}
+	// A gig of guests alone is its lead guest's (see leadGuest): the others confirm it and
+	// add nothing.
+	lead := map[int32]int32{} // root of a cluster of guests alone → its lead
+	rank := n.guestRank()
+	for i := range n.recs {
+		root := find(int32(i))
+		if hosted[root] || matchedHost[i] {
+			continue
+		}
+		if l, ok := lead[root]; !ok || rank(int32(i), l) < 0 {
+			lead[root] = int32(i)
+		}
+	}
 	var out [][]int32
 	at := map[int32]int{} // root → index in out
 	for i := range n.recs {
 		root := find(int32(i))
-		if n.recs[i].role == RoleGuest && (hosted[root] || matchedHost[i]) {
+		if n.recs[i].role == RoleGuest && (hosted[root] || matchedHost[i] || lead[root] != int32(i)) {
 			continue
 		}
 		k, ok := at[root]
@@ -145,6 +161,30 @@ func (n *normalizer) clusters() [][]int32 {
 		out[k] = append(out[k], int32(i))
 	}
 	return out
+}
+
+// guestRank orders the guest records that list one gig and nothing else does, leader
+// first: no site speaks for that venue, so the gig is one site's word, never a blend in
+// which one site adds its tickets, status, times or credit to another's listing. The
+// leader is the record whose source lists the largest share of its events at that venue
+// (the venue's own site, unhinted, lists little else; a site listing another venue's show
+// among its own lists it as a small share), then the source named first in byte order, so
+// that neither the order of the sources nor of their records decides.
+func (n *normalizer) guestRank() func(a, b int32) int {
+	total := map[int32]int64{}
+	atVenue := map[[2]int32]int64{} // source, venue → records
+	for i := range n.recs {
+		r := &n.recs[i]
+		total[r.src]++
+		atVenue[[2]int32{r.src, r.venue}]++
+	}
+	return func(a, b int32) int {
+		ra, rb := &n.recs[a], &n.recs[b]
+		// shares compared as atVenue/total, cross-multiplied
+		sa := atVenue[[2]int32{ra.src, ra.venue}] * total[rb.src]
+		sb := atVenue[[2]int32{rb.src, rb.venue}] * total[ra.src]
+		return cmp.Or(cmp.Compare(sb, sa), strings.Compare(ra.ev.Source, rb.ev.Source), cmp.Compare(a, b))
+	}
 }
 
 // cmpBool orders false before true.

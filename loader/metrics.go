@@ -1,6 +1,10 @@
 package loader
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"errors"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // Metrics are the refreshes' Prometheus metrics, updated from each refresh's report by
 // Observe (Run calls it when Options.Metrics is set). The source label takes the names in
@@ -15,6 +19,7 @@ type Metrics struct {
 	srcStale    *prometheus.GaugeVec
 	srcDropped  *prometheus.CounterVec
 	srcLastErr  *prometheus.GaugeVec
+	srcTimeouts *prometheus.CounterVec
 	requests    prometheus.Counter
 	notModified prometheus.Counter
 	bytes       prometheus.Counter
@@ -57,6 +62,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "gigs_source_last_error_timestamp_seconds",
 			Help: "When each source last failed, in Unix seconds; 0 when it has not (the message is in /v1/meta and the logs).",
 		}, []string{"source"}),
+		srcTimeouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gigs_source_timeouts_total",
+			Help: "Fetches of each source stopped at its time budget (its timeout in the sources file, 2 minutes by default); each is also a failed fetch.",
+		}, []string{"source"}),
 		requests: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gigs_fetch_requests_total",
 			Help: "HTTP requests sent to upstreams: every attempt, redirect and robots.txt.",
@@ -72,7 +81,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		sources: map[string]bool{},
 	}
 	reg.MustRegister(m.builds, m.duration, m.fetches, m.srcSuccess, m.srcEvents, m.srcStale,
-		m.srcDropped, m.srcLastErr, m.requests, m.notModified, m.bytes)
+		m.srcDropped, m.srcLastErr, m.srcTimeouts, m.requests, m.notModified, m.bytes)
 	for _, r := range []string{"published", "failed"} {
 		m.builds.WithLabelValues(r)
 	}
@@ -90,6 +99,7 @@ func (m *Metrics) Sources(names []string) {
 		m.sources[name] = true
 		m.fetches.WithLabelValues(name, "ok")
 		m.fetches.WithLabelValues(name, "failed")
+		m.srcTimeouts.WithLabelValues(name)
 	}
 }
 
@@ -116,6 +126,9 @@ func (m *Metrics) Observe(rep Report, err error) {
 			stale = 1
 		}
 		m.fetches.WithLabelValues(s.Name, result).Inc()
+		if errors.Is(s.Err, ErrOverBudget) {
+			m.srcTimeouts.WithLabelValues(s.Name).Inc()
+		}
 		last := 0.0 // never: an alert on the time since sees it at once
 		if !s.LastSuccess.IsZero() {
 			last = float64(s.LastSuccess.Unix())
@@ -134,7 +147,7 @@ func (m *Metrics) Observe(rep Report, err error) {
 	}
 	for name := range m.sources {
 		if !seen[name] {
-			for _, v := range []interface{ DeletePartialMatch(prometheus.Labels) int }{m.fetches, m.srcSuccess, m.srcEvents, m.srcStale, m.srcDropped, m.srcLastErr} {
+			for _, v := range []interface{ DeletePartialMatch(prometheus.Labels) int }{m.fetches, m.srcSuccess, m.srcEvents, m.srcStale, m.srcDropped, m.srcLastErr, m.srcTimeouts} {
 				v.DeletePartialMatch(prometheus.Labels{"source": name})
 			}
 		}

@@ -28,7 +28,7 @@ const (
 	// RoleGuest is a venue site's record of an event at another venue than its own: it
 	// speaks for nobody there. It never renames a venue another role names, and it is
 	// ignored wherever it meets a record of another role (see clusters); alone, it lists
-	// a gig as a platform's record would.
+	// a gig as a platform's record would, and of guests alone listing one gig, one speaks.
 	RoleGuest
 )
 
@@ -389,17 +389,39 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	}
 	v := &n.venues[i]
 	if role < v.role {
-		// A more authoritative source names the venue; facts it lacks stay.
-		old := v.place
+		// A more authoritative source names the venue; facts it lacks stay, unless a guest
+		// gave them: a guest describes no venue another role names.
+		old, oldRole := v.place, v.role
 		v.name, v.key, v.role, v.place = clean(p.Name), name, role, p
-		fill(&v.place.Street, old.Street)
-		fill(&v.place.PostalCode, old.PostalCode)
-		fill(&v.place.URL, old.URL)
-		if !p.HasGeo && old.HasGeo {
-			v.place.Lat, v.place.Lon, v.place.HasGeo = old.Lat, old.Lon, true
+		if oldRole != RoleGuest {
+			fill(&v.place.Street, old.Street)
+			fill(&v.place.PostalCode, old.PostalCode)
+			fill(&v.place.URL, old.URL)
+			if !p.HasGeo && old.HasGeo {
+				v.place.Lat, v.place.Lon, v.place.HasGeo = old.Lat, old.Lon, true
+			}
 		}
 	}
 	return i
+}
+
+// guestVenues names each venue that only guests list as its leading guest record does
+// (see guestRank), so that no site's description of it wins by being read first.
+func (n *normalizer) guestVenues(rank func(a, b int32) int) {
+	lead := map[int32]int32{} // venue → its leading record
+	for i := range n.recs {
+		v := n.recs[i].venue
+		if n.venues[v].role != RoleGuest {
+			continue
+		}
+		if l, ok := lead[v]; !ok || rank(int32(i), l) < 0 {
+			lead[v] = int32(i)
+		}
+	}
+	for v, i := range lead {
+		p := n.recs[i].ev.Venue
+		n.venues[v].name, n.venues[v].place = clean(p.Name), p
+	}
 }
 
 // joins reports whether a record of role, naming its venue name (a key), is at venue j,

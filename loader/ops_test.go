@@ -296,7 +296,7 @@ func TestSourceTimeout(t *testing.T) {
 	for _, sr := range rep.Sources {
 		hangs := sr.Name == "venue-hang" || sr.Name == "venue-idle"
 		switch {
-		case hangs && (sr.Err == nil || !strings.Contains(sr.Err.Error(), "took longer than 1.5s, a source's limit")):
+		case hangs && (sr.Err == nil || !strings.Contains(sr.Err.Error(), "over its time budget: fetching took longer than 1.5s (its timeout")):
 			t.Errorf("%s: %v", sr.Name, sr.Err)
 		case !hangs && (sr.Err != nil || sr.Events != 1):
 			t.Errorf("%s: %v, %d events", sr.Name, sr.Err, sr.Events)

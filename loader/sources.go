@@ -28,15 +28,24 @@ type Source struct {
 	// events at its home.
 	Home *VenueHint
 	// Timeout bounds its fetch within a refresh, but for the time its requests wait their
-	// turns at their hosts behind other requests (see budget); 0 leaves only the refresh's
-	// Deadline. A venue's page gets PageTimeout, so that one slow or hostile site
-	// (robots.txt and redirects across hosts, each slow) never holds every refresh for the
-	// whole Deadline; a platform's paging may take as long as the refresh allows.
+	// turns at their hosts behind other sources' requests (see budget); 0 leaves only the
+	// refresh's Deadline. Sources makes it the configured timeout, else DefaultTimeout, so
+	// that one slow or hostile source (robots.txt and redirects across hosts, each slow; a
+	// platform that pages forever) fails alone, saying so, and never holds every refresh
+	// for the whole Deadline.
 	Timeout time.Duration
 }
 
-// PageTimeout is the Timeout of a source that is one document (a venue's page or feed).
-const PageTimeout = 2 * time.Minute
+// DefaultTimeout is a source's Timeout when its configuration sets none.
+const DefaultTimeout = 2 * time.Minute
+
+// timeout is the Timeout of a source configured with d.
+func timeout(d Duration) time.Duration {
+	if d == 0 {
+		return DefaultTimeout
+	}
+	return time.Duration(d)
+}
 
 // Sources makes the configured sources, venue sites first, fetching with get. A
 // platform's credential is read with getenv from the variable its configuration names;
@@ -56,7 +65,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 		if slices.Contains(platform.Kinds, platform.Kind(v.Format)) {
 			role, home = RolePlatform, nil // a platform's document speaks as the platform
 		}
-		out = append(out, Source{Role: role, Home: home, Timeout: PageTimeout, Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
+		out = append(out, Source{Role: role, Home: home, Timeout: timeout(v.Timeout), Source: &pageSource{name: v.Name, url: v.URL, get: get, hint: v.Venue,
 			maxEvents: limit, next: nexts[v.Format],
 			parse: func(page []byte, ref string) ([]source.Event, []source.Drop, error) {
 				return parse(page, ref, parseOptions{now: now(), maxEvents: limit + 1})
@@ -77,7 +86,7 @@ func Sources(cfg *Config, get platform.Getter, getenv func(string) string, now f
 		if p.Primary {
 			role = RolePrimary
 		}
-		out = append(out, Source{Source: src, Role: role})
+		out = append(out, Source{Source: src, Role: role, Timeout: timeout(p.Timeout)})
 	}
 	return out, nil
 }

@@ -438,9 +438,10 @@ type Queue interface {
 
 // WithQueue returns ctx carrying q, which a Get made with it tells of every request's wait
 // for its turn at its host (robots.txt's included, and the wait for another request's read
-// of it), so that the caller can leave the time spent behind the host's requests out of a
-// budget. The wait for the gap after the request before is a turn too, whoever made that
-// request: a host's Crawl-delay (at most 30 s a request) stretches a budget.
+// of it), so that the caller can leave the time spent behind other requests out of a
+// budget. The wait for the gap after a request made with q itself is not a turn but q's
+// own pace: a source that pages forever spends its budget however politely it is paced.
+// q must be comparable (a pointer).
 func WithQueue(ctx context.Context, q Queue) context.Context {
 	return context.WithValue(ctx, queueKey{}, q)
 }
@@ -462,14 +463,7 @@ func waitTurn(ctx context.Context, done <-chan struct{}) error {
 // attempt makes one request while holding a slot of u's host. retryable reports an error
 // that a later attempt might not meet (the network, a timeout of this attempt).
 func (c *Client) attempt(ctx context.Context, u *url.URL, key string, hdr http.Header, gap time.Duration, limit int64, truncate bool) (rep *reply, retryable bool, err error) {
-	q, _ := ctx.Value(queueKey{}).(Queue)
-	if q != nil {
-		q.Waiting()
-	}
 	slot, waited, err := c.hosts.acquire(ctx, key, gap)
-	if q != nil {
-		q.Started()
-	}
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot fetch %q: waiting for host %s: %w", u, key, err)
 	}

@@ -33,6 +33,9 @@ type hostState struct {
 	slots chan struct{} // capacity perHost; a send takes a slot; immutable
 	refs  int           // goroutines holding or waiting for a slot; protected by limiter.mu
 	next  time.Time     // earliest start of this host's next request; protected by limiter.mu
+	// lastBy is the Queue of the request that took the last start (nil: none); a request
+	// of the same Queue waits for its own gap. Protected by limiter.mu.
+	lastBy Queue
 }
 
 func newLimiter(perHost int, now func() time.Time, sleep func(context.Context, time.Duration) error) *limiter {
@@ -42,7 +45,9 @@ func newLimiter(perHost int, now func() time.Time, sleep func(context.Context, t
 // acquire waits for a free slot of host key and then for the host's next allowed start,
 // which it moves gap past its own start. It returns how long it waited. A wait that would
 // end after ctx's deadline fails at once with errStartAfterDeadline. Every successful
-// acquire must be followed by release.
+// acquire must be followed by release. ctx's Queue (WithQueue), if any, is told of the
+// waits behind other requests: for a slot, and for the gap after another Queue's start
+// (or a request made without one); the gap after its own request is its own time.
 func (l *limiter) acquire(ctx context.Context, key string, gap time.Duration) (*hostState, time.Duration, error) {
 	began := l.now()
 	l.mu.Lock()
@@ -56,17 +61,28 @@ func (l *limiter) acquire(ctx context.Context, key string, gap time.Duration) (*
 	}
 	h.refs++
 	l.mu.Unlock()
+	q, _ := ctx.Value(queueKey{}).(Queue)
 
 	select {
 	case h.slots <- struct{}{}:
 	default:
+		if q != nil {
+			q.Waiting()
+		}
+		var err error
 		select {
 		case h.slots <- struct{}{}:
 		case <-ctx.Done():
 			l.mu.Lock()
 			h.refs--
 			l.mu.Unlock()
-			return nil, 0, ctx.Err()
+			err = ctx.Err()
+		}
+		if q != nil {
+			q.Started()
+		}
+		if err != nil {
+			return nil, 0, err
 		}
 	}
 
@@ -78,15 +94,24 @@ func (l *limiter) acquire(ctx context.Context, key string, gap time.Duration) (*
 		now, start := l.now(), h.next
 		if !start.After(now) || start.Equal(awaited) {
 			h.next = laterOf(now, start).Add(gap)
+			h.lastBy = q
 			l.mu.Unlock()
 			return h, l.now().Sub(began), nil
 		}
+		behind := q != nil && h.lastBy != q
 		l.mu.Unlock()
 		if dl, ok := ctx.Deadline(); ok && start.After(dl) {
 			l.release(h)
 			return nil, 0, errStartAfterDeadline
 		}
-		if err := l.sleep(ctx, start.Sub(now)); err != nil {
+		if behind {
+			q.Waiting()
+		}
+		err := l.sleep(ctx, start.Sub(now))
+		if behind {
+			q.Started()
+		}
+		if err != nil {
 			l.release(h)
 			return nil, 0, err
 		}
