@@ -217,8 +217,74 @@ func cutUpcoming(body []byte, n int) ([]byte, []gigSummary, error) {
 	return body, nil, nil
 }
 
-// directory answers list_cities and list_genres: a page of a directory the API gives
-// whole, as {"data": [the page], "meta": the directory's meta}.
+// listCities answers list_cities: one page of /v1/cities, which pages, searches and
+// measures distances itself (the arguments are its parameters). Without any argument the
+// API answers the whole directory, so the first page is asked for by number.
+func (t *tools) listCities(ctx context.Context, a args) *sdk.CallToolResult {
+	q := url.Values{}
+	for name, v := range a {
+		q.Set(name, v)
+	}
+	if q.Get("page") == "" {
+		q.Set("page", "1")
+	}
+	resp, fail := t.read(ctx, "/v1/cities", q, nil)
+	if fail != nil {
+		return fail
+	}
+	var page struct {
+		Data []cityLine
+		Meta struct {
+			Page       int `json:"page"`
+			PageSize   int `json:"page_size"`
+			Total      int `json:"total"`
+			TotalPages int `json:"total_pages"`
+		}
+	}
+	if err := json.Unmarshal(resp.Body, &page); err != nil {
+		return toolError(problem{Detail: "the API's cities could not be read: " + err.Error()})
+	}
+	m := page.Meta
+	var b strings.Builder
+	switch {
+	case m.Total == 0:
+		b.WriteString("No city matches.")
+	case len(page.Data) == 0:
+		fmt.Fprintf(&b, "No city on page %d; %d match in all.", m.Page, m.Total)
+	default:
+		first := (m.Page-1)*m.PageSize + 1
+		fmt.Fprintf(&b, "Cities %d to %d of %d:", first, first+len(page.Data)-1, m.Total)
+		for _, c := range page.Data {
+			b.WriteString("\n" + c.line())
+		}
+		if m.Page < m.TotalPages {
+			fmt.Fprintf(&b, "\nMore: call list_cities again with the same arguments and page %d.", m.Page+1)
+		}
+	}
+	return result(resp.Body, b.String())
+}
+
+// cityLine is what a line of list_cities (or list_genres) says of an entry.
+type cityLine struct {
+	Slug, Name, Country, Timezone string
+	Upcoming                      int      `json:"upcoming_gigs"`
+	Distance                      *float64 `json:"distance_km"`
+}
+
+func (e cityLine) line() string {
+	place := ""
+	if e.Country != "" {
+		place = " (" + e.Country + ", " + e.Timezone + ")"
+	}
+	far := ""
+	if e.Distance != nil {
+		far = fmt.Sprintf(" · %.1f km", *e.Distance)
+	}
+	return fmt.Sprintf("%s%s · %d upcoming gigs%s · slug %s", e.Name, place, e.Upcoming, far, e.Slug)
+}
+
+// directory answers list_genres: a page of a directory the API gives whole, as
+// {"data": [the page], "meta": the directory's meta}.
 func (t *tools) directory(path, what string) func(ctx context.Context, a args) *sdk.CallToolResult {
 	return func(ctx context.Context, a args) *sdk.CallToolResult {
 		n, bad := pageSize(a["page_size"])
@@ -254,16 +320,9 @@ func (t *tools) directory(path, what string) func(ctx context.Context, a args) *
 			fmt.Fprintf(&b, "%s %d to %d of %d:", strings.ToUpper(what[:1])+what[1:], from+1, from+len(items), len(dir.Data))
 		}
 		for _, it := range items {
-			var e struct {
-				Slug, Name, Country, Timezone string
-				Upcoming                      int `json:"upcoming_gigs"`
-			}
+			var e cityLine
 			_ = json.Unmarshal(it, &e) // part of the body just read
-			place := ""
-			if e.Country != "" {
-				place = " (" + e.Country + ", " + e.Timezone + ")"
-			}
-			fmt.Fprintf(&b, "\n%s%s · %d upcoming gigs · slug %s", e.Name, place, e.Upcoming, e.Slug)
+			b.WriteString("\n" + e.line())
 		}
 		if from+len(items) < len(dir.Data) {
 			fmt.Fprintf(&b, "\nMore: call list_%s with page %d.", what, page+1)

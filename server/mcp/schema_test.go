@@ -77,6 +77,11 @@ func TestSchemasAreTheOpenAPIParameters(t *testing.T) {
 		}
 	}
 	byName["id"], byName["slug"] = "GigId", "VenueSlug"
+	cityParam := map[string]string{} // list_cities's arguments are /v1/cities's parameters
+	for _, p := range doc.Paths["/v1/cities"].Get.Parameters {
+		c := strings.TrimPrefix(p.Ref, "#/components/parameters/")
+		cityParam[doc.Components.Parameters[c].Name] = c
+	}
 	// A $ref in a parameter's schema, resolved by hand: GigStatus is the only one.
 	status := doc.Components.Parameters["Status"].Schema["items"].(map[string]any)
 	if ref, _ := status["$ref"].(string); ref != "#/components/schemas/GigStatus" {
@@ -100,6 +105,9 @@ func TestSchemasAreTheOpenAPIParameters(t *testing.T) {
 				api = "after"
 			}
 			component := byName[api]
+			if c := cityParam[name]; tool.Name == "list_cities" && c != "" {
+				component = c
+			}
 			if tool.Name == "get_artist" && name == "slug" {
 				component = "ArtistSlug"
 			}
@@ -126,10 +134,12 @@ func TestSchemasAreTheOpenAPIParameters(t *testing.T) {
 			seen[tool.Name+"."+api] = true
 		}
 	}
-	for _, p := range doc.Paths["/v1/gigs"].Get.Parameters {
-		c := strings.TrimPrefix(p.Ref, "#/components/parameters/")
-		if cp := doc.Components.Parameters[c]; cp.In == "query" && !seen["find_gigs."+cp.Name] {
-			t.Errorf("find_gigs does not take /v1/gigs's %s", cp.Name)
+	for tool, path := range map[string]string{"find_gigs": "/v1/gigs", "list_cities": "/v1/cities"} {
+		for _, p := range doc.Paths[path].Get.Parameters {
+			c := strings.TrimPrefix(p.Ref, "#/components/parameters/")
+			if cp := doc.Components.Parameters[c]; cp.In == "query" && !seen[tool+"."+cp.Name] {
+				t.Errorf("%s does not take %s's %s", tool, path, cp.Name)
+			}
 		}
 	}
 	names := []string{}

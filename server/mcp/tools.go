@@ -78,7 +78,7 @@ func NewServer(o Options) (*sdk.Server, error) {
 const instructions = `gigs lists upcoming live music gigs (concerts, club nights) worldwide, read-only.
 Use whats_on for "what's on in <city> <when>" or near coordinates; find_gigs for any other search
 (by city, venue, artist, genre, words, dates, distance); get_gig, get_venue and get_artist for one
-item; list_cities and list_genres to see what the listings cover. Lists come in pages of 20 (up to
+item; list_cities (by name or near a point) and list_genres to see what the listings cover. Lists come in pages of 20 (up to
 100 with page_size); an answer that has more says which cursor or page to ask for next. Times are
 the venue's local time.`
 
@@ -130,6 +130,14 @@ func (t *tools) definitions(doc *document) ([]def, error) {
 		}
 		findProps = append(findProps, p)
 	}
+	cityParams, err := doc.operationParams("/v1/cities")
+	if err != nil {
+		return nil, err
+	}
+	var cityProps []property
+	for _, c := range cityParams {
+		cityProps = append(cityProps, param(c))
+	}
 	pageSize := property{component: "PageSize", prefix: "Items per page. "}
 	cursor := property{arg: arg{name: "cursor", query: "after"}, component: "After",
 		prefix: "The cursor of the next page, as a previous answer gave it; with the same other arguments. "}
@@ -148,8 +156,8 @@ func (t *tools) definitions(doc *document) ([]def, error) {
 			[]property{param("VenueSlug"), upcoming}, []string{"slug"}, t.detail("/v1/venues/", "venue")},
 		{"get_artist", "Get an artist", "One artist by its slug (from a gig's `artists[].slug`), with its genres, MusicBrainz id and first upcoming tour dates; the rest come from find_gigs with its slug as `artist`.",
 			[]property{param("ArtistSlug"), upcoming}, []string{"slug"}, t.detail("/v1/artists/", "artist")},
-		{"list_cities", "List cities", "The cities with venues in the listings, in slug order, with country, time zone, centre and count of upcoming gigs; a page at a time.",
-			[]property{page, pageSize}, nil, t.directory("/v1/cities", "cities")},
+		{"list_cities", "List cities", "The cities with venues in the listings, in slug order (nearest first with near), with country, time zone, centre and count of upcoming gigs; a page at a time (20, up to 100 with page_size). q finds cities by the start of their names' words, in any script.",
+			cityProps, nil, t.listCities},
 		{"list_genres", "List genres", "The genres with upcoming gigs, in slug order, with their counts; a page at a time.",
 			[]property{page, pageSize}, nil, t.directory("/v1/genres", "genres")},
 		{"whats_on", "What's on", whatsOnDesc, []property{

@@ -157,13 +157,20 @@ func Exercise(t *testing.T, cs *sdk.ClientSession) {
 	for _, tool := range []string{"list_cities", "list_genres"} {
 		var dir struct {
 			Data []struct{ Slug string }
-			Meta struct{ Count int }
+			Meta struct{ Count, Total int } // the whole genres' count; a page of cities' total
 		}
 		res = Call(t, cs, tool, map[string]any{"page_size": 2, "page": 2})
 		Structured(t, res, &dir)
-		if res.IsError || len(dir.Data) != 2 || dir.Meta.Count < 4 || !strings.Contains(Text(res), "page 3") {
+		if res.IsError || len(dir.Data) != 2 || max(dir.Meta.Count, dir.Meta.Total) < 4 || !strings.Contains(Text(res), "page 3") {
 			t.Errorf("%s page 2: %s", tool, Text(res))
 		}
+	}
+	// list_cities by the words of the first gig's city, and near its venue.
+	var cities struct{ Data []struct{ Slug string } }
+	res = Call(t, cs, "list_cities", map[string]any{"q": g.City.Name, "page_size": 100})
+	Structured(t, res, &cities)
+	if res.IsError || !slices.ContainsFunc(cities.Data, func(c struct{ Slug string }) bool { return c.Slug == g.City.Slug }) {
+		t.Errorf("list_cities q=%s: %s", g.City.Name, Text(res))
 	}
 
 	// whats_on in the first gig's city on its date: that gig is listed.
