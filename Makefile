@@ -91,12 +91,12 @@ $(TOOLS)/icaljs/node_modules/ical.js/package.json: testkit/icalcheck/package.jso
 	cd $(TOOLS)/icaljs && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The MCP Inspector the agent tests drive, pinned by its lock. npm install, which installs what
+# the lock file pins, not npm ci: ci refuses a lock that lacks vite's Windows-only optional
+# napi-windows-process-start-time, which the registry does not serve.
 $(TOOLS)/inspector/node_modules/.bin/mcp-inspector: server/mcp/inspector/package.json server/mcp/inspector/package-lock.json
 	mkdir -p $(TOOLS)/inspector
 	cp $^ $(TOOLS)/inspector/
-	# npm install, which installs what the lock file pins, not npm ci: ci refuses a lock that
-	# lacks vite's Windows-only optional napi-windows-process-start-time, which the registry
-	# does not serve
 	cd $(TOOLS)/inspector && npm install --no-save --no-audit --no-fund --loglevel=error
 	touch $@
 
