@@ -32,12 +32,18 @@ gazetteer:
 	cd loader/places/gen && $(GO) run . -in ../../../var/gazetteer
 
 ## test: installs the tools the tests drive, lints the OpenAPI document, runs the allocation
-## gates without -race, then vet and every test with -race (tests needing a tool fail, not skip)
-test: tools openapi-lint test-alloc test-race
+## gates and the engine's property tests without -race, then vet and every test with -race
+## (tests needing a tool fail, not skip)
+test: tools openapi-lint test-alloc test-props test-race
 
 test-race:
 	$(GO) vet ./...
 	GIGS_REQUIRE_TOOLS=1 GIGS_ARTIFACTS=$(CURDIR)/var/artifacts $(GO) test -race -shuffle=on -timeout 15m ./...
+
+# The engine's property tests against a brute-force scan, in a plain pass: their large cases
+# (tens of thousands of gigs) take minutes to build under -race, which skips them.
+test-props:
+	$(GO) test -run 'MatchesReference|MatchReference' -count=1 ./engine/...
 
 # sync.Pool drops items on purpose under -race, so allocation gates run in a plain pass.
 test-alloc:

@@ -187,6 +187,7 @@ func TestArtistPageTags(t *testing.T) {
 // against the oracle: an MBID names the artists that have it (two may share one), an
 // unknown MBID matches nothing, and the UUID matches in either case.
 func TestMBIDQueriesMatchReference(t *testing.T) {
+	largeProperty(t, 20_000)
 	r := rand.New(rand.NewPCG(9, 10))
 	ds := scale.Generate(scale.Config{Gigs: 20_000, Seed: 9, Now: now, Days: 40})
 	withMBIDs(r, ds)

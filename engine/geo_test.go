@@ -148,6 +148,7 @@ func setQuery(t *testing.T, q *engine.Query, rq refQuery, n nearRef, search stri
 func TestNearMatchesReference(t *testing.T) {
 	for _, tc := range []struct{ gigs, queries int }{{3000, 1500}, {60_000, 150}} {
 		t.Run(fmt.Sprint(tc.gigs), func(t *testing.T) {
+			largeProperty(t, tc.gigs)
 			ds := geoDataset(3, tc.gigs)
 			s := build(t, ds)
 			snaps := []*engine.Snapshot{s, roundTrip(t, s)}

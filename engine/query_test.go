@@ -234,12 +234,23 @@ func build(t testing.TB, ds *engine.Dataset) *engine.Snapshot {
 	return s
 }
 
+// largeProperty skips a property test's case of more than 10,000 gigs under -race, where
+// its builds take minutes: make test runs every property test in a plain pass first
+// (test-props), and -race sees the same code on the small cases.
+func largeProperty(t *testing.T, gigs int) {
+	t.Helper()
+	if raceEnabled && gigs > 10_000 {
+		t.Skip("large property case: run without -race (make test-props)")
+	}
+}
+
 // TestQueryMatchesReference checks random queries against the brute-force oracle, on a
 // small dataset and on one large enough for postings that are bitmaps, and dense sets
 // across blocks of 65,536 positions, with the snapshot as built and as read back from its file.
 func TestQueryMatchesReference(t *testing.T) {
 	for _, tc := range []struct{ gigs, queries, minMatching int }{{4000, 3000, 500}, {100_000, 120, 20}} {
 		t.Run(fmt.Sprint(tc.gigs), func(t *testing.T) {
+			largeProperty(t, tc.gigs)
 			ds := scale.Generate(scale.Config{Gigs: tc.gigs, Seed: 7, Now: now, Days: 40})
 			r := rand.New(rand.NewPCG(1, 2))
 			checkQueries(t, ds, tc.queries, tc.minMatching, func() refQuery { return randomQuery(r, ds) })
@@ -308,6 +319,7 @@ func TestSlugNamesOneEntity(t *testing.T) {
 // posting, or none, and date bounds) against the oracle, with a gig years ahead so that
 // some dates lie beyond the tables' window and are counted the other way.
 func TestDateRangesMatchReference(t *testing.T) {
+	largeProperty(t, 60_000)
 	ds := scale.Generate(scale.Config{Gigs: 60_000, Seed: 11, Now: now, Days: 60})
 	ds.Gigs[0].Start = now.AddDate(5, 0, 0)
 	r := rand.New(rand.NewPCG(3, 4))

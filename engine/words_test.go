@@ -227,6 +227,7 @@ func TestSearchMatchesReference(t *testing.T) {
 		gigs, queries, minMatching int
 	}{{3000, 600, 200}, {60_000, 60, 10}} {
 		t.Run(fmt.Sprint(tc.gigs), func(t *testing.T) {
+			largeProperty(t, tc.gigs)
 			ds := wordsDataset(uint64(tc.gigs), tc.gigs)
 			s := build(t, ds)
 			loaded := roundTrip(t, s)
