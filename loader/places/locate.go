@@ -333,6 +333,11 @@ func (g *Gazetteer) nearestAnywhere(lat, lon float64) (*City, float64) {
 func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, error) {
 	if strings.TrimSpace(p.Locality) == "" {
 		if p.HasGeo {
+			// The nearest major city first: a venue by its coordinates alone is filed
+			// under the city, not the village at its edge.
+			if c, d := nearestMajor(g.byCountry[country], p.Lat, p.Lon); d <= nearCity {
+				return c, "coordinates", nil
+			}
 			if c, d := nearest(g.byCountry[country], p.Lat, p.Lon); d <= nearCity {
 				return c, "coordinates", nil
 			}
@@ -441,10 +446,15 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 
 // nearest returns the city of cs nearest (lat, lon), and its distance in km.
 func nearest(cs []*City, lat, lon float64) (*City, float64) {
+	return nearestWhere(cs, lat, lon, nil)
+}
+
+// nearestWhere is nearest over the cities of cs that keep holds for (all when nil).
+func nearestWhere(cs []*City, lat, lon float64, keep func(*City) bool) (*City, float64) {
 	var best *City
 	bestD := math.Inf(1)
 	for _, c := range cs {
-		if !c.HasGeo {
+		if !c.HasGeo || keep != nil && !keep(c) {
 			continue
 		}
 		if d := Distance(lat, lon, c.Lat, c.Lon); d < bestD {
@@ -452,6 +462,11 @@ func nearest(cs []*City, lat, lon float64) (*City, float64) {
 		}
 	}
 	return best, bestD
+}
+
+// nearestMajor is nearest over the major cities of cs (City.Major).
+func nearestMajor(cs []*City, lat, lon float64) (*City, float64) {
+	return nearestWhere(cs, lat, lon, (*City).Major)
 }
 
 // Distance is the great-circle distance between two points in kilometres.
