@@ -118,6 +118,26 @@ func readMO(path string) map[string]string {
 	return out
 }
 
+// adminSuffixes are the words for "city" and its kinds that the catalogues' official
+// names in Korean, Japanese and Chinese end with ("서울특별시", "ソウル特別市", "首尔特别市"),
+// which people leave out ("서울").
+var adminSuffixes = []string{"특별시", "광역시", "특별자치시", "시", "特別市", "特别市", "直轄市", "直辖市", "市"}
+
+// withShortForms returns names and, after them, each name ending with one of
+// adminSuffixes without it, when two letters or more are left.
+func withShortForms(names []string) []string {
+	out := slices.Clone(names)
+	for _, n := range names {
+		for _, suf := range adminSuffixes {
+			if rest := strings.TrimSuffix(strings.TrimSpace(n), suf); rest != strings.TrimSpace(n) && len([]rune(rest)) >= 2 {
+				out = append(out, rest)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // alternates adds to each city the names the catalogues give it that fold apart from its
 // own and from each other, leaving out any that is the own name of another big city (a
 // name in one language of a town that is another town's: that one keeps it).
@@ -138,7 +158,7 @@ func alternates(cs []*city, names map[int64][]string) {
 		for _, o := range c.others {
 			seen[engine.Fold(o)] = true
 		}
-		for _, n := range names[c.id] {
+		for _, n := range withShortForms(names[c.id]) {
 			n = clean(n)
 			k := engine.Fold(n)
 			if k == "" || seen[k] || len(n) > 100 {
