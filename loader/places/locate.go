@@ -143,7 +143,7 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 		var made []*City
 		for _, q := range readings {
 			if code, err := g.country(q); err == nil && !q.HasGeo {
-				if c, err := g.made(q, code, ctx); err == nil {
+				if c, err := g.made(q, code, ctx); err == nil && !slices.ContainsFunc(made, func(m *City) bool { return m.Slug == c.Slug }) {
 					made = append(made, c)
 				}
 			}
@@ -187,12 +187,14 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 		if cerr != nil {
 			continue
 		}
-		c, merr := g.made(readings[i], code, ctx)
-		if merr == nil {
-			by := ""
-			if c.Timezone == ctx.Zone && readings[i].Zone == "" {
-				by = ctx.ZoneBy // the context's zone was the town's, of its region's several
+		c, merr := g.made(readings[i], code, Context{})
+		by := ""
+		if merr != nil && ctx.Zone != "" { // the context's zone, of the region's several
+			if cz, err := g.made(readings[i], code, ctx); err == nil {
+				c, merr, by = cz, nil, ctx.ZoneBy
 			}
+		}
+		if merr == nil {
 			return Reading{City: c, Made: true, By: by}, nil
 		}
 		err = cmpErr(err, merr)

@@ -51,6 +51,7 @@ type City struct {
 // Gazetteer is a set of cities. Its methods are safe for concurrent use.
 type Gazetteer struct {
 	bySlug    map[string]entry
+	entries   []entry // every city in the order read: the embedded table's is most populous first
 	byName    map[string][]*City // folded name → cities of that name
 	byCountry map[string][]*City
 	zones     map[string][]string // country → its distinct zones
@@ -60,6 +61,11 @@ type Gazetteer struct {
 	regionZones map[string][]string
 	// regionCodes are the regions' codes by the same keys.
 	regionCodes map[string]string
+}
+
+// mostPopulous orders cities as look-ups list them: the most populous first, then by slug.
+func mostPopulous(a, b entry) int {
+	return cmp.Or(cmp.Compare(b.city.Population, a.city.Population), cmp.Compare(a.city.Slug, b.city.Slug))
 }
 
 // MajorCity is the population from which a gazetteer city is a major one: its zone counts
@@ -121,7 +127,7 @@ func WithFile(path string) (*Gazetteer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read places file: %w", err)
 	}
-	g := &Gazetteer{bySlug: make(map[string]entry, len(Default().bySlug))}
+	g := &Gazetteer{bySlug: make(map[string]entry, len(Default().bySlug)), entries: slices.Clone(Default().entries)}
 	for slug, e := range Default().bySlug {
 		g.bySlug[slug] = e
 	}
@@ -144,6 +150,7 @@ func (g *Gazetteer) read(tsv, name string) error {
 			return fmt.Errorf("%s:%d: %w", name, i+1, err)
 		}
 		g.bySlug[e.city.Slug] = e
+		g.entries = append(g.entries, e)
 	}
 	return nil
 }
@@ -196,8 +203,13 @@ func parseCity(f []string, folded map[string]string) (entry, error) {
 	return e, nil
 }
 
-// index builds the look-up maps from bySlug.
+// index builds the look-up maps from bySlug, and orders entries as look-ups want them
+// (mostPopulous), leaving out the cities a later line replaced.
 func (g *Gazetteer) index() {
+	g.entries = slices.DeleteFunc(g.entries, func(e entry) bool { return g.bySlug[e.city.Slug].city != e.city })
+	if !slices.IsSortedFunc(g.entries, mostPopulous) { // an operator's file; the embedded table is
+		slices.SortFunc(g.entries, mostPopulous)
+	}
 	g.byCountry = map[string][]*City{}
 	g.zones, g.regions, g.regionZones = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	g.regionCodes = map[string]string{}
@@ -210,7 +222,7 @@ func (g *Gazetteer) index() {
 		}
 	}
 	names := 0
-	for _, e := range g.bySlug {
+	for _, e := range g.entries {
 		names += 1 + len(e.others)
 	}
 	g.byName = make(map[string][]*City, names)
@@ -225,7 +237,7 @@ func (g *Gazetteer) index() {
 	}
 	type regionZone struct{ country, region, zone string }
 	seen := map[regionZone]bool{}
-	for _, e := range g.bySlug {
+	for _, e := range g.entries { // most populous first: so are the lists made here
 		c := e.city
 		addName(c, c.Name)
 		for _, n := range e.others {
@@ -251,20 +263,6 @@ func (g *Gazetteer) index() {
 		if len(g.regionZones[k]) == 0 {
 			g.regionZones[k] = zs
 		}
-	}
-	// Look-ups must not depend on map order: the most populous first, then by slug.
-	order := func(l []*City) {
-		slices.SortFunc(l, func(a, b *City) int {
-			return cmp.Or(cmp.Compare(b.Population, a.Population), cmp.Compare(a.Slug, b.Slug))
-		})
-	}
-	for _, l := range g.byName {
-		if len(l) > 1 {
-			order(l)
-		}
-	}
-	for _, l := range g.byCountry {
-		order(l)
 	}
 	for _, l := range g.zones {
 		slices.Sort(l)

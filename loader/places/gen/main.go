@@ -124,6 +124,10 @@ func main() {
 		return c.slug == "" && c.population < bigCity && misplaced(c, zones, listed)
 	})
 	slugs(kept)
+	// Most populous first, as package places lists them: it reads them in this order.
+	slices.SortFunc(kept, func(a, b *city) int {
+		return cmp.Or(cmp.Compare(b.population, a.population), cmp.Compare(a.slug, b.slug))
+	})
 	writeCities(*citiesOut, kept)
 	log.Printf("%d countries, %d cities", len(countries), len(kept))
 }
