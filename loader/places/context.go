@@ -128,6 +128,9 @@ func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bo
 		if c == nil || err != nil {
 			return Reading{}, false
 		}
+		if by != "" {
+			by = ctx.CountryBy + "; " + by
+		}
 		return Reading{City: c, By: cmpOr(by, ctx.CountryBy)}, true
 	}
 	return Reading{}, false

@@ -39,7 +39,7 @@ func TestRead(t *testing.T) {
 		{"a town it lacks, in a region of two zones", Place{Locality: "Zzyzxville", Region: "TX", Country: "US"}, chicago, "zzyzxville-us", true, "calendar zone"},
 		{"a region of two zones, no context", Place{Locality: "Zzyzxville", Region: "TX", Country: "US"}, Context{}, "", false, "no time zone for it"},
 		// The feed's country for a bare town; never against what the place states.
-		{"bare town, feed in the US", Place{Locality: "Moscow"}, Context{Country: "US", CountryBy: "feed country"}, "moscow-us", false, byPopulation},
+		{"bare town, feed in the US", Place{Locality: "Moscow"}, Context{Country: "US", CountryBy: "feed country"}, "moscow-us", false, "feed country; " + byPopulation},
 		{"bare town, no feed country", Place{Locality: "Moscow"}, Context{}, "moscow-ru", false, ""},
 		{"bare town known only in the feed's country", Place{Locality: "Wacken"}, Context{Country: "DE", CountryBy: "feed country"}, "wacken", false, "feed country"},
 		{"a town it lacks, in the feed's country", Place{Locality: "Zzyzxdorf"}, Context{Country: "DE", CountryBy: "feed country"}, "zzyzxdorf-de", true, "feed country"},

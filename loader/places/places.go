@@ -51,7 +51,7 @@ type City struct {
 // Gazetteer is a set of cities. Its methods are safe for concurrent use.
 type Gazetteer struct {
 	bySlug    map[string]entry
-	entries   []entry // every city in the order read: the embedded table's is most populous first
+	entries   []entry            // every city in the order read: the embedded table's is most populous first
 	byName    map[string][]*City // folded name → cities of that name
 	byCountry map[string][]*City
 	zones     map[string][]string // country → its distinct zones
