@@ -168,11 +168,12 @@ func (l *Loader) Reload(srcs []Source) {
 // SourceReport says what one source gave in a run.
 type SourceReport struct {
 	Name    string
-	Events  int           // events used (from this run, or last good ones when Stale)
-	Dropped []source.Drop // records the adapter or normalization could not use
-	Notes   []string      // what the fetch noticed, such as a charset guessed
-	Err     error         // the fetch error, when the source failed
-	Stale   bool          // the source failed and its last good events were used
+	Events  int            // events used (from this run, or last good ones when Stale)
+	Dropped []source.Drop  // records the adapter or normalization could not use
+	Notes   []string       // what the fetch noticed, such as a charset guessed
+	Places  []PlaceReading // where the events kept were placed, and what decided it
+	Err     error          // the fetch error, when the source failed
+	Stale   bool           // the source failed and its last good events were used
 	// LastSuccess is when the source last answered with events that were used: this run's
 	// start when it did now; zero when it never did.
 	LastSuccess time.Time

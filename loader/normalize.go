@@ -77,7 +77,12 @@ type normalizer struct {
 	places       *places.Gazetteer
 	cities       map[string]*places.City // the cities of the run's records, by slug
 	seen         map[string]bool         // source index + ref of every record taken
-	log          *slog.Logger            // where disagreements of sources are told; nil: nowhere
+	// feed is the context of the source being added (see feedContext); readings and
+	// readingOrder collect its places' readings for its report (nil: not collected).
+	feed         places.Context
+	readings     map[string]*PlaceReading
+	readingOrder []string
+	log          *slog.Logger // where disagreements of sources are told; nil: nowhere
 }
 
 // newNormalizer returns a normalizer for about size records.
@@ -103,7 +108,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	if k := notMusic(ev.Kinds); k != "" {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
 	}
-	city, err := n.lookupCity(ev.Venue)
+	city, reading, err := n.lookupCity(ev.Venue)
 	if err != nil {
 		return err
 	}
@@ -148,6 +153,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	r.tribute = isTribute(title) || len(ev.Performers) > 0 && isTribute(ev.Performers[0].Name)
 	r.venue = n.venue(ev.Venue, city, role)
 	n.recs = append(n.recs, r)
+	n.notePlace(ev.Venue, reading)
 	return nil
 }
 
@@ -183,7 +189,7 @@ func (n *normalizer) home(events []source.Event, hint *VenueHint) func(*source.E
 // venueIdentity is what tells a venue from another for home: its city's slug and its
 // name key; "" when its city is unknown (such an event is dropped anyway).
 func (n *normalizer) venueIdentity(p source.Place) string {
-	c, err := n.lookupCity(p)
+	c, _, err := n.lookupCity(p)
 	if err != nil {
 		return ""
 	}
@@ -197,6 +203,13 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 	for j := range events {
 		scrub(&events[j]) // before home compares names
 	}
+	n.feed, n.readings, n.readingOrder = n.feedContext(events, src), map[string]*PlaceReading{}, nil
+	defer func() {
+		for _, k := range n.readingOrder {
+			sr.Places = append(sr.Places, *n.readings[k])
+		}
+		n.feed, n.readings, n.readingOrder = places.Context{}, nil, nil
+	}()
 	atHome := func(*source.Event) bool { return true }
 	if src.Role == RoleVenue {
 		atHome = n.home(events, src.Home)
@@ -286,27 +299,29 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 	return time.Date(y, m, d, hh, mm, 0, 0, loc), false
 }
 
-// lookupCity places a venue in a city of the gazetteer (see places.Gazetteer.Locate), or
+// lookupCity places a venue in a city of the gazetteer (see places.Gazetteer.Read, in the
+// context of its source and document: placeContext), or
 // one made for it; one city per slug in a run. An address given on one line, in Street
 // or, for a venue named by its address, in Name ("Memphis, TN, US"), with no locality
 // ("100 Main St, Austin, TX 78701"), is read for its city.
-func (n *normalizer) lookupCity(p source.Place) (*places.City, error) {
+func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, error) {
 	locality := p.Locality
 	for _, line := range []string{p.Street, p.Name} {
 		if strings.TrimSpace(locality) == "" && strings.Contains(line, ",") {
 			locality = line
 		}
 	}
-	c, err := n.places.Locate(places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
-		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo})
+	r, err := n.places.Read(places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
+		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}, n.placeContext(p))
 	if err != nil {
-		return nil, err
+		return nil, r, err
 	}
-	if known := n.cities[c.Slug]; known != nil {
-		return known, nil
+	if known := n.cities[r.City.Slug]; known != nil {
+		r.City = known
+		return known, r, nil
 	}
-	n.cities[c.Slug] = c
-	return c, nil
+	n.cities[r.City.Slug] = r.City
+	return r.City, r, nil
 }
 
 // farFromCity is how far from its city a venue's coordinates may be before they are taken

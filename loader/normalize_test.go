@@ -96,7 +96,7 @@ func TestInvalidEventsAreRejected(t *testing.T) {
 	for _, ev := range []source.Event{
 		event("", "Hall", "Paris", "FR", "2026-12-05T20:00"),           // no title
 		event("A", "Hall", "Paris", "FR", "2031-12-05T20:00"),          // beyond the horizon
-		event("A", "Hall", "Atlantis", "US", "2026-12-05T20:00"),       // unknown city in a country of several zones
+		event("A", "Hall", "Nowhereville", "US", "2026-12-05T20:00"),   // unknown city in a country of several zones
 		event("A", "", "Paris", "FR", "2026-12-05T20:00"),              // no venue name
 		event("A", "Hall", "Paris", "Neverland", "2026-12-05T20:00"),   // unknown country
 		event("(SOLD OUT)", "Hall", "Paris", "FR", "2026-12-05T20:00"), // no name left
@@ -112,13 +112,13 @@ func TestInvalidEventsAreRejected(t *testing.T) {
 
 func TestCityFromStatedZone(t *testing.T) {
 	n := newNormalizer(noon, 1)
-	ev := event("A", "Hall", "Tolhuin", "AR", "2026-12-05T21:00")
+	ev := event("A", "Hall", "Puerto Almanza", "AR", "2026-12-05T21:00")
 	ev.Venue.Zone = "America/Argentina/Ushuaia"
 	if err := n.add(&ev, 0, RoleVenue); err != nil {
 		t.Fatal(err)
 	}
 	ds := n.dataset(NewIDStore().begin(), n.clusters())
-	if c := ds.Cities[0]; c.Slug != "tolhuin-ar" || c.Timezone != "America/Argentina/Ushuaia" {
+	if c := ds.Cities[0]; c.Slug != "puerto-almanza-ar" || c.Timezone != "America/Argentina/Ushuaia" {
 		t.Errorf("city %+v", c)
 	}
 	if got := ds.Gigs[0].Start.UTC().Format(time.RFC3339); got != "2026-12-06T00:00:00Z" {

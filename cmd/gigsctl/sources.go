@@ -101,7 +101,7 @@ func sourcesCheck(args []string, getenv func(string) string, stdout, stderr io.W
 	fs.SetOutput(stderr)
 	path := fs.String("sources", "", "sources configuration file, as gigsd's -sources")
 	ff := addFetchFlags(fs)
-	asJSON := fs.Bool("json", false, "print one JSON object per source: source, events (gig bodies exactly as the API serves them), dropped, error")
+	asJSON := fs.Bool("json", false, "print one JSON object per source: source, events (gig bodies exactly as the API serves them), dropped, places (each stated place's city, whether it was made, and what decided it), error")
 	maxDropped := fs.Float64("max-dropped", 0.2, "fail when a source drops more than this share of its records")
 	show := fs.Int("show", 5, "events to print per source")
 	fs.Usage = flagenv.Usage(fs, "usage: gigsctl sources check [flags] [NAME...]\n\nFetches each named source (default: all) once and prints what it yields, what it dropped and why.\n"+
@@ -184,6 +184,18 @@ func writeCheckText(w io.Writer, res loader.CheckResult, took time.Duration, sho
 	for _, ev := range res.Events[:min(show, len(res.Events))] {
 		fmt.Fprintf(w, "  %s  %s @ %s, %s\n", ev.Start.Wall.Format("2006-01-02 15:04"), ev.Title, ev.Venue.Name, ev.Venue.Locality)
 	}
+	for _, p := range rep.Places {
+		if p.Made || p.By != "" {
+			fmt.Fprintf(w, "  placed %q in %s (%s, %s)", p.Place, p.City, p.Country, p.Timezone)
+			if p.Made {
+				fmt.Fprint(w, ", a town the gazetteer lacks")
+			}
+			if p.By != "" {
+				fmt.Fprintf(w, ", decided by %s", p.By)
+			}
+			fmt.Fprintf(w, ": %d events\n", p.Events)
+		}
+	}
 	for _, d := range rep.Dropped {
 		fmt.Fprintf(w, "  dropped %s", d.Ref)
 		if d.Line > 0 {
@@ -198,7 +210,19 @@ type checkJSON struct {
 	Source  string            `json:"source"`
 	Events  []json.RawMessage `json:"events"`
 	Dropped []dropJSON        `json:"dropped"`
+	Places  []placeJSON       `json:"places"`
 	Error   string            `json:"error,omitempty"`
+}
+
+// placeJSON is where the source's stated place was placed (loader.PlaceReading).
+type placeJSON struct {
+	Place     string `json:"place"`
+	City      string `json:"city"`
+	Country   string `json:"country"`
+	Timezone  string `json:"timezone"`
+	Made      bool   `json:"made,omitempty"`
+	DecidedBy string `json:"decided_by,omitempty"`
+	Events    int    `json:"events"`
 }
 
 type dropJSON struct {
@@ -208,7 +232,11 @@ type dropJSON struct {
 }
 
 func writeCheckJSON(w io.Writer, res loader.CheckResult) error {
-	out := checkJSON{Source: res.Report.Name, Events: []json.RawMessage{}, Dropped: []dropJSON{}}
+	out := checkJSON{Source: res.Report.Name, Events: []json.RawMessage{}, Dropped: []dropJSON{}, Places: []placeJSON{}}
+	for _, p := range res.Report.Places {
+		out.Places = append(out.Places, placeJSON{Place: p.Place, City: p.City, Country: p.Country, Timezone: p.Timezone,
+			Made: p.Made, DecidedBy: p.By, Events: p.Events})
+	}
 	if res.Report.Err != nil {
 		out.Error = res.Report.Err.Error()
 	}

@@ -52,7 +52,7 @@ func displayZone(name string) *time.Location {
 	}
 	for _, part := range strings.FieldsFunc(m[4], func(r rune) bool { return r == ',' || r == '(' || r == ')' || r == '&' || r == '/' }) {
 		for _, c := range places.Default().CitiesNamed(strings.TrimSpace(part)) {
-			if standardOffset(c.Location) == offset {
+			if c.Major() && standardOffset(c.Location) == offset {
 				return c.Location
 			}
 		}
@@ -71,11 +71,14 @@ func cityList(name string) *time.Location {
 	}
 	first := places.Default().CitiesNamed(strings.TrimSpace(parts[0]))
 	for _, c := range first {
+		if !c.Major() {
+			continue // display names list major cities only
+		}
 		want, all := seasons(c.Location), true
 		for _, part := range parts[1:] {
 			found := false
 			for _, other := range places.Default().CitiesNamed(strings.TrimSpace(part)) {
-				if seasons(other.Location) == want {
+				if other.Major() && seasons(other.Location) == want {
 					found = true
 					break
 				}

@@ -33,7 +33,11 @@
 //     "venue, street, city", the name, the street and the rest as Locality (the loader
 //     reads it as an address on one line); two are "venue, city", unless the second holds
 //     a digit ("venue, street 12"), which is then the street; one is the name. GEO
-//     gives Lat and Lon when both are in range and not 0,0. LOCATION cannot say more.
+//     gives Lat and Lon when both are in range and not 0,0. LOCATION cannot say more;
+//     the calendar around it can: FeedZone is the zone of DTSTART's TZID, else the
+//     calendar's X-WR-TIMEZONE (not UTC or an Etc/ zone), which the loader uses to choose
+//     between readings of the place ("Ruston, LA" in an America/Chicago calendar is in
+//     Louisiana), never as the venue's zone.
 //   - End is DTEND, or DTSTART plus DURATION; a date-only DTEND is exclusive, as RFC 5545
 //     has it. An end that cannot be read or lies before the start is left out.
 //   - No performers: the loader takes the headliner from the title. DESCRIPTION, ATTENDEE,

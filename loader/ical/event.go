@@ -200,6 +200,9 @@ func (p *parser) entry(v *vevent) *entry {
 		}
 	}
 	e.ev.Venue = place(v.location, v.geo)
+	if e.ev.Venue != (source.Place{}) { // an override without a place inherits its master's
+		e.ev.Venue.FeedZone = feedZone(e.start.loc, p.calZone)
+	}
 	if v.url != nil && v.url.err == nil {
 		e.ev.URL = link(v.url.value)
 	}

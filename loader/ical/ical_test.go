@@ -333,7 +333,7 @@ func TestOverrideInherits(t *testing.T) {
 		if e.Ref != "jazz-thursdays@kulturhaus.example/2026-04-02" {
 			continue
 		}
-		want := source.Place{Name: "Kulturhaus Mitte", Street: "Auguststraße 10", Locality: "Berlin"}
+		want := source.Place{Name: "Kulturhaus Mitte", Street: "Auguststraße 10", Locality: "Berlin", FeedZone: "Europe/Berlin"}
 		if e.Venue != want || !reflect.DeepEqual(e.Genres, []string{"Jazz"}) || e.Status != engine.StatusCancelled {
 			t.Errorf("cancelled override: %+v", e)
 		}

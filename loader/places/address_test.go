@@ -87,13 +87,6 @@ func (c addressCase) outcome(g *Gazetteer) string {
 	return strings.Join(parts, " | ")
 }
 
-func cmpOr(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
-}
-
 // TestAddresses reads the address lines of testdata/addresses.good.txt and addresses.bad.txt
 // as the loader does: split into parts, read with the gazetteer and placed in a city, or not
 // placed for the reason given.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gigs/gigs/engine"
@@ -54,27 +55,104 @@ const (
 //     with the country code, and the region's code between them when that slug is a
 //     gazetteer city's or the gazetteer has a namesake in the country.
 //
-// It fails, saying why, when none of these places it.
+// Where these leave a choice, the place's Context chooses (see Read).
+//
+// It fails, saying why, when none of these places it, or when the place names several
+// towns and nothing tells which.
 func (g *Gazetteer) Locate(p Place) (*City, error) {
+	r, err := g.Read(p, Context{})
+	return r.City, err
+}
+
+// Read places a place as Locate does, and says whether its city was made and what
+// decided between the readings. Between readings that each name a gazetteer city ("London,
+// CA": London, California, or London, Ontario) it takes the one whose zone keeps the
+// clock of the place's context zone, when only one does; else the most populous when it
+// has four times the people of each other; else the first. A town of one name in several
+// regions of the country (step 2) is chosen the same way, within the country; when still
+// none stands out, Read fails and names them. A place that states neither a country nor
+// a region is looked up first in its context's country. A town the gazetteer lacks is made
+// in the reading whose region or country has the context's zone, when several could make
+// it, and in that zone when its region (or country) has several.
+func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 	if len(p.Locality) > maxPlaces {
-		return nil, fmt.Errorf("locality of %d bytes", len(p.Locality))
+		return Reading{}, fmt.Errorf("locality of %d bytes", len(p.Locality))
+	}
+	if code, ok := engine.CountryCode(ctx.Country); ok {
+		ctx.Country = code
+	} else {
+		ctx.Country = ""
 	}
 	readings := g.placeReadings(p)
-	var firstErr error
+	if r, ok := g.inContextCountry(readings, ctx); ok {
+		return r, nil
+	}
+	var firstErr, ambiguity error
+	var buf [4]Reading
+	found := buf[:0] // the city each reading names, in the readings' order
+	var town string  // the locality of the first reading that names a city
 	for i, q := range readings {
 		code, err := g.country(q)
 		if err != nil {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		if c := g.named(q, code); c != nil {
-			return c, nil
+		c, by, err := g.named(q, code, ctx)
+		if c == nil && err == nil {
+			// Only a place that cannot be named pays for the look at its coordinates.
+			if s := g.swapped(q, code); s != q {
+				readings[i] = s
+				c, by, err = g.named(s, code, ctx)
+			}
 		}
-		// Only a place that cannot be named pays for the look at its coordinates.
-		if s := g.swapped(q, code); s != q {
-			readings[i] = s
-			if c := g.named(s, code); c != nil {
-				return c, nil
+		if err != nil {
+			ambiguity = cmpErr(ambiguity, err)
+		}
+		// Only readings of the first named town compete: a town read as a neighbourhood
+		// of another ("Williamsburg, New York") stays the town.
+		if c != nil && (len(found) == 0 || engine.Fold(q.Locality) == engine.Fold(town)) {
+			found, town = append(found, Reading{City: c, By: by}), q.Locality
+		}
+	}
+	if len(found) > 0 {
+		return choose(found, ctx), nil
+	}
+	if ambiguity != nil {
+		return Reading{}, ambiguity // a town the gazetteer has, several times: never made
+	}
+	return g.makeReading(readings, ctx, firstErr)
+}
+
+// makeReading makes a city for a town the gazetteer lacks (step 3 of Locate), from the
+// readings of its place; firstErr is why none has a country, when none has.
+func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (Reading, error) {
+	// The country of the feed, for a place that states none.
+	if firstErr != nil && ctx.Country != "" {
+		for _, q := range readings {
+			if q.Country == "" && q.Region == "" {
+				q.Country = ctx.Country
+				if c, err := g.made(q, ctx.Country, ctx); err == nil {
+					return Reading{City: c, Made: true, By: ctx.CountryBy}, nil
+				}
+				break
+			}
+		}
+	}
+	// Of several readings that could make it, the one in the context's zone.
+	if ctx.Zone != "" {
+		var made []*City
+		for _, q := range readings {
+			if code, err := g.country(q); err == nil && !q.HasGeo {
+				if c, err := g.made(q, code, ctx); err == nil && !slices.ContainsFunc(made, func(m *City) bool { return m.Slug == c.Slug }) {
+					made = append(made, c)
+				}
+			}
+		}
+		if len(made) > 1 {
+			for _, c := range made {
+				if sameClock(c.Location, ctx.Zone) {
+					return Reading{City: c, Made: true, By: ctx.ZoneBy}, nil
+				}
 			}
 		}
 	}
@@ -99,7 +177,7 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 		}
 	}
 	if made < 0 {
-		return nil, firstErr
+		return Reading{}, firstErr
 	}
 	// A reading that cannot be made (a region of several zones, and no coordinates) gives
 	// way to the next one that can: "Vagator, Goa, IN" is not in Indiana.
@@ -109,13 +187,19 @@ func (g *Gazetteer) Locate(p Place) (*City, error) {
 		if cerr != nil {
 			continue
 		}
-		c, merr := g.made(readings[i], code)
+		c, merr := g.made(readings[i], code, Context{})
+		by := ""
+		if merr != nil && ctx.Zone != "" { // the context's zone, of the region's several
+			if cz, err := g.made(readings[i], code, ctx); err == nil {
+				c, merr, by = cz, nil, ctx.ZoneBy
+			}
+		}
 		if merr == nil {
-			return c, nil
+			return Reading{City: c, Made: true, By: by}, nil
 		}
 		err = cmpErr(err, merr)
 	}
-	return nil, err
+	return Reading{}, err
 }
 
 // placeReadings are the ways Locate reads a place, in the order it tries them: a locality
@@ -156,7 +240,7 @@ func (g *Gazetteer) country(p Place) (string, error) {
 			return l[0], nil
 		}
 		for _, code := range l { // the region's code in several countries: the one with the city
-			if c := g.named(p, code); c != nil && (engine.Fold(c.Region) == r || engine.Fold(c.RegionName) == r) {
+			if c, _, _ := g.named(p, code, Context{}); c != nil && c.inRegion(r) {
 				return code, nil
 			}
 		}
@@ -245,54 +329,63 @@ func (g *Gazetteer) nearestAnywhere(lat, lon float64) (*City, float64) {
 }
 
 // named returns the gazetteer city of the place's name in country, with a postal code
-// before or after the name dropped when the name alone is not one; nil when none.
-func (g *Gazetteer) named(p Place, country string) *City {
+// before or after the name dropped when the name alone is not one, and what chose it among
+// several of that name ("" when nothing had to); nil when none. It fails when several
+// towns of the country bear the name and nothing tells which (see Read).
+func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, error) {
 	if strings.TrimSpace(p.Locality) == "" {
 		if p.HasGeo {
+			// The nearest major city first: a venue by its coordinates alone is filed
+			// under the city, not the village at its edge.
+			if c, d := nearestMajor(g.byCountry[country], p.Lat, p.Lon); d <= nearCity {
+				return c, "coordinates", nil
+			}
 			if c, d := nearest(g.byCountry[country], p.Lat, p.Lon); d <= nearCity {
-				return c
+				return c, "coordinates", nil
 			}
 		}
 		for _, c := range g.byName[engine.Fold(CountryName(country))] { // Singapore, Luxembourg, Monaco
 			if c.Country == country {
-				return c
+				return c, "", nil
 			}
 		}
-		return nil
+		return nil, "", nil
 	}
-	var found []*City
-	for _, name := range []string{p.Locality, stripPostal(p.Locality), g.withoutRegion(stripPostal(p.Locality), country)} {
-		for _, c := range g.byName[engine.Fold(name)] {
-			if c.Country == country {
-				found = append(found, c) // most populous first
-			}
+	var buf [8]*City
+	found := buf[:0] // most populous first
+	for i, name := range []string{p.Locality, stripPostal(p.Locality), ""} {
+		if i == 2 {
+			name = g.withoutRegion(stripPostal(p.Locality), country)
 		}
-		if len(found) > 0 {
+		if found = inCountry(found, g.byName[engine.Fold(name)], country); len(found) > 0 {
 			break
 		}
 	}
 	if len(found) == 0 {
-		return nil
+		return nil, "", nil
 	}
 	if r := engine.Fold(p.Region); r != "" {
 		for _, c := range found {
-			if engine.Fold(c.Region) == r || engine.Fold(c.RegionName) == r {
-				return c
+			if c.inRegion(r) {
+				return c, "", nil
 			}
 		}
 		if regionCountries[country] && g.regionCode(country, p.Region) != "" {
-			return nil // a town of that name in another region, which the gazetteer lacks
+			return nil, "", nil // a town of that name in another region, which the gazetteer lacks
 		}
 	}
 	if len(found) == 1 {
-		return found[0]
+		return found[0], "", nil
 	}
 	if p.HasGeo {
 		if c, d := nearest(found, p.Lat, p.Lon); d <= nearCity {
-			return c
+			return c, "coordinates", nil
 		}
 	}
-	return found[0]
+	if c, by := standsOut(found, ctx); c != nil {
+		return c, by, nil
+	}
+	return nil, "", ambiguous(p.Locality, country, found)
 }
 
 // withoutRegion returns name without a last word that is the code of one of the country's
@@ -305,7 +398,7 @@ func (g *Gazetteer) withoutRegion(name, country string) string {
 }
 
 // made makes a city for a place the gazetteer lacks; see Locate.
-func (g *Gazetteer) made(p Place, country string) (*City, error) {
+func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	name := g.withoutRegion(stripPostal(p.Locality), country) // "708 15 Gothenburg", "Leeds LS1 3AA", "Byron Bay NSW 2481"
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
@@ -323,6 +416,16 @@ func (g *Gazetteer) made(p Place, country string) (*City, error) {
 	}
 	if zone == "" && len(g.zones[country]) == 1 {
 		zone = g.zones[country][0]
+	}
+	if zone == "" && ctx.Zone != "" {
+		// The feed's zone, when it is one of those the region (or the country) has.
+		zs := g.zones[country]
+		if r := engine.Fold(p.Region); r != "" {
+			zs = g.regionZones[country+"\x00"+r]
+		}
+		if slices.Contains(zs, ctx.Zone) {
+			zone = ctx.Zone
+		}
 	}
 	if zone == "" {
 		return nil, fmt.Errorf("unknown city %q in %s, and no time zone for it (state one, or coordinates)", name, country)
@@ -345,10 +448,15 @@ func (g *Gazetteer) made(p Place, country string) (*City, error) {
 
 // nearest returns the city of cs nearest (lat, lon), and its distance in km.
 func nearest(cs []*City, lat, lon float64) (*City, float64) {
+	return nearestWhere(cs, lat, lon, nil)
+}
+
+// nearestWhere is nearest over the cities of cs that keep holds for (all when nil).
+func nearestWhere(cs []*City, lat, lon float64, keep func(*City) bool) (*City, float64) {
 	var best *City
 	bestD := math.Inf(1)
 	for _, c := range cs {
-		if !c.HasGeo {
+		if !c.HasGeo || keep != nil && !keep(c) {
 			continue
 		}
 		if d := Distance(lat, lon, c.Lat, c.Lon); d < bestD {
@@ -356,6 +464,11 @@ func nearest(cs []*City, lat, lon float64) (*City, float64) {
 		}
 	}
 	return best, bestD
+}
+
+// nearestMajor is nearest over the major cities of cs (City.Major).
+func nearestMajor(cs []*City, lat, lon float64) (*City, float64) {
+	return nearestWhere(cs, lat, lon, (*City).Major)
 }
 
 // Distance is the great-circle distance between two points in kilometres.

@@ -1,6 +1,7 @@
 // Package places resolves the places upstream sources name into cities with an IANA time
-// zone: a gazetteer of every city of 15,000 people or more in the world, with its region
-// and coordinates (cities.tsv beside this file, written by loader/places/gen from GeoNames
+// zone: a gazetteer of every place of 1,000 people or more in the world (112,333), with its
+// region, coordinates and its names in other languages and scripts (cities.tsv.gz beside
+// this file, written by loader/places/gen from GeoNames
 // data; see its documentation for the sources and their licences), and the ISO 3166-1
 // countries of package engine.
 //
@@ -10,9 +11,12 @@
 package places
 
 import (
+	"bytes"
 	"cmp"
+	"compress/gzip"
 	_ "embed"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -25,8 +29,8 @@ import (
 	"github.com/gigs/gigs/engine"
 )
 
-//go:embed cities.tsv
-var citiesTSV string
+//go:embed cities.tsv.gz
+var citiesGzip []byte
 
 // City is one entry of the gazetteer, or a city made for a place it lacks.
 type City struct {
@@ -40,11 +44,14 @@ type City struct {
 	Lat, Lon   float64
 	HasGeo     bool
 	Population int
+
+	regionKey, regionNameKey string // Region and RegionName folded, for look-ups
 }
 
 // Gazetteer is a set of cities. Its methods are safe for concurrent use.
 type Gazetteer struct {
 	bySlug    map[string]entry
+	entries   []entry            // every city in the order read: the embedded table's is most populous first
 	byName    map[string][]*City // folded name → cities of that name
 	byCountry map[string][]*City
 	zones     map[string][]string // country → its distinct zones
@@ -56,6 +63,21 @@ type Gazetteer struct {
 	regionCodes map[string]string
 }
 
+// mostPopulous orders cities as look-ups list them: the most populous first, then by slug.
+func mostPopulous(a, b entry) int {
+	return cmp.Or(cmp.Compare(b.city.Population, a.city.Population), cmp.Compare(a.city.Slug, b.city.Slug))
+}
+
+// MajorCity is the population from which a gazetteer city is a major one: its zone counts
+// for its region's and its country's zones (which place a town the gazetteer lacks), so
+// that a hamlet across a zone line (Labrador's, in Newfoundland and Labrador) does not take
+// the region's zone away; and lists of cities (a Windows zone's display name) name only
+// major ones. Cities of an operator's file, which state no population, are major.
+const MajorCity = 15000
+
+// Major reports whether the city is a major one (see MajorCity).
+func (c *City) Major() bool { return c.Population == 0 || c.Population >= MajorCity }
+
 // entry is a city and its other names.
 type entry struct {
 	city   *City
@@ -63,7 +85,7 @@ type entry struct {
 }
 
 var (
-	embedded  = sync.OnceValue(func() *Gazetteer { return mustParse(citiesTSV) })
+	embedded  = sync.OnceValue(func() *Gazetteer { return mustParse(gunzip(citiesGzip)) })
 	zoneCache sync.Map // zone name → *time.Location
 	// regionCountries are the countries whose region codes people write without the
 	// country ("Austin, TX"): a code or name of their regions places the country.
@@ -72,6 +94,19 @@ var (
 
 // Default returns the embedded gazetteer.
 func Default() *Gazetteer { return embedded() }
+
+// gunzip returns the embedded table's text.
+func gunzip(b []byte) string {
+	r, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		panic("places: cities.tsv.gz: " + err.Error())
+	}
+	var out strings.Builder
+	if _, err := io.Copy(&out, r); err != nil {
+		panic("places: cities.tsv.gz: " + err.Error())
+	}
+	return out.String()
+}
 
 func mustParse(tsv string) *Gazetteer {
 	g := &Gazetteer{bySlug: map[string]entry{}}
@@ -92,7 +127,7 @@ func WithFile(path string) (*Gazetteer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read places file: %w", err)
 	}
-	g := &Gazetteer{bySlug: make(map[string]entry, len(Default().bySlug))}
+	g := &Gazetteer{bySlug: make(map[string]entry, len(Default().bySlug)), entries: slices.Clone(Default().entries)}
 	for slug, e := range Default().bySlug {
 		g.bySlug[slug] = e
 	}
@@ -105,20 +140,23 @@ func WithFile(path string) (*Gazetteer, error) {
 
 // read adds the cities of tsv to bySlug; a later line wins.
 func (g *Gazetteer) read(tsv, name string) error {
+	folded := map[string]string{} // regions repeat: each is folded once
 	for i, line := range strings.Split(tsv, "\n") {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		e, err := parseCity(strings.Split(line, "\t"))
+		e, err := parseCity(strings.Split(line, "\t"), folded)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", name, i+1, err)
 		}
 		g.bySlug[e.city.Slug] = e
+		g.entries = append(g.entries, e)
 	}
 	return nil
 }
 
-func parseCity(f []string) (entry, error) {
+// parseCity reads a line's fields; folded caches engine.Fold's results.
+func parseCity(f []string, folded map[string]string) (entry, error) {
 	if len(f) < 6 {
 		return entry{}, fmt.Errorf("want at least slug, name, country, region, region name and zone; got %d fields", len(f))
 	}
@@ -134,6 +172,15 @@ func parseCity(f []string) (entry, error) {
 		return entry{}, fmt.Errorf("%s: %w", c.Slug, err)
 	}
 	c.Location = loc
+	fold := func(s string) string {
+		k, ok := folded[s]
+		if !ok {
+			k = engine.Fold(s)
+			folded[s] = k
+		}
+		return k
+	}
+	c.regionKey, c.regionNameKey = fold(c.Region), fold(c.RegionName)
 	if len(f) >= 8 && f[6] != "" && f[7] != "" {
 		lat, err1 := strconv.ParseFloat(f[6], 64)
 		lon, err2 := strconv.ParseFloat(f[7], 64)
@@ -156,54 +203,88 @@ func parseCity(f []string) (entry, error) {
 	return e, nil
 }
 
-// index builds the look-up maps from bySlug.
+// index builds the look-up maps from bySlug, and orders entries as look-ups want them
+// (mostPopulous), leaving out the cities a later line replaced.
 func (g *Gazetteer) index() {
-	g.byName, g.byCountry = map[string][]*City{}, map[string][]*City{}
+	g.entries = slices.DeleteFunc(g.entries, func(e entry) bool { return g.bySlug[e.city.Slug].city != e.city })
+	if !slices.IsSortedFunc(g.entries, mostPopulous) { // an operator's file; the embedded table is
+		slices.SortFunc(g.entries, mostPopulous)
+	}
+	g.byCountry = map[string][]*City{}
 	g.zones, g.regions, g.regionZones = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	g.regionCodes = map[string]string{}
-	seenZone := map[string]bool{}
-	for _, e := range g.bySlug {
+	// Zones are the major cities' (MajorCity), or when a country or region has none,
+	// every city's.
+	smallZones, smallRegionZones := map[string][]string{}, map[string][]string{}
+	addZone := func(m map[string][]string, k, zone string) {
+		if !slices.Contains(m[k], zone) {
+			m[k] = append(m[k], zone)
+		}
+	}
+	names := 0
+	for _, e := range g.entries {
+		names += 1 + len(e.others)
+	}
+	g.byName = make(map[string][]*City, names)
+	var key []byte
+	addName := func(c *City, n string) {
+		key = engine.AppendFold(key[:0], []byte(n))
+		if l, ok := g.byName[string(key)]; !ok {
+			g.byName[string(key)] = []*City{c}
+		} else if l[len(l)-1] != c {
+			g.byName[string(key)] = append(l, c)
+		}
+	}
+	type regionZone struct{ country, region, zone string }
+	seen := map[regionZone]bool{}
+	for _, e := range g.entries { // most populous first: so are the lists made here
 		c := e.city
-		for _, n := range append([]string{c.Name}, e.others...) {
-			k := engine.Fold(n)
-			if l := g.byName[k]; len(l) == 0 || l[len(l)-1] != c {
-				g.byName[k] = append(l, c)
-			}
+		addName(c, c.Name)
+		for _, n := range e.others {
+			addName(c, n)
 		}
 		g.byCountry[c.Country] = append(g.byCountry[c.Country], c)
-		if !seenZone[c.Country+"\x00"+c.Timezone] {
-			seenZone[c.Country+"\x00"+c.Timezone] = true
-			g.zones[c.Country] = append(g.zones[c.Country], c.Timezone)
-		}
-		for _, r := range []string{c.Region, c.RegionName} {
-			if k := c.Country + "\x00" + engine.Fold(r); r != "" && !slices.Contains(g.regionZones[k], c.Timezone) {
-				g.regionZones[k] = append(g.regionZones[k], c.Timezone)
-				g.regionCodes[k] = c.Region
+		if rz := (regionZone{c.Country, c.Region + "\x00" + c.RegionName, c.Timezone}); !seen[rz] {
+			seen[rz] = true // the work below once per country, region and zone
+			zones, regionZones := g.zones, g.regionZones
+			if !c.Major() {
+				zones, regionZones = smallZones, smallRegionZones
+				delete(seen, rz) // a big town of the region and zone may come later
 			}
-		}
-		if regionCountries[c.Country] && c.Region != "" {
-			for _, r := range []string{c.Region, c.RegionName} {
-				k := engine.Fold(r)
-				if l := g.regions[k]; !slices.Contains(l, c.Country) {
-					g.regions[k] = append(l, c.Country)
-				}
-			}
+			g.indexRegion(c, zones, regionZones, addZone)
 		}
 	}
-	// Look-ups must not depend on map order: the most populous first, then by slug.
-	order := func(l []*City) {
-		slices.SortFunc(l, func(a, b *City) int {
-			return cmp.Or(cmp.Compare(b.Population, a.Population), cmp.Compare(a.Slug, b.Slug))
-		})
+	for k, zs := range smallZones {
+		if len(g.zones[k]) == 0 {
+			g.zones[k] = zs
+		}
 	}
-	for _, l := range g.byName {
-		order(l)
-	}
-	for _, l := range g.byCountry {
-		order(l)
+	for k, zs := range smallRegionZones {
+		if len(g.regionZones[k]) == 0 {
+			g.regionZones[k] = zs
+		}
 	}
 	for _, l := range g.zones {
 		slices.Sort(l)
+	}
+}
+
+// indexRegion adds the city's zone to its country's and region's (in zones and
+// regionZones), and its region's code and name to the look-ups of regions.
+func (g *Gazetteer) indexRegion(c *City, zones, regionZones map[string][]string, addZone func(map[string][]string, string, string)) {
+	addZone(zones, c.Country, c.Timezone)
+	for _, r := range []string{c.regionKey, c.regionNameKey} {
+		if k := c.Country + "\x00" + r; r != "" {
+			addZone(regionZones, k, c.Timezone)
+			g.regionCodes[k] = c.Region
+		}
+	}
+	if regionCountries[c.Country] && c.Region != "" {
+		for _, k := range []string{c.regionKey, c.regionNameKey} {
+			if l := g.regions[k]; !slices.Contains(l, c.Country) {
+				g.regions[k] = append(l, c.Country)
+			}
+		}
 	}
 }
 

@@ -122,11 +122,15 @@ type Place struct {
 	Country    string `json:"Country"`
 	// Zone is the venue's IANA time zone when the source or the operator states it. It
 	// places a city the gazetteer does not know; a known city's own zone always wins.
-	Zone   string  `json:"Zone"`
-	Lat    float64 `json:"Lat"`
-	Lon    float64 `json:"Lon"`
-	HasGeo bool    `json:"HasGeo"`
-	URL    string  `json:"URL"`
+	Zone string `json:"Zone"`
+	// FeedZone is the zone the document around the venue is in (a calendar's
+	// X-WR-TIMEZONE, the zone of the event's TZID), when it says one: context that
+	// chooses between readings of the place (places.Context), never the venue's zone.
+	FeedZone string  `json:"FeedZone,omitempty"`
+	Lat      float64 `json:"Lat"`
+	Lon      float64 `json:"Lon"`
+	HasGeo   bool    `json:"HasGeo"`
+	URL      string  `json:"URL"`
 }
 
 // Offer is one way to buy tickets.

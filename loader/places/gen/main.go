@@ -10,20 +10,31 @@
 //   - i18n-iso-countries 7.14.0 (MIT): ISO 3166-1 alpha-2 and alpha-3 codes, and country
 //     names in many languages;
 //   - country-to-currency 3.0.1 (MIT): each country's currency (ISO 4217);
+//   - Debian's libgeonames-common 0.3.0-1 (data GeoNames, CC BY 4.0), unpacked into
+//     libgeonames: gettext catalogues of 190 languages that give the names of GeoNames'
+//     cities of 15,000 people or more by their GeoNames id (Москва, München, Αθήνα, 서울,
+//     القاهرة); every distinct one is an other name of its city, unless it is the own
+//     name of another city of 15,000 people or more;
 //   - legacy-cities.tsv and legacy-countries.tsv beside this file: the project's own
-//     list from before, whose slugs, names, zones and other spellings stay as they were.
+//     list from before, whose slugs, names, zones and other spellings stay as they were;
+//   - the gazetteer written before (-previous): a city already in it keeps its slug, so
+//     that slugs, and the ids made from them, never change when the table grows.
 //
-// Kept: every city of 15,000 people or more, every capital, and the legacy cities. Each
+// Kept: every place of 1,000 people or more, every capital, and the legacy cities. Each
 // gets its IANA zone from its coordinates (github.com/ringsaturn/tzf, whose boundaries
-// come from timezone-boundary-builder, ODbL), and a slug: its name alone when no other kept
-// city has it, else with its country code, else with its region and country.
+// come from timezone-boundary-builder, ODbL); a new place under 15,000 people whose zone
+// is none of its country's in the system's tzdata tables (-tzdata) is left out. Each gets a slug: its earlier one, else its name
+// alone when no other kept city has it, else with its country code, else with its region
+// and country. The table is written gzip-compressed (cities.tsv.gz).
 //
 // This is a module of its own, so that tzf and its data never reach gigs' go.mod.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
+	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
@@ -42,7 +53,11 @@ import (
 	"github.com/gigs/gigs/engine"
 )
 
-const minPopulation = 15000
+const (
+	minPopulation = 1000
+	// bigCity is the population from which a city's own name is never another's other name.
+	bigCity = 15000
+)
 
 // regionCodes are the postal abbreviations people write for the GeoNames admin1 codes of
 // countries where those are numbers (US codes are the postal ones already).
@@ -66,8 +81,10 @@ type city struct {
 
 func main() {
 	in := flag.String("in", "../../../var/gazetteer", "folder with the npm packages, unpacked")
-	citiesOut := flag.String("cities", "../cities.tsv", "the gazetteer to write")
+	citiesOut := flag.String("cities", "../cities.tsv.gz", "the gazetteer to write")
+	previous := flag.String("previous", "../cities.tsv.gz", "the gazetteer written before, whose slugs stay (gzip, or plain text)")
 	countriesOut := flag.String("countries", "../../../engine/countries.tsv", "the country table to write")
+	tzdata := flag.String("tzdata", "/usr/share/zoneinfo", "the folder of the tzdata tables zone.tab and zone1970.tab")
 	flag.Parse()
 
 	countries := readCountries(*in)
@@ -80,6 +97,8 @@ func main() {
 		log.Fatal(err)
 	}
 	kept := keep(all, readLegacy("legacy-cities.tsv"))
+	pin(kept, readPrevious(*previous))
+	alternates(kept, readCatalogues(filepath.Join(*in, "libgeonames", "usr", "share", "locale")))
 	for _, c := range kept {
 		if c.zone == "" {
 			c.zone = finder.GetTimezoneName(c.lon, c.lat)
@@ -94,7 +113,21 @@ func main() {
 			c.region = c.adm
 		}
 	}
+	zones := zoneCountries(*tzdata)
+	listed := map[string]bool{}
+	for _, ccs := range zones {
+		for _, cc := range ccs {
+			listed[cc] = true
+		}
+	}
+	kept = slices.DeleteFunc(kept, func(c *city) bool {
+		return c.slug == "" && c.population < bigCity && misplaced(c, zones, listed)
+	})
 	slugs(kept)
+	// Most populous first, as package places lists them: it reads them in this order.
+	slices.SortFunc(kept, func(a, b *city) int {
+		return cmp.Or(cmp.Compare(b.population, a.population), cmp.Compare(a.slug, b.slug))
+	})
 	writeCities(*citiesOut, kept)
 	log.Printf("%d countries, %d cities", len(countries), len(kept))
 }
@@ -247,9 +280,8 @@ func slugs(cs []*city) {
 	used := map[string]bool{}
 	byBase := map[string][]*city{}
 	for _, c := range cs {
-		if c.legacy {
+		if c.slug != "" { // legacy or pinned: its slug stays, and its name counts
 			used[c.slug] = true
-			continue
 		}
 		base := engine.Slugify(c.display)
 		if base == "" {
@@ -273,6 +305,9 @@ func slugs(cs []*city) {
 			regions[c.country+"."+c.region]++
 		}
 		for _, c := range group {
+			if c.slug != "" {
+				continue
+			}
 			cc := strings.ToLower(c.country)
 			candidates := []string{base}
 			if len(group) > 1 || used[base] {
@@ -313,7 +348,13 @@ func writeCities(path string, cs []*city) {
 		b.WriteString(strings.Join(fields, "\t"))
 		b.WriteByte('\n')
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression) // no name, no time: the same bytes each run
+	w.Write([]byte(b.String()))
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

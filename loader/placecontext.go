@@ -1,0 +1,73 @@
+package loader
+
+import (
+	"strings"
+
+	"github.com/gigs/gigs/loader/places"
+	"github.com/gigs/gigs/loader/source"
+)
+
+// PlaceReading is where a source's stated place was placed, for the operator who asks why
+// a venue is where it is (gigsctl sources check -json): the place as stated, its city
+// (made when the gazetteer lacks the town), and what chose between the ways to read it.
+type PlaceReading struct {
+	Place    string // the locality, region and country as the source states them, " | "-separated
+	City     string // the city's slug
+	Country  string // ISO 3166-1 alpha-2
+	Timezone string
+	Made     bool   // the gazetteer lacks the town: the city was made for it
+	By       string // what decided between readings; "" when the place as stated left no choice
+	Events   int    // the source's events placed so
+}
+
+// feedContext is what a source says around its events' places (places.Context): the
+// country the operator's hint for the source names, else the one country every event of
+// the feed that states a country states, when two or more do.
+func (n *normalizer) feedContext(events []source.Event, src Source) places.Context {
+	if src.Home != nil {
+		if code, ok := places.Country(src.Home.Country); ok {
+			return places.Context{Country: code, CountryBy: "the source's configured country (" + code + ")"}
+		}
+	}
+	country, stated := "", 0
+	for i := range events {
+		code, ok := places.Country(strings.TrimSpace(events[i].Venue.Country))
+		if !ok {
+			continue
+		}
+		if country != "" && code != country {
+			return places.Context{}
+		}
+		country, stated = code, stated+1
+	}
+	if stated < 2 {
+		return places.Context{}
+	}
+	return places.Context{Country: country, CountryBy: "the country of the feed's other events (" + country + ")"}
+}
+
+// placeContext is the context a place is read in: its source's, with the zone of the
+// document around it.
+func (n *normalizer) placeContext(p source.Place) places.Context {
+	ctx := n.feed
+	if z := strings.TrimSpace(p.FeedZone); z != "" {
+		ctx.Zone, ctx.ZoneBy = z, "the feed's time zone ("+z+")"
+	}
+	return ctx
+}
+
+// notePlace counts a placed event's reading for the source's report.
+func (n *normalizer) notePlace(p source.Place, r places.Reading) {
+	if n.readings == nil {
+		return
+	}
+	stated := strings.Join([]string{strings.TrimSpace(p.Locality), strings.TrimSpace(p.Region), strings.TrimSpace(p.Country)}, " | ")
+	k := stated + "\x00" + r.City.Slug
+	pr := n.readings[k]
+	if pr == nil {
+		pr = &PlaceReading{Place: stated, City: r.City.Slug, Country: r.City.Country, Timezone: r.City.Timezone, Made: r.Made, By: r.By}
+		n.readings[k] = pr
+		n.readingOrder = append(n.readingOrder, k)
+	}
+	pr.Events++
+}

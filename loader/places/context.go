@@ -1,0 +1,155 @@
+package places
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Context is what a feed says around its places, which one event leaves open: the zone
+// the feed is in (a calendar's X-WR-TIMEZONE or VTIMEZONE, the zone of an event's
+// TZID), the country it is in (the operator's hint for the source, the country of the
+// feed's other events, a platform's market). The By fields say where each comes from, in
+// words an operator reads in a Reading ("the calendar's X-WR-TIMEZONE").
+type Context struct {
+	Zone      string // IANA zone name; "" when the feed says none
+	ZoneBy    string
+	Country   string // ISO 3166-1 alpha-2; "" when the feed says none
+	CountryBy string
+}
+
+// Reading is where Read placed a place: its city, whether the city was made for a town
+// the gazetteer lacks, and what chose it among the ways to read the place ("" when the
+// place as stated left no choice).
+type Reading struct {
+	City *City
+	Made bool
+	By   string
+}
+
+// byPopulation is a Reading's By when the most populous of several namesakes was taken.
+const byPopulation = "the most populous of its namesakes by four times"
+
+// choose picks among the cities several readings of a place name (see Read).
+func choose(found []Reading, ctx Context) Reading {
+	distinct := found[:1]
+	for _, r := range found[1:] {
+		if r.City != distinct[0].City && (len(distinct) == 1 || r.City != distinct[1].City) {
+			distinct = append(distinct, r)
+		}
+	}
+	if len(distinct) == 1 {
+		return found[0]
+	}
+	cities := make([]*City, len(distinct))
+	for i, r := range distinct {
+		cities[i] = r.City
+	}
+	if c, by := standsOut(cities, ctx); c != nil {
+		for _, r := range distinct {
+			if r.City == c {
+				return Reading{City: c, By: by}
+			}
+		}
+	}
+	return Reading{City: found[0].City, By: "the first reading of the address"}
+}
+
+// standsOut returns, of several cities of one name, the only one in a zone keeping the
+// clock of the context's zone, else the most populous when it has four times the people
+// of each other, and what decided; nil when none stands out.
+func standsOut(cs []*City, ctx Context) (*City, string) {
+	if ctx.Zone != "" {
+		var match *City
+		n := 0
+		for _, c := range cs {
+			if sameClock(c.Location, ctx.Zone) {
+				match, n = c, n+1
+			}
+		}
+		if n == 1 {
+			return match, ctx.ZoneBy
+		}
+	}
+	top := cs[0]
+	for _, c := range cs[1:] {
+		if c.Population > top.Population {
+			top = c
+		}
+	}
+	for _, c := range cs {
+		if c != top && c.Population*4 > top.Population {
+			return nil, ""
+		}
+	}
+	return top, byPopulation
+}
+
+// ambiguous is the error of a name several towns of a country bear, none standing out.
+func ambiguous(name, country string, cs []*City) error {
+	var in []string
+	for i, c := range cs {
+		if i == 3 {
+			in = append(in, fmt.Sprintf("and %d more", len(cs)-i))
+			break
+		}
+		in = append(in, cmpOr(c.RegionName, c.Region))
+	}
+	return fmt.Errorf("ambiguous place: %q names %d towns in %s (%s) and nothing in the event or its feed tells which",
+		strings.TrimSpace(name), len(cs), country, strings.Join(in, ", "))
+}
+
+func cmpOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
+}
+
+// inCountry appends to out the cities of cs in country, in cs's order.
+func inCountry(out, cs []*City, country string) []*City {
+	for _, c := range cs {
+		if c.Country == country {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// inContextCountry looks a place that states neither country nor region up in its
+// context's country first; ok when a city there is named without doubt.
+func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bool) {
+	for _, q := range readings {
+		if q.Country != "" || q.Region != "" || ctx.Country == "" {
+			continue
+		}
+		q.Country = ctx.Country
+		c, by, err := g.named(q, ctx.Country, ctx)
+		if c == nil || err != nil {
+			return Reading{}, false
+		}
+		if by != "" {
+			by = ctx.CountryBy + "; " + by
+		}
+		return Reading{City: c, By: cmpOr(by, ctx.CountryBy)}, true
+	}
+	return Reading{}, false
+}
+
+// clocks are the UTC offsets of a zone in January and July of a year, which tell zones
+// apart that keep different clocks.
+func clocks(loc *time.Location) [2]int {
+	_, jan := time.Date(2026, 1, 15, 12, 0, 0, 0, loc).Zone()
+	_, jul := time.Date(2026, 7, 15, 12, 0, 0, 0, loc).Zone()
+	return [2]int{jan, jul}
+}
+
+// sameClock reports whether loc keeps the clock of the zone named zone (America/Detroit
+// and America/New_York do; America/Chicago and America/New_York do not).
+func sameClock(loc *time.Location, zone string) bool {
+	z, err := Zone(zone)
+	return err == nil && loc != nil && clocks(loc) == clocks(z)
+}
+
+// inRegion reports whether the city is in the region of the folded code or name r.
+func (c *City) inRegion(r string) bool { return c.regionKey == r || c.regionNameKey == r }

@@ -1,0 +1,69 @@
+package places
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRead checks the readings the feed's context decides, names in other scripts, towns
+// of a few thousand people, postcodes beside towns, and ambiguity dropped with its reason.
+func TestRead(t *testing.T) {
+	chicago := Context{Zone: "America/Chicago", ZoneBy: "calendar zone"}
+	tests := []struct {
+		name string
+		p    Place
+		ctx  Context
+		slug string // "" when it fails
+		made bool
+		by   string // Reading.By, or the error's text when slug is ""
+	}{
+		// Every script: the local name and the common exonyms.
+		{"Cyrillic", Place{Locality: "Москва"}, Context{}, "moscow-ru", false, ""},
+		{"Greek", Place{Locality: "Αθήνα"}, Context{}, "athens", false, ""},
+		{"Hangul", Place{Locality: "서울"}, Context{}, "seoul", false, ""},
+		{"Arabic", Place{Locality: "القاهرة"}, Context{}, "cairo", false, ""},
+		{"German exonym", Place{Locality: "München", Country: "DE"}, Context{}, "munich", false, ""},
+		{"Japanese, with its country", Place{Locality: "東京", Country: "JP"}, Context{}, "tokyo", false, ""},
+		// Every town: places of a few thousand people are in the gazetteer.
+		{"a town of 1,800", Place{Locality: "25596 Wacken", Country: "DE"}, Context{}, "wacken", false, ""},
+		{"postcode after the town", Place{Locality: "Eschweiler 52249", Country: "DE"}, Context{}, "eschweiler", false, ""},
+		{"postcode before the town", Place{Locality: "52249 Eschweiler", Country: "DE"}, Context{}, "eschweiler", false, ""},
+		{"arrondissement postcode", Place{Locality: "75011 Paris", Country: "FR"}, Context{}, "paris", false, ""},
+		{"ZIP after a state", Place{Locality: "Tulsa, OK 74103"}, Context{}, "tulsa", false, ""},
+		{"UK outward code", Place{Locality: "London SW9 9SL", Country: "GB"}, Context{}, "london-gb", false, ""},
+		// The feed's zone chooses between readings of a two-letter code.
+		{"London, CA: the larger by far", Place{Locality: "London, CA"}, Context{}, "london-ca", false, byPopulation},
+		{"London, CA in a Pacific calendar", Place{Locality: "London, CA"}, Context{Zone: "America/Los_Angeles", ZoneBy: "calendar zone"}, "london-ca-us", false, "calendar zone"},
+		{"Ruston, LA in a Central calendar", Place{Locality: "Ruston, LA"}, chicago, "ruston", false, ""},
+		{"a town it lacks, in the calendar's reading", Place{Locality: "Zzyzxville, CA"}, Context{Zone: "America/Toronto", ZoneBy: "calendar zone"}, "zzyzxville-ca", true, "calendar zone"},
+		{"a town it lacks, in a region of two zones", Place{Locality: "Zzyzxville", Region: "TX", Country: "US"}, chicago, "zzyzxville-us", true, "calendar zone"},
+		{"a region of two zones, no context", Place{Locality: "Zzyzxville", Region: "TX", Country: "US"}, Context{}, "", false, "no time zone for it"},
+		// The feed's country for a bare town; never against what the place states.
+		{"bare town, feed in the US", Place{Locality: "Moscow"}, Context{Country: "US", CountryBy: "feed country"}, "moscow-us", false, "feed country; " + byPopulation},
+		{"bare town, no feed country", Place{Locality: "Moscow"}, Context{}, "moscow-ru", false, ""},
+		{"bare town known only in the feed's country", Place{Locality: "Wacken"}, Context{Country: "DE", CountryBy: "feed country"}, "wacken", false, "feed country"},
+		{"a town it lacks, in the feed's country", Place{Locality: "Zzyzxdorf"}, Context{Country: "DE", CountryBy: "feed country"}, "zzyzxdorf-de", true, "feed country"},
+		{"stated country wins over the feed's", Place{Locality: "London", Country: "GB"}, Context{Country: "CA", Zone: "America/Toronto"}, "london-gb", false, ""},
+		{"stated region wins over the zone", Place{Locality: "Paris", Region: "TX", Country: "US"}, Context{Zone: "Europe/Paris"}, "paris-us", false, ""},
+		// Ambiguity is dropped with its reason.
+		{"namesakes in one country", Place{Locality: "Springfield", Country: "US"}, Context{}, "", false, `ambiguous place: "Springfield" names 20 towns in US`},
+		{"namesakes, the zone narrows to one", Place{Locality: "Kingston", Country: "US"}, Context{Zone: "America/Los_Angeles", ZoneBy: "calendar zone"}, "kingston-wa-us", false, "calendar zone"},
+		{"namesakes, the zone leaves several", Place{Locality: "Kingston", Country: "US"}, chicago, "", false, `ambiguous place: "Kingston" names`},
+	}
+	for _, tt := range tests {
+		r, err := Default().Read(tt.p, tt.ctx)
+		if tt.slug == "" {
+			if err == nil || !strings.Contains(err.Error(), tt.by) {
+				t.Errorf("%s: %+v, %v; want an error holding %q", tt.name, r.City, err, tt.by)
+			}
+			continue
+		}
+		if err != nil || r.City.Slug != tt.slug || r.Made != tt.made || r.By != tt.by {
+			var got string
+			if r.City != nil {
+				got = r.City.Slug
+			}
+			t.Errorf("%s: %s made=%v by %q, %v; want %s made=%v by %q", tt.name, got, r.Made, r.By, err, tt.slug, tt.made, tt.by)
+		}
+	}
+}
