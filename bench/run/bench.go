@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/server/keys"
+	"github.com/gigs/gigs/testkit/mix"
 	"github.com/gigs/gigs/testkit/scale"
 )
 
@@ -197,13 +196,13 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		return r, err
 	}
 	pathsFile := filepath.Join(work, "paths.txt")
-	if err := writeLines(pathsFile, paths.all); err != nil {
+	if err := writeLines(pathsFile, paths.All); err != nil {
 		return r, err
 	}
-	r.PagePath, r.PageRunPath = paths.page, paths.pageRun
-	status, body, header := get(base+paths.page, nil)
+	r.PagePath, r.PageRunPath = paths.Page, paths.PageRun
+	status, body, header := get(base+paths.Page, nil)
 	if status != 200 {
-		return r, fmt.Errorf("%s: %d", paths.page, status)
+		return r, fmt.Errorf("%s: %d", paths.Page, status)
 	}
 	var page struct {
 		Data []struct{ ID string }
@@ -221,19 +220,19 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		return r, err
 	}
 
-	page1 := wrkRun{URL: base + paths.page, Conns: conns, Dur: m.Dur, CPU: loadCPU}
+	page1 := wrkRun{URL: base + paths.Page, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	pageGzip := page1
 	pageRun := page1
-	pageRun.URL = base + paths.pageRun
+	pageRun.URL = base + paths.PageRun
 	pageGzip.Headers = []string{"Accept-Encoding: gzip"}
 	r.PageBytes = len(body)
-	if status, zbody, _ := get(base+paths.page, map[string]string{"Accept-Encoding": "gzip"}); status == 200 {
+	if status, zbody, _ := get(base+paths.Page, map[string]string{"Accept-Encoding": "gzip"}); status == 200 {
 		r.GzipBytes = len(zbody)
 	}
 	mix := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	for range m.Runs {
 		// Side by side: the ceiling, then gigsd, each run.
-		cr, err := runCeiling(ctx, cfg, work, ceilingFile, paths.page, m.Dur, rep)
+		cr, err := runCeiling(ctx, cfg, work, ceilingFile, paths.Page, m.Dur, rep)
 		if err != nil {
 			return r, err
 		}
@@ -265,7 +264,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	}
 	logf("  page %.0f req/s (gzip %.0f, run %.0f), ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.PageGzip)), median(rates(r.PageRun)),
 		median(rates(r.Ceiling)), median(rates(r.Mix)))
-	if r.Discovery, err = discoveryPaths(base, paths.city); err != nil {
+	if r.Discovery, err = discoveryPaths(base, paths.City); err != nil {
 		return r, err
 	}
 	if err := measureDiscovery(ctx, m, cfg, work, base, r.Discovery, rep); err != nil {
@@ -275,7 +274,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		logf("  %s: %.0f req/s, ceiling %.0f req/s", d.Name, median(rates(d.Own)), median(rates(d.Ceiling)))
 	}
 
-	if r.HalfConns, r.Half, err = halfLoad(ctx, m, work, base+paths.page, median(rates(r.Page)), rep, "half"); err != nil {
+	if r.HalfConns, r.Half, err = halfLoad(ctx, m, work, base+paths.Page, median(rates(r.Page)), rep, "half"); err != nil {
 		return r, err
 	}
 	if r.Typeahead, err = measureTypeahead(ctx, m, work, base, rep); err != nil {
@@ -299,7 +298,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	if r.RSS, r.PeakRSS, err = p.rss(); err != nil {
 		return r, err
 	}
-	r.Restart, err = measureRestarts(ctx, m, p, base+paths.page)
+	r.Restart, err = measureRestarts(ctx, m, p, base+paths.Page)
 	return r, err
 }
 
@@ -355,106 +354,13 @@ func exportFacts(base, key string) (raw, gz int64, firstByte []time.Duration, er
 	return raw, gz, firstByte, nil
 }
 
-// mixSet is the request mix of a dataset: every path in its proportion, and the filtered
-// page the ceiling and the peer answer.
-type mixSet struct {
-	all  []string
-	city string // the busiest city's slug
-	page string
-	// pageRun is page's query with its range from now (no from), which the page memo
-	// does not keep: gigsd runs it for each request.
-	pageRun string
-}
-
-// mixPaths makes 1,000 requests in realistic proportions from what the server lists:
-// mostly filtered pages of gigs weighted by the size of their city, some deep pages and
-// gig details, few directories. The gigs asked for by id start two days on or later, so
-// that none ends (and is removed) during a run.
-func mixPaths(base string, n int) (mixSet, error) {
-	day := func(offset int) string { return time.Now().UTC().AddDate(0, 0, offset).Format(time.DateOnly) }
-	var cities, genres struct {
-		Data []struct {
-			Slug, Country string
-			Upcoming      int `json:"upcoming_gigs"`
-		}
-	}
-	var gigs struct{ Data []struct{ ID, Date string } }
-	var venues struct{ Data []struct{ Slug string } }
-	for _, l := range []struct {
-		path string
-		dst  any
-	}{{"/v1/cities", &cities}, {"/v1/genres", &genres}, {"/v1/gigs?page_size=100&from=" + day(2), &gigs}, {"/v1/venues", &venues}} {
-		status, body, _ := get(base+l.path, nil)
-		if status != 200 {
-			return mixSet{}, fmt.Errorf("%s: %d", l.path, status)
-		}
-		if err := json.Unmarshal(body, l.dst); err != nil {
-			return mixSet{}, fmt.Errorf("%s: %w", l.path, err)
-		}
-	}
-	if len(cities.Data) == 0 || len(gigs.Data) == 0 {
-		return mixSet{}, fmt.Errorf("no data to build the mix from")
-	}
-	r := rand.New(rand.NewPCG(uint64(n), 1))
-	weighted := func() (slug, country string) { // a city by its upcoming gigs
-		total := 0
-		for _, c := range cities.Data {
-			total += c.Upcoming
-		}
-		k := r.IntN(max(total, 1))
-		for _, c := range cities.Data {
-			if k -= c.Upcoming; k < 0 {
-				return c.Slug, c.Country
-			}
-		}
-		return cities.Data[0].Slug, cities.Data[0].Country
-	}
-	genre := func() string { return genres.Data[r.IntN(len(genres.Data))].Slug }
-	q := func(kv ...string) string {
-		v := url.Values{}
-		for i := 0; i < len(kv); i += 2 {
-			v.Set(kv[i], kv[i+1])
-		}
-		return "/v1/gigs?" + v.Encode()
-	}
-	biggest := slices.MaxFunc(cities.Data, func(a, b struct {
-		Slug, Country string
-		Upcoming      int `json:"upcoming_gigs"`
-	}) int {
-		return a.Upcoming - b.Upcoming
-	})
-	set := mixSet{city: biggest.Slug, page: q("city", biggest.Slug, "from", day(7), "to", day(37)), pageRun: q("city", biggest.Slug, "to", day(37))}
-	kinds := []struct {
-		share int
-		path  func() string
-	}{
-		{25, func() string { c, _ := weighted(); return q("city", c) }},
-		{15, func() string {
-			c, _ := weighted()
-			from := 1 + r.IntN(60)
-			return q("city", c, "from", day(from), "to", day(from+14))
-		}},
-		{10, func() string { _, cc := weighted(); return q("country", cc, "genre", genre()) }},
-		{5, func() string {
-			_, cc := weighted()
-			_, cc2 := weighted()
-			return q("country", cc+","+cc2, "genre", genre()+","+genre(), "from", day(3), "to", day(90), "page_size", "50")
-		}},
-		{10, func() string { return q("genre", genre(), "page", strconv.Itoa(1+r.IntN(20))) }},
-		{5, func() string { return q("page", strconv.Itoa(1+r.IntN(100))) }},
-		{5, func() string { return "/v1/gigs" }},
-		{17, func() string { return "/v1/gigs/" + gigs.Data[r.IntN(len(gigs.Data))].ID }},
-		{5, func() string { return "/v1/venues/" + venues.Data[r.IntN(len(venues.Data))].Slug }},
-		{2, func() string { return "/v1/cities" }},
-		{1, func() string { return "/v1/genres" }},
-	}
-	for _, k := range kinds {
-		for range k.share * 10 {
-			set.all = append(set.all, k.path())
-		}
-	}
-	r.Shuffle(len(set.all), func(i, j int) { set.all[i], set.all[j] = set.all[j], set.all[i] })
-	return set, nil
+// mixPaths makes the dataset's request mix (testkit/mix) from what gigsd at base lists,
+// seeded by the dataset's size.
+func mixPaths(base string, n int) (mix.Set, error) {
+	return mix.Paths(func(path string) (int, []byte) {
+		status, body, _ := get(base+path, nil)
+		return status, body
+	}, uint64(n), time.Now())
 }
 
 func writeLines(path string, lines []string) error {

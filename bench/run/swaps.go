@@ -49,7 +49,7 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 		return sw, err
 	}
 	pathsFile := filepath.Join(work, "paths.txt")
-	if err := writeLines(pathsFile, paths.all); err != nil {
+	if err := writeLines(pathsFile, paths.All); err != nil {
 		return sw, err
 	}
 	before, err := published(admin)
