@@ -43,6 +43,7 @@ type sizeResult struct {
 	StartRSS              int64       // resident memory once the first snapshot is served
 	RSS, PeakRSS          int64       // after the runs, and the peak
 	Mix, Page, Ceiling    []wrkResult // full load
+	MixCeiling            []wrkResult // the mix against the ceiling server answering its 1,000 requests
 	PageGzip              []wrkResult // the page with Accept-Encoding: gzip, run after Page
 	PageRun               []wrkResult // the page's query from now: run for each request, outside the page memo
 	PageBytes, GzipBytes  int         // the page's body, identity and gzip
@@ -59,23 +60,25 @@ type sizeResult struct {
 	Typeahead             typeaheadRow    // /v1/artists?q=<3 letters>&page_size=10, at full and half load
 }
 
-// runCeiling starts the ceiling server on the CPU gigsd uses, serving the answer recorded
-// in file, loads path on it as the page is loaded, and stops it.
-func runCeiling(ctx context.Context, cfg benchConfig, work, file, path string, dur time.Duration, rep *report) (wrkResult, error) {
+// runCeiling starts the ceiling server on the CPU gigsd uses, serving the answers recorded
+// in file, loads it with run (whose URL is a path only: the ceiling's address goes in
+// front), records the command as kind, and stops it.
+func runCeiling(ctx context.Context, cfg benchConfig, work, file, kind string, run wrkRun, rep *report) (wrkResult, error) {
 	caddr, err := freeAddr()
 	if err != nil {
 		return wrkResult{}, err
 	}
-	c, err := start(ctx, serverCPU, "http://"+caddr+"/", time.Minute, cfg.Self, "-ceiling", file, "-ceiling-addr", caddr)
+	c, err := start(ctx, serverCPU, "http://"+caddr+"/readyz", time.Minute, cfg.Self, "-ceiling", file, "-ceiling-addr", caddr)
 	if err != nil {
 		return wrkResult{}, err
 	}
 	defer c.stop()
-	cr, cmd, err := wrkRun{URL: "http://" + caddr + path, Conns: conns, Dur: dur, CPU: loadCPU}.run(ctx, work)
+	run.URL = "http://" + caddr + run.URL
+	cr, cmd, err := run.run(ctx, work)
 	if err != nil {
 		return wrkResult{}, err
 	}
-	rep.command("ceiling", cmd)
+	rep.command(kind, cmd)
 	return cr, nil
 }
 
@@ -92,12 +95,23 @@ func bench(ctx context.Context, m mode, cfg benchConfig) (*report, error) {
 		}
 		rep.Sizes = append(rep.Sizes, r)
 	}
-	logf("%d swaps under load at %d gigs", m.Swaps, m.SwapSize)
-	sw, err := measureSwaps(ctx, m, cfg, rep)
-	if err != nil {
-		return nil, fmt.Errorf("swaps: %w", err)
+	if m.Swaps > 0 {
+		logf("%d swaps under load at %d gigs", m.Swaps, m.SwapSize)
+		sw, err := measureSwaps(ctx, m, cfg, rep)
+		if err != nil {
+			return nil, fmt.Errorf("swaps: %w", err)
+		}
+		rep.Swap = sw
 	}
-	rep.Swap = sw
+	if m.RefreshSize > 0 {
+		logf("a refresh of %d gigs after %.0f%% edited, %.0f%% added, %.0f%% removed", m.RefreshSize,
+			100*refreshChurn.Edited, 100*refreshChurn.Added, 100*refreshChurn.Removed)
+		var err error
+		if rep.Refresh, err = measureRefresh(ctx, m, cfg); err != nil {
+			return nil, fmt.Errorf("refresh: %w", err)
+		}
+		logf("  rebuilt in %s (read %s); the first build %s", rep.Refresh.Build, rep.Refresh.Read, rep.Refresh.FirstBuild)
+	}
 	if m.PeerSize > 0 {
 		logf("PostgreSQL at %d gigs", m.PeerSize)
 		if err := measurePeer(ctx, m, cfg, rep); err != nil {
@@ -145,17 +159,23 @@ func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refres
 	return p, base, admin, key, err
 }
 
-// writeDataset writes the synthetic dataset of n gigs from today on to path. The file is
-// on disk and the bench's memory handed back before it returns, so that neither the
-// kernel's writeback of the file nor the bench's own collector shares gigsd's CPU while it
-// reads and builds.
+// writeDataset writes the synthetic dataset of n gigs from today on to path.
 func writeDataset(path string, n int) error {
+	return writeFile(path, func(f *os.File) error {
+		return engine.WriteDataset(f, scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: time.Now()}))
+	})
+}
+
+// writeFile creates path and writes it with write. The file is on disk and the bench's
+// memory handed back before it returns, so that neither the kernel's writeback of the file
+// nor the bench's own collector shares gigsd's CPU while it reads and builds.
+func writeFile(path string, write func(*os.File) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := engine.WriteDataset(f, scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: time.Now()})); err != nil {
+	if err := write(f); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -180,14 +200,13 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	if l == nil {
 		return r, fmt.Errorf("gigsd did not log its build")
 	}
-	r.Read, _ = time.ParseDuration(fmt.Sprint(l["read"]))
-	r.Build, _ = time.ParseDuration(fmt.Sprint(l["build"]))
+	r.Read, r.Build = logDuration(l, "read"), logDuration(l, "build")
 	// gigsd writes its snapshot file after the publish: wait for it, so that the writing
 	// does not share the server's CPU with the runs.
 	if l = p.logged("snapshot file written", 10*time.Minute); l == nil {
 		return r, fmt.Errorf("gigsd did not log its snapshot file written")
 	}
-	r.SnapshotWrite, _ = time.ParseDuration(fmt.Sprint(l["took"]))
+	r.SnapshotWrite = logDuration(l, "took")
 	if r.StartRSS, _, err = p.rss(); err != nil {
 		return r, err
 	}
@@ -216,7 +235,16 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	}
 	r.PageTotal = page.Meta.Total
 	ceilingFile := filepath.Join(work, "ceiling.json")
-	if err := writeCeiling(ceilingFile, header, body); err != nil {
+	if err := writeCeiling(ceilingFile, paths.Page, header, body); err != nil {
+		return r, err
+	}
+	// The mix's ceiling: every answer gigsd gave to the mix's requests, recorded once.
+	answers, err := recordAnswers(base, paths.All)
+	if err != nil {
+		return r, err
+	}
+	mixCeilingFile := filepath.Join(work, "ceiling-mix.json")
+	if err := answers.write(mixCeilingFile); err != nil {
 		return r, err
 	}
 
@@ -229,10 +257,10 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	if status, zbody, _ := get(base+paths.Page, map[string]string{"Accept-Encoding": "gzip"}); status == 200 {
 		r.GzipBytes = len(zbody)
 	}
-	mix := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}
+	load := wrkRun{URL: base + "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	for range m.Runs {
 		// Side by side: the ceiling, then gigsd, each run.
-		cr, err := runCeiling(ctx, cfg, work, ceilingFile, paths.Page, m.Dur, rep)
+		cr, err := runCeiling(ctx, cfg, work, ceilingFile, "ceiling", wrkRun{URL: paths.Page, Conns: conns, Dur: m.Dur, CPU: loadCPU}, rep)
 		if err != nil {
 			return r, err
 		}
@@ -255,15 +283,20 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 		}
 		rep.command("page run", cmd)
 		r.PageRun = append(r.PageRun, rr)
-		mr, cmd, err := mix.run(ctx, work)
+		mcr, err := runCeiling(ctx, cfg, work, mixCeilingFile, "mix ceiling", wrkRun{URL: "/", Paths: pathsFile, Conns: conns, Dur: m.Dur, CPU: loadCPU}, rep)
+		if err != nil {
+			return r, err
+		}
+		r.MixCeiling = append(r.MixCeiling, mcr)
+		mr, cmd, err := load.run(ctx, work)
 		if err != nil {
 			return r, err
 		}
 		rep.command("mix", cmd)
 		r.Mix = append(r.Mix, mr)
 	}
-	logf("  page %.0f req/s (gzip %.0f, run %.0f), ceiling %.0f req/s, mix %.0f req/s", median(rates(r.Page)), median(rates(r.PageGzip)), median(rates(r.PageRun)),
-		median(rates(r.Ceiling)), median(rates(r.Mix)))
+	logf("  page %.0f req/s (gzip %.0f, run %.0f), ceiling %.0f req/s, mix %.0f req/s (its ceiling %.0f)", median(rates(r.Page)), median(rates(r.PageGzip)), median(rates(r.PageRun)),
+		median(rates(r.Ceiling)), median(rates(r.Mix)), median(rates(r.MixCeiling)))
 	if r.Discovery, err = discoveryPaths(base, paths.City); err != nil {
 		return r, err
 	}

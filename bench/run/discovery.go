@@ -120,7 +120,7 @@ func (d *discoveryRow) record(base, work string, i int) error {
 	}
 	d.Bytes, d.Gigs, d.Total = len(body), len(page.Data), page.Meta.Total
 	d.CeilingFile = filepath.Join(work, "ceiling-discovery-"+strconv.Itoa(i)+".json")
-	return writeCeiling(d.CeilingFile, header, body)
+	return writeCeiling(d.CeilingFile, d.Path, header, body)
 }
 
 // measureDiscovery runs each row's ceiling, then gigsd, m.Runs times, side by side.
@@ -131,7 +131,7 @@ func measureDiscovery(ctx context.Context, m mode, cfg benchConfig, work, base s
 			return err
 		}
 		for range m.Runs {
-			cr, err := runCeiling(ctx, cfg, work, d.CeilingFile, d.Path, m.Dur, rep)
+			cr, err := runCeiling(ctx, cfg, work, d.CeilingFile, "ceiling", wrkRun{URL: d.Path, Conns: conns, Dur: m.Dur, CPU: loadCPU}, rep)
 			if err != nil {
 				return err
 			}

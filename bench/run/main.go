@@ -1,7 +1,8 @@
 // Command run is the maintainers' bench suite (make bench, make bench-full). It starts a
 // real gigsd on loopback, pinned to one CPU, serving synthetic datasets of several sizes,
 // and loads it with wrk pinned to the other CPU: a realistic mix of reads, one filtered
-// page, the same page at half the peak rate, and the export. Side by side in the same run
+// page, the same page at half the peak rate, the export, and a rebuild after a few percent
+// of the gigs changed. Side by side in the same run
 // it measures a ceiling (a minimal fasthttp server answering the same bytes) and a peer
 // (PostgreSQL 15 building the same page as JSON, driven by pgbench), counts failed
 // requests across snapshot swaps under load, and writes a Markdown report with a chart.
@@ -27,19 +28,27 @@ type mode struct {
 	Swaps     int           // swaps to see under load
 	PeerSize  int           // the dataset PostgreSQL is loaded with; 0: no peer
 	GoalsSize int           // the dataset the goals are judged on
+	// RefreshSize is the dataset rebuilt after a few percent of its gigs changed (0: no
+	// refresh run), refreshed every RefreshEvery: long enough for the first snapshot's
+	// file to be written before the rebuild begins.
+	RefreshSize  int
+	RefreshEvery time.Duration
 }
 
 var modes = map[string]mode{
 	// smoke: make test's check that the suite runs end to end; its figures mean little.
-	"smoke": {Name: "smoke", Sizes: []int{2_000}, Runs: 1, Dur: time.Second, SwapSize: 2_000, Swaps: 3, GoalsSize: 2_000},
+	"smoke": {Name: "smoke", Sizes: []int{2_000}, Runs: 1, Dur: time.Second, SwapSize: 2_000, Swaps: 3, GoalsSize: 2_000,
+		RefreshSize: 2_000, RefreshEvery: 3 * time.Second},
 	"quick": {Name: "quick", Sizes: []int{10_000, 100_000}, Runs: 3, Dur: 5 * time.Second, SwapSize: 10_000, Swaps: 20,
-		PeerSize: 100_000, GoalsSize: 100_000},
+		PeerSize: 100_000, GoalsSize: 100_000, RefreshSize: 100_000, RefreshEvery: 15 * time.Second},
 	"full": {Name: "full", Sizes: []int{10_000, 100_000, 1_000_000}, Runs: 3, Dur: 10 * time.Second, SwapSize: 1_000_000, Swaps: 20,
-		PeerSize: 1_000_000, GoalsSize: 1_000_000},
+		PeerSize: 1_000_000, GoalsSize: 1_000_000, RefreshSize: 1_000_000, RefreshEvery: time.Minute},
+	// refresh: full mode's refresh run alone (a few minutes).
+	"refresh": {Name: "refresh", RefreshSize: 1_000_000, RefreshEvery: time.Minute},
 }
 
 func main() {
-	modeName := flag.String("mode", "quick", "smoke, quick (10k and 100k gigs) or full (adds 1M)")
+	modeName := flag.String("mode", "quick", "smoke, quick (10k and 100k gigs), full (adds 1M) or refresh (the rebuild of 1M gigs after a few percent changed, alone)")
 	out := flag.String("out", "var/bench", "directory for the report (report.md, chart.svg) and the work files")
 	gigsd := flag.String("gigsd", "bin/gigsd", "the gigsd binary to measure")
 	history := flag.String("history", "", "append a row of this run's goals to this Markdown file (make bench: bench/history.md)")
@@ -56,7 +65,7 @@ func main() {
 	}
 	m, ok := modes[*modeName]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "unknown -mode %q: smoke, quick or full\n", *modeName)
+		fmt.Fprintf(os.Stderr, "unknown -mode %q: smoke, quick, full or refresh\n", *modeName)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -82,12 +82,21 @@ func start(ctx context.Context, cpu int, url string, wait time.Duration, name st
 // logged waits up to wait for a log line whose msg is msg and returns the first one; nil
 // when none came.
 func (p *process) logged(msg string, wait time.Duration) map[string]any {
+	return p.nthLogged(msg, 1, wait)
+}
+
+// nthLogged waits up to wait for the nth log line (from 1) whose msg is msg and returns
+// it; nil when it did not come.
+func (p *process) nthLogged(msg string, nth int, wait time.Duration) map[string]any {
 	for deadline := time.Now().Add(wait); ; time.Sleep(50 * time.Millisecond) {
 		p.mu.Lock()
+		seen := 0
 		for _, l := range p.logs {
 			if l["msg"] == msg {
-				p.mu.Unlock()
-				return l
+				if seen++; seen == nth {
+					p.mu.Unlock()
+					return l
+				}
 			}
 		}
 		p.mu.Unlock()

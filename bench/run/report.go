@@ -22,6 +22,7 @@ type report struct {
 	Machine  []string // lines describing the machine and the versions
 	Sizes    []sizeResult
 	Swap     swapResult
+	Refresh  refreshResult
 	Peer     *pgResult
 	PeerRows int
 	PeerPage sizeResult // the gigsd figures the peer is compared with
@@ -124,7 +125,7 @@ func (r *report) goals() []goal {
 		}
 	}
 	if g == nil {
-		return nil
+		return r.refreshGoals()
 	}
 	small := &r.Sizes[0]
 	at := fmt.Sprintf(" (%s gigs)", count(g.Gigs))
@@ -132,6 +133,14 @@ func (r *report) goals() []goal {
 	page, ceiling := median(rates(g.Page)), median(rates(g.Ceiling))
 	out = append(out, goal{"filtered `/v1/gigs` page vs the ceiling" + at, "≥ 85%",
 		fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*page/ceiling, page, ceiling), page >= 0.85*ceiling})
+	mixRate, mixCeiling := median(rates(g.Mix)), median(rates(g.MixCeiling))
+	out = append(out, goal{"mix vs the static server answering the same 1,000 requests" + at, "≥ 80%",
+		fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*mixRate/mixCeiling, mixRate, mixCeiling), mixRate >= 0.8*mixCeiling})
+	if g != small {
+		smallMix := median(rates(small.Mix))
+		out = append(out, goal{fmt.Sprintf("mix at %s vs at %s gigs", count(g.Gigs), count(small.Gigs)), "≥ 0.9×",
+			fmt.Sprintf("%.2f× (%.0f vs %.0f req/s)", mixRate/smallMix, mixRate, smallMix), mixRate >= 0.9*smallMix})
+	}
 	if gz := median(rates(g.PageGzip)); gz > 0 {
 		out = append(out, goal{"the same page gzip-compressed vs identity" + at, "≥ 85%",
 			fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s; %d bytes vs %d)", 100*gz/page, gz, page, g.GzipBytes, g.PageBytes), gz >= 0.85*page})
@@ -175,6 +184,7 @@ func (r *report) goals() []goal {
 	out = append(out, goal{"restart to the first page served, from the snapshot file" + at, "≤ 1 s",
 		fmt.Sprintf("%.0f ms (median of %d; the file written in %.1f s)", restart, len(g.Restart), g.SnapshotWrite.Seconds()),
 		len(g.Restart) > 0 && restart <= 1000})
+	out = append(out, r.refreshGoals()...)
 	failed := r.Swap.Load.Non2xx + r.Swap.Load.SocketErrs
 	out = append(out, goal{fmt.Sprintf("failed requests across %d swaps under load (%s gigs)", r.Mode.Swaps, count(r.Swap.Gigs)), "0",
 		fmt.Sprintf("%d failed of %d, %d swaps seen", failed, r.Swap.Load.Requests, r.Swap.Swaps), failed == 0 && r.Swap.Swaps >= r.Mode.Swaps})
@@ -182,6 +192,17 @@ func (r *report) goals() []goal {
 	out = append(out, goal{fmt.Sprintf("p99 of the mix while snapshots are rebuilt and swapped (%s gigs)", count(r.Swap.Gigs)), "≤ 50 ms",
 		fmt.Sprintf("%.1f ms at %.0f req/s", sp99, r.Swap.Load.ReqPerSec), sp99 <= 50})
 	return out
+}
+
+// refreshGoals judges the rebuild of the refresh run, when there was one.
+func (r *report) refreshGoals() []goal {
+	f := r.Refresh
+	if f.Gigs == 0 {
+		return nil
+	}
+	changed := 100 * float64(f.Edited+f.Added+f.Removed) / float64(f.Gigs)
+	return []goal{{fmt.Sprintf("rebuild after %.0f%% of gigs changed, one core (%s gigs)", changed, count(f.Gigs)), "≤ 3 s",
+		fmt.Sprintf("%.2f s (the first build %.2f s; read %.2f s)", f.Build.Seconds(), f.FirstBuild.Seconds(), f.Read.Seconds()), f.Build <= 3*time.Second}}
 }
 
 func orNone(s, none string) string {
@@ -214,8 +235,10 @@ func (r *report) write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "chart.svg"), []byte(r.chart()), 0o644); err != nil {
-		return err
+	if len(r.Sizes) > 0 { // the refresh mode measures no size
+		if err := os.WriteFile(filepath.Join(dir, "chart.svg"), []byte(r.chart()), 0o644); err != nil {
+			return err
+		}
 	}
 	return os.WriteFile(filepath.Join(dir, "report.md"), []byte(r.markdown()), 0o644)
 }
@@ -249,13 +272,17 @@ func (r *report) markdown() string {
 	w("")
 	w("## Throughput and latency by dataset size")
 	w("")
-	w("![throughput and p99 against dataset size](chart.svg)")
-	w("")
-	w("| gigs | build | mix req/s | mix p50 / p99 ms | page req/s | ceiling req/s | page/ceiling | page run req/s | run/ceiling | page gzip req/s | gzip/identity | half load req/s | half p50 / p99 ms | export downloads/s | first byte ms | RSS MB | export MB |")
-	w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	if len(r.Sizes) > 0 {
+		w("![throughput and p99 against dataset size](chart.svg)")
+		w("")
+	}
+	w("| gigs | build | mix req/s | mix p50 / p99 ms | mix static req/s | mix/static | static p50 / p99 ms | page req/s | ceiling req/s | page/ceiling | page run req/s | run/ceiling | page gzip req/s | gzip/identity | half load req/s | half p50 / p99 ms | export downloads/s | first byte ms | RSS MB | export MB |")
+	w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range r.Sizes {
-		w("| %s | %.2f s | %s | %s / %s | %s | %s | %.0f%% | %s | %.0f%% | %s | %.0f%% | %s | %s / %s | %s | %s | %.0f | %.1f |", count(s.Gigs), s.Build.Seconds(),
+		w("| %s | %.2f s | %s | %s / %s | %s | %.0f%% | %s / %s | %s | %s | %.0f%% | %s | %.0f%% | %s | %.0f%% | %s | %s / %s | %s | %s | %.0f | %.1f |", count(s.Gigs), s.Build.Seconds(),
 			fmtRange(rates(s.Mix), "", 1, 0), fmtRange(p50s(s.Mix), "", 1, 2), fmtRange(p99s(s.Mix), "", 1, 2),
+			fmtRange(rates(s.MixCeiling), "", 1, 0), 100*median(rates(s.Mix))/median(rates(s.MixCeiling)),
+			fmtRange(p50s(s.MixCeiling), "", 1, 2), fmtRange(p99s(s.MixCeiling), "", 1, 2),
 			fmtRange(rates(s.Page), "", 1, 0), fmtRange(rates(s.Ceiling), "", 1, 0), 100*median(rates(s.Page))/median(rates(s.Ceiling)),
 			fmtRange(rates(s.PageRun), "", 1, 0), 100*median(rates(s.PageRun))/median(rates(s.Ceiling)),
 			fmtRange(rates(s.PageGzip), "", 1, 0), 100*median(rates(s.PageGzip))/median(rates(s.Page)),
@@ -289,7 +316,7 @@ func (r *report) markdown() string {
 			fmtRange(p50s(t.Half), "", 1, 3), fmtRange(p99s(t.Half), "", 1, 3))
 	}
 	w("")
-	w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%).")
+	w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%); testkit/mix makes it. **mix static**: the same 1,000 requests, in the same order, against a static fasthttp server (the ceiling's) answering each with the status, headers and body gigsd answered, recorded once per dataset: the limit of this design, an answer already known. Each run loads the static server, then gigsd.")
 	if len(r.Sizes) > 0 {
 		w("- **page**: one filtered page, `%s` (the largest city, a 30-day range), against gigsd and against the **ceiling**, a minimal fasthttp server answering the same headers and body.", r.Sizes[0].PagePath)
 		w("- **page run**: the same query with its range from now (no `from`: `%s`), which gigsd runs for every request, against the same ceiling; the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
@@ -299,20 +326,29 @@ func (r *report) markdown() string {
 	w("- **RSS**: gigsd's resident memory after the runs (`VmRSS`); the goals line also gives it once the first snapshot is served.")
 	w("- **restart**: gigsd stopped and started again on the same data directory, timed from the process's start to the page served from its snapshot file (then killed before its own rebuild ends).")
 	w("")
-	w("## Swaps under load")
-	w("")
-	s := r.Swap
-	w("%s gigs rebuilt and swapped in every %s (plus the build) while the mix ran: %d snapshots published, %d requests, %.0f req/s, p99 %.2f ms, %d non-2xx, %d socket errors.",
-		count(s.Gigs), s.Refresh, s.Swaps, s.Load.Requests, s.Load.ReqPerSec, float64(s.Load.P99)/float64(time.Millisecond), s.Load.Non2xx, s.Load.SocketErrs)
-	if len(s.Failed) > 0 {
-		keys := slices.Sorted(maps.Keys(s.Failed))
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%s: %d", k, s.Failed[k])
+	if r.Swap.Gigs > 0 {
+		w("## Swaps under load")
+		w("")
+		s := r.Swap
+		w("%s gigs rebuilt and swapped in every %s (plus the build) while the mix ran: %d snapshots published, %d requests, %.0f req/s, p99 %.2f ms, %d non-2xx, %d socket errors.",
+			count(s.Gigs), s.Refresh, s.Swaps, s.Load.Requests, s.Load.ReqPerSec, float64(s.Load.P99)/float64(time.Millisecond), s.Load.Non2xx, s.Load.SocketErrs)
+		if len(s.Failed) > 0 {
+			keys := slices.Sorted(maps.Keys(s.Failed))
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = fmt.Sprintf("%s: %d", k, s.Failed[k])
+			}
+			w("By route and status, from gigsd's metrics: %s.", strings.Join(parts, ", "))
 		}
-		w("By route and status, from gigsd's metrics: %s.", strings.Join(parts, ", "))
+		w("")
 	}
-	w("")
+	if f := r.Refresh; f.Gigs > 0 {
+		w("## Refresh")
+		w("")
+		w("gigsd serving %s gigs from a dataset file, refreshed every %s on one core; once its first snapshot and its file were done, the file was replaced by the same gigs with %d edited (a day later, dearer), %d added and %d removed (testkit/scale Churn). gigsd's own log of the rebuild that read it: read %.2f s, build %.2f s (the first build of the data before: read %.2f s, build %.2f s). The rebuild is today's (engine.Build, the served snapshot as its Prev).",
+			count(f.Gigs), f.Every, f.Edited, f.Added, f.Removed, f.Read.Seconds(), f.Build.Seconds(), f.FirstRead.Seconds(), f.FirstBuild.Seconds())
+		w("")
+	}
 	w("## PostgreSQL 15 peer")
 	w("")
 	if r.Peer == nil {

@@ -41,9 +41,7 @@ func measureSwaps(ctx context.Context, m mode, cfg benchConfig, rep *report) (sw
 	if l == nil {
 		return sw, fmt.Errorf("gigsd did not log its build")
 	}
-	g, _ := time.ParseDuration(fmt.Sprint(l["read"]))
-	b, _ := time.ParseDuration(fmt.Sprint(l["build"]))
-	cycle := sw.Refresh + g + b
+	cycle := sw.Refresh + logDuration(l, "read") + logDuration(l, "build")
 	paths, err := mixPaths(base, m.SwapSize)
 	if err != nil {
 		return sw, err
