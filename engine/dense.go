@@ -33,6 +33,12 @@ func (s *Snapshot) denseSet(q *Query, groups []group, lo, hi int) (members, bool
 			s.unite(q, g, acc, wlo, whi)
 			continue
 		}
+		if s.alts(q, g) == 1 {
+			if p, ok := s.alt(q, g, 0); ok && p.bm != nil { // one bitmap: read in place
+				andPortable(acc, one, p.raw, wlo, whi)
+				continue
+			}
+		}
 		s.unite(q, g, one, wlo, whi)
 		for w := wlo; w < whi; w++ {
 			acc[w] &= one[w]
@@ -104,38 +110,11 @@ const (
 // that overlap those words are read. With clean (those words are all 0), bitmap containers
 // are copied. buf must be well formed, as postings.view checked it.
 func orPortable(dst []uint64, buf []byte, wlo, whi int, clean bool) {
-	var n, pos int
-	var runs []byte
-	if cookie := binary.LittleEndian.Uint32(buf); cookie == cookieNoRuns {
-		n, pos = int(binary.LittleEndian.Uint32(buf[4:])), 8
-	} else {
-		n, pos = int(cookie>>16)+1, 4
-		runs = buf[pos : pos+(n+7)/8]
-		pos += len(runs)
-	}
-	desc := buf[pos : pos+4*n]
-	pos += 4 * n
-	if runs == nil || n >= noOffsetsBelow {
-		pos += 4 * n // the offsets: the sizes below lead from one container to the next
-	}
-	for i := range n {
-		base := int(binary.LittleEndian.Uint16(desc[4*i:])) * containerWords // first word
-		if base >= whi {
+	for c := readPortable(buf); ; {
+		base, card, run, data, ok := c.next()
+		if !ok || base >= whi {
 			return // keys ascend
 		}
-		card := int(binary.LittleEndian.Uint16(desc[4*i+2:])) + 1
-		var size int
-		run := runs != nil && runs[i/8]&(1<<(i%8)) != 0
-		switch {
-		case run:
-			size = 2 + 4*int(binary.LittleEndian.Uint16(buf[pos:]))
-		case card <= arrayMaxCard:
-			size = 2 * card
-		default:
-			size = bitmapContainerB
-		}
-		data := buf[pos : pos+size]
-		pos += size
 		lo, hi := max(wlo, base), min(whi, base+containerWords)
 		if lo >= hi {
 			continue
@@ -183,6 +162,98 @@ func orPortable(dst []uint64, buf []byte, wlo, whi int, clean bool) {
 			}
 		}
 	}
+}
+
+// portable reads the containers of a bitmap in roaring's portable format in turn.
+type portable struct {
+	buf, runs, desc []byte
+	n, i, pos       int // containers, the next one, and where its bytes begin
+}
+
+// readPortable returns a reader of buf's containers. buf must be well formed, as
+// postings.view checked it.
+func readPortable(buf []byte) portable {
+	c := portable{buf: buf}
+	if cookie := binary.LittleEndian.Uint32(buf); cookie == cookieNoRuns {
+		c.n, c.pos = int(binary.LittleEndian.Uint32(buf[4:])), 8
+	} else {
+		c.n, c.pos = int(cookie>>16)+1, 4
+		c.runs = buf[c.pos : c.pos+(c.n+7)/8]
+		c.pos += len(c.runs)
+	}
+	c.desc = buf[c.pos : c.pos+4*c.n]
+	c.pos += 4 * c.n
+	if c.runs == nil || c.n >= noOffsetsBelow {
+		c.pos += 4 * c.n // the offsets: the sizes below lead from one container to the next
+	}
+	return c
+}
+
+// next returns the next container: its first word, its cardinality, whether it is a list
+// of runs, and its bytes; ok is false after the last one.
+func (c *portable) next() (base, card int, run bool, data []byte, ok bool) {
+	if c.i == c.n {
+		return 0, 0, false, nil, false
+	}
+	i := c.i
+	c.i++
+	base = int(binary.LittleEndian.Uint16(c.desc[4*i:])) * containerWords
+	card = int(binary.LittleEndian.Uint16(c.desc[4*i+2:])) + 1
+	run = c.runs != nil && c.runs[i/8]&(1<<(i%8)) != 0
+	var size int
+	switch {
+	case run:
+		size = 2 + 4*int(binary.LittleEndian.Uint16(c.buf[c.pos:]))
+	case card <= arrayMaxCard:
+		size = 2 * card
+	default:
+		size = bitmapContainerB
+	}
+	data = c.buf[c.pos : c.pos+size]
+	c.pos += size
+	return base, card, run, data, true
+}
+
+// andPortable keeps in the words [wlo, whi) of dst only the bits of the positions that buf,
+// a bitmap in roaring's portable format, holds; no other word is written. Bitmap containers
+// are read in place, with no copy; an array or runs container is first set out in the
+// same words of scratch (as long as dst), which it overwrites. buf must be well formed.
+func andPortable(dst, scratch []uint64, buf []byte, wlo, whi int) {
+	next := wlo // the words of dst below next are done
+	for c := readPortable(buf); ; {
+		base, card, run, data, ok := c.next()
+		if !ok || base >= whi {
+			break // keys ascend
+		}
+		lo, hi := max(wlo, base), min(whi, base+containerWords)
+		if lo >= hi {
+			continue
+		}
+		clear(dst[next:lo]) // no container holds these words
+		next = hi
+		d := dst[lo:hi]
+		if run || card <= arrayMaxCard {
+			sc := scratch[lo:hi]
+			clear(sc)
+			orPortable(scratch, buf, lo, hi, true)
+			for i := range d {
+				d[i] &= sc[i]
+			}
+			continue
+		}
+		src := data[(lo-base)*8 : (hi-base)*8]
+		if words, ok := binfile.View[uint64](src, 8); ok { // at an aligned offset
+			words = words[:len(d)]
+			for i := range d {
+				d[i] &= words[i]
+			}
+			continue
+		}
+		for i := range d {
+			d[i] &= binary.LittleEndian.Uint64(src[8*i:])
+		}
+	}
+	clear(dst[next:whi])
 }
 
 // setBits sets the bits [from, to) of dst.

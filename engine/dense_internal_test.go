@@ -53,7 +53,9 @@ func TestDenseMembersMatchList(t *testing.T) {
 // TestOrPortableMatchesRoaring checks orPortable against roaring's own WriteDenseTo on
 // bitmaps of every container kind, with and without run containers and with fewer
 // containers than carry offsets, over ranges of words that start and end inside
-// containers: the words in range must be roaring's, and no other word written.
+// containers: the words in range must be roaring's, and no other word written. It checks
+// andPortable the same way: the words in range keep the bitmap's bits alone, and no other
+// word of dst or of its scratch is written.
 func TestOrPortableMatchesRoaring(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	shapes := map[string]func() *roaring.Bitmap{
@@ -104,6 +106,25 @@ func TestOrPortableMatchesRoaring(t *testing.T) {
 				for w := range got {
 					if got[w] != exp[w] {
 						t.Fatalf("%s, words [%d, %d), clean %v: word %d is %x, want %x", name, wlo, whi, clean, w, got[w], exp[w])
+					}
+				}
+				// andPortable: in the range, random words keep the bitmap's bits; out of it,
+				// in dst and in scratch alike, the marks stay.
+				scratch := make([]uint64, len(want))
+				for w := range got {
+					got[w], exp[w], scratch[w] = 0xdead, 0xdead, 0xbeef
+					if w >= wlo && w < whi {
+						got[w] = r.Uint64() | r.Uint64()
+						exp[w], scratch[w] = want[w]&got[w], r.Uint64()
+					}
+				}
+				andPortable(got, scratch, buf, wlo, whi)
+				for w := range got {
+					if got[w] != exp[w] {
+						t.Fatalf("%s, words [%d, %d), and: word %d is %x, want %x", name, wlo, whi, w, got[w], exp[w])
+					}
+					if (w < wlo || w >= whi) && scratch[w] != 0xbeef {
+						t.Fatalf("%s, words [%d, %d), and: scratch word %d out of the range written", name, wlo, whi, w)
 					}
 				}
 			}
