@@ -235,7 +235,7 @@ func (r *report) write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if len(r.Sizes) > 0 { // the refresh mode measures no size
+	if len(r.Sizes) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, "chart.svg"), []byte(r.chart()), 0o644); err != nil {
 			return err
 		}
@@ -248,8 +248,12 @@ func (r *report) markdown() string {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	w("# gigs bench report (%s mode)", r.Mode.Name)
 	w("")
-	w("%s, %s. Each figure is the median of %d runs of %s, with min–max in brackets.", r.Started.UTC().Format("2006-01-02 15:04 UTC"),
-		r.Took.Round(time.Second), r.Mode.Runs, r.Mode.Dur)
+	if r.Mode.Runs > 0 {
+		w("%s, %s. Each figure is the median of %d runs of %s, with min–max in brackets.", r.Started.UTC().Format("2006-01-02 15:04 UTC"),
+			r.Took.Round(time.Second), r.Mode.Runs, r.Mode.Dur)
+	} else {
+		w("%s, %s.", r.Started.UTC().Format("2006-01-02 15:04 UTC"), r.Took.Round(time.Second))
+	}
 	w("")
 	for _, m := range r.Machine {
 		w("- %s", m)
@@ -270,62 +274,62 @@ func (r *report) markdown() string {
 		w("| %s | %s | %s | %s |", g.What, g.Target, g.Measured, met)
 	}
 	w("")
-	w("## Throughput and latency by dataset size")
-	w("")
-	if len(r.Sizes) > 0 {
+	if len(r.Sizes) > 0 { // the refresh mode measures no size
+		w("## Throughput and latency by dataset size")
+		w("")
 		w("![throughput and p99 against dataset size](chart.svg)")
 		w("")
-	}
-	w("| gigs | build | mix req/s | mix p50 / p99 ms | mix static req/s | mix/static | static p50 / p99 ms | page req/s | ceiling req/s | page/ceiling | page run req/s | run/ceiling | page gzip req/s | gzip/identity | half load req/s | half p50 / p99 ms | export downloads/s | first byte ms | RSS MB | export MB |")
-	w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, s := range r.Sizes {
-		w("| %s | %.2f s | %s | %s / %s | %s | %.0f%% | %s / %s | %s | %s | %.0f%% | %s | %.0f%% | %s | %.0f%% | %s | %s / %s | %s | %s | %.0f | %.1f |", count(s.Gigs), s.Build.Seconds(),
-			fmtRange(rates(s.Mix), "", 1, 0), fmtRange(p50s(s.Mix), "", 1, 2), fmtRange(p99s(s.Mix), "", 1, 2),
-			fmtRange(rates(s.MixCeiling), "", 1, 0), 100*median(rates(s.Mix))/median(rates(s.MixCeiling)),
-			fmtRange(p50s(s.MixCeiling), "", 1, 2), fmtRange(p99s(s.MixCeiling), "", 1, 2),
-			fmtRange(rates(s.Page), "", 1, 0), fmtRange(rates(s.Ceiling), "", 1, 0), 100*median(rates(s.Page))/median(rates(s.Ceiling)),
-			fmtRange(rates(s.PageRun), "", 1, 0), 100*median(rates(s.PageRun))/median(rates(s.Ceiling)),
-			fmtRange(rates(s.PageGzip), "", 1, 0), 100*median(rates(s.PageGzip))/median(rates(s.Page)),
-			fmtRange(rates(s.Half), "", 1, 0), fmtRange(p50s(s.Half), "", 1, 3), fmtRange(p99s(s.Half), "", 1, 3),
-			fmtRange(rates(s.Export), "", 1, 1), fmtRange(durationsMS(s.FirstByte), "", 1, 2), float64(s.RSS)/1e6, float64(s.ExportRaw)/1e6)
-	}
-	w("")
-	w("### Discovery queries")
-	w("")
-	w("Each run for every request (its range from now, which the page memo never keeps), against a ceiling serving the bytes gigsd answered for it, side by side in each run.")
-	w("")
-	w("| gigs | query | path | gigs on the page / total | bytes | gigsd req/s | ceiling req/s | gigsd/ceiling |")
-	w("|---|---|---|---|---|---|---|---|")
-	for _, s := range r.Sizes {
-		for _, d := range s.Discovery {
-			w("| %s | %s | `%s` | %d / %d | %d | %s | %s | %.0f%% |", count(s.Gigs), d.Name, d.Path, d.Gigs, d.Total, d.Bytes,
-				fmtRange(rates(d.Own), "", 1, 0), fmtRange(rates(d.Ceiling), "", 1, 0), 100*median(rates(d.Own))/median(rates(d.Ceiling)))
+		w("| gigs | build | mix req/s | mix p50 / p99 ms | mix static req/s | mix/static | static p50 / p99 ms | page req/s | ceiling req/s | page/ceiling | page run req/s | run/ceiling | page gzip req/s | gzip/identity | half load req/s | half p50 / p99 ms | export downloads/s | first byte ms | RSS MB | export MB |")
+		w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+		for _, s := range r.Sizes {
+			w("| %s | %.2f s | %s | %s / %s | %s | %.0f%% | %s / %s | %s | %s | %.0f%% | %s | %.0f%% | %s | %.0f%% | %s | %s / %s | %s | %s | %.0f | %.1f |", count(s.Gigs), s.Build.Seconds(),
+				fmtRange(rates(s.Mix), "", 1, 0), fmtRange(p50s(s.Mix), "", 1, 2), fmtRange(p99s(s.Mix), "", 1, 2),
+				fmtRange(rates(s.MixCeiling), "", 1, 0), 100*median(rates(s.Mix))/median(rates(s.MixCeiling)),
+				fmtRange(p50s(s.MixCeiling), "", 1, 2), fmtRange(p99s(s.MixCeiling), "", 1, 2),
+				fmtRange(rates(s.Page), "", 1, 0), fmtRange(rates(s.Ceiling), "", 1, 0), 100*median(rates(s.Page))/median(rates(s.Ceiling)),
+				fmtRange(rates(s.PageRun), "", 1, 0), 100*median(rates(s.PageRun))/median(rates(s.Ceiling)),
+				fmtRange(rates(s.PageGzip), "", 1, 0), 100*median(rates(s.PageGzip))/median(rates(s.Page)),
+				fmtRange(rates(s.Half), "", 1, 0), fmtRange(p50s(s.Half), "", 1, 3), fmtRange(p99s(s.Half), "", 1, 3),
+				fmtRange(rates(s.Export), "", 1, 1), fmtRange(durationsMS(s.FirstByte), "", 1, 2), float64(s.RSS)/1e6, float64(s.ExportRaw)/1e6)
 		}
+		w("")
+		w("### Discovery queries")
+		w("")
+		w("Each run for every request (its range from now, which the page memo never keeps), against a ceiling serving the bytes gigsd answered for it, side by side in each run.")
+		w("")
+		w("| gigs | query | path | gigs on the page / total | bytes | gigsd req/s | ceiling req/s | gigsd/ceiling |")
+		w("|---|---|---|---|---|---|---|---|")
+		for _, s := range r.Sizes {
+			for _, d := range s.Discovery {
+				w("| %s | %s | `%s` | %d / %d | %d | %s | %s | %.0f%% |", count(s.Gigs), d.Name, d.Path, d.Gigs, d.Total, d.Bytes,
+					fmtRange(rates(d.Own), "", 1, 0), fmtRange(rates(d.Ceiling), "", 1, 0), 100*median(rates(d.Own))/median(rates(d.Ceiling)))
+			}
+		}
+		w("")
+		w("### Typeahead")
+		w("")
+		w("`/v1/artists` with `q` the three letters that begin the most words of the artists' names and a page of 10, at full load, then at about half of that rate (as the page's half load).")
+		w("")
+		w("| gigs | path | total | req/s | p50 / p99 ms | half load req/s | half p50 / p99 ms |")
+		w("|---|---|---|---|---|---|---|")
+		for _, s := range r.Sizes {
+			t := s.Typeahead
+			w("| %s | `%s` | %d | %s | %s / %s | %s | %s / %s |", count(s.Gigs), t.Path, t.Total, fmtRange(rates(t.Peak), "", 1, 0),
+				fmtRange(p50s(t.Peak), "", 1, 3), fmtRange(p99s(t.Peak), "", 1, 3), fmtRange(rates(t.Half), "", 1, 0),
+				fmtRange(p50s(t.Half), "", 1, 3), fmtRange(p99s(t.Half), "", 1, 3))
+		}
+		w("")
+		w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%); testkit/mix makes it. **mix static**: the same 1,000 requests, in the same order, against a static fasthttp server (the ceiling's) answering each with the status, headers and body gigsd answered, recorded once per dataset: the limit of this design, an answer already known. Each run loads the static server, then gigsd.")
+		if len(r.Sizes) > 0 {
+			w("- **page**: one filtered page, `%s` (the largest city, a 30-day range), against gigsd and against the **ceiling**, a minimal fasthttp server answering the same headers and body.", r.Sizes[0].PagePath)
+			w("- **page run**: the same query with its range from now (no `from`: `%s`), which gigsd runs for every request, against the same ceiling; the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
+		}
+		w("- **half load**: the page at about half of its peak rate (wrk waits 1 ms between a connection's requests; the connection count is calibrated by one run).")
+		w("- **export**: `/v1/gigs/download` with `Accept-Encoding: gzip`, 4 connections; JSON delivered = downloads/s × the raw JSON's size. First byte: 20 downloads from the bench process.")
+		w("- **RSS**: gigsd's resident memory after the runs (`VmRSS`); the goals line also gives it once the first snapshot is served.")
+		w("- **restart**: gigsd stopped and started again on the same data directory, timed from the process's start to the page served from its snapshot file (then killed before its own rebuild ends).")
+		w("")
 	}
-	w("")
-	w("### Typeahead")
-	w("")
-	w("`/v1/artists` with `q` the three letters that begin the most words of the artists' names and a page of 10, at full load, then at about half of that rate (as the page's half load).")
-	w("")
-	w("| gigs | path | total | req/s | p50 / p99 ms | half load req/s | half p50 / p99 ms |")
-	w("|---|---|---|---|---|---|---|")
-	for _, s := range r.Sizes {
-		t := s.Typeahead
-		w("| %s | `%s` | %d | %s | %s / %s | %s | %s / %s |", count(s.Gigs), t.Path, t.Total, fmtRange(rates(t.Peak), "", 1, 0),
-			fmtRange(p50s(t.Peak), "", 1, 3), fmtRange(p99s(t.Peak), "", 1, 3), fmtRange(rates(t.Half), "", 1, 0),
-			fmtRange(p50s(t.Half), "", 1, 3), fmtRange(p99s(t.Half), "", 1, 3))
-	}
-	w("")
-	w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%); testkit/mix makes it. **mix static**: the same 1,000 requests, in the same order, against a static fasthttp server (the ceiling's) answering each with the status, headers and body gigsd answered, recorded once per dataset: the limit of this design, an answer already known. Each run loads the static server, then gigsd.")
-	if len(r.Sizes) > 0 {
-		w("- **page**: one filtered page, `%s` (the largest city, a 30-day range), against gigsd and against the **ceiling**, a minimal fasthttp server answering the same headers and body.", r.Sizes[0].PagePath)
-		w("- **page run**: the same query with its range from now (no `from`: `%s`), which gigsd runs for every request, against the same ceiling; the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
-	}
-	w("- **half load**: the page at about half of its peak rate (wrk waits 1 ms between a connection's requests; the connection count is calibrated by one run).")
-	w("- **export**: `/v1/gigs/download` with `Accept-Encoding: gzip`, 4 connections; JSON delivered = downloads/s × the raw JSON's size. First byte: 20 downloads from the bench process.")
-	w("- **RSS**: gigsd's resident memory after the runs (`VmRSS`); the goals line also gives it once the first snapshot is served.")
-	w("- **restart**: gigsd stopped and started again on the same data directory, timed from the process's start to the page served from its snapshot file (then killed before its own rebuild ends).")
-	w("")
 	if r.Swap.Gigs > 0 {
 		w("## Swaps under load")
 		w("")
