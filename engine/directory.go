@@ -141,10 +141,8 @@ func (s *Snapshot) RunDirectory(d Directory, q *Query) {
 		})
 		return
 	}
-	for heap := q.ring; len(heap) > 0 && len(q.Page) < want; {
-		var grp []candidate
-		heap, grp = x.geo.nextNearest(q, heap, q.grp)
-		q.grp = grp
+	for len(q.ring) > 0 && len(q.Page) < want {
+		grp := x.geo.nextNearest(q)
 		x.geo.eachAt(q, grp, 0, n, func(p int) bool {
 			switch {
 			case !m.contains(p):

@@ -95,12 +95,16 @@ type geoIndex struct {
 	// Tiles: runs of points of a row within a cell of longitude about as wide as the row
 	// is high, tile t's points [tileAt[t], tileAt[t+1]) and its gigs tilePost.posting(t),
 	// so that a radius takes the tiles wholly within it as one posting each rather than
-	// their points' (thousands in a city at a million gigs). tileOf and box (each tile's
-	// points' least and greatest latitude and longitude) are not in the snapshot file.
+	// their points' (thousands in a city at a million gigs). tileOf, box (each tile's
+	// points' least and greatest latitude and longitude) and boxTrig (per tile, of the
+	// box's least and greatest latitude the cosine and the sine and cosine of half, then of
+	// its least and greatest longitude the sine and cosine of half: ten a tile) are not in
+	// the snapshot file.
 	tileAt   []uint32
 	tilePost postings
 	tileOf   []uint32
 	box      []float64
+	boxTrig  []float64
 }
 
 func (g *geoIndex) points() int { return len(g.lat) }
@@ -113,6 +117,7 @@ func (g *geoIndex) at(k int) (lat, lon float64) {
 func (g *geoIndex) setTrig() {
 	tiles := len(g.tileAt) - 1
 	g.tileOf, g.box = make([]uint32, g.points()), make([]float64, 4*max(tiles, 0))
+	g.boxTrig = make([]float64, 10*max(tiles, 0))
 	for t := range tiles {
 		b := g.box[4*t : 4*t+4]
 		b[0], b[1], b[2], b[3] = 90, -90, 180, -180
@@ -120,6 +125,14 @@ func (g *geoIndex) setTrig() {
 			lat, lon := g.at(int(k))
 			b[0], b[1], b[2], b[3] = min(b[0], lat), max(b[1], lat), min(b[2], lon), max(b[3], lon)
 			g.tileOf[k] = uint32(t)
+		}
+		bt := g.boxTrig[10*t : 10*t+10]
+		for i, lat := range b[:2] {
+			bt[3*i] = math.Cos(lat * rad)
+			bt[3*i+1], bt[3*i+2] = math.Sincos(lat * rad / 2)
+		}
+		for j, lon := range b[2:] {
+			bt[6+2*j], bt[7+2*j] = math.Sincos(lon * rad / 2)
 		}
 	}
 	g.trig = make([]float64, 5*g.points())
@@ -330,7 +343,12 @@ type candidate struct {
 type nearQuery struct {
 	set, byDistance bool
 	lat, lon, km    float64
+	trig            nearTrig // set by findNear
 }
+
+// nearTrig is a query point's trigonometry, as hav takes it: the sines and cosines of
+// half its latitude and half its longitude, and its latitude's cosine.
+type nearTrig struct{ slat, clat, slon, clon, cos0 float64 }
 
 // Near restricts q to the gigs at venues within radiusKm of (lat, lon), and orders its
 // page by distance (then start, then id) when byDistance is set; Run sets Dist. The
@@ -362,6 +380,7 @@ func (g *geoIndex) findNear(q *Query) bool {
 	// arithmetic). Distances are measured for the page alone.
 	slat, clat := math.Sincos(n.lat * rad / 2)
 	slon, clon := math.Sincos(n.lon * rad / 2)
+	q.near.trig = nearTrig{slat, clat, slon, clon, cos0}
 	h := math.Sin(n.km / EarthRadiusKm / 2)
 	aIn, aOut := h*h*(1-1e-9), h*h*(1+1e-9)
 	// Tiles wholly within the radius are taken whole, away from the poles (see tileWithin).
@@ -393,16 +412,14 @@ func (g *geoIndex) findNear(q *Query) bool {
 				if lon > sp[1] {
 					break
 				}
-				if t := g.tileOf[k]; tiled && int(g.tileAt[t]) == k && g.tileWithin(q, int(t), cos0, sp[1]) {
+				if t := g.tileOf[k]; tiled && int(g.tileAt[t]) == k && g.tileWithin(int(t), sp[1], aIn, slat, clat, slon, clon, cos0) {
 					q.cand = append(q.cand, candidate{point: t, tile: true})
 					end := int(g.tileAt[t+1])
-					for ; k < end; k++ {
-						q.mark[k>>6] |= 1 << (k & 63)
-						if n.byDistance { // within the radius: measured when taken (see pageByDistance)
-							q.ring = append(q.ring, candidate{point: uint32(k), a: g.hav(k, slat, clat, slon, clon, cos0)})
-						}
+					setBits(q.mark, k, end)
+					if n.byDistance { // its points are put in the ring once it is the nearest
+						q.ring = append(q.ring, candidate{point: t, tile: true, a: g.tileNearest(int(t), &q.near)})
 					}
-					k--
+					k = end - 1
 					continue
 				}
 				a := g.hav(k, slat, clat, slon, clon, cos0)
@@ -476,22 +493,36 @@ func push(h []candidate, c candidate) []candidate {
 	return h
 }
 
-// nextNearest takes from the heap h the points at the least distance in whole metres of
-// those in it, measured, into grp. Terms are DistanceKm's but for rounding, so the points
-// whose terms are at most that of the first one's metres and a half, with a hair, are
-// measured, and those found farther go back: every point left is farther.
-func (g *geoIndex) nextNearest(q *Query, h, grp []candidate) (heap, group []candidate) {
+// nextNearest takes from the heap q.ring, which must hold a point, the points at the least
+// distance in whole metres of those in it, measured, into q.grp, and returns them. Terms
+// are DistanceKm's but for rounding, so the points whose terms are at most that of the
+// first one's metres and a half, with a hair, are measured, and those found farther go
+// back: every point left is farther. A tile in the ring (taken whole by findNear) stands
+// for its points, below their least term, until it is on top: then its points replace it.
+func (g *geoIndex) nextNearest(q *Query) []candidate {
+	h, grp := q.ring, q.grp[:0]
+	defer func() { q.ring, q.grp = h, grp }()
 	measure := func(c candidate) candidate {
 		c.metres = g.pointMetres(q, int(c.point))
 		return c
 	}
-	var c candidate
-	c, h = popNearest(h)
-	grp = append(grp[:0], measure(c))
+	next := func() candidate { // the nearest point, the tiles above it opened
+		for {
+			var c candidate
+			c, h = popNearest(h)
+			if !c.tile {
+				return c
+			}
+			t := &q.near.trig
+			for k := g.tileAt[c.point]; k < g.tileAt[c.point+1]; k++ {
+				h = push(h, candidate{point: k, a: g.hav(int(k), t.slat, t.clat, t.slon, t.clon, t.cos0)})
+			}
+		}
+	}
+	grp = append(grp, measure(next()))
 	bound := havOf((float64(grp[0].metres) + 0.5) / 1000)
 	for len(h) > 0 && h[0].a <= bound {
-		c, h = popNearest(h)
-		grp = append(grp, measure(c))
+		grp = append(grp, measure(next()))
 	}
 	least := grp[0].metres
 	for _, c := range grp {
@@ -505,24 +536,55 @@ func (g *geoIndex) nextNearest(q *Query, h, grp []candidate) (heap, group []cand
 			h = push(h, c)
 		}
 	}
-	return h, kept
+	grp = kept
+	return grp
 }
 
-// tileWithin reports whether every point of tile t is within q's radius: the tile's box
-// lies within longitude maxLon, away from the poles, and its corners are within the
-// radius by a hair. Away from the poles and within 500 km, the haversine term grows with
-// the difference of longitude and is convex along a meridian, so a box's farthest point
-// from q's is one of its corners.
-func (g *geoIndex) tileWithin(q *Query, t int, cos0, maxLon float64) bool {
+// tileNearest returns a lower bound of the haversine terms of tile t's points from the
+// point of n, which findNear set the trigonometry of: each term's least over the tile's
+// box, the difference of latitude's and that of longitude's (weighted by the least of
+// the box's latitudes' cosines), a hair below.
+func (g *geoIndex) tileNearest(t int, n *nearQuery) float64 {
+	b, bt := g.box[4*t:4*t+4:4*t+4], g.boxTrig[10*t:10*t+10:10*t+10]
+	dlat := max(b[0]-n.lat, n.lat-b[1], 0)
+	dlon := 0.0
+	if w, e := wrapLon(b[2]-n.lon), wrapLon(b[3]-n.lon); w > 0 || e < 0 { // n not within the box's longitudes
+		dlon = min(math.Abs(w), math.Abs(e))
+	}
+	sl, so := math.Sin(dlat*rad/2), math.Sin(dlon*rad/2)
+	return (sl*sl + n.trig.cos0*min(bt[0], bt[3])*so*so) * (1 - 1e-9)
+}
+
+// wrapLon returns a difference of longitude within [-180, 180].
+func wrapLon(d float64) float64 {
+	switch {
+	case d > 180:
+		return d - 360
+	case d < -180:
+		return d + 360
+	}
+	return d
+}
+
+// tileWithin reports whether every point of tile t is within a radius whose haversine
+// term is above aIn, from the point whose trigonometry is given as hav takes it: the
+// tile's box lies within longitude maxLon, away from the poles, and its corners' terms
+// are below aIn. Away from the poles and within 500 km, the haversine term grows with the
+// difference of longitude and is convex along a meridian, so a box's farthest point from
+// q's is one of its corners.
+func (g *geoIndex) tileWithin(t int, maxLon, aIn, slat, clat, slon, clon, cos0 float64) bool {
 	b := g.box[4*t : 4*t+4 : 4*t+4]
 	if b[3] > maxLon || b[0] < -80 || b[1] > 80 {
 		return false
 	}
-	n := &q.near
-	limit := n.km * (1 - 1e-9)
-	for _, c := range [4][2]float64{{b[0], b[2]}, {b[0], b[3]}, {b[1], b[2]}, {b[1], b[3]}} {
-		if distanceKm(n.lat, n.lon, c[0], c[1], cos0, math.Cos(c[0]*rad)) > limit {
-			return false
+	bt := g.boxTrig[10*t : 10*t+10 : 10*t+10]
+	for i := range 2 {
+		dlat := bt[3*i+1]*clat - bt[3*i+2]*slat
+		for j := range 2 {
+			dlon := bt[6+2*j]*clon - bt[7+2*j]*slon
+			if dlat*dlat+cos0*bt[3*i]*dlon*dlon >= aIn {
+				return false
+			}
 		}
 	}
 	return true

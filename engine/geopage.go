@@ -33,10 +33,8 @@ func (s *Snapshot) pageByDistance(q *Query, m members, r posRange) {
 	if q.afterSet {
 		after = s.positionAfter(q.afterKey, q.afterID)
 	}
-	for heap := q.ring; len(heap) > 0; {
-		var grp []candidate
-		heap, grp = s.geo.nextNearest(q, heap, q.grp)
-		q.grp = grp
+	for len(q.ring) > 0 {
+		grp := s.geo.nextNearest(q)
 		metres := grp[0].metres
 		from := r.lo
 		if q.afterSet {

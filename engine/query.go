@@ -206,45 +206,30 @@ func (s *Snapshot) Run(q *Query) {
 			return
 		}
 		defer s.setDist(q)
+		if s.runNearAlone(q, r) {
+			return
+		}
 	}
 	m, ok := s.filterSet(q, r.lo, r.hi)
 	if !ok {
 		return
 	}
-	// Matches below the exact core, in it, and above it; and the first position at which
-	// the lower edge's matches may begin.
-	rankLo, rankHi := m.rank(r.coreLo), m.rank(r.coreHi)
-	core := rankHi - rankLo
-	below, above, start, ok := s.edgesByDay(m, r, rankLo, rankHi)
-	if !ok {
-		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
-	}
-	q.Total = below + core + above
+	c := s.countIn(q, m, r)
+	below, core, rankLo := c.below, c.core, c.rankLo
+	q.Total = c.total()
 	if q.near.byDistance {
 		s.pageByDistance(q, m, r)
 		return
 	}
 	if q.afterSet {
-		// The matches before the keyset position: in the lower edge, the core or the upper.
-		switch p := s.positionAfter(q.afterKey, q.afterID); {
-		case p <= r.lo:
-			q.Offset = 0
-		case p < r.coreLo:
-			q.Offset = s.countEdge(q, m, r, r.lo, p)
-		case p <= r.coreHi:
-			q.Offset = below + m.rank(p) - rankLo
-		case p < r.hi:
-			q.Offset = below + core + s.countEdge(q, m, r, r.coreHi, p)
-		default:
-			q.Offset = q.Total
-		}
+		q.Offset = s.matchesBefore(q, m, r, c, s.positionAfter(q.afterKey, q.afterID))
 	}
 	if q.Offset >= q.Total || q.Limit <= 0 {
 		return
 	}
 	// Start at the first match to show: in the lower edge, or found by rank in the core, or
 	// in the upper edge.
-	skip, from := q.Offset, start
+	skip, from := q.Offset, c.start
 	switch {
 	case skip < below:
 	case skip < below+core:
@@ -263,6 +248,42 @@ func (s *Snapshot) Run(q *Query) {
 		}
 		return len(q.Page) < want
 	})
+}
+
+// rangeCount is what countIn finds of a set of members in a posRange.
+type rangeCount struct {
+	below, core, above int // the matches below the exact core, in it, and above it
+	rankLo             int // the members below the core
+	start              int // the first position at which the lower edge's matches may begin
+}
+
+func (c rangeCount) total() int { return c.below + c.core + c.above }
+
+// countIn counts the matches of m in r: the core's by rank, the edges' from m's day table
+// or one by one.
+func (s *Snapshot) countIn(q *Query, m members, r posRange) rangeCount {
+	rankLo, rankHi := m.rank(r.coreLo), m.rank(r.coreHi)
+	below, above, start, ok := s.edgesByDay(m, r, rankLo, rankHi)
+	if !ok {
+		below, above, start = s.countEdge(q, m, r, r.lo, r.coreLo), s.countEdge(q, m, r, r.coreHi, r.hi), r.lo
+	}
+	return rangeCount{below: below, core: rankHi - rankLo, above: above, rankLo: rankLo, start: start}
+}
+
+// matchesBefore counts the matches of m in r before position p (a keyset's): in the lower
+// edge, the core or the upper; c is what countIn found of m in r.
+func (s *Snapshot) matchesBefore(q *Query, m members, r posRange, c rangeCount, p int) int {
+	switch {
+	case p <= r.lo:
+		return 0
+	case p < r.coreLo:
+		return s.countEdge(q, m, r, r.lo, p)
+	case p <= r.coreHi:
+		return c.below + m.rank(p) - c.rankLo
+	case p < r.hi:
+		return c.below + c.core + s.countEdge(q, m, r, r.coreHi, p)
+	}
+	return c.total()
 }
 
 // edgesByDay counts the matches of m in r's edges from m's day table: every member whose
