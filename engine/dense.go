@@ -78,6 +78,14 @@ func (s *Snapshot) unite(q *Query, g group, dst []uint64, wlo, whi int) {
 		p, ok := s.alt(q, g, i)
 		switch {
 		case !ok:
+		case p.dense != nil:
+			if written {
+				for w, x := range p.dense[wlo:whi] {
+					dst[wlo+w] |= x
+				}
+			} else {
+				copy(dst[wlo:whi], p.dense[wlo:whi])
+			}
 		case p.bm == nil:
 			for _, x := range p.list[rankList(p.list, wlo<<6):] {
 				if int(x) >= whi<<6 {

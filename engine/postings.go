@@ -37,10 +37,11 @@ type postings struct {
 // posting is one posting: a bitmap (never modified) or a sorted list. A bitmap has its
 // day table when its index keeps them.
 type posting struct {
-	bm   *roaring.Bitmap
-	raw  []byte // bm in roaring's portable format
-	list []uint32
-	days dayTable
+	bm    *roaring.Bitmap
+	raw   []byte // bm in roaring's portable format
+	list  []uint32
+	days  dayTable
+	dense []uint64 // bm as a bit per position, when kept so (see wordBits)
 }
 
 // card returns the number of positions.

@@ -420,6 +420,7 @@ func (s *Snapshot) views() error {
 			return err
 		}
 	}
+	s.words.dense = newWordBits(&s.words, len(s.keys))
 	if err := s.viewDirectories(); err != nil {
 		return err
 	}

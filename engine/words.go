@@ -151,6 +151,7 @@ func (q *Query) Search(text []byte) error {
 type wordIndex struct {
 	words    postings // a posting per token, numbered in the tokens' byte order
 	prefixes postings // a posting per heavy prefix, numbered in the prefixes' byte order
+	dense    wordBits
 }
 
 // wordGroup is a query's token resolved in a wordIndex: the tokens words[lo:hi] it begins,
@@ -215,9 +216,10 @@ func (g *wordGroup) alts() int {
 // posting returns g's i-th posting.
 func (x *wordIndex) posting(g *wordGroup, i int) posting {
 	if g.heavy >= 0 {
-		return x.prefixes.posting(int(g.heavy))
+		return x.dense.with(x.prefixes.posting(int(g.heavy)), 1, int(g.heavy))
 	}
-	return x.words.posting(int(x.words.of[int(g.lo)+i]))
+	k := int(x.words.of[int(g.lo)+i])
+	return x.dense.with(x.words.posting(k), 0, k)
 }
 
 // resolveWords resolves q's search tokens in s into q.wg; ok is false when one begins no
@@ -432,8 +434,11 @@ func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
 		}
 	}
 	var err error
-	s.words, err = b.build(at, pos, len(rows))
-	return err
+	if s.words, err = b.build(at, pos, len(rows)); err != nil {
+		return err
+	}
+	s.words.dense = newWordBits(&s.words, len(rows))
+	return nil
 }
 
 // valid reports whether x's keys ascend, as prefixRange needs, and its postings are
