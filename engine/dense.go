@@ -28,9 +28,16 @@ func (s *Snapshot) denseSet(q *Query, groups []group, lo, hi int) (members, bool
 	n := s.denseWords()
 	acc, one := grown(&q.dense[0], n), grown(&q.dense[1], n)
 	wlo, whi := lo>>6, (hi+63)>>6
-	for gi, g := range groups {
-		if gi == 0 {
+	// The groups that are one posting kept as bits (see wordBits) are intersected last, in
+	// place, rather than copied into scratch first.
+	first := true
+	for _, g := range groups {
+		if s.bitsAlone(q, g) != nil {
+			continue
+		}
+		if first {
 			s.unite(q, g, acc, wlo, whi)
+			first = false
 			continue
 		}
 		if s.alts(q, g) == 1 {
@@ -44,7 +51,28 @@ func (s *Snapshot) denseSet(q *Query, groups []group, lo, hi int) (members, bool
 			acc[w] &= one[w]
 		}
 	}
+	for _, g := range groups {
+		switch bits := s.bitsAlone(q, g); {
+		case bits == nil:
+		case first:
+			copy(acc[wlo:whi], bits[wlo:whi])
+			first = false
+		default:
+			for w := wlo; w < whi; w++ {
+				acc[w] &= bits[w]
+			}
+		}
+	}
 	return finishDense(acc, &q.cum, lo, hi)
+}
+
+// bitsAlone returns the bits of group g when it is one posting kept as bits, else nil.
+func (s *Snapshot) bitsAlone(q *Query, g group) []uint64 {
+	if s.alts(q, g) != 1 {
+		return nil
+	}
+	p, _ := s.alt(q, g, 0)
+	return p.dense
 }
 
 // finishDense clears the bits of words outside [lo, hi) in its words, counts the members

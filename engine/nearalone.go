@@ -12,15 +12,19 @@ package engine
 // maxAloneCandidates is the most candidates a near query is answered from one by one.
 const maxAloneCandidates = 64
 
-// maxAlonePage is the furthest match (offset and page size) a near query by start is
-// paged to from its candidates one by one; a deeper page skips by rank in a union.
+// maxAlonePage is the furthest match (offset and page size, or page size after a keyset
+// token) a near query by start is paged to from its candidates one by one; a deeper page
+// skips by rank in a union.
 const maxAlonePage = 200
 
 // runNearAlone answers q, whose candidates findNear found, when near is its only filter
 // besides the range r and its candidates are few (see above), and reports whether it did.
 func (s *Snapshot) runNearAlone(q *Query, r posRange) bool {
-	if len(q.toks) > 0 || len(q.cand) > maxAloneCandidates ||
-		!q.near.byDistance && !q.afterSet && q.Offset+max(q.Limit, 0) > maxAlonePage {
+	depth := max(q.Limit, 0) // the matches a page by start walks to
+	if !q.afterSet {
+		depth += max(q.Offset, 0)
+	}
+	if len(q.toks) > 0 || len(q.cand) > maxAloneCandidates || !q.near.byDistance && depth > maxAlonePage {
 		return false
 	}
 	for d := range q.vals {
