@@ -269,7 +269,7 @@ func (g *Gazetteer) swapped(p Place, country string) Place {
 		return p
 	}
 	cs := g.byCountry[country]
-	if _, d := nearest(cs, p.Lat, p.Lon); d <= farAway {
+	if within(cs, p.Lat, p.Lon, farAway) {
 		return p
 	}
 	if _, d := nearest(cs, p.Lon, p.Lat); d <= nearCity {
@@ -451,12 +451,15 @@ func nearest(cs []*City, lat, lon float64) (*City, float64) {
 	return nearestWhere(cs, lat, lon, nil)
 }
 
-// nearestWhere is nearest over the cities of cs that keep holds for (all when nil).
+// nearestWhere is nearest over the cities of cs that keep holds for (all when nil). A
+// city whose latitude alone puts it no nearer than the best so far is passed over
+// without measuring it (the distance along a meridian bounds the great-circle distance
+// from below), so a country of tens of thousands of towns costs a few comparisons each.
 func nearestWhere(cs []*City, lat, lon float64, keep func(*City) bool) (*City, float64) {
 	var best *City
 	bestD := math.Inf(1)
 	for _, c := range cs {
-		if !c.HasGeo || keep != nil && !keep(c) {
+		if !c.HasGeo || math.Abs(c.Lat-lat)*kmPerDegree >= bestD || keep != nil && !keep(c) {
 			continue
 		}
 		if d := Distance(lat, lon, c.Lat, c.Lon); d < bestD {
@@ -465,6 +468,20 @@ func nearestWhere(cs []*City, lat, lon float64, keep func(*City) bool) (*City, f
 	}
 	return best, bestD
 }
+
+// within reports whether a city of cs lies within km of (lat, lon); it stops at the
+// first (cs is most populous first, so a populated place finds one at once).
+func within(cs []*City, lat, lon, km float64) bool {
+	for _, c := range cs {
+		if c.HasGeo && math.Abs(c.Lat-lat)*kmPerDegree <= km && Distance(lat, lon, c.Lat, c.Lon) <= km {
+			return true
+		}
+	}
+	return false
+}
+
+// kmPerDegree is the length of a degree of latitude, on the sphere Distance measures on.
+const kmPerDegree = earthKM * math.Pi / 180
 
 // nearestMajor is nearest over the major cities of cs (City.Major).
 func nearestMajor(cs []*City, lat, lon float64) (*City, float64) {
