@@ -34,13 +34,8 @@ func (t *tools) gigsPage(ctx context.Context, q url.Values, rename map[string]st
 		return fail
 	}
 	var page struct {
-		Data []gigSummary
-		Meta struct {
-			Page       int `json:"page"`
-			PageSize   int `json:"page_size"`
-			Total      int `json:"total"`
-			TotalPages int `json:"total_pages"`
-		}
+		Data  []gigSummary
+		Meta  pageMeta
 		Links struct {
 			Next string `json:"next"`
 		}
@@ -234,12 +229,7 @@ func (t *tools) listCities(ctx context.Context, a args) *sdk.CallToolResult {
 	}
 	var page struct {
 		Data []cityLine
-		Meta struct {
-			Page       int `json:"page"`
-			PageSize   int `json:"page_size"`
-			Total      int `json:"total"`
-			TotalPages int `json:"total_pages"`
-		}
+		Meta pageMeta
 	}
 	if err := json.Unmarshal(resp.Body, &page); err != nil {
 		return toolError(problem{Detail: "the API's cities could not be read: " + err.Error()})
@@ -262,6 +252,14 @@ func (t *tools) listCities(ctx context.Context, a args) *sdk.CallToolResult {
 		}
 	}
 	return result(resp.Body, b.String())
+}
+
+// pageMeta is the meta of an API page: /v1/gigs's and a paged directory's.
+type pageMeta struct {
+	Page       int `json:"page"`
+	PageSize   int `json:"page_size"`
+	Total      int `json:"total"`
+	TotalPages int `json:"total_pages"`
 }
 
 // cityLine is what a line of list_cities (or list_genres) says of an entry.
