@@ -30,6 +30,12 @@
 // page, a gig, a venue and an artist are made of the gigs' compressed parts, without
 // compressing anything per request.
 //
+// The iCalendar feeds (calendar.go) list, beside a query's or an entity's gigs, the gigs
+// no source lists any more as cancelled while their tombstones last: their JSON, kept by
+// the ledger, is laid out once per snapshot, when a feed first needs it, as a snapshot of
+// their own by Build's machinery, on which a feed's query runs as on the live gigs
+// (calendargone.go).
+//
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used
 // from any number of goroutines. Live holds the snapshot currently served; the loader
