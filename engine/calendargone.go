@@ -140,26 +140,30 @@ func (s *Snapshot) indexGone() goneIndex {
 
 // claims returns, per dimension, the folded slugs of the snapshot's cities, venues,
 // artists and genres (genreNames: the genre directory's) that fold like the name of an
-// entity of ds: those the snapshot's own entities keep from it.
+// entity of ds, which folds unlike its own slug: those the snapshot's own entities keep
+// from it. A name that folds like its own slug is its entity's own key anyway, so that
+// the snapshot's slugs are folded only when a name of ds does not (rare).
 func (s *Snapshot) claims(ds *Dataset, genreNames map[string]string) [numDims][]string {
-	names := [numDims]map[string]bool{}
-	note := func(d Dim, name string) {
-		if names[d] == nil {
-			names[d] = map[string]bool{}
+	var names [numDims]map[string]bool
+	note := func(d Dim, slug, name string) {
+		if k := Fold(name); k != Fold(slug) {
+			if names[d] == nil {
+				names[d] = map[string]bool{}
+			}
+			names[d][k] = true
 		}
-		names[d][Fold(name)] = true
 	}
 	for _, c := range ds.Cities {
-		note(DimCity, c.Name)
+		note(DimCity, c.Slug, c.Name)
 	}
 	for _, v := range ds.Venues {
-		note(DimVenue, v.Name)
+		note(DimVenue, v.Slug, v.Name)
 	}
 	for _, a := range ds.Artists {
-		note(DimArtist, a.Name)
+		note(DimArtist, a.Slug, a.Name)
 	}
 	for _, g := range ds.Genres {
-		note(DimGenre, g.Name)
+		note(DimGenre, g.Slug, g.Name)
 	}
 	var out [numDims][]string
 	claim := func(d Dim, slug string) {
@@ -167,21 +171,29 @@ func (s *Snapshot) claims(ds *Dataset, genreNames map[string]string) [numDims][]
 			out[d] = append(out[d], k)
 		}
 	}
-	var cities struct {
-		Data []struct{ Slug string } `json:"data"`
+	if names[DimCity] != nil {
+		var cities struct {
+			Data []struct{ Slug string } `json:"data"`
+		}
+		_ = json.Unmarshal(s.cities.Raw, &cities)
+		for _, c := range cities.Data {
+			claim(DimCity, c.Slug)
+		}
 	}
-	_ = json.Unmarshal(s.cities.Raw, &cities)
-	for _, c := range cities.Data {
-		claim(DimCity, c.Slug)
+	if names[DimGenre] != nil {
+		for slug := range genreNames {
+			claim(DimGenre, slug)
+		}
 	}
-	for slug := range genreNames {
-		claim(DimGenre, slug)
+	if names[DimVenue] != nil {
+		for i := range s.venueDetail.slugs.len() {
+			claim(DimVenue, string(s.venueDetail.slugs.key(i)))
+		}
 	}
-	for i := range s.venueDetail.slugs.len() {
-		claim(DimVenue, string(s.venueDetail.slugs.key(i)))
-	}
-	for i := range s.artistDetail.slugs.len() {
-		claim(DimArtist, string(s.artistDetail.slugs.key(i)))
+	if names[DimArtist] != nil {
+		for i := range s.artistDetail.slugs.len() {
+			claim(DimArtist, string(s.artistDetail.slugs.key(i)))
+		}
 	}
 	return out
 }

@@ -132,3 +132,9 @@ func IndexWords(ds *Dataset, now time.Time) (time.Duration, error) {
 	err = s.indexWords(rows, cat)
 	return time.Since(start), err
 }
+
+// IndexGone builds s's gone index anew (see calendargone.go), and returns its gigs.
+func IndexGone(s *Snapshot) int {
+	x := s.indexGone()
+	return x.snap.Len()
+}
