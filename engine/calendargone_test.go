@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -216,6 +217,13 @@ func TestGoneFeedMatchesListed(t *testing.T) {
 		engine.ReleaseQuery(q)
 		if !bytes.Equal(feeds[0], feeds[1]) {
 			t.Fatalf("query %d: the feed of the snapshot read back differs", i)
+		}
+		desc := fmt.Sprintf("\r\nDESCRIPTION:%d gigs", total)
+		if total > engine.MaxCalendarEvents {
+			desc += fmt.Sprintf(": the first %d by %s", engine.MaxCalendarEvents, map[bool]string{false: "start", true: "distance"}[fq.byDistance])
+		}
+		if !strings.Contains(strings.ReplaceAll(string(feeds[0]), "\r\n ", ""), desc) {
+			t.Fatalf("query %d: the feed's description is not %q:\n%.600s", i, desc, feeds[0])
 		}
 		uids, status := feedEvents(feeds[0])
 		var wantIDs []string
