@@ -214,14 +214,11 @@ func (s *Snapshot) genreNames() map[string]string {
 // artistMBID returns the MBID of the artist with slug in the artist directory; "" when it
 // has none, or is not there.
 func (s *Snapshot) artistMBID(slug string) string {
-	b, ok := s.Artist(slug)
-	if !ok {
-		return ""
-	}
 	var a struct {
 		MBID string `json:"mbid"`
 	}
-	_ = json.Unmarshal(b.d.entity(b.i), &a)
+	b, ok := s.Artist(slug)
+	b.decode(ok, &a)
 	return a.MBID
 }
 

@@ -121,15 +121,19 @@ func decodeGig(body []byte) (*gigDoc, error) {
 // venueAddress returns the address of the venue with slug, from its detail body; "" when
 // it has none.
 func (s *Snapshot) venueAddress(slug string) string {
-	b, ok := s.Venue(slug)
-	if !ok {
-		return ""
-	}
 	var v struct {
 		Address string `json:"address"`
 	}
-	_ = json.Unmarshal(b.d.entity(b.i), &v)
+	b, ok := s.Venue(slug)
+	b.decode(ok, &v)
 	return v.Address
+}
+
+// decode reads the object of the entity whose detail body b is into v, when ok.
+func (b DetailBody) decode(ok bool, v any) {
+	if ok {
+		_ = json.Unmarshal(b.d.entity(b.i), v)
+	}
 }
 
 // zones caches the time zones of gigs by name: time.LoadLocation reads the zone database
