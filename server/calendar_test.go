@@ -392,6 +392,21 @@ func TestCalendarRefreshes(t *testing.T) {
 			t.Errorf("%s: the gone gig's event: %+v", p, e)
 		}
 	}
+	// The listing's feed of the venue's city, and of a search for it, cross out the same
+	// gigs alike: the cancelled, the merged copy and the gone one.
+	for _, q := range []string{"city=paris", "q=cigale"} {
+		for _, p := range icalcheck.Parsers {
+			got, want := events(icalcheck.Read(t, p, do(t, "GET", base+"/v1/gigs.ics?"+q, nil).body)), events(icalcheck.Read(t, p, feed))
+			for uid, e := range want {
+				if g := got[uid]; g.Status != e.Status || g.Sequence != e.Sequence || g.Start != e.Start || g.Description != e.Description {
+					t.Errorf("%s %s: %s is %s %d at %s, in the venue's feed %s %d at %s", q, p, uid, g.Status, g.Sequence, g.Start, e.Status, e.Sequence, e.Start)
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s %s: %d events, the venue's feed %d", q, p, len(got), len(want))
+			}
+		}
+	}
 	// The gig itself answers 301 to its survivor, as its event says.
 	if r := do(t, "GET", base+"/v1/gigs/c9", nil); r.status != 301 {
 		t.Errorf("merged gig: %d", r.status)
