@@ -141,7 +141,8 @@ func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([
 }
 
 // AppendQueryCalendar appends the iCalendar feed of query q (its filters, search, near,
-// order and range; its Offset and Limit are set): the first MaxCalendarEvents gigs it
+// order and range; its Offset and Limit are set, and After must not have been called):
+// the first MaxCalendarEvents gigs it
 // matches, and the gigs no source lists any more that it matches as if they were still
 // listed, as cancelled (see calendargone.go), merged in its order (see mergeFeed). It
 // writes what appendFeed does and returns the events written. q's Page, Total and Dist
