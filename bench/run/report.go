@@ -181,6 +181,9 @@ func (r *report) goals() []goal {
 		fmt.Sprintf("%.0f ms (median of %d; the file written in %.1f s)", restart, len(g.Restart), g.SnapshotWrite.Seconds()),
 		len(g.Restart) > 0 && restart <= 1000})
 	out = append(out, r.refreshGoals()...)
+	if r.Mode.Swaps == 0 { // the peer mode's
+		return out
+	}
 	failed := r.Swap.Load.Non2xx + r.Swap.Load.SocketErrs
 	out = append(out, goal{fmt.Sprintf("failed requests across %d swaps under load (%s gigs)", r.Mode.Swaps, count(r.Swap.Gigs)), "0",
 		fmt.Sprintf("%d failed of %d, %d swaps seen", failed, r.Swap.Load.Requests, r.Swap.Swaps), failed == 0 && r.Swap.Swaps >= r.Mode.Swaps})
