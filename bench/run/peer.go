@@ -29,7 +29,12 @@ func measurePeer(ctx context.Context, m mode, cfg benchConfig, rep *report) erro
 	if own == nil {
 		return fmt.Errorf("no gigsd figures at %d gigs to compare with", m.PeerSize)
 	}
-	now := time.Now()
+	// Built at the instant gigsd built its snapshot, which the gigs it served carry as
+	// their created_at, so that the docs are gigsd's byte for byte.
+	now, err := builtAt(own.NearQ.Data)
+	if err != nil {
+		return err
+	}
 	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: m.PeerSize, Seed: 1, Now: now}), engine.Options{Now: now})
 	if err != nil {
 		return err
@@ -72,6 +77,19 @@ func measurePeer(ctx context.Context, m mode, cfg benchConfig, rep *report) erro
 		rep.command("peer "+p.Name, p.Command)
 	}
 	return nil
+}
+
+// builtAt returns the created_at of the first of docs: the instant a first build saw
+// every gig.
+func builtAt(docs []json.RawMessage) (time.Time, error) {
+	var g struct {
+		CreatedAt time.Time `json:"created_at"`
+	}
+	if len(docs) == 0 {
+		return time.Time{}, errors.New("gigsd answered the near + q page with no gig")
+	}
+	err := json.Unmarshal(docs[0], &g)
+	return g.CreatedAt, err
 }
 
 // peerAnswer is gigsd's answer to the near + q page (the discovery row nearQName) asked

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -20,9 +19,6 @@ import (
 // miles, a later from and a search that matches nothing; then measures the bench's page
 // (the commonest title word around the busiest city) for two seconds.
 func TestPostgresNearQ(t *testing.T) {
-	if _, err := pgBinDir(); err != nil {
-		missingTool(t, err)
-	}
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	ds := scale.Generate(scale.Config{Gigs: 4000, Seed: 3, Now: now})
 	scale.Scripts(ds, 11) // Motörhead, München, Москва, Αθήνα, 東京, 東京ドーム, 서울 올림픽공원
@@ -30,14 +26,7 @@ func TestPostgresNearQ(t *testing.T) {
 		ds.Artists[i+1].Name = name
 	}
 	ds.Venues[6].Name, ds.Venues[7].Name = "Straße Hall", "ＭＵＮＩＣＨ　Ｈａｌｌ"
-	snap, err := engine.Build(ds, engine.Options{Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := pgRowsOf(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, rows := pgTestRows(t, ds, now)
 
 	// The bench's page: the commonest title word within 25 km of the busiest city's centre.
 	perCity := map[string]int{}
@@ -143,14 +132,9 @@ func TestPostgresNearQ(t *testing.T) {
 		t.Fatalf("%d pages of more than a page, %d empty, the first of %d: the queries test too little", full, empty, pages[0].Total)
 	}
 
-	dir, err := os.MkdirTemp("", "gigs-pg-") // not t.TempDir: the postgres user must reach it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	res, err := runPostgres(ctx, dir, rows, pages, 1, 2*time.Second, 4, 0, 1)
+	res, err := runPostgres(ctx, pgTestDir(t), rows, pages, 1, 2*time.Second, 4, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,18 +19,8 @@ import (
 // expected page is computed in Go and held to the engine's own answer first, so the rows'
 // sort instants (times to be announced included) are the API's.
 func TestPostgresPeer(t *testing.T) {
-	if _, err := pgBinDir(); err != nil {
-		missingTool(t, err)
-	}
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: 2000, Seed: 1, Now: now}), engine.Options{Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := pgRowsOf(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, rows := pgTestRows(t, scale.Generate(scale.Config{Gigs: 2000, Seed: 1, Now: now}), now)
 	perCity := map[string]int{}
 	for _, r := range rows {
 		perCity[r.City]++
@@ -69,11 +59,6 @@ func TestPostgresPeer(t *testing.T) {
 		t.Fatalf("page %v does not start with %s", want, tricky.ID)
 	}
 
-	dir, err := os.MkdirTemp("", "gigs-pg-") // not t.TempDir: the postgres user must reach it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	page := pgPage{Name: "page", SQL: func(param func(string) string) string { return pgPageSQL(q.PageSize, param) },
@@ -81,7 +66,7 @@ func TestPostgresPeer(t *testing.T) {
 	for _, id := range want {
 		page.Want = append(page.Want, rows[slices.IndexFunc(rows, func(r pgRow) bool { return r.ID == id })].Doc)
 	}
-	res, err := runPostgres(ctx, dir, rows, []pgPage{page}, 1, 2*time.Second, 4, 0, 1)
+	res, err := runPostgres(ctx, pgTestDir(t), rows, []pgPage{page}, 1, 2*time.Second, 4, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,4 +115,33 @@ func pgPageOf(rows []pgRow, q pgQuery) ([]string, int) {
 		ids = append(ids, r.ID)
 	}
 	return ids, len(match)
+}
+
+// pgTestRows builds ds into a snapshot and returns it and the peer's rows of it. The test
+// fails, or skips without GIGS_REQUIRE_TOOLS, when PostgreSQL 15 or PostGIS is missing.
+func pgTestRows(t *testing.T, ds *engine.Dataset, now time.Time) (*engine.Snapshot, []pgRow) {
+	t.Helper()
+	if _, err := pgBinDir(); err != nil {
+		missingTool(t, err)
+	}
+	snap, err := engine.Build(ds, engine.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pgRowsOf(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap, rows
+}
+
+// pgTestDir returns a directory for a throwaway server, removed after the test: not
+// t.TempDir, which the postgres user cannot reach.
+func pgTestDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "gigs-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
