@@ -92,7 +92,7 @@ func (r *pgResult) page(name string) *pgMeasure {
 	return nil
 }
 
-// pgTable is the peer's one denormalized table. doc is json, not jsonb: json keeps the
+// pgTable is the peer's table of gigs, denormalized. doc is json, not jsonb: json keeps the
 // API's bytes as they are and json_agg copies them out verbatim, where jsonb reorders the
 // keys, reformats on output and costs a serialization per row (at 100k gigs and 16
 // clients the statement ran at 6,100 tps on json and 4,200 on jsonb).
@@ -152,7 +152,8 @@ func pgPageSQL(pageSize int, param func(name string) string) string {
 const pgInstall = "`make tools` installs it (Debian packages postgresql-15 and postgresql-15-postgis-3)"
 
 // pgBinDir returns the directory of the PostgreSQL 15 programs (initdb, pg_ctl, postgres,
-// psql, pgbench): pg_config's when it is version 15, else Debian's.
+// psql, pgbench): pg_config's when it is version 15, else Debian's. Its extensions must
+// hold PostGIS and unaccent.
 func pgBinDir() (string, error) {
 	dirs := []string{"/usr/lib/postgresql/15/bin"}
 	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
