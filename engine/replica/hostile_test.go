@@ -114,6 +114,7 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	} {
 		m := goodManifest
 		m.Object, m.Published = tc.object, m.Published.Add(time.Duration(i+1)*time.Second)
+		m.Checksum = "0123456789abcdef" // other bytes than those served
 		writeManifest(t, b, m)
 		if swapped, err := pollWithin(t, f); swapped || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Fatalf("%s: swapped %v, %v; want an error with %q", tc.object, swapped, err, tc.want)
@@ -125,6 +126,7 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	// Of the right size, a sparse object is not zstd: refused at its first bytes.
 	m := goodManifest
 	m.Object, m.Size, m.FileSize, m.Published = "snapshots/sparse", 2<<30, 2<<30, m.Published.Add(time.Minute)
+	m.Checksum = "0123456789abcdef"
 	writeManifest(t, b, m)
 	if swapped, err := pollWithin(t, f); swapped || err == nil || !strings.Contains(err.Error(), "not zstd") {
 		t.Fatalf("a sparse object of the manifest's size: swapped %v, %v", swapped, err)
@@ -221,6 +223,7 @@ func TestFollowerBacksOff(t *testing.T) {
 	for fails := 1; fails <= 12; fails++ {
 		m := goodManifest
 		m.Object, m.Published = "snapshots/sparse", m.Published.Add(time.Duration(fails)*time.Second)
+		m.Checksum = "0123456789abcdef"
 		writeManifest(t, b, m)
 		ticks <- time.Now()
 		w := <-waits
