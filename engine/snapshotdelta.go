@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/gigs/gigs/engine/internal/bindelta"
-	"github.com/gigs/gigs/engine/internal/binfile"
 )
 
 // A snapshot delta turns one snapshot file (its base) into another, byte for byte: the
@@ -81,10 +80,11 @@ func (d *SnapshotDelta) Apply(w io.Writer, basePath string, limit int64) (int64,
 		return 0, err
 	}
 	defer base.UnmapAfter(0)
-	if sum := binfile.Checksum(base.Bytes()); sum != d.d.Base {
-		return 0, fmt.Errorf("snapshot file %q ends with checksum %016x, the delta applies to %016x", basePath, sum, d.d.Base)
+	n, err := d.d.Apply(w, base.Bytes(), snapshotHead, limit)
+	if err != nil {
+		return n, fmt.Errorf("snapshot file %q: %w", basePath, err)
 	}
-	return d.d.Apply(w, base.Bytes(), snapshotHead, limit)
+	return n, nil
 }
 
 // SnapshotFileSum returns the checksum a snapshot file ends with (the xxhash64 of all its

@@ -95,8 +95,9 @@ type Delta struct {
 	FileSize int64  `json:"file_size"` // of the snapshot file it makes
 }
 
-// maxChain caps the deltas a manifest lists: a follower applies at most these in a row.
-const maxChain = 64
+// MaxChain caps the deltas a manifest lists: a follower applies at most these in a row,
+// and a publisher uploads a snapshot whole at least every MaxChain.
+const MaxChain = 64
 
 // current returns the checksum of the current snapshot's file: empty in format 1.
 func (m *Manifest) current() string {
@@ -141,8 +142,8 @@ func (m *Manifest) checkDeltas() error {
 	if !isSum(m.Checksum) {
 		return fmt.Errorf("manifest checksum %q is not 16 hex digits", m.Checksum)
 	}
-	if len(m.Deltas) > maxChain {
-		return fmt.Errorf("manifest lists %d deltas, over %d", len(m.Deltas), maxChain)
+	if len(m.Deltas) > MaxChain {
+		return fmt.Errorf("manifest lists %d deltas, over %d", len(m.Deltas), MaxChain)
 	}
 	full := len(m.Deltas) == 0
 	for i, d := range m.Deltas {

@@ -252,9 +252,9 @@ func Parse(delta []byte) (*Delta, error) {
 }
 
 // Apply writes to w the file d makes of base, and returns how many bytes it wrote. It
-// fails, having written what it did, when d's size is over limit or its checksum differs
-// from the file written (a base that is not d's, or a damaged delta), or d is not well
-// formed. base is not modified.
+// fails, having written what it did, when d's size is over limit, base does not end with
+// the checksum d applies to, the file written does not end with d's (a damaged base or
+// delta), or d is not well formed. base is not modified.
 func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64) (int64, error) {
 	if d.Size > limit {
 		return 0, fmt.Errorf("delta makes a file of %d bytes, over %d", d.Size, limit)
@@ -265,6 +265,9 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64) (int64, e
 	baseSecs, err := binfile.Split(base, head)
 	if err != nil {
 		return 0, fmt.Errorf("base: %w", err)
+	}
+	if sum := binfile.Checksum(base); sum != d.Base {
+		return 0, fmt.Errorf("the base ends with checksum %016x, the delta applies to %016x", sum, d.Base)
 	}
 	cw := &countWriter{w: w}
 	fw := binfile.NewWriter(cw)
