@@ -32,9 +32,29 @@ const block = 32
 // smaller: larger ones are arenas of bytes, and trying costs an encoding each.
 const maxWordSection = 64 << 20
 
+// A Predictor returns what section i of a file is expected to hold, made from the base's
+// sections and the file's sections before i (each as the parts it is made of), when the
+// caller knows better than the base's section i (a section derived from others); nil
+// when it does not. It must return the same bytes to Encode and to Apply, which code and
+// make section i from them instead of the base's section i. A nil Predictor predicts nothing.
+type Predictor func(i int, base [][]byte, made [][][]byte) ([]byte, error)
+
+func (p Predictor) source(i int, base [][]byte, made [][][]byte) ([]byte, error) {
+	if p != nil {
+		if b, err := p(i, base, made); b != nil || err != nil {
+			return b, err
+		}
+	}
+	if i < len(base) {
+		return base[i], nil
+	}
+	return nil, nil
+}
+
 // Encode returns the delta that turns base into file, two files of binfile sections whose
-// callers' headers are head bytes long. base and file are not modified.
-func Encode(base, file []byte, head int) ([]byte, error) {
+// callers' headers are head bytes long, with the sections predict makes. base and file
+// are not modified.
+func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 	baseSecs, err := binfile.Split(base, head)
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
@@ -51,11 +71,13 @@ func Encode(base, file []byte, head int) ([]byte, error) {
 	out = binary.AppendUvarint(out, uint64(len(file)))
 	out = binary.AppendUvarint(out, uint64(len(secs)))
 	var tab table
+	made := make([][][]byte, 0, len(secs))
 	for i, sec := range secs {
-		var src []byte
-		if i < len(baseSecs) {
-			src = baseSecs[i]
+		src, err := predict.source(i, baseSecs, made)
+		if err != nil {
+			return nil, fmt.Errorf("section %d: %w", i, err)
 		}
+		made = append(made, [][]byte{sec})
 		best := encodeSection(nil, &tab, plain, src, sec)
 		if len(sec) <= maxWordSection && len(src) <= maxWordSection {
 			for t := byte(diff32); t < nTransf; t++ {
@@ -246,16 +268,17 @@ func Parse(delta []byte) (*Delta, error) {
 	d.Head = r.bytes(r.uint(1 << 10))
 	d.Base, d.Sum = r.u64(), r.u64()
 	d.Size = int64(r.uint(1 << 62))
-	d.sections = int(r.uint(1 << 20))
+	d.sections = int(r.uint(1 << 16))
 	d.rest = r.b
 	return d, r.err
 }
 
-// Apply writes to w the file d makes of base, and returns how many bytes it wrote. It
+// Apply writes to w the file d makes of base, with the sections predict makes (the
+// Predictor given to Encode), and returns how many bytes it wrote. It
 // fails, having written what it did, when d's size is over limit, base does not end with
 // the checksum d applies to, the file written does not end with d's (a damaged base or
 // delta), or d is not well formed. base is not modified.
-func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64) (int64, error) {
+func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict Predictor) (int64, error) {
 	if d.Size > limit {
 		return 0, fmt.Errorf("delta makes a file of %d bytes, over %d", d.Size, limit)
 	}
@@ -273,25 +296,27 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64) (int64, e
 	fw := binfile.NewWriter(cw)
 	fw.Header(d.Head)
 	r := reader{b: d.rest}
-	var parts [][]byte
+	made := make([][][]byte, 0, d.sections)
 	for i := range d.sections {
-		var src []byte
-		if i < len(baseSecs) {
-			src = baseSecs[i]
-		}
 		t := r.byte()
 		size := r.uint(uint64(max(0, d.Size-fw.Written())))
-		if t >= nTransf || t != plain && (size%uint64(wordSize(t)) != 0 || len(src)%wordSize(t) != 0 ||
-			size > maxWordSection || len(src) > maxWordSection) {
+		if t >= nTransf || t != plain && (size%uint64(wordSize(t)) != 0 || size > maxWordSection) {
 			r.fail(fmt.Errorf("section %d: bad transform %d", i, t))
 		}
 		if r.err != nil {
 			return cw.n, r.err
 		}
+		src, err := predict.source(i, baseSecs, made)
+		if err != nil {
+			return cw.n, fmt.Errorf("section %d: %w", i, err)
+		}
 		if t != plain {
+			if len(src)%wordSize(t) != 0 || len(src) > maxWordSection {
+				return cw.n, fmt.Errorf("section %d: bad transform %d", i, t)
+			}
 			src = transform(t, src)
 		}
-		parts = parts[:0]
+		var parts [][]byte
 		last := 0
 		for left := int(size); left > 0 && r.err == nil; {
 			add := r.uint(uint64(left))
@@ -320,6 +345,7 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64) (int64, e
 			untransform(t, parts[0])
 		}
 		fw.Section(parts...)
+		made = append(made, parts)
 	}
 	switch {
 	case len(r.b) != 0:

@@ -72,7 +72,7 @@ func apply(t *testing.T, base, delta []byte, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
-	_, err = d.Apply(&out, base, head, limit)
+	_, err = d.Apply(&out, base, head, limit, nil)
 	return out.Bytes(), err
 }
 
@@ -94,7 +94,7 @@ func TestRoundTrip(t *testing.T) {
 		{"empty", nil, nil, 1.1},
 	} {
 		b, f := file(base), file(tc.rows, tc.extra)
-		delta, err := Encode(b, f, head)
+		delta, err := Encode(b, f, head, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestHostile(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	baseRows := rows(r, 100)
 	base, target := file(baseRows), file(churn(r, baseRows, 0.1))
-	good, err := Encode(base, target, head)
+	good, err := Encode(base, target, head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestHostile(t *testing.T) {
 		{"huge section count", prefix(100, 1<<40), base, 1 << 20, "at most"},
 		{"a section past the file", append(u(prefix(100, 1), 0), u(nil, 1<<30)...), base, 1 << 20, "at most"},
 		{"a copy out of the base", append(append(u(prefix(1000, 1), 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, 1<<20)...), base, 1 << 20, "out of its base"},
-		{"a copy far back", append(append(u(prefix(1000, 1), 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, -(1 << 62))...), base, 1 << 20, "out of its base"},
+		{"a copy far back", append(append(u(prefix(1000, 1), 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, -(1<<62))...), base, 1 << 20, "out of its base"},
 		{"an operation of nothing", append(u(prefix(1000, 1), 0), u(nil, 64, 0, 0)...), base, 1 << 20, "makes nothing"},
 		{"an unknown transform", append(u(prefix(1000, 1), 7), u(nil, 64)...), base, 1 << 20, "transform"},
 		{"bytes after", append(bytes.Clone(good), 0), base, 1 << 20, "after the last section"},
@@ -168,7 +168,7 @@ func FuzzApply(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
 	base := file(rows(r, 40))
 	for _, target := range [][]byte{file(churn(r, rows(r, 40), 0.2)), file(rows(r, 30), []byte("x")), base} {
-		d, err := Encode(base, target, head)
+		d, err := Encode(base, target, head, nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func FuzzApply(f *testing.F) {
 			return
 		}
 		var out bytes.Buffer
-		if _, err := d.Apply(&out, base, head, 1<<20); err == nil {
+		if _, err := d.Apply(&out, base, head, 1<<20, nil); err == nil {
 			if made := out.Bytes(); binfile.Checksum(made) != d.Sum {
 				t.Fatalf("made a file without the delta's checksum")
 			}
@@ -188,6 +188,6 @@ func FuzzApply(f *testing.F) {
 				t.Fatalf("made a damaged file: %v", err)
 			}
 		}
-		_, _ = d.Apply(io.Discard, base[:len(base)/2], head, 1<<20)
+		_, _ = d.Apply(io.Discard, base[:len(base)/2], head, 1<<20, nil)
 	})
 }

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gigs/gigs/engine/internal/binfile"
+)
+
+// TestSnapshotDeltaSections holds the section numbers predictSection reads and makes to
+// the snapshot file's layout: a file's sections there are the arena, the export's head,
+// tail and gzip body.
+func TestSnapshotDeltaSections(t *testing.T) {
+	s := twoCities(t, 5000)
+	path := filepath.Join(t.TempDir(), "snapshot")
+	if err := s.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, err := binfile.Split(data, snapshotHead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.Export()
+	for _, c := range []struct {
+		name string
+		at   int
+		want []byte
+	}{
+		{"arena", sectionArena, bytes.Join(s.arena, nil)},
+		{"export head", sectionExportHead, e.Head},
+		{"export tail", sectionExportTail, e.Tail},
+		{"export gzip", sectionExportGzip, bytes.Join(e.Gzip, nil)},
+	} {
+		if !bytes.Equal(secs[c.at], c.want) {
+			t.Errorf("section %d is not the %s (format %d): renumber predictSection's sections", c.at, c.name, snapshotVersion)
+		}
+	}
+	made := [][][]byte{}
+	for _, sec := range secs[:sectionExportGzip] {
+		made = append(made, [][]byte{sec})
+	}
+	if got, err := predictSection(sectionExportGzip, nil, made); err != nil || !bytes.Equal(got, secs[sectionExportGzip]) {
+		t.Errorf("the export's gzip body made again differs from the file's (%v)", err)
+	}
+}
