@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -20,33 +21,108 @@ import (
 // snapshotHead is the length of a snapshot file's header: its magic line and version.
 const snapshotHead = len(snapshotMagic) + 4
 
-// The sections of a snapshot file (of this format version) a delta predicts: the
-// export's gzip body is made again from its identity body (its head, the gigs' arena and
-// its tail) rather than sent, since a few gigs changed anywhere change all its bytes.
-// TestSnapshotDeltaSections holds these numbers to the file's layout.
+// The sections of a snapshot file (of this format version) a delta's sources are made
+// from (see snapshotSources). TestSnapshotDeltaSections holds these numbers to the
+// file's layout.
 const (
 	sectionArena      = 4
+	sectionIDs        = 9 // the gig ids' arena, and their offsets after it
 	sectionExportHead = 110
 	sectionExportTail = 111
 	sectionExportGzip = 112
 )
 
-// predictSection is the bindelta.Predictor of snapshot files: the export's gzip body
-// compressed from the file's own export body.
-func predictSection(i int, _ [][]byte, made [][][]byte) ([]byte, error) {
-	if i != sectionExportGzip || len(made) != i {
-		return nil, nil
+// snapshotSources offers the sources a delta of snapshot files codes sections against
+// besides the base's (see bindelta.Predictor): the export's gzip body compressed again
+// from the file's own export body, since a few gigs changed anywhere change all its
+// bytes; and, for a section of 4-byte words after the gig ids, the base's words read as
+// gig positions and renumbered to the file's (a removed gig's dropped), since each gig
+// added or removed moves the positions after it in every index and list of positions.
+// Words that are not positions are renumbered too, as nonsense that a delta does not choose.
+type snapshotSources struct {
+	moved []int32 // the base's gig positions in the file, -1 for a gig removed; made once
+	err   error
+}
+
+func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+	switch {
+	case k != 1 || len(made) != i:
+		return nil, false, nil
+	case i == sectionExportGzip:
+		parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
+		if err != nil {
+			return nil, false, err
+		}
+		out := make([]byte, 0, n)
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out, true, nil
+	case i > sectionIDs+1 && i < len(base) && len(base[i])%4 == 0 && len(base[i]) <= maxRenumbered:
+		if p.moved == nil && p.err == nil {
+			p.moved, p.err = movedGigs(base, made)
+		}
+		if p.err != nil {
+			return nil, false, p.err
+		}
+		return renumber(base[i], p.moved), true, nil
 	}
-	body := slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail])
-	parts, n, err := compressExport(body)
+	return nil, false, nil
+}
+
+// maxRenumbered caps the sections renumbered: larger ones are arenas of bytes.
+const maxRenumbered = 64 << 20
+
+// movedGigs returns, for each gig of the base, its position in the file made, or -1,
+// from the gig ids of both.
+func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
+	if len(base) <= sectionIDs+1 || len(made) <= sectionIDs+1 {
+		return nil, errors.New("no gig ids")
+	}
+	table := func(arena, off []byte) (keyTable, error) {
+		offs := make([]uint32, len(off)/4)
+		for i := range offs {
+			offs[i] = binary.LittleEndian.Uint32(off[4*i:])
+		}
+		t := keyTable{arena: arena, off: offs}
+		if len(off)%4 != 0 || !t.valid(t.len()) {
+			return keyTable{}, errors.New("gig ids inconsistent")
+		}
+		return keyTableOf(arena, offs)
+	}
+	old, err := table(base[sectionIDs], base[sectionIDs+1])
+	if err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
+	now, err := table(bytes.Join(made[sectionIDs], nil), bytes.Join(made[sectionIDs+1], nil))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+	moved := make([]int32, old.len())
+	for i := range moved {
+		moved[i] = -1
+		if p, ok := now.findBytes(old.key(i)); ok {
+			moved[i] = int32(p)
+		}
 	}
-	return out, nil
+	return moved, nil
+}
+
+// renumber returns the little-endian 4-byte words of b with each that is a position of
+// moved replaced by where it moved, and dropped when its gig was removed.
+func renumber(b []byte, moved []int32) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i+4 <= len(b); i += 4 {
+		w := binary.LittleEndian.Uint32(b[i:])
+		if int64(w) < int64(len(moved)) {
+			if moved[w] < 0 {
+				continue
+			}
+			w = uint32(moved[w])
+		}
+		out = binary.LittleEndian.AppendUint32(out, w)
+	}
+	return out
 }
 
 // WriteSnapshotDelta writes to w the delta that turns the snapshot file at basePath into
@@ -63,7 +139,7 @@ func WriteSnapshotDelta(w io.Writer, basePath, path string) error {
 		return err
 	}
 	defer file.UnmapAfter(0)
-	d, err := bindelta.Encode(base.Bytes(), file.Bytes(), snapshotHead, predictSection)
+	d, err := bindelta.Encode(base.Bytes(), file.Bytes(), snapshotHead, (&snapshotSources{}).source)
 	if err != nil {
 		return fmt.Errorf("cannot write the delta of %q to %q: %w", basePath, path, err)
 	}
@@ -110,7 +186,7 @@ func (d *SnapshotDelta) Apply(w io.Writer, basePath string, limit int64) (int64,
 		return 0, err
 	}
 	defer base.UnmapAfter(0)
-	n, err := d.d.Apply(w, base.Bytes(), snapshotHead, limit, predictSection)
+	n, err := d.d.Apply(w, base.Bytes(), snapshotHead, limit, (&snapshotSources{}).source)
 	if err != nil {
 		return n, fmt.Errorf("snapshot file %q: %w", basePath, err)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,6 +37,8 @@ func TestSnapshotDeltaSections(t *testing.T) {
 		{"export head", sectionExportHead, e.Head},
 		{"export tail", sectionExportTail, e.Tail},
 		{"export gzip", sectionExportGzip, bytes.Join(e.Gzip, nil)},
+		{"gig ids", sectionIDs, s.ids.arena},
+		{"gig ids' offsets", sectionIDs + 1, u32(s.ids.off)},
 	} {
 		if !bytes.Equal(secs[c.at], c.want) {
 			t.Errorf("section %d is not the %s (format %d): renumber predictSection's sections", c.at, c.name, snapshotVersion)
@@ -45,7 +48,15 @@ func TestSnapshotDeltaSections(t *testing.T) {
 	for _, sec := range secs[:sectionExportGzip] {
 		made = append(made, [][]byte{sec})
 	}
-	if got, err := predictSection(sectionExportGzip, nil, made); err != nil || !bytes.Equal(got, secs[sectionExportGzip]) {
+	if got, _, err := (&snapshotSources{}).source(sectionExportGzip, 1, secs, made); err != nil || !bytes.Equal(got, secs[sectionExportGzip]) {
 		t.Errorf("the export's gzip body made again differs from the file's (%v)", err)
 	}
+}
+
+func u32(l []uint32) []byte {
+	var b []byte
+	for _, w := range l {
+		b = binary.LittleEndian.AppendUint32(b, w)
+	}
+	return b
 }

@@ -24,6 +24,9 @@ const (
 	nTransf      = 3
 )
 
+// maxSource caps the sources a Predictor offers a section.
+const maxSource = 8
+
 // block is the length of the runs matched between a section and its base's: a copy is at
 // least this long (shorter runs are added).
 const block = 32
@@ -32,23 +35,26 @@ const block = 32
 // smaller: larger ones are arenas of bytes, and trying costs an encoding each.
 const maxWordSection = 64 << 20
 
-// A Predictor returns what section i of a file is expected to hold, made from the base's
-// sections and the file's sections before i (each as the parts it is made of), when the
-// caller knows better than the base's section i (a section derived from others); nil
-// when it does not. It must return the same bytes to Encode and to Apply, which code and
-// make section i from them instead of the base's section i. A nil Predictor predicts nothing.
-type Predictor func(i int, base [][]byte, made [][][]byte) ([]byte, error)
+// A Predictor offers sources section i of a file may be coded against besides the base's
+// section i (source 0), when the caller knows what the section is made of: source k (from
+// 1 on) made from the base's sections and the file's sections before i (each as the
+// parts it is made of), and ok false past the last one. Encode codes each section
+// against the source that makes its delta smallest, and names it in the delta; Apply
+// asks for that one alone. It must make the same bytes for both. A nil Predictor offers
+// none.
+type Predictor func(i, k int, base [][]byte, made [][][]byte) (src []byte, ok bool, err error)
 
-func (p Predictor) source(i int, base [][]byte, made [][][]byte) ([]byte, error) {
-	if p != nil {
-		if b, err := p(i, base, made); b != nil || err != nil {
-			return b, err
-		}
+// source returns source k of section i.
+func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+	switch {
+	case k == 0 && i < len(base):
+		return base[i], true, nil
+	case k == 0:
+		return nil, true, nil
+	case p == nil:
+		return nil, false, nil
 	}
-	if i < len(base) {
-		return base[i], nil
-	}
-	return nil, nil
+	return p(i, k, base, made)
 }
 
 // Encode returns the delta that turns base into file, two files of binfile sections whose
@@ -73,21 +79,30 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 	var tab table
 	made := make([][][]byte, 0, len(secs))
 	for i, sec := range secs {
-		src, err := predict.source(i, baseSecs, made)
-		if err != nil {
-			return nil, fmt.Errorf("section %d: %w", i, err)
-		}
-		made = append(made, [][]byte{sec})
-		best := encodeSection(nil, &tab, plain, src, sec)
-		if len(sec) <= maxWordSection && len(src) <= maxWordSection {
+		var best []byte
+		for k := 0; k <= maxSource; k++ {
+			src, ok, err := predict.source(i, k, baseSecs, made)
+			if err != nil {
+				return nil, fmt.Errorf("section %d: %w", i, err)
+			}
+			if !ok {
+				break
+			}
+			if d := encodeSection(binary.AppendUvarint(nil, uint64(k)), &tab, plain, src, sec); best == nil || len(d) < len(best) {
+				best = d
+			}
+			if len(sec) > maxWordSection || len(src) > maxWordSection {
+				continue
+			}
 			for t := byte(diff32); t < nTransf; t++ {
 				if size := wordSize(t); len(sec)%size == 0 && len(src)%size == 0 {
-					if d := encodeSection(nil, &tab, t, transform(t, src), transform(t, sec)); len(d) < len(best) {
+					if d := encodeSection(binary.AppendUvarint(nil, uint64(k)), &tab, t, transform(t, src), transform(t, sec)); len(d) < len(best) {
 						best = d
 					}
 				}
 			}
 		}
+		made = append(made, [][]byte{sec})
 		out = append(out, best...)
 	}
 	return out, nil
@@ -298,6 +313,7 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	r := reader{b: d.rest}
 	made := make([][][]byte, 0, d.sections)
 	for i := range d.sections {
+		k := int(r.uint(maxSource))
 		t := r.byte()
 		size := r.uint(uint64(max(0, d.Size-fw.Written())))
 		if t >= nTransf || t != plain && (size%uint64(wordSize(t)) != 0 || size > maxWordSection) {
@@ -306,7 +322,10 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 		if r.err != nil {
 			return cw.n, r.err
 		}
-		src, err := predict.source(i, baseSecs, made)
+		src, ok, err := predict.source(i, k, baseSecs, made)
+		if err == nil && !ok {
+			err = fmt.Errorf("no source %d", k)
+		}
 		if err != nil {
 			return cw.n, fmt.Errorf("section %d: %w", i, err)
 		}

@@ -148,12 +148,13 @@ func TestHostile(t *testing.T) {
 		{"another base", good, target, 1 << 20, "checksum"},
 		{"a byte flipped", func() []byte { d := bytes.Clone(good); d[len(d)-3] ^= 0x10; return d }(), base, 1 << 20, ""},
 		{"huge section count", prefix(100, 1<<40), base, 1 << 20, "at most"},
-		{"a section past the file", append(u(prefix(100, 1), 0), u(nil, 1<<30)...), base, 1 << 20, "at most"},
-		{"a copy out of the base", append(append(u(prefix(1000, 1), 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, 1<<20)...), base, 1 << 20, "out of its base"},
-		{"a copy far back", append(append(u(prefix(1000, 1), 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, -(1<<62))...), base, 1 << 20, "out of its base"},
-		{"an operation of nothing", append(u(prefix(1000, 1), 0), u(nil, 64, 0, 0)...), base, 1 << 20, "makes nothing"},
-		{"an unknown transform", append(u(prefix(1000, 1), 7), u(nil, 64)...), base, 1 << 20, "transform"},
+		{"a section past the file", append(u(prefix(100, 1), 0, 0), u(nil, 1<<30)...), base, 1 << 20, "at most"},
+		{"a copy out of the base", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, 1<<20)...), base, 1 << 20, "out of its base"},
+		{"a copy far back", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, -(1<<62))...), base, 1 << 20, "out of its base"},
+		{"an operation of nothing", append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 0)...), base, 1 << 20, "makes nothing"},
+		{"an unknown transform", append(u(prefix(1000, 1), 0, 7), u(nil, 64)...), base, 1 << 20, "transform"},
 		{"bytes after", append(bytes.Clone(good), 0), base, 1 << 20, "after the last section"},
+		{"a source none offers", append(u(prefix(1000, 1), 1, 0), u(nil, 64)...), base, 1 << 20, "no source 1"},
 	} {
 		_, err := apply(t, tc.base, tc.delta, tc.limit)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
