@@ -9,7 +9,9 @@ import (
 	"os"
 	"slices"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/internal/bindelta"
+	"github.com/gigs/gigs/engine/internal/deflate"
 )
 
 // A snapshot delta turns one snapshot file (its base) into another, byte for byte: the
@@ -25,7 +27,10 @@ const snapshotHead = len(snapshotMagic) + 4
 // from (see snapshotSources). TestSnapshotDeltaSections holds these numbers to the
 // file's layout.
 const (
-	sectionArena      = 4
+	sectionBuilt      = 1
+	sectionArena      = 4 // the gigs' JSON, their offsets after it
+	sectionZArena     = 6 // the gigs' deflate fragments, their offsets after it
+	sectionGigHash    = 8
 	sectionIDs        = 9 // the gig ids' arena, and their offsets after it
 	sectionExportHead = 110
 	sectionExportTail = 111
@@ -39,15 +44,24 @@ const (
 // gig positions and renumbered to the file's (a removed gig's dropped), since each gig
 // added or removed moves the positions after it in every index and list of positions.
 // Words that are not positions are renumbered too, as nonsense that a delta does not choose.
+// And the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
+// whose JSON did not change, and the others compressed again, with the coder made from
+// the file's gigs (see sampleGigs).
+//
+// A source that cannot be made (sections inconsistent: a damaged delta, or a base that is
+// not a snapshot file) is not offered: a delta coded against it fails to apply.
 type snapshotSources struct {
 	moved []int32 // the base's gig positions in the file, -1 for a gig removed; made once
-	err   error
+	err   error   // why moved could not be made
 }
 
 func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
 	switch {
 	case k != 1 || len(made) != i:
 		return nil, false, nil
+	case i == sectionZArena:
+		z, err := fragments(base, made)
+		return z, err == nil, nil
 	case i == sectionExportGzip:
 		parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
 		if err != nil {
@@ -63,11 +77,76 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 			p.moved, p.err = movedGigs(base, made)
 		}
 		if p.err != nil {
-			return nil, false, p.err
+			return nil, false, nil
 		}
 		return renumber(base[i], p.moved), true, nil
 	}
 	return nil, false, nil
+}
+
+// fragments makes the deflate fragments of the gigs of the file (see snapshotSources):
+// a gig of the base is found by the hash of its JSON (the base's gig hashes).
+func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
+	if len(base) <= sectionGigHash || len(made) <= sectionArena+1 {
+		return nil, errors.New("no gigs")
+	}
+	bOff, ok1 := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
+	bZoff, ok2 := gigOffsets(base[sectionZArena+1], len(base[sectionZArena])-1)
+	arena := bytes.Join(made[sectionArena], nil)
+	off, ok3 := gigOffsets(bytes.Join(made[sectionArena+1], nil), len(arena))
+	built, hashes := bytes.Join(made[sectionBuilt], nil), base[sectionGigHash]
+	if !ok1 || !ok2 || !ok3 || len(bOff) != len(bZoff) || len(hashes) != 8*(len(bOff)-1) || len(built) != 8 {
+		return nil, errors.New("gigs' offsets inconsistent")
+	}
+	row := func(at []int, i int, arena []byte) []byte { return arena[at[i] : at[i+1]-1] }
+	was := make(map[uint64]int32, len(bOff)-1)
+	for j := range len(bOff) - 1 {
+		was[binary.LittleEndian.Uint64(hashes[8*j:])] = int32(j)
+	}
+	from := make([]int32, len(off)-1) // the base's position of each gig, or -1
+	for i := range from {
+		from[i] = -1
+		if j, ok := was[xxhash.Sum64(row(off, i, arena))]; ok {
+			from[i] = j
+		}
+	}
+	now := int64(binary.LittleEndian.Uint64(built))
+	var sample [][]byte
+	for i := 0; i < len(from); i += (len(from) + 511) / 512 { // as sampleGigs does
+		g := row(off, i, arena)
+		if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
+			g = g[:k]
+		}
+		sample = append(sample, appendGigTimes(slices.Clip(g), now, now))
+	}
+	coder := deflate.NewCoder(sample)
+	var m deflate.Matcher
+	z := make([]byte, 0, len(base[sectionZArena]))
+	for i, j := range from {
+		if g := row(off, i, arena); j >= 0 && bytes.Equal(row(bOff, int(j), base[sectionArena]), g) {
+			z = append(z, base[sectionZArena][bZoff[j]:bZoff[j+1]]...)
+		} else {
+			z = coder.AppendFragment(z, g, &m)
+		}
+	}
+	return z, nil
+}
+
+// gigOffsets reads a section of 8-byte offsets of gigs into an arena of size bytes (and
+// a comma after the last): whether they start at 0, ascend, and end there.
+func gigOffsets(b []byte, size int) ([]int, bool) {
+	if len(b)%8 != 0 || len(b) < 8 {
+		return nil, false
+	}
+	at := make([]int, len(b)/8)
+	for i := range at {
+		v := binary.LittleEndian.Uint64(b[8*i:])
+		if v > uint64(size)+1 || i > 0 && int(v) < at[i-1] {
+			return nil, false
+		}
+		at[i] = int(v)
+	}
+	return at, at[0] == 0 && at[len(at)-1] == size+1
 }
 
 // maxRenumbered caps the sections renumbered: larger ones are arenas of bytes.

@@ -38,6 +38,8 @@ func TestSnapshotDeltaSections(t *testing.T) {
 		{"export tail", sectionExportTail, e.Tail},
 		{"export gzip", sectionExportGzip, bytes.Join(e.Gzip, nil)},
 		{"gig ids", sectionIDs, s.ids.arena},
+		{"gig hashes", sectionGigHash, u64(s.gigHash)},
+		{"fragments", sectionZArena, bytes.Join(s.zarena, nil)},
 		{"gig ids' offsets", sectionIDs + 1, u32(s.ids.off)},
 	} {
 		if !bytes.Equal(secs[c.at], c.want) {
@@ -57,6 +59,14 @@ func u32(l []uint32) []byte {
 	var b []byte
 	for _, w := range l {
 		b = binary.LittleEndian.AppendUint32(b, w)
+	}
+	return b
+}
+
+func u64(l []uint64) []byte {
+	var b []byte
+	for _, w := range l {
+		b = binary.LittleEndian.AppendUint64(b, w)
 	}
 	return b
 }
