@@ -35,6 +35,7 @@ const (
 	sectionExportHead = 110
 	sectionExportTail = 111
 	sectionExportGzip = 112
+	sectionTombBodies = 183 // the JSON of gigs gone from the sources
 )
 
 // snapshotSources offers the sources a delta of snapshot files codes sections against
@@ -44,7 +45,8 @@ const (
 // gig positions and renumbered to the file's (a removed gig's dropped), since each gig
 // added or removed moves the positions after it in every index and list of positions.
 // Words that are not positions are renumbered too, as nonsense that a delta does not choose.
-// And the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
+// The JSON of gigs gone from the sources, kept with their tombstones, as the base's and
+// the JSON of the base's gigs the file has not. And the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
 // whose JSON did not change, and the others compressed again, with the coder made from
 // the file's gigs (see sampleGigs).
 //
@@ -62,6 +64,21 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 	case i == sectionZArena:
 		z, err := fragments(base, made)
 		return z, err == nil, nil
+	case i == sectionTombBodies && i < len(base):
+		if p.moved == nil && p.err == nil {
+			p.moved, p.err = movedGigs(base, made)
+		}
+		off, ok := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
+		if p.err != nil || !ok || len(off) != len(p.moved)+1 {
+			return nil, false, nil
+		}
+		gone := slices.Clone(base[i])
+		for j, to := range p.moved {
+			if to < 0 {
+				gone = append(gone, base[sectionArena][off[j]:off[j+1]-1]...)
+			}
+		}
+		return gone, true, nil
 	case i == sectionExportGzip:
 		parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 // the snapshot file's layout: a file's sections there are the arena, the export's head,
 // tail and gzip body.
 func TestSnapshotDeltaSections(t *testing.T) {
-	s := twoCities(t, 5000)
+	s := withTombstone(t)
 	path := filepath.Join(t.TempDir(), "snapshot")
 	if err := s.WriteFile(path); err != nil {
 		t.Fatal(err)
@@ -28,6 +28,9 @@ func TestSnapshotDeltaSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := s.Export()
+	if len(s.tomb.body) == 0 {
+		t.Fatal("no gone gig's JSON to find")
+	}
 	for _, c := range []struct {
 		name string
 		at   int
@@ -40,6 +43,7 @@ func TestSnapshotDeltaSections(t *testing.T) {
 		{"gig ids", sectionIDs, s.ids.arena},
 		{"gig hashes", sectionGigHash, u64(s.gigHash)},
 		{"fragments", sectionZArena, bytes.Join(s.zarena, nil)},
+		{"gone gigs' JSON", sectionTombBodies, s.tomb.body},
 		{"gig ids' offsets", sectionIDs + 1, u32(s.ids.off)},
 	} {
 		if !bytes.Equal(secs[c.at], c.want) {
