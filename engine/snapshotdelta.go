@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/internal/bindelta"
 	"github.com/gigs/gigs/engine/internal/deflate"
@@ -58,47 +59,121 @@ type snapshotSources struct {
 }
 
 func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
-	switch {
-	case k != 1 || len(made) != i:
+	if len(made) != i {
 		return nil, false, nil
+	}
+	var makers []func() ([]byte, error)
+	switch {
 	case i == sectionZArena:
-		z, err := fragments(base, made)
-		return z, err == nil, nil
+		makers = append(makers, func() ([]byte, error) { return fragments(base, made) })
+	case i == sectionExportGzip:
+		makers = append(makers, func() ([]byte, error) {
+			parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
+			if err != nil {
+				return nil, err
+			}
+			out := make([]byte, 0, n)
+			for _, p := range parts {
+				out = append(out, p...)
+			}
+			return out, nil
+		})
 	case i == sectionTombBodies && i < len(base):
-		if p.moved == nil && p.err == nil {
-			p.moved, p.err = movedGigs(base, made)
+		makers = append(makers, func() ([]byte, error) { return goneBodies(base, p.movedGigs(base, made)) })
+	}
+	if i > sectionIDs+1 && i < len(base) {
+		if frz, ok := bitmapOffsets(base[i-1], len(base[i])); ok {
+			makers = append(makers, func() ([]byte, error) { return renumberBitmaps(base[i], frz, p.movedGigs(base, made)) })
 		}
-		off, ok := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
-		if p.err != nil || !ok || len(off) != len(p.moved)+1 {
-			return nil, false, nil
+		if len(base[i])%4 == 0 && len(base[i]) <= maxRenumbered {
+			makers = append(makers, func() ([]byte, error) { return renumber(base[i], p.movedGigs(base, made)) })
 		}
-		gone := slices.Clone(base[i])
-		for j, to := range p.moved {
-			if to < 0 {
-				gone = append(gone, base[sectionArena][off[j]:off[j+1]-1]...)
+	}
+	if k < 1 || k > len(makers) {
+		return nil, false, nil
+	}
+	src, err := makers[k-1]()
+	if err != nil {
+		return nil, true, nil // an empty source: a delta coded against it does not apply
+	}
+	return src, true, nil
+}
+
+// movedGigs returns where each of the base's gigs went in the file made (see
+// movedGigs), made once; nil when the sections are inconsistent.
+func (p *snapshotSources) movedGigs(base [][]byte, made [][][]byte) []int32 {
+	if p.moved == nil && p.err == nil {
+		p.moved, p.err = movedGigs(base, made)
+	}
+	return p.moved
+}
+
+// goneBodies returns the base's JSON of gigs gone from the sources, then the JSON of the
+// base's gigs the file has not.
+func goneBodies(base [][]byte, moved []int32) ([]byte, error) {
+	off, ok := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
+	if moved == nil || !ok || len(off) != len(moved)+1 {
+		return nil, errors.New("gigs inconsistent")
+	}
+	gone := slices.Clone(base[sectionTombBodies])
+	for j, to := range moved {
+		if to < 0 {
+			gone = append(gone, base[sectionArena][off[j]:off[j+1]-1]...)
+		}
+	}
+	return gone, nil
+}
+
+// bitmapOffsets reads b as the offsets of bitmaps (see postings.frz) laid out in a
+// section of size bytes: pairs of 4-byte words, each bitmap's start at a 32-byte
+// boundary, ascending within the section.
+func bitmapOffsets(b []byte, size int) ([]uint32, bool) {
+	if len(b)%8 != 0 || len(b) == 0 {
+		return nil, false
+	}
+	frz := make([]uint32, len(b)/4)
+	last := uint32(0)
+	for j := range frz {
+		frz[j] = binary.LittleEndian.Uint32(b[4*j:])
+		if frz[j] < last || int(frz[j]) > size || j%2 == 0 && frz[j]%32 != 0 {
+			return nil, false
+		}
+		last = frz[j]
+	}
+	return frz, true
+}
+
+// renumberBitmaps returns the bitmaps of packed, laid out by frz, with their positions
+// renumbered by moved (a removed gig's dropped), laid out as newPostings lays them.
+func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error) {
+	if moved == nil {
+		return nil, errors.New("gigs inconsistent")
+	}
+	var out []byte
+	var l []uint32
+	for j := 0; j < len(frz); j += 2 {
+		var b roaring.Bitmap
+		buf := packed[frz[j]:frz[j+1]]
+		if n, err := b.FromUnsafeBytes(buf); err != nil || int(n) != len(buf) || b.Validate() != nil {
+			return nil, errors.New("not a bitmap")
+		}
+		l = l[:0]
+		for it := b.Iterator(); it.HasNext(); {
+			if w := it.Next(); int64(w) < int64(len(moved)) && moved[w] >= 0 {
+				l = append(l, uint32(moved[w]))
 			}
 		}
-		return gone, true, nil
-	case i == sectionExportGzip:
-		parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
+		slices.Sort(l)
+		f, err := bitmapOf(l).ToBytes()
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		out := make([]byte, 0, n)
-		for _, p := range parts {
-			out = append(out, p...)
+		for len(out)%32 != 0 {
+			out = append(out, 0)
 		}
-		return out, true, nil
-	case i > sectionIDs+1 && i < len(base) && len(base[i])%4 == 0 && len(base[i]) <= maxRenumbered:
-		if p.moved == nil && p.err == nil {
-			p.moved, p.err = movedGigs(base, made)
-		}
-		if p.err != nil {
-			return nil, false, nil
-		}
-		return renumber(base[i], p.moved), true, nil
+		out = append(out, f...)
 	}
-	return nil, false, nil
+	return out, nil
 }
 
 // fragments makes the deflate fragments of the gigs of the file (see snapshotSources):
@@ -206,7 +281,10 @@ func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
 
 // renumber returns the little-endian 4-byte words of b with each that is a position of
 // moved replaced by where it moved, and dropped when its gig was removed.
-func renumber(b []byte, moved []int32) []byte {
+func renumber(b []byte, moved []int32) ([]byte, error) {
+	if moved == nil {
+		return nil, errors.New("gigs inconsistent")
+	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i+4 <= len(b); i += 4 {
 		w := binary.LittleEndian.Uint32(b[i:])
@@ -218,7 +296,7 @@ func renumber(b []byte, moved []int32) []byte {
 		}
 		out = binary.LittleEndian.AppendUint32(out, w)
 	}
-	return out
+	return out, nil
 }
 
 // WriteSnapshotDelta writes to w the delta that turns the snapshot file at basePath into
