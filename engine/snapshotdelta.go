@@ -25,8 +25,8 @@ import (
 const snapshotHead = len(snapshotMagic) + 4
 
 // The sections of a snapshot file (of this format version) a delta's sources are made
-// from (see snapshotSources). TestSnapshotDeltaSections holds these numbers to the
-// file's layout.
+// from and for (see snapshotSources). TestSnapshotDeltaSections holds these numbers to
+// the file's layout: a format that moves them renumbers them.
 const (
 	sectionBuilt      = 1
 	sectionArena      = 4 // the gigs' JSON, their offsets after it
@@ -40,19 +40,25 @@ const (
 )
 
 // snapshotSources offers the sources a delta of snapshot files codes sections against
-// besides the base's (see bindelta.Predictor): the export's gzip body compressed again
-// from the file's own export body, since a few gigs changed anywhere change all its
-// bytes; and, for a section of 4-byte words after the gig ids, the base's words read as
-// gig positions and renumbered to the file's (a removed gig's dropped), since each gig
-// added or removed moves the positions after it in every index and list of positions.
-// Words that are not positions are renumbered too, as nonsense that a delta does not choose.
-// The JSON of gigs gone from the sources, kept with their tombstones, as the base's and
-// the JSON of the base's gigs the file has not. And the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
-// whose JSON did not change, and the others compressed again, with the coder made from
-// the file's gigs (see sampleGigs).
+// besides the base's (see bindelta.Predictor), each what a section is made of, made on
+// both sides from the base and the file's sections before it:
+//   - the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
+//     whose JSON is the base's (found by the base's gig hashes), the others compressed
+//     with the coder made from the file's gigs as sampleGigs does;
+//   - the export's gzip body compressed from the file's own export body, since a few
+//     gigs changed anywhere change all of its bytes;
+//   - the JSON of gigs gone from the sources, kept with their tombstones: the base's,
+//     then the JSON of the base's gigs the file has not;
+//   - for a section after the gig ids laid out as bitmaps by the offsets in the section
+//     before it (an index's big postings), the base's bitmaps with their positions
+//     renumbered to the file's gigs (by their ids; a removed gig's dropped);
+//   - for a section of 4-byte words after the gig ids, the base's words read as gig
+//     positions and renumbered likewise, since each gig added or removed moves the
+//     positions after it in every list of positions.
 //
-// A source that cannot be made (sections inconsistent: a damaged delta, or a base that is
-// not a snapshot file) is not offered: a delta coded against it fails to apply.
+// Words or bitmaps that are not positions are renumbered too, as nonsense that a delta
+// does not choose. A source that cannot be made (sections inconsistent: a damaged delta,
+// or a base that is not a snapshot file) is empty: a delta coded against it does not apply.
 type snapshotSources struct {
 	moved []int32 // the base's gig positions in the file, -1 for a gig removed; made once
 	err   error   // why moved could not be made

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 
 	"github.com/gigs/gigs/engine/internal/binfile"
@@ -289,7 +290,7 @@ func Parse(delta []byte) (*Delta, error) {
 }
 
 // Apply writes to w the file d makes of base, with the sections predict makes (the
-// Predictor given to Encode), and returns how many bytes it wrote. It
+// Predictor given to Encode), and returns how many bytes of the file it made. It
 // fails, having written what it did, when d's size is over limit, base does not end with
 // the checksum d applies to, the file written does not end with d's (a damaged base or
 // delta), or d is not well formed. base is not modified.
@@ -307,8 +308,7 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	if sum := binfile.Checksum(base); sum != d.Base {
 		return 0, fmt.Errorf("the base ends with checksum %016x, the delta applies to %016x", sum, d.Base)
 	}
-	cw := &countWriter{w: w}
-	fw := binfile.NewWriter(cw)
+	fw := binfile.NewWriter(w)
 	fw.Header(d.Head)
 	r := reader{b: d.rest}
 	made := make([][][]byte, 0, d.sections)
@@ -320,18 +320,18 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 			r.fail(fmt.Errorf("section %d: bad transform %d", i, t))
 		}
 		if r.err != nil {
-			return cw.n, r.err
+			return fw.Written(), r.err
 		}
 		src, ok, err := predict.source(i, k, baseSecs, made)
 		if err == nil && !ok {
 			err = fmt.Errorf("no source %d", k)
 		}
 		if err != nil {
-			return cw.n, fmt.Errorf("section %d: %w", i, err)
+			return fw.Written(), fmt.Errorf("section %d: %w", i, err)
 		}
 		if t != plain {
 			if len(src)%wordSize(t) != 0 || len(src) > maxWordSection {
-				return cw.n, fmt.Errorf("section %d: bad transform %d", i, t)
+				return fw.Written(), fmt.Errorf("section %d: bad transform %d", i, t)
 			}
 			src = transform(t, src)
 		}
@@ -357,7 +357,7 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 			left -= int(add + n)
 		}
 		if r.err != nil {
-			return cw.n, r.err
+			return fw.Written(), r.err
 		}
 		if t != plain {
 			parts = [][]byte{bytes.Join(parts, nil)}
@@ -368,28 +368,17 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	}
 	switch {
 	case len(r.b) != 0:
-		return cw.n, fmt.Errorf("%d bytes after the last section", len(r.b))
+		return fw.Written(), fmt.Errorf("%d bytes after the last section", len(r.b))
 	case fw.Sum() != d.Sum:
-		return cw.n, errors.New("the file made differs from the delta's checksum: a base other than the delta's, or a damaged delta")
+		return fw.Written(), errors.New("the file made differs from the delta's checksum: a base other than the delta's, or a damaged delta")
 	}
 	if err := fw.Finish(); err != nil {
-		return cw.n, err
+		return fw.Written(), err
 	}
-	if cw.n != d.Size {
-		return cw.n, fmt.Errorf("the file made is %d bytes, the delta says %d", cw.n, d.Size)
+	if n := fw.Written() + 8; n != d.Size { // and its checksum
+		return n, fmt.Errorf("the file made is %d bytes, the delta says %d", n, d.Size)
 	}
-	return cw.n, nil
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return d.Size, nil
 }
 
 // reader reads a delta's integers and bytes; its first error stops every later read.
@@ -424,17 +413,14 @@ func (r *reader) uint(limit uint64) uint64 {
 	return v
 }
 
+// sint reads a zigzag varint (binary.AppendVarint's).
 func (r *reader) sint() int64 {
-	if r.err != nil {
-		return 0
+	u := r.uint(math.MaxUint64)
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
 	}
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail(errShort)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	return x
 }
 
 func (r *reader) take(n int) []byte {
