@@ -20,9 +20,9 @@ const (
 // Transforms of a section's words, on both sides, before its operations.
 const (
 	plain   byte = 0
-	diff32       = 1
-	diff64       = 2
-	nTransf      = 3
+	diff32  byte = 1
+	diff64  byte = 2
+	nTransf byte = 3
 )
 
 // maxSource caps the sources a Predictor offers a section.
@@ -95,7 +95,7 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 			if len(sec) > maxWordSection || len(src) > maxWordSection {
 				continue
 			}
-			for t := byte(diff32); t < nTransf; t++ {
+			for t := diff32; t < nTransf; t++ {
 				if size := wordSize(t); len(sec)%size == 0 && len(src)%size == 0 {
 					if d := encodeSection(binary.AppendUvarint(nil, uint64(k)), &tab, t, transform(t, src), transform(t, sec)); len(d) < len(best) {
 						best = d
