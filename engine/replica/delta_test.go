@@ -29,13 +29,14 @@ type refresher struct {
 	ds   *engine.Dataset
 	prev *engine.Snapshot
 	n    int
+	logs *strings.Builder // the publisher's
 }
 
 func newRefresher(t *testing.T, b *blob.Bucket, gigs, fullEvery int) *refresher {
 	dir := t.TempDir()
-	p, _ := publisher(t, b, dir)
+	p, logs := publisher(t, b, dir)
 	p.FullEvery = fullEvery
-	return &refresher{t: t, p: p, dir: dir, ds: scale.Generate(scale.Config{Gigs: gigs, Seed: 5, Now: now})}
+	return &refresher{t: t, p: p, dir: dir, logs: logs, ds: scale.Generate(scale.Config{Gigs: gigs, Seed: 5, Now: now})}
 }
 
 // refresh changes the dataset (none the first time), builds, saves and publishes it, and
@@ -334,4 +335,36 @@ func TestManifestChainRefused(t *testing.T) {
 	if got := f.metric(t, "gigs_follow_deltas_total", "ok"); got != 2 {
 		t.Fatalf("%v deltas applied, want the 2 of the chain", got)
 	}
+}
+
+// TestDeltaNotMade damages the publisher's base of the next delta (its checksum kept, so
+// it passes for the snapshot published last): the delta cannot be made, the snapshot is
+// uploaded whole all the same, with a warning, and followers follow it.
+func TestDeltaNotMade(t *testing.T) {
+	b := bucket(t)
+	r := newRefresher(t, b, 300, 5)
+	f := newDeltaFollower(t, b)
+	r.refresh()
+	f.poll(t, r, "the first publish")
+	base := filepath.Join(r.dir, "published-snapshot")
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base, append(make([]byte, 100), data[len(data)-8:]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := r.refresh()
+	if len(m.Deltas) != 0 || m.Checksum == "" {
+		t.Fatalf("published %+v, want the snapshot whole and no delta", m)
+	}
+	if logs := r.logs.String(); !strings.Contains(logs, "not as a delta") {
+		t.Fatalf("no warning logged:\n%s", logs)
+	}
+	f.poll(t, r, "a publish whole after a delta not made")
+	m = r.refresh()
+	if len(m.Deltas) != 1 {
+		t.Fatalf("the publish after: %d deltas, want the one from the snapshot published whole", len(m.Deltas))
+	}
+	f.poll(t, r, "the delta after")
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -53,7 +54,9 @@ type Chain struct {
 // delta, or when the delta is over half the last whole object's size. The manifest then
 // names the newest whole object and the chain of deltas from it (and up to
 // c.FullEvery-1 before it, for followers that are behind) to snap. Objects the manifest
-// does not name are deleted, but for the last Keep-1 of each kind.
+// does not name are deleted, but for the last Keep-1 of each kind. An error with a
+// manifest whose Object is set means snap was published all the same: its delta could
+// not be made, or old objects not deleted.
 func PublishNext(ctx context.Context, b *blob.Bucket, path string, snap *engine.Snapshot, next time.Time, c Chain) (Manifest, error) {
 	sum, err := engine.SnapshotFileSum(path)
 	if err != nil {
@@ -63,10 +66,11 @@ func PublishNext(ctx context.Context, b *blob.Bucket, path string, snap *engine.
 		Cursor: snap.Cursor().String()}
 	name := snap.Built().UTC().Format("20060102T150405.000000000Z") + "-" + snap.Version()
 	var d *Delta
+	var deltaErr error // a delta not made: the file goes whole, and the error is returned with the manifest
 	if c.Base != "" && c.Prev.Format == manifestFormat && c.Prev.current() != "" {
 		if base, err := engine.SnapshotFileSum(c.Base); err == nil && fmt.Sprintf("%016x", base) == c.Prev.current() {
 			if d, err = uploadDelta(ctx, b, DeltaPrefix+name, c.Base, path); err != nil {
-				return Manifest{}, err
+				d, deltaErr = nil, fmt.Errorf("no delta, the snapshot uploaded whole: %w", err)
 			}
 		}
 	}
@@ -93,7 +97,7 @@ func PublishNext(ctx context.Context, b *blob.Bucket, path string, snap *engine.
 	if err := writeManifest(ctx, b, m); err != nil {
 		return Manifest{}, err
 	}
-	return m, prune(ctx, b, m)
+	return m, errors.Join(deltaErr, prune(ctx, b, m))
 }
 
 // upload puts the file at path in the bucket at key, zstd-compressed, and returns the

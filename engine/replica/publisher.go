@@ -113,7 +113,7 @@ func (p *Publisher) Publish(ctx context.Context, s *engine.Snapshot) {
 		return
 	}
 	if err != nil {
-		p.Log.Warn("snapshot published, old ones not removed", "bucket", p.Name, "err", err)
+		p.Log.Warn("snapshot published, but not as a delta or old objects not removed", "bucket", p.Name, "err", err)
 	}
 	p.Metrics.results.WithLabelValues("ok").Inc()
 	p.man, p.last, p.cursor, p.built = man, s.Version(), man.Cursor, s.Built()
