@@ -161,19 +161,25 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	}
 }
 
-// counter returns the value of the counter of reg named name.
-func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
+// counter returns the value of the counter of reg named name: of its series whose result
+// label is result when given, else of its first.
+func counter(t *testing.T, reg *prometheus.Registry, name string, result ...string) float64 {
 	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mf := range mfs {
-		if mf.GetName() == name {
-			return mf.GetMetric()[0].GetCounter().GetValue()
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			if len(result) == 0 || len(m.GetLabel()) > 0 && m.GetLabel()[0].GetValue() == result[0] {
+				return m.GetCounter().GetValue()
+			}
 		}
 	}
-	t.Fatalf("no metric %s", name)
+	t.Fatalf("no metric %s %v", name, result)
 	return 0
 }
 

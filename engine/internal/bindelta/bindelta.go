@@ -120,21 +120,11 @@ func wordSize(t byte) int {
 // transform returns the words of b as differences from the word before (the first as it
 // is), modulo their size; b is not modified.
 func transform(t byte, b []byte) []byte {
-	out := make([]byte, len(b))
+	out := bytes.Clone(b)
 	if t == diff32 {
-		var prev uint32
-		for i := 0; i+4 <= len(b); i += 4 {
-			w := binary.LittleEndian.Uint32(b[i:])
-			binary.LittleEndian.PutUint32(out[i:], w-prev)
-			prev = w
-		}
-		return out
-	}
-	var prev uint64
-	for i := 0; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		binary.LittleEndian.PutUint64(out[i:], w-prev)
-		prev = w
+		differences(out, 4, binary.LittleEndian.Uint32, binary.LittleEndian.PutUint32, false)
+	} else {
+		differences(out, 8, binary.LittleEndian.Uint64, binary.LittleEndian.PutUint64, false)
 	}
 	return out
 }
@@ -142,17 +132,25 @@ func transform(t byte, b []byte) []byte {
 // untransform turns differences back into words, in place.
 func untransform(t byte, b []byte) {
 	if t == diff32 {
-		var prev uint32
-		for i := 0; i+4 <= len(b); i += 4 {
-			prev += binary.LittleEndian.Uint32(b[i:])
-			binary.LittleEndian.PutUint32(b[i:], prev)
-		}
-		return
+		differences(b, 4, binary.LittleEndian.Uint32, binary.LittleEndian.PutUint32, true)
+	} else {
+		differences(b, 8, binary.LittleEndian.Uint64, binary.LittleEndian.PutUint64, true)
 	}
-	var prev uint64
-	for i := 0; i+8 <= len(b); i += 8 {
-		prev += binary.LittleEndian.Uint64(b[i:])
-		binary.LittleEndian.PutUint64(b[i:], prev)
+}
+
+// differences turns b's words of size bytes, in place, into the differences from the
+// word before, or (back) the differences into words.
+func differences[T uint32 | uint64](b []byte, size int, get func([]byte) T, put func([]byte, T), back bool) {
+	var prev T
+	for i := 0; i+size <= len(b); i += size {
+		w := get(b[i:])
+		if back {
+			prev += w
+			put(b[i:], prev)
+		} else {
+			put(b[i:], w-prev)
+			prev = w
+		}
 	}
 }
 
