@@ -33,6 +33,7 @@ gazetteer:
 		for f in *.tgz; do n=$${f%-*}; mkdir -p $$n && tar xzf $$f -C $$n; done
 	cd var/gazetteer && apt-get download $(GAZETTEER_DEB) && dpkg-deb -x libgeonames-common_*.deb libgeonames
 	cd loader/places/gen && $(GO) run . -in ../../../var/gazetteer
+	$(GO) test ./loader/places -run TestFrozenTable -update
 
 ## test: installs the tools the tests drive, lints the OpenAPI document, runs the allocation
 ## gates and the engine's property tests without -race, then vet and every test with -race

