@@ -173,7 +173,7 @@ func thaw(form string) (*Gazetteer, error) {
 		reg.Country, reg.Region, reg.RegionName = r.str(), r.str(), r.str()
 		reg.regionKey, reg.regionNameKey = engine.Fold(reg.Region), engine.Fold(reg.RegionName)
 	}
-	n := r.count(7)
+	n := r.count(6)
 	cities := make([]City, n)
 	g := &Gazetteer{cities: make([]*City, n), bySlug: make([]*City, n)}
 	type regionZone struct {
