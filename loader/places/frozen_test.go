@@ -2,48 +2,85 @@ package places
 
 import (
 	"bytes"
-	"compress/gzip"
 	"flag"
-	"io"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/gigs/gigs/engine"
 )
 
-var update = flag.Bool("update", false, "rewrite cities.frozen from cities.tsv.gz")
+var (
+	dumpTo   = flag.String("dump", "", "write the embedded gazetteer to this file as the table loader/places/gen writes")
+	freezeOf = flag.String("freeze", "", "rewrite cities.frozen from this table, as loader/places/gen writes it")
+)
 
-// TestFrozenTable checks that the embedded frozen form is what freeze makes of
-// cities.tsv.gz, byte for byte, and that the gazetteer it thaws into freezes into it
-// again (as WithFile freezes it with an operator's cities); -update rewrites it.
+// TestFrozenTable checks that the embedded frozen form is canonical and lossless: the
+// dump of the gazetteer it thaws into (its table, as loader/places/gen writes it), read
+// back and frozen, is it byte for byte, and so is the gazetteer's own cities frozen again
+// (as WithFile freezes them with an operator's cities). -dump writes that table (gen reads
+// it to keep the slugs); -freeze rewrites cities.frozen from the table gen wrote (`make
+// gazetteer` does both).
 func TestFrozenTable(t *testing.T) {
-	z, err := os.ReadFile("cities.tsv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(z))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tsv, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := read(string(tsv), "cities.tsv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := freeze(settle(es))
-	if *update {
-		if err := os.WriteFile("cities.frozen", want, 0o644); err != nil {
+	if *freezeOf != "" {
+		tsv, err := os.ReadFile(*freezeOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := read(string(tsv), *freezeOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("cities.frozen", freeze(settle(es)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if string(want) != frozenTable {
-		t.Fatal("cities.frozen is not what freeze makes of cities.tsv.gz: run go test ./loader/places -run TestFrozenTable -update")
+	tsv := dump(Default())
+	if *dumpTo != "" {
+		if err := os.WriteFile(*dumpTo, tsv, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if again := freeze(settle(Default().entries())); !bytes.Equal(again, want) {
+	es, err := read(string(tsv), "the dump")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != len(Default().cities) {
+		t.Fatalf("the dump has %d cities; the gazetteer %d", len(es), len(Default().cities))
+	}
+	if string(freeze(settle(es))) != frozenTable {
+		t.Error("the embedded gazetteer's dump does not freeze into cities.frozen")
+	}
+	if again := freeze(settle(Default().entries())); string(again) != frozenTable {
 		t.Error("the embedded gazetteer does not freeze into its form again")
 	}
+}
+
+// dump returns the cities of g in the columns of the table loader/places/gen writes, most
+// populous first; their other names are their folded names besides their name's, which
+// read folds into themselves.
+func dump(g *Gazetteer) []byte {
+	var b bytes.Buffer
+	b.WriteString("# The embedded gazetteer of package places (loader/places/cities.frozen), its other names folded.\n")
+	b.WriteString("# slug, name, ISO country, region code, region name, IANA zone, latitude, longitude, population, other names\n")
+	for _, e := range g.entries() {
+		c := e.city
+		fields := []string{c.Slug, c.Name, c.Country, c.Region, c.RegionName, c.Timezone, "", "", strconv.Itoa(c.Population)}
+		if c.HasGeo {
+			fields[6], fields[7] = strconv.FormatFloat(c.Lat, 'f', -1, 64), strconv.FormatFloat(c.Lon, 'f', -1, 64)
+		}
+		own := engine.Fold(c.Name)
+		for _, k := range e.keys {
+			if k != own {
+				fields = append(fields, k)
+			}
+		}
+		b.WriteString(strings.Join(fields, "\t"))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 // TestLookupAllocations gates the gazetteer's look-ups: a name, a place's name in its
