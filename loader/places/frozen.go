@@ -14,11 +14,13 @@ import (
 	"github.com/gigs/gigs/engine"
 )
 
-// The embedded gazetteer is cities.tsv.gz in its frozen form (cities.frozen beside this
-// file): the table as look-ups want it, its names folded and grouped, so that its first
-// use reads it rather than parsing, folding and indexing 112,000 lines. TestFrozenTable
-// checks that it is what freeze makes of cities.tsv.gz, byte for byte; `go test
-// ./loader/places -run TestFrozenTable -update` rewrites it (`make gazetteer` does). The
+// The embedded gazetteer is the table loader/places/gen writes in its frozen form
+// (cities.frozen beside this file, the only form committed): the table as look-ups want
+// it, its names folded and grouped, so that its first use reads it rather than parsing,
+// folding and indexing 112,000 lines. TestFrozenTable checks that the form is canonical
+// and lossless (its gazetteer's table, dumped, read back and frozen, is it byte for
+// byte); `go test ./loader/places -run TestFrozenTable -freeze PATH` rewrites it from the
+// table gen wrote at PATH (`make gazetteer` does). The
 // form, in order, each number an unsigned varint unless said, each string its length and
 // bytes:
 //

@@ -1,9 +1,9 @@
 // Package places resolves the places upstream sources name into cities with an IANA time
-// zone: a gazetteer of every place of 1,000 people or more in the world (112,333), with its
-// region, coordinates and its names in other languages and scripts (cities.tsv.gz beside
-// this file, written by loader/places/gen from GeoNames
-// data; see its documentation for the sources and their licences), and the ISO 3166-1
-// countries of package engine.
+// zone: a gazetteer of every place of 1,000 people or more in the world (112,309), with its
+// region, coordinates and its names in other languages and scripts (the table
+// loader/places/gen writes from GeoNames data, see its documentation for the sources and
+// their licences, embedded in its frozen form, cities.frozen beside this file), and the
+// ISO 3166-1 countries of package engine.
 //
 // Look-ups fold case, accents and punctuation (engine.Fold), so "Kraków", "krakow" and
 // "KRAKOW" are one city. A Gazetteer is safe for concurrent use and never changes once
@@ -90,7 +90,8 @@ func Default() *Gazetteer { return embedded() }
 
 // WithFile returns the default gazetteer with the cities of the operator's file at path
 // added: lines of slug, name, ISO country, region code, region name, IANA zone, latitude,
-// longitude, population and other names, tab-separated (cities.tsv's format; the fields
+// longitude, population and other names, tab-separated (the format of the table
+// loader/places/gen writes; the fields
 // after the zone may be left empty, and a '#' starts a comment line). A city with a slug
 // the gazetteer has replaces it.
 func WithFile(path string) (*Gazetteer, error) {
@@ -120,7 +121,8 @@ func (g *Gazetteer) entries() []entry {
 	return es
 }
 
-// read returns the cities of tsv, a table in cities.tsv's format named name.
+// read returns the cities of tsv, a table in the format of loader/places/gen's (see
+// WithFile) named name.
 func read(tsv, name string) ([]entry, error) {
 	var es []entry
 	folded := map[string]string{} // regions repeat: each is folded once
