@@ -33,7 +33,7 @@ var voicedKana = func() (t [0xc0][2]rune) {
 // case, accents or punctuation ("Motörhead", "motorhead", "MOTORHEAD!") fold to the same key,
 // and a slug folds like its name ("sao-paulo" and "São Paulo" both give "sao paulo").
 // ASCII input never allocates beyond dst's growth; s is not modified.
-func AppendFold(dst, s []byte) []byte { return appendFold(dst, s, false) }
+func AppendFold(dst, s []byte) []byte { return appendFold(dst, s, false, true) }
 
 // AppendFoldWords appends the search text of s to dst, for the words index (see
 // words.go): as AppendFold, and also folding compatibility forms (full-width ｍｕｎｉｃｈ,
@@ -42,13 +42,14 @@ func AppendFold(dst, s []byte) []byte { return appendFold(dst, s, false) }
 // combining marks (the vowel signs of Indic scripts) inside their word rather than
 // splitting it. It allocates nothing beyond dst's growth; s is not modified. Names keep
 // AppendFold: their slugs must not change.
-func AppendFoldWords(dst, s []byte) []byte { return appendFold(dst, s, true) }
+func AppendFoldWords(dst, s []byte) []byte { return appendFold(dst, s, true, false) }
 
 // FoldWords returns the search text of s; see AppendFoldWords.
 func FoldWords(s string) string { return string(AppendFoldWords(nil, []byte(s))) }
 
-// appendFold folds s for names (AppendFold) or, with words, for text (AppendFoldWords).
-func appendFold(dst, s []byte, words bool) []byte {
+// appendFold folds s for names (AppendFold) or, with words, for text (AppendFoldWords);
+// paged takes the folds of runes beyond ASCII from their pages (pagedFold).
+func appendFold(dst, s []byte, words, paged bool) []byte {
 	start := len(dst)
 	space := false // a separator is pending
 	// composeKana composes the last rune of done, a kana, with mark, a (semi-)voiced mark.
@@ -88,6 +89,19 @@ func appendFold(dst, s []byte, words bool) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(s[i:])
+		if paged {
+			if f, ok := pagedFold(r, size); ok {
+				for _, fr := range f {
+					if fr == ' ' {
+						space = true
+					} else {
+						emit(fr)
+					}
+				}
+				i += size
+				continue
+			}
+		}
 		if f, ok := foldTable[r]; ok {
 			for _, fr := range f {
 				emit(fr)

@@ -126,7 +126,7 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	}
 	r := regionPart(parts[len(parts)-1])
 	before := parts[len(parts)-2]
-	if g.regions[engine.Fold(r)] == nil || postalOnly(before) {
+	if g.regionsNamed(r) == nil || postalOnly(before) {
 		return p, false
 	}
 	if _, ok := engine.CountryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {

@@ -152,4 +152,6 @@ func sameClock(loc *time.Location, zone string) bool {
 }
 
 // inRegion reports whether the city is in the region of the folded code or name r.
-func (c *City) inRegion(r string) bool { return c.regionKey == r || c.regionNameKey == r }
+func (c *City) inRegion(r []byte) bool {
+	return c.regionKey == string(r) || c.regionNameKey == string(r)
+}

@@ -1,6 +1,7 @@
 package places
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -110,7 +111,7 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 		}
 		// Only readings of the first named town compete: a town read as a neighbourhood
 		// of another ("Williamsburg, New York") stays the town.
-		if c != nil && (len(found) == 0 || engine.Fold(q.Locality) == engine.Fold(town)) {
+		if c != nil && (len(found) == 0 || sameName(q.Locality, town)) {
 			found, town = append(found, Reading{City: c, By: by}), q.Locality
 		}
 	}
@@ -234,8 +235,9 @@ func (g *Gazetteer) country(p Place) (string, error) {
 		}
 		return code, nil
 	}
-	if r := engine.Fold(p.Region); r != "" {
-		l := g.regions[r]
+	var buf [64]byte
+	if r := engine.AppendFold(buf[:0], []byte(p.Region)); len(r) > 0 {
+		l := g.regions[string(r)]
 		if len(l) == 1 {
 			return l[0], nil
 		}
@@ -287,11 +289,9 @@ func (g *Gazetteer) SwappedGeo(lat, lon float64, country string) bool {
 
 // implied returns the country the place's city name or coordinates imply; see Locate.
 func (g *Gazetteer) implied(p Place) string {
-	var found []*City // most populous first
-	for _, name := range []string{p.Locality, stripPostal(p.Locality)} {
-		if found = g.byName[engine.Fold(name)]; len(found) > 0 {
-			break
-		}
+	found := g.CitiesNamed(p.Locality) // most populous first
+	if len(found) == 0 {
+		found = g.CitiesNamed(stripPostal(p.Locality))
 	}
 	if p.HasGeo {
 		if c, d := nearest(found, p.Lat, p.Lon); c != nil && d <= nearCity {
@@ -344,27 +344,27 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 				return c, "coordinates", nil
 			}
 		}
-		for _, c := range g.byName[engine.Fold(CountryName(country))] { // Singapore, Luxembourg, Monaco
+		for _, c := range g.CitiesNamed(CountryName(country)) { // Singapore, Luxembourg, Monaco
 			if c.Country == country {
 				return c, "", nil
 			}
 		}
 		return nil, "", nil
 	}
-	var buf [8]*City
-	found := buf[:0] // most populous first
-	for i, name := range []string{p.Locality, stripPostal(p.Locality), ""} {
-		if i == 2 {
-			name = g.withoutRegion(stripPostal(p.Locality), country)
-		}
-		if found = inCountry(found, g.byName[engine.Fold(name)], country); len(found) > 0 {
-			break
+	var buf [32]*City
+	found := inCountry(buf[:0], g.CitiesNamed(p.Locality), country) // most populous first
+	// Else the name without a postal code, then without a region's code after it.
+	if len(found) == 0 {
+		name := stripPostal(p.Locality)
+		if found = inCountry(found, g.CitiesNamed(name), country); len(found) == 0 {
+			found = inCountry(found, g.CitiesNamed(g.withoutRegion(name, country)), country)
 		}
 	}
 	if len(found) == 0 {
 		return nil, "", nil
 	}
-	if r := engine.Fold(p.Region); r != "" {
+	var rbuf [64]byte
+	if r := engine.AppendFold(rbuf[:0], []byte(p.Region)); len(r) > 0 {
 		for _, c := range found {
 			if c.inRegion(r) {
 				return c, "", nil
@@ -409,8 +409,10 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 			zone = c.Timezone
 		}
 	}
-	if r := engine.Fold(p.Region); zone == "" && r != "" {
-		if zs := g.regionZones[country+"\x00"+r]; len(zs) == 1 {
+	var buf [64]byte
+	key, hasRegion := regionKey(buf[:0], country, p.Region)
+	if zone == "" && hasRegion {
+		if zs := g.regionZones[string(key)]; len(zs) == 1 {
 			zone = zs[0]
 		}
 	}
@@ -420,8 +422,8 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	if zone == "" && ctx.Zone != "" {
 		// The feed's zone, when it is one of those the region (or the country) has.
 		zs := g.zones[country]
-		if r := engine.Fold(p.Region); r != "" {
-			zs = g.regionZones[country+"\x00"+r]
+		if hasRegion {
+			zs = g.regionZones[string(key)]
 		}
 		if slices.Contains(zs, ctx.Zone) {
 			zone = ctx.Zone
@@ -435,7 +437,7 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 		return nil, fmt.Errorf("unknown city %q in %s, and its zone: %w", name, country, err)
 	}
 	slug := engine.Slugify(name) + "-" + strings.ToLower(country)
-	if _, taken := g.bySlug[slug]; p.Region != "" && (taken || g.hasNamesake(name, country)) {
+	if p.Region != "" && (g.hasSlug(slug) || g.hasNamesake(name, country)) {
 		// Towns of one name in several regions (the gazetteer's and others) apart, each
 		// by its region's code however the region was written.
 		r := cmp.Or(g.regionCode(country, p.Region), p.Region)
@@ -509,7 +511,7 @@ func (g *Gazetteer) regionReadings(readings []Place) []Place {
 		if q.Region != "" || len(code) != 2 {
 			continue
 		}
-		for _, c := range g.regions[engine.Fold(code)] {
+		for _, c := range g.regionsNamed(code) {
 			if regionCountries[c] && !strings.EqualFold(c, code) {
 				r := q
 				r.Region, r.Country = code, c
@@ -563,12 +565,35 @@ func subdivision(p Place) Place {
 // regionCode returns the code of the region of the country (by its code) that r is the
 // code or name of, as its gazetteer cities give them; "" when r is none.
 func (g *Gazetteer) regionCode(country, r string) string {
-	return g.regionCodes[country+"\x00"+engine.Fold(r)]
+	var buf [64]byte
+	key, _ := regionKey(buf[:0], country, r)
+	return g.regionCodes[string(key)]
+}
+
+// regionKey appends to buf the key of a region of the country (by its code) in the maps
+// of regions: the country, a zero byte and r folded; ok when r folds to a name.
+func regionKey(buf []byte, country, r string) (key []byte, ok bool) {
+	buf = append(append(buf, country...), 0)
+	key = engine.AppendFold(buf, []byte(r))
+	return key, len(key) > len(buf)
+}
+
+// regionsNamed returns the countries (of regionCountries) that have a region of the code
+// or name r.
+func (g *Gazetteer) regionsNamed(r string) []string {
+	var buf [64]byte
+	return g.regions[string(engine.AppendFold(buf[:0], []byte(r)))]
+}
+
+// sameName reports whether a and b are one name, folded (engine.Fold).
+func sameName(a, b string) bool {
+	var ba, bb [64]byte
+	return bytes.Equal(engine.AppendFold(ba[:0], []byte(a)), engine.AppendFold(bb[:0], []byte(b)))
 }
 
 // hasNamesake reports whether the gazetteer has a city of that name in the country.
 func (g *Gazetteer) hasNamesake(name, country string) bool {
-	for _, c := range g.byName[engine.Fold(name)] {
+	for _, c := range g.CitiesNamed(name) {
 		if c.Country == country {
 			return true
 		}
@@ -579,7 +604,7 @@ func (g *Gazetteer) hasNamesake(name, country string) bool {
 // inRegion reports whether the gazetteer has a city of that name in the region of the
 // country (both by their codes).
 func (g *Gazetteer) inRegion(name, country, region string) bool {
-	for _, c := range g.byName[engine.Fold(name)] {
+	for _, c := range g.CitiesNamed(name) {
 		if c.Country == country && c.Region == region {
 			return true
 		}

@@ -1,22 +1,18 @@
 // Package places resolves the places upstream sources name into cities with an IANA time
-// zone: a gazetteer of every place of 1,000 people or more in the world (112,333), with its
-// region, coordinates and its names in other languages and scripts (cities.tsv.gz beside
-// this file, written by loader/places/gen from GeoNames
-// data; see its documentation for the sources and their licences), and the ISO 3166-1
-// countries of package engine.
+// zone: a gazetteer of every place of 1,000 people or more in the world (112,309), with its
+// region, coordinates and its names in other languages and scripts (the table
+// loader/places/gen writes from GeoNames data, see its documentation for the sources and
+// their licences, embedded in its frozen form, cities.frozen beside this file), and the
+// ISO 3166-1 countries of package engine.
 //
 // Look-ups fold case, accents and punctuation (engine.Fold), so "Kraków", "krakow" and
 // "KRAKOW" are one city. A Gazetteer is safe for concurrent use and never changes once
-// made; the embedded one is read on first use.
+// made; the embedded one is read on first use, from the table's frozen form (frozen.go).
 package places
 
 import (
-	"bytes"
 	"cmp"
-	"compress/gzip"
-	_ "embed"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"slices"
@@ -28,9 +24,6 @@ import (
 
 	"github.com/gigs/gigs/engine"
 )
-
-//go:embed cities.tsv.gz
-var citiesGzip []byte
 
 // City is one entry of the gazetteer, or a city made for a place it lacks.
 type City struct {
@@ -50,9 +43,9 @@ type City struct {
 
 // Gazetteer is a set of cities. Its methods are safe for concurrent use.
 type Gazetteer struct {
-	bySlug    map[string]entry
-	entries   []entry            // every city in the order read: the embedded table's is most populous first
-	byName    map[string][]*City // folded name → cities of that name
+	cities    []*City   // every city, most populous first (mostPopulous)
+	bySlug    []*City   // every city, by slug
+	byName    nameTable // folded name → cities of that name, most populous first
 	byCountry map[string][]*City
 	zones     map[string][]string // country → its distinct zones
 	regions   map[string][]string // folded region code or name (US, CA, AU) → the countries that have it
@@ -78,14 +71,14 @@ const MajorCity = 15000
 // Major reports whether the city is a major one (see MajorCity).
 func (c *City) Major() bool { return c.Population == 0 || c.Population >= MajorCity }
 
-// entry is a city and its other names.
+// entry is a city and its names folded (engine.Fold), each once: its own and its others.
 type entry struct {
-	city   *City
-	others []string
+	city *City
+	keys []string
 }
 
 var (
-	embedded  = sync.OnceValue(func() *Gazetteer { return mustParse(gunzip(citiesGzip)) })
+	embedded  = sync.OnceValue(func() *Gazetteer { return mustThaw(frozenTable) })
 	zoneCache sync.Map // zone name → *time.Location
 	// regionCountries are the countries whose region codes people write without the
 	// country ("Austin, TX"): a code or name of their regions places the country.
@@ -95,31 +88,10 @@ var (
 // Default returns the embedded gazetteer.
 func Default() *Gazetteer { return embedded() }
 
-// gunzip returns the embedded table's text.
-func gunzip(b []byte) string {
-	r, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		panic("places: cities.tsv.gz: " + err.Error())
-	}
-	var out strings.Builder
-	if _, err := io.Copy(&out, r); err != nil {
-		panic("places: cities.tsv.gz: " + err.Error())
-	}
-	return out.String()
-}
-
-func mustParse(tsv string) *Gazetteer {
-	g := &Gazetteer{bySlug: map[string]entry{}}
-	if err := g.read(tsv, "cities.tsv"); err != nil {
-		panic("places: " + err.Error())
-	}
-	g.index()
-	return g
-}
-
 // WithFile returns the default gazetteer with the cities of the operator's file at path
 // added: lines of slug, name, ISO country, region code, region name, IANA zone, latitude,
-// longitude, population and other names, tab-separated (cities.tsv's format; the fields
+// longitude, population and other names, tab-separated (the format of the table
+// loader/places/gen writes; the fields
 // after the zone may be left empty, and a '#' starts a comment line). A city with a slug
 // the gazetteer has replaces it.
 func WithFile(path string) (*Gazetteer, error) {
@@ -127,19 +99,32 @@ func WithFile(path string) (*Gazetteer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read places file: %w", err)
 	}
-	g := &Gazetteer{bySlug: make(map[string]entry, len(Default().bySlug)), entries: slices.Clone(Default().entries)}
-	for slug, e := range Default().bySlug {
-		g.bySlug[slug] = e
-	}
-	if err := g.read(string(data), path); err != nil {
+	added, err := read(string(data), path)
+	if err != nil {
 		return nil, err
 	}
-	g.index()
-	return g, nil
+	return build(append(Default().entries(), added...))
 }
 
-// read adds the cities of tsv to bySlug; a later line wins.
-func (g *Gazetteer) read(tsv, name string) error {
+// entries returns the gazetteer's cities with their folded names, most populous first.
+func (g *Gazetteer) entries() []entry {
+	keys := make(map[*City][]string, len(g.cities))
+	g.byName.each(func(k string, cs []*City) {
+		for _, c := range cs {
+			keys[c] = append(keys[c], k)
+		}
+	})
+	es := make([]entry, len(g.cities))
+	for i, c := range g.cities {
+		es[i] = entry{city: c, keys: keys[c]}
+	}
+	return es
+}
+
+// read returns the cities of tsv, a table in the format of loader/places/gen's (see
+// WithFile) named name.
+func read(tsv, name string) ([]entry, error) {
+	var es []entry
 	folded := map[string]string{} // regions repeat: each is folded once
 	for i, line := range strings.Split(tsv, "\n") {
 		if line == "" || line[0] == '#' {
@@ -147,12 +132,11 @@ func (g *Gazetteer) read(tsv, name string) error {
 		}
 		e, err := parseCity(strings.Split(line, "\t"), folded)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", name, i+1, err)
+			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
 		}
-		g.bySlug[e.city.Slug] = e
-		g.entries = append(g.entries, e)
+		es = append(es, e)
 	}
-	return nil
+	return es, nil
 }
 
 // parseCity reads a line's fields; folded caches engine.Fold's results.
@@ -196,21 +180,43 @@ func parseCity(f []string, folded map[string]string) (entry, error) {
 		}
 		c.Population = n
 	}
-	e := entry{city: c}
+	e := entry{city: c, keys: []string{engine.Fold(c.Name)}}
 	if len(f) > 9 {
-		e.others = f[9:]
+		for _, n := range f[9:] {
+			if k := engine.Fold(n); !slices.Contains(e.keys, k) {
+				e.keys = append(e.keys, k)
+			}
+		}
 	}
 	return e, nil
 }
 
-// index builds the look-up maps from bySlug, and orders entries as look-ups want them
-// (mostPopulous), leaving out the cities a later line replaced.
-func (g *Gazetteer) index() {
-	g.entries = slices.DeleteFunc(g.entries, func(e entry) bool { return g.bySlug[e.city.Slug].city != e.city })
-	if !slices.IsSortedFunc(g.entries, mostPopulous) { // an operator's file; the embedded table is
-		slices.SortFunc(g.entries, mostPopulous)
+// build makes a gazetteer of the cities of es; of cities of one slug, the later is kept.
+func build(es []entry) (*Gazetteer, error) {
+	return thaw(string(freeze(settle(es))))
+}
+
+// settle returns the cities of es as a gazetteer lists them: most populous first
+// (mostPopulous), and of cities of one slug the later only. It may reuse es.
+func settle(es []entry) []entry {
+	last := make(map[string]*City, len(es))
+	for _, e := range es {
+		last[e.city.Slug] = e.city
 	}
+	es = slices.DeleteFunc(es, func(e entry) bool { return last[e.city.Slug] != e.city })
+	if !slices.IsSortedFunc(es, mostPopulous) { // an operator's file; the embedded table is
+		slices.SortFunc(es, mostPopulous)
+	}
+	return es
+}
+
+// index makes the look-ups of countries, regions and zones from the cities; firsts are
+// the first city of each country, region, zone and size (Major), in the cities' order.
+func (g *Gazetteer) index(firsts []*City) {
 	g.byCountry = map[string][]*City{}
+	for _, c := range g.cities { // most populous first: so are the lists made here
+		g.byCountry[c.Country] = append(g.byCountry[c.Country], c)
+	}
 	g.zones, g.regions, g.regionZones = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	g.regionCodes = map[string]string{}
 	// Zones are the major cities' (MajorCity), or when a country or region has none,
@@ -221,38 +227,12 @@ func (g *Gazetteer) index() {
 			m[k] = append(m[k], zone)
 		}
 	}
-	names := 0
-	for _, e := range g.entries {
-		names += 1 + len(e.others)
-	}
-	g.byName = make(map[string][]*City, names)
-	var key []byte
-	addName := func(c *City, n string) {
-		key = engine.AppendFold(key[:0], []byte(n))
-		if l, ok := g.byName[string(key)]; !ok {
-			g.byName[string(key)] = []*City{c}
-		} else if l[len(l)-1] != c {
-			g.byName[string(key)] = append(l, c)
+	for _, c := range firsts {
+		zones, regionZones := g.zones, g.regionZones
+		if !c.Major() {
+			zones, regionZones = smallZones, smallRegionZones
 		}
-	}
-	type regionZone struct{ country, region, zone string }
-	seen := map[regionZone]bool{}
-	for _, e := range g.entries { // most populous first: so are the lists made here
-		c := e.city
-		addName(c, c.Name)
-		for _, n := range e.others {
-			addName(c, n)
-		}
-		g.byCountry[c.Country] = append(g.byCountry[c.Country], c)
-		if rz := (regionZone{c.Country, c.Region + "\x00" + c.RegionName, c.Timezone}); !seen[rz] {
-			seen[rz] = true // the work below once per country, region and zone
-			zones, regionZones := g.zones, g.regionZones
-			if !c.Major() {
-				zones, regionZones = smallZones, smallRegionZones
-				delete(seen, rz) // a big town of the region and zone may come later
-			}
-			g.indexRegion(c, zones, regionZones, addZone)
-		}
+		g.indexRegion(c, zones, regionZones, addZone)
 	}
 	for k, zs := range smallZones {
 		if len(g.zones[k]) == 0 {
@@ -319,4 +299,7 @@ func LookupCity(name, country string) (*City, error) {
 
 // CitiesNamed returns the gazetteer cities of a name in any country, most populous first.
 // The slice is the gazetteer's: do not modify it.
-func (g *Gazetteer) CitiesNamed(name string) []*City { return g.byName[engine.Fold(name)] }
+func (g *Gazetteer) CitiesNamed(name string) []*City {
+	var buf [64]byte
+	return g.byName.lookup(engine.AppendFold(buf[:0], []byte(name)))
+}

@@ -154,8 +154,8 @@ func TestEveryCountryHasCities(t *testing.T) {
 		}
 	}
 	for _, c := range g.bySlug {
-		if c.city.Location == nil || !c.city.HasGeo {
-			t.Fatalf("%+v", c.city)
+		if c.Location == nil || !c.HasGeo {
+			t.Fatalf("%+v", c)
 		}
 	}
 }

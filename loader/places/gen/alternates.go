@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/binary"
-	"io"
 	"log"
 	"os"
 	"path/filepath"
@@ -15,24 +12,16 @@ import (
 	"github.com/gigs/gigs/engine"
 )
 
-// readPrevious reads the gazetteer written before (gzip-compressed or not; none when the
-// file is missing) into its slugs, by pinKey.
+// readPrevious reads the gazetteer written before (the embedded one's table, which `go
+// test ./loader/places -run TestFrozenTable -dump PATH` writes) into its slugs, by
+// pinKey; none when path is "".
 func readPrevious(path string) map[string]string {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	if path == "" {
 		return nil
 	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
-	}
-	if len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b {
-		r, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			log.Fatal(err)
-		}
-		if b, err = io.ReadAll(r); err != nil {
-			log.Fatal(err)
-		}
 	}
 	out := map[string]string{}
 	for _, line := range strings.Split(string(b), "\n") {

