@@ -312,7 +312,7 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, e
 		}
 	}
 	r, err := n.places.Read(places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
-		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}, n.placeContext(p))
+		Postcode: p.PostalCode, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}, n.placeContext(p))
 	if err != nil {
 		return nil, r, err
 	}

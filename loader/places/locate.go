@@ -16,6 +16,7 @@ type Place struct {
 	Region   string // a state, province or county, by code or name
 	Country  string // an ISO code or a name
 	Zone     string // an IANA zone the source states
+	Postcode string // a postal code the source states on its own (see postcodes.go)
 	Lat, Lon float64
 	HasGeo   bool
 }
@@ -83,7 +84,16 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 	} else {
 		ctx.Country = ""
 	}
-	readings := g.placeReadings(p)
+	readings, code := g.withPostcodes(p, g.placeReadings(p))
+	r, err := g.readPlace(readings, ctx)
+	if err != nil {
+		return r, err
+	}
+	return code.decided(r), nil
+}
+
+// readPlace is Read of a place's readings.
+func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 	if r, ok := g.inContextCountry(readings, ctx); ok {
 		return r, nil
 	}
