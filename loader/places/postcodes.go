@@ -188,3 +188,21 @@ func (m codeMatch) decided(r Reading) Reading {
 	}
 	return r
 }
+
+// PostcodeTown reports whether s is written as a postal code and then a town, as European
+// addresses write their last line: a first word of four or five digits (or a Dutch
+// postcode) and after it only words without digits ("4041 Linz", "52249 Eschweiler",
+// "1017 SG Amsterdam"). A street numbered first ("1415 E University Dr") is written so too:
+// a caller reads such a line as a town only when the gazetteer has the town.
+func PostcodeTown(s string) bool {
+	f := strings.Fields(s)
+	switch {
+	case len(f) > 2 && dutchPostcode(f[:2]):
+		f = f[2:]
+	case len(f) > 1 && len(f[0]) >= 4 && len(f[0]) <= 5 && strings.Trim(f[0], "0123456789") == "":
+		f = f[1:]
+	default:
+		return false
+	}
+	return !hasDigit(strings.Join(f, " "))
+}

@@ -68,3 +68,25 @@ func TestPostcodesOf(t *testing.T) {
 		}
 	}
 }
+
+// TestPostcodeTown checks which lines are written as a postal code and a town.
+func TestPostcodeTown(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"4041 Linz", true},
+		{"52249 Eschweiler", true},
+		{"1017 SG Amsterdam", true},
+		{"1415 E University Dr", true}, // the caller asks the gazetteer
+		{"Kastanienallee 12", false},
+		{"12 Main St", false},
+		{"52249", false},
+		{"123456 Town", false},
+		{"52249 Eschweiler 2", false},
+	} {
+		if got := PostcodeTown(tt.s); got != tt.want {
+			t.Errorf("PostcodeTown(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
