@@ -2,7 +2,9 @@ package places
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -117,8 +119,14 @@ func inCountry(out, cs []*City, country string) []*City {
 }
 
 // inContextCountry looks a place that states neither country nor region up in its
-// context's country first; ok when a city there is named without doubt.
+// context's country first, else in the country of its context's zone (ZoneCountry); ok
+// when a city there is named without doubt.
 func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bool) {
+	if ctx.Country == "" && ctx.Zone != "" {
+		// The zone's country, when it is one country's, names gazetteer towns; it makes
+		// none (a town the gazetteer lacks), being only what a calendar's author chose.
+		ctx.Country, ctx.CountryBy = g.ZoneCountry(ctx.Zone), "the country of "+ctx.ZoneBy
+	}
 	for _, q := range readings {
 		if q.Country != "" || q.Region != "" || ctx.Country == "" {
 			continue
@@ -153,3 +161,33 @@ func sameClock(loc *time.Location, zone string) bool {
 
 // inRegion reports whether the city is in the region of the folded code or name r.
 func (c *City) inRegion(r string) bool { return c.regionKey == r || c.regionNameKey == r }
+
+// zoneCountries caches ZoneCountry's answers by gazetteer and zone.
+var zoneCountries sync.Map // zoneKey → string
+
+type zoneKey struct {
+	g    *Gazetteer
+	zone string
+}
+
+// ZoneCountry returns the one country whose gazetteer cities keep the zone of that name
+// (Europe/Berlin: DE; America/Chicago: US), or "" when several countries do, or none: a
+// feed in that zone is in that country.
+func (g *Gazetteer) ZoneCountry(zone string) string {
+	k := zoneKey{g, zone}
+	if c, ok := zoneCountries.Load(k); ok {
+		return c.(string)
+	}
+	country := ""
+	for c, zs := range g.zones {
+		if slices.Contains(zs, zone) {
+			if country != "" {
+				country = ""
+				break
+			}
+			country = c
+		}
+	}
+	zoneCountries.Store(k, country)
+	return country
+}
