@@ -80,9 +80,12 @@ func (pc postcode) serves(folded string) bool {
 }
 
 // postcodesOf returns the five-digit postal codes a place states, the shape of every code
-// of the table: its postcode's, and the words of its locality that are one ("74103",
-// "74103-1234" as "74103").
+// of the table: its postcode's (unless it is longer than maxPlaces), and the words of its
+// locality that are one ("74103", "74103-1234" as "74103").
 func postcodesOf(p Place) []string {
+	if len(p.Postcode) > maxPlaces {
+		p.Postcode = "" // no postcode is that long: not worth reading
+	}
 	var out []string
 	for _, w := range strings.FieldsFunc(p.Postcode+" "+p.Locality, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
 		w, _, _ = strings.Cut(w, "-")
