@@ -376,9 +376,17 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 	}
 	if r := engine.Fold(p.Region); r != "" {
 		for _, c := range found {
-			if c.inRegion(r) {
-				return c, "", nil
+			if !c.inRegion(r) {
+				continue
 			}
+			// Of several of the region (New Delhi and Delhi, whose other names hold
+			// "New Delhi"), the coordinates choose as they do without a region.
+			if p.HasGeo {
+				if n, d := nearestWhere(found, p.Lat, p.Lon, func(c *City) bool { return c.inRegion(r) }); n != c && d <= nearCity {
+					return n, "coordinates", nil
+				}
+			}
+			return c, "", nil
 		}
 		if regionCountries[country] && g.regionCode(country, p.Region) != "" {
 			return nil, "", nil // a town of that name in another region, which the gazetteer lacks
