@@ -2,7 +2,6 @@ package places
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -162,32 +161,33 @@ func sameClock(loc *time.Location, zone string) bool {
 // inRegion reports whether the city is in the region of the folded code or name r.
 func (c *City) inRegion(r string) bool { return c.regionKey == r || c.regionNameKey == r }
 
-// zoneCountries caches ZoneCountry's answers by gazetteer and zone.
-var zoneCountries sync.Map // zoneKey → string
-
-type zoneKey struct {
-	g    *Gazetteer
-	zone string
-}
+// defaultZoneCountries are the embedded gazetteer's ZoneCountry answers, made on first use.
+var defaultZoneCountries = sync.OnceValue(func() map[string]string { return Default().zoneCountries() })
 
 // ZoneCountry returns the one country whose gazetteer cities keep the zone of that name
 // (Europe/Berlin: DE; America/Chicago: US), or "" when several countries do, or none: a
 // feed in that zone is in that country.
 func (g *Gazetteer) ZoneCountry(zone string) string {
-	k := zoneKey{g, zone}
-	if c, ok := zoneCountries.Load(k); ok {
-		return c.(string)
+	if g == Default() {
+		return defaultZoneCountries()[zone]
 	}
-	country := ""
+	return g.zoneCountries()[zone]
+}
+
+// zoneCountries maps each zone of one country's cities to that country.
+func (g *Gazetteer) zoneCountries() map[string]string {
+	m := map[string]string{}
+	several := map[string]bool{}
 	for c, zs := range g.zones {
-		if slices.Contains(zs, zone) {
-			if country != "" {
-				country = ""
-				break
+		for _, z := range zs {
+			if _, ok := m[z]; ok {
+				several[z] = true
 			}
-			country = c
+			m[z] = c
 		}
 	}
-	zoneCountries.Store(k, country)
-	return country
+	for z := range several {
+		delete(m, z)
+	}
+	return m
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ type postcode struct {
 	region   string // the US state's code; "" for France
 	lat, lon float64
 	hasGeo   bool
-	names    []string // the places the code serves, as written
+	names    []string // the places the code serves, folded (engine.Fold)
 }
 
 // postcodeCountries are the countries of the postcode table.
@@ -59,6 +60,9 @@ var postcodes = sync.OnceValue(func() map[string]postcode {
 			continue
 		}
 		pc := postcode{region: f[2], names: f[5:]}
+		for i, n := range pc.names {
+			pc.names[i] = engine.Fold(n)
+		}
 		lat, err1 := strconv.ParseFloat(f[3], 64)
 		lon, err2 := strconv.ParseFloat(f[4], 64)
 		if err1 == nil && err2 == nil {
@@ -70,14 +74,7 @@ var postcodes = sync.OnceValue(func() map[string]postcode {
 })
 
 // serves reports whether the code serves a place of the folded name.
-func (pc postcode) serves(folded string) bool {
-	for _, n := range pc.names {
-		if engine.Fold(n) == folded {
-			return true
-		}
-	}
-	return false
-}
+func (pc postcode) serves(folded string) bool { return slices.Contains(pc.names, folded) }
 
 // postcodesOf returns the five-digit postal codes a place states, the shape of every code
 // of the table: its postcode's (unless it is longer than maxPlaces), and the words of its
@@ -85,6 +82,9 @@ func (pc postcode) serves(folded string) bool {
 func postcodesOf(p Place) []string {
 	if len(p.Postcode) > maxPlaces {
 		p.Postcode = "" // no postcode is that long: not worth reading
+	}
+	if !hasDigit(p.Postcode) && !hasDigit(p.Locality) {
+		return nil // most places: nothing to split
 	}
 	var out []string
 	for _, w := range strings.FieldsFunc(p.Postcode+" "+p.Locality, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
@@ -103,10 +103,24 @@ type codeMatch struct {
 	pc            postcode
 }
 
-// confirmedBy returns the postcode of codes that confirms the reading's town in its stated
-// country (any country of the table when it states none), and in its stated region; ok
-// false when none does, or when codes confirm it in several countries or regions.
-func (g *Gazetteer) confirmedBy(q Place, codes []string) (codeMatch, bool) {
+// lookUp returns the lines of the table for the codes, in any of its countries.
+func lookUp(codes []string) []codeMatch {
+	var out []codeMatch
+	for _, country := range postcodeCountries {
+		for _, code := range codes {
+			if pc, ok := postcodes()[country+" "+code]; ok {
+				out = append(out, codeMatch{country: country, code: code, pc: pc})
+			}
+		}
+	}
+	return out
+}
+
+// confirmedBy returns the line of lines (lookUp's) that confirms the reading's town in its
+// stated country (any country of the table when it states none), and in its stated
+// region; ok false when none does, or when they confirm it in several countries or
+// regions.
+func (g *Gazetteer) confirmedBy(q Place, lines []codeMatch) (codeMatch, bool) {
 	town := q.Locality
 	if i := strings.LastIndexByte(town, ','); i >= 0 {
 		town = town[i+1:]
@@ -116,30 +130,27 @@ func (g *Gazetteer) confirmedBy(q Place, codes []string) (codeMatch, bool) {
 	if folded == "" {
 		return codeMatch{}, false
 	}
-	countries := postcodeCountries
+	stated := ""
 	if q.Country != "" {
 		code, ok := engine.CountryCode(q.Country)
 		if !ok {
 			return codeMatch{}, false
 		}
-		countries = []string{code}
+		stated = code
 	}
 	var found codeMatch
 	n := 0
-	for _, country := range countries {
-		for _, code := range codes {
-			pc, ok := postcodes()[country+" "+code]
-			if !ok || !pc.serves(folded) {
-				continue
-			}
-			if q.Region != "" && pc.region != "" && g.regionCode(country, q.Region) != pc.region {
-				continue // a code of another state than the stated one confirms nothing
-			}
-			if n == 0 || found.country != country || found.pc.region != pc.region {
-				n++
-			}
-			found = codeMatch{country: country, code: code, town: town, pc: pc}
+	for _, l := range lines {
+		if stated != "" && l.country != stated || !l.pc.serves(folded) {
+			continue
 		}
+		if q.Region != "" && l.pc.region != "" && g.regionCode(l.country, q.Region) != l.pc.region {
+			continue // a code of another state than the stated one confirms nothing
+		}
+		if n == 0 || found.country != l.country || found.pc.region != l.pc.region {
+			n++
+		}
+		found, found.town = l, town
 	}
 	return found, n == 1
 }
@@ -153,9 +164,13 @@ func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch
 	if len(codes) == 0 {
 		return readings, codeMatch{}
 	}
+	lines := lookUp(codes)
+	if len(lines) == 0 {
+		return readings, codeMatch{}
+	}
 	var by codeMatch
 	for i, q := range readings {
-		m, ok := g.confirmedBy(q, codes)
+		m, ok := g.confirmedBy(q, lines)
 		if !ok {
 			continue
 		}
