@@ -303,7 +303,8 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 // context of its source and document: placeContext), or
 // one made for it; one city per slug in a run. An address given on one line, in Street
 // or, for a venue named by its address, in Name ("Memphis, TN, US"), with no locality
-// ("100 Main St, Austin, TX 78701"), is read for its city.
+// ("100 Main St, Austin, TX 78701"), is read for its city; so is a street written as a
+// postcode and a town ("4041 Linz") when the gazetteer has the town.
 func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, error) {
 	locality := p.Locality
 	for _, line := range []string{p.Street, p.Name} {
@@ -311,8 +312,18 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, e
 			locality = line
 		}
 	}
-	r, err := n.places.Read(places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
-		Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}, n.placeContext(p))
+	q := places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
+		Postcode: p.PostalCode, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
+	r, err := n.places.Read(q, n.placeContext(p))
+	if strings.TrimSpace(locality) == "" && places.PostcodeTown(p.Street) {
+		// "Roadstar 16\n12764 Happyville\nDenmark", "Hauptstraße 1-5; 4041 Linz": the part
+		// read as the street is the postcode and the town, when the gazetteer has the town
+		// (a street is never made a town).
+		q.Locality = p.Street
+		if rs, errs := n.places.Read(q, n.placeContext(p)); errs == nil && !rs.Made {
+			r, err = rs, nil
+		}
+	}
 	if err != nil {
 		return nil, r, err
 	}

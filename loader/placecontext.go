@@ -11,7 +11,7 @@ import (
 // a venue is where it is (gigsctl sources check -json): the place as stated, its city
 // (made when the gazetteer lacks the town), and what chose between the ways to read it.
 type PlaceReading struct {
-	Place    string // the locality, region and country as the source states them, " | "-separated
+	Place    string // the locality (the street when it has none), region and country as the source states them, " | "-separated
 	City     string // the city's slug
 	Country  string // ISO 3166-1 alpha-2
 	Timezone string
@@ -61,7 +61,11 @@ func (n *normalizer) notePlace(p source.Place, r places.Reading) {
 	if n.readings == nil {
 		return
 	}
-	stated := strings.Join([]string{strings.TrimSpace(p.Locality), strings.TrimSpace(p.Region), strings.TrimSpace(p.Country)}, " | ")
+	locality := strings.TrimSpace(p.Locality)
+	if locality == "" { // the street read as the town ("4041 Linz"), or as an address on one line
+		locality = strings.TrimSpace(p.Street)
+	}
+	stated := strings.Join([]string{locality, strings.TrimSpace(p.Region), strings.TrimSpace(p.Country)}, " | ")
 	k := stated + "\x00" + r.City.Slug
 	pr := n.readings[k]
 	if pr == nil {

@@ -51,3 +51,31 @@ func TestPlaceReadings(t *testing.T) {
 		t.Errorf("bare: %+v", p)
 	}
 }
+
+// TestStreetAsTown checks a venue whose street is its postcode and town, with no locality
+// ("Hauptstraße 1-5; 4041 Linz" in an Apple calendar): the town is read off the street when
+// the gazetteer has it, and never made from a street.
+func TestStreetAsTown(t *testing.T) {
+	tests := []struct {
+		name, street, country string
+		city                  string // "" when dropped
+	}{
+		{"a postcode and a town", "4041 Linz", "", "linz"},
+		{"with its country", "52249 Eschweiler", "DE", "eschweiler"},
+		{"a town the gazetteer lacks is not made", "12764 Happyville", "DK", ""},
+		{"a street numbered first is not a town", "1415 E University Dr", "US", ""},
+	}
+	for _, tt := range tests {
+		n := newNormalizer(noon, 1)
+		ev := event("A", "Hall", "", tt.country, "2026-12-05T20:00")
+		ev.Venue.Street = tt.street
+		var sr SourceReport
+		n.addAll([]source.Event{ev}, 0, Source{}, &sr)
+		switch {
+		case tt.city == "" && sr.Events != 0:
+			t.Errorf("%s: kept %+v", tt.name, sr.Places)
+		case tt.city != "" && (sr.Events != 1 || len(sr.Places) != 1 || sr.Places[0].City != tt.city || sr.Places[0].Place != tt.street+" |  | "+tt.country):
+			t.Errorf("%s: %d events, places %+v; want %s", tt.name, sr.Events, sr.Places, tt.city)
+		}
+	}
+}

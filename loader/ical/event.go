@@ -199,7 +199,7 @@ func (p *parser) entry(v *vevent) *entry {
 			e.ev.Status = engine.StatusCancelled
 		}
 	}
-	e.ev.Venue = place(v.location, v.geo)
+	e.ev.Venue = place(v.location, cmp.Or(v.geo, v.appleLocation))
 	if e.ev.Venue != (source.Place{}) { // an override without a place inherits its master's
 		e.ev.Venue.FeedZone = feedZone(e.start.loc, p.calZone)
 	}
@@ -552,7 +552,9 @@ func (p *parser) add(ev source.Event) {
 	p.events = append(p.events, ev)
 }
 
-// place reads LOCATION and GEO. LOCATION's line breaks are commas, and the line is split by
+// place reads LOCATION and GEO (or, where GEO is missing, the coordinates of Apple's
+// X-APPLE-STRUCTURED-LOCATION, a geo URI: "geo:48.309978,14.283197"). LOCATION's line breaks
+// and semicolons are commas ("Hauptstraße 1-5\; 4041 Linz"), and the line is split by
 // places.Split: the first part is the venue's name ("name (address)" read as "name,
 // address"); a last part that names a country by its name (or three letters: "USA") is the
 // country, and postal codes written on their own at the end go ("…\, London\, SW9 9SL").
@@ -567,13 +569,17 @@ func (p *parser) add(ev source.Event) {
 func place(location, geo *prop) source.Place {
 	var pl source.Place
 	if location != nil && location.err == nil {
-		a := places.Split(text(strings.ReplaceAll(unescape(location.value), "\n", ",")))
+		a := places.Split(text(lineBreaks.Replace(unescape(location.value))))
 		pl.Name, pl.Street, pl.Locality, pl.Country = a.Name, a.Street, a.Locality, a.Country
 	}
 	if geo != nil && geo.err == nil {
-		a, b, ok := strings.Cut(geo.value, ";")
+		v := geo.value
+		if len(v) > 4 && strings.EqualFold(v[:4], "geo:") { // a geo URI (RFC 5870): "geo:lat,lon;u=35"
+			v, _, _ = strings.Cut(v[4:], ";")
+		}
+		a, b, ok := strings.Cut(v, ";")
 		if !ok {
-			a, b, _ = strings.Cut(geo.value, ",")
+			a, b, _ = strings.Cut(v, ",")
 		}
 		lat, errLat := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		lon, errLon := strconv.ParseFloat(strings.TrimSpace(b), 64)
@@ -583,6 +589,10 @@ func place(location, geo *prop) source.Place {
 	}
 	return pl
 }
+
+// lineBreaks are the separators LOCATION writes between the parts of an address, read as
+// commas.
+var lineBreaks = strings.NewReplacer("\n", ",", ";", ",")
 
 // link returns v as an absolute http or https URL, or "".
 func link(v string) string {

@@ -137,6 +137,7 @@ type vevent struct {
 	closed bool
 
 	uid, summary, location, geo, url, status, sequence *prop
+	appleLocation                                      *prop // X-APPLE-STRUCTURED-LOCATION: coordinates where GEO is missing
 	dtstart, dtend, duration, recurrenceID, exrule     *prop
 
 	rrules, rdates, exdates, categories []prop
@@ -160,6 +161,8 @@ func (v *vevent) add(p prop) {
 		one(&v.location)
 	case "GEO":
 		one(&v.geo)
+	case "X-APPLE-STRUCTURED-LOCATION":
+		one(&v.appleLocation)
 	case "URL":
 		one(&v.url)
 	case "STATUS":

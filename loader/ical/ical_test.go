@@ -474,10 +474,39 @@ func TestPlace(t *testing.T) {
 			source.Place{Name: "Open Source Project Tempe", Street: "1415 E University Dr. #103A", Locality: "Tempe, AZ 85281"}},
 		{`Venue (Room 2)`, source.Place{Name: "Venue (Room 2)"}},
 		{`Venue\, 5 Main St\, Springfield\, IL 62701\, USA`, source.Place{Name: "Venue", Street: "5 Main St", Locality: "Springfield, IL 62701", Country: "USA"}},
+		// Line breaks and semicolons part an address as commas do (collective/icalendar's
+		// x_location.ics, ical4j's apple-iphone-os-26-structured-location.ics): the loader
+		// reads a street that is a postcode and a town as the town.
+		{`Roadstar 16\n12764 Happyville\nDenmark`, source.Place{Name: "Roadstar 16", Street: "12764 Happyville", Country: "Denmark"}},
+		{`Hauptstraße 1-5\; 4041 Linz`, source.Place{Name: "Hauptstraße 1-5", Street: "4041 Linz"}},
 	}
 	for _, tt := range tests {
 		if got := place(&prop{value: tt.location}, nil); got != tt.want {
 			t.Errorf("LOCATION:%s\ngot  %+v\nwant %+v", tt.location, got, tt.want)
+		}
+	}
+}
+
+// TestPlaceGeo reads GEO as calendars write it, and the geo URI of Apple's
+// X-APPLE-STRUCTURED-LOCATION, which stands in for a missing GEO.
+func TestPlaceGeo(t *testing.T) {
+	tests := []struct {
+		geo      string
+		lat, lon float64
+		ok       bool
+	}{
+		{"52.25;6.16", 52.25, 6.16, true},
+		{"52.25,6.16", 52.25, 6.16, true},
+		{"geo:48.309978,14.283197", 48.309978, 14.283197, true},
+		{"GEO:48.31,14.28;u=70.5", 48.31, 14.28, true},
+		{"geo:0,0", 0, 0, false},
+		{"geo:", 0, 0, false},
+		{"geo:91,14", 0, 0, false},
+	}
+	for _, tt := range tests {
+		got := place(nil, &prop{value: tt.geo})
+		if got.HasGeo != tt.ok || got.Lat != tt.lat || got.Lon != tt.lon {
+			t.Errorf("%q: %v %v %v; want %v %v %v", tt.geo, got.Lat, got.Lon, got.HasGeo, tt.lat, tt.lon, tt.ok)
 		}
 	}
 }

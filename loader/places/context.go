@@ -3,6 +3,7 @@ package places
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -117,8 +118,14 @@ func inCountry(out, cs []*City, country string) []*City {
 }
 
 // inContextCountry looks a place that states neither country nor region up in its
-// context's country first; ok when a city there is named without doubt.
+// context's country first, else in the country of its context's zone (ZoneCountry); ok
+// when a city there is named without doubt.
 func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bool) {
+	if ctx.Country == "" && ctx.Zone != "" {
+		// The zone's country, when it is one country's, names gazetteer towns; it makes
+		// none (a town the gazetteer lacks), being only what a calendar's author chose.
+		ctx.Country, ctx.CountryBy = g.ZoneCountry(ctx.Zone), "the country of "+ctx.ZoneBy
+	}
 	for _, q := range readings {
 		if q.Country != "" || q.Region != "" || ctx.Country == "" {
 			continue
@@ -154,4 +161,35 @@ func sameClock(loc *time.Location, zone string) bool {
 // inRegion reports whether the city is in the region of the folded code or name r.
 func (c *City) inRegion(r []byte) bool {
 	return c.regionKey == string(r) || c.regionNameKey == string(r)
+}
+
+// defaultZoneCountries are the embedded gazetteer's ZoneCountry answers, made on first use.
+var defaultZoneCountries = sync.OnceValue(func() map[string]string { return Default().zoneCountries() })
+
+// ZoneCountry returns the one country whose gazetteer cities keep the zone of that name
+// (Europe/Berlin: DE; America/Chicago: US), or "" when several countries do, or none: a
+// feed in that zone is in that country.
+func (g *Gazetteer) ZoneCountry(zone string) string {
+	if g == Default() {
+		return defaultZoneCountries()[zone]
+	}
+	return g.zoneCountries()[zone]
+}
+
+// zoneCountries maps each zone of one country's cities to that country.
+func (g *Gazetteer) zoneCountries() map[string]string {
+	m := map[string]string{}
+	several := map[string]bool{}
+	for c, zs := range g.zones {
+		for _, z := range zs {
+			if _, ok := m[z]; ok {
+				several[z] = true
+			}
+			m[z] = c
+		}
+	}
+	for z := range several {
+		delete(m, z)
+	}
+	return m
 }

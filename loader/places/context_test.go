@@ -45,6 +45,16 @@ func TestRead(t *testing.T) {
 		{"a town it lacks, in the feed's country", Place{Locality: "Zzyzxdorf"}, Context{Country: "DE", CountryBy: "feed country"}, "zzyzxdorf-de", true, "feed country"},
 		{"stated country wins over the feed's", Place{Locality: "London", Country: "GB"}, Context{Country: "CA", Zone: "America/Toronto"}, "london-gb", false, ""},
 		{"stated region wins over the zone", Place{Locality: "Paris", Region: "TX", Country: "US"}, Context{Zone: "Europe/Paris"}, "paris-us", false, ""},
+		// The country of the feed's zone, when the zone is one country's, names towns but
+		// makes none (fcbarcelona-fixtures-apple.ics: "Valencia" in Europe/Madrid events).
+		{"bare town, the zone's country", Place{Locality: "Valencia"}, Context{Zone: "Europe/Madrid", ZoneBy: "calendar zone"}, "valencia", false, "the country of calendar zone"},
+		{"bare town, the zone's country chooses", Place{Locality: "London"}, Context{Zone: "America/Toronto", ZoneBy: "calendar zone"}, "london-ca", false, "the country of calendar zone"},
+		{"the zone's country makes no town", Place{Locality: "Zzyzxdorf"}, Context{Zone: "Europe/Berlin", ZoneBy: "calendar zone"}, "", false, "has no country"},
+		{"a zone of two countries", Place{Locality: "Zzyzxgrad"}, Context{Zone: "Europe/Belgrade", ZoneBy: "calendar zone"}, "", false, "has no country"},
+		// Of several towns of the stated region, the coordinates choose (Delhi's other
+		// names hold "New Delhi"; the demo corpus's venue sites state the region).
+		{"several of the region, coordinates choose", Place{Locality: "New Delhi", Region: "Delhi", Country: "India", Lat: 28.6182, Lon: 77.1964, HasGeo: true}, Context{}, "new-delhi", false, "coordinates"},
+		{"several of the region, no coordinates", Place{Locality: "New Delhi", Region: "Delhi", Country: "India"}, Context{}, "delhi", false, ""},
 		// Ambiguity is dropped with its reason.
 		{"namesakes in one country", Place{Locality: "Springfield", Country: "US"}, Context{}, "", false, `ambiguous place: "Springfield" names 20 towns in US`},
 		{"namesakes, the zone narrows to one", Place{Locality: "Kingston", Country: "US"}, Context{Zone: "America/Los_Angeles", ZoneBy: "calendar zone"}, "kingston-wa-us", false, "calendar zone"},
@@ -64,6 +74,22 @@ func TestRead(t *testing.T) {
 				got = r.City.Slug
 			}
 			t.Errorf("%s: %s made=%v by %q, %v; want %s made=%v by %q", tt.name, got, r.Made, r.By, err, tt.slug, tt.made, tt.by)
+		}
+	}
+}
+
+// TestZoneCountry checks the country a zone name is one country's.
+func TestZoneCountry(t *testing.T) {
+	for _, tt := range []struct{ zone, want string }{
+		{"Europe/Madrid", "ES"},
+		{"America/Chicago", "US"},
+		{"America/Toronto", "CA"},
+		{"Europe/Belgrade", ""}, // Serbia's and Kosovo's
+		{"Europe/Nowhere", ""},
+		{"", ""},
+	} {
+		if got := Default().ZoneCountry(tt.zone); got != tt.want {
+			t.Errorf("ZoneCountry(%q) = %q, want %q", tt.zone, got, tt.want)
 		}
 	}
 }

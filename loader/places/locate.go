@@ -17,6 +17,7 @@ type Place struct {
 	Region   string // a state, province or county, by code or name
 	Country  string // an ISO code or a name
 	Zone     string // an IANA zone the source states
+	Postcode string // a postal code the source states on its own (see postcodes.go)
 	Lat, Lon float64
 	HasGeo   bool
 }
@@ -84,7 +85,16 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 	} else {
 		ctx.Country = ""
 	}
-	readings := g.placeReadings(p)
+	readings, code := g.withPostcodes(p, g.placeReadings(p))
+	r, err := g.readPlace(readings, ctx)
+	if err != nil {
+		return r, err
+	}
+	return code.decided(r), nil
+}
+
+// readPlace is Read of a place's readings.
+func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 	if r, ok := g.inContextCountry(readings, ctx); ok {
 		return r, nil
 	}
@@ -366,9 +376,17 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 	var rbuf [64]byte
 	if r := engine.AppendFold(rbuf[:0], []byte(p.Region)); len(r) > 0 {
 		for _, c := range found {
-			if c.inRegion(r) {
-				return c, "", nil
+			if !c.inRegion(r) {
+				continue
 			}
+			// Of several of the region (New Delhi and Delhi, whose other names hold
+			// "New Delhi"), the coordinates choose as they do without a region.
+			if p.HasGeo {
+				if n, d := nearestWhere(found, p.Lat, p.Lon, func(c *City) bool { return c.inRegion(r) }); n != c && d <= nearCity {
+					return n, "coordinates", nil
+				}
+			}
+			return c, "", nil
 		}
 		if regionCountries[country] && g.regionCode(country, p.Region) != "" {
 			return nil, "", nil // a town of that name in another region, which the gazetteer lacks

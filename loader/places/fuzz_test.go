@@ -1,0 +1,21 @@
+package places
+
+import "testing"
+
+// FuzzRead reads places as sources state them, a postcode beside or within the locality,
+// in a calendar's zone: it never panics, and a place it reads has a city with a zone.
+func FuzzRead(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Springfield 62701", ""}, {"Springfield", "62701-1234"}, {"46500 Rocamadour", ""},
+		{"Hauptstraße 1-5, 4041 Linz", ""}, {"Tulsa, OK 74103", "74103"}, {", ,", "00000"},
+		{"Wheatfield, IN 46392", ""}, {"75011 Lyon, FR", "75011"}, {"Valencia", ""},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, locality, postcode string) {
+		r, err := Default().Read(Place{Locality: locality, Postcode: postcode}, Context{Zone: "Europe/Madrid", ZoneBy: "calendar zone"})
+		if err == nil && (r.City == nil || r.City.Location == nil) {
+			t.Fatalf("Read(%q, %q) = %+v without an error", locality, postcode, r)
+		}
+	})
+}

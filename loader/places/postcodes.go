@@ -1,0 +1,226 @@
+package places
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Postcodes confirm places. postcodes.tsv.gz beside this file (written by
+// loader/places/gen/postcodes; see its documentation for the sources and their licences)
+// gives, for the countries a well-kept postcode dataset covers (the US's ZIP codes, from
+// GeoNames; France's codes postaux, from the Base Adresse Nationale), each postcode's
+// places, and for the US its state and coordinates.
+//
+// A postcode stated beside a town (in the locality, "Tulsa, OK 74103", "75011 Paris", or
+// as a source's postal code) confirms a reading of the place when the dataset has the code
+// and one of the places it serves bears the town's name: the reading is then in that
+// country (and in the US in that state), and a town the gazetteer lacks is made in the
+// zone of the gazetteer city nearest the code's coordinates. A postcode that the dataset
+// has, but for other places, contradicts the town: it confirms nothing, and the place is
+// read as if it stated none (the town as written stands; a postcode never moves a place
+// nor makes one). A code the dataset lacks, or of a country it does not cover, is only
+// dropped from the town's name, as before (a shape alone confirms nothing).
+
+//go:embed postcodes.tsv.gz
+var postcodesGzip []byte
+
+// postcode is one line of the postcode table.
+type postcode struct {
+	region   string // the US state's code; "" for France
+	lat, lon float64
+	hasGeo   bool
+	names    []string // the places the code serves, folded (engine.Fold)
+}
+
+// postcodeCountries are the countries of the postcode table.
+var postcodeCountries = []string{"US", "FR"}
+
+// postcodes reads the embedded table on first use: country + " " + code → its line.
+var postcodes = sync.OnceValue(func() map[string]postcode {
+	r, err := gzip.NewReader(bytes.NewReader(postcodesGzip))
+	if err != nil {
+		panic("places: postcodes.tsv.gz: " + err.Error())
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		panic("places: postcodes.tsv.gz: " + err.Error())
+	}
+	m := make(map[string]postcode, bytes.Count(b, []byte{'\n'}))
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Split(line, "\t")
+		if line == "" || line[0] == '#' || len(f) < 6 {
+			continue
+		}
+		pc := postcode{region: f[2], names: f[5:]}
+		for i, n := range pc.names {
+			pc.names[i] = engine.Fold(n)
+		}
+		lat, err1 := strconv.ParseFloat(f[3], 64)
+		lon, err2 := strconv.ParseFloat(f[4], 64)
+		if err1 == nil && err2 == nil {
+			pc.lat, pc.lon, pc.hasGeo = lat, lon, true
+		}
+		m[f[0]+" "+f[1]] = pc
+	}
+	return m
+})
+
+// serves reports whether the code serves a place of the folded name.
+func (pc postcode) serves(folded string) bool { return slices.Contains(pc.names, folded) }
+
+// postcodesOf returns the five-digit postal codes a place states, the shape of every code
+// of the table: its postcode's (unless it is longer than maxPlaces), and the words of its
+// locality that are one ("74103", "74103-1234" as "74103").
+func postcodesOf(p Place) []string {
+	if len(p.Postcode) > maxPlaces {
+		p.Postcode = "" // no postcode is that long: not worth reading
+	}
+	if !hasDigit(p.Postcode) && !hasDigit(p.Locality) {
+		return nil // most places: nothing to split
+	}
+	var out []string
+	for _, w := range strings.FieldsFunc(p.Postcode+" "+p.Locality, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+		w, _, _ = strings.Cut(w, "-")
+		if len(w) == 5 && strings.Trim(w, "0123456789") == "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// codeMatch is a postcode that confirms a reading's town.
+type codeMatch struct {
+	country, code string
+	town          string // the town's name as the reading writes it
+	pc            postcode
+}
+
+// lookUp returns the lines of the table for the codes, in any of its countries.
+func lookUp(codes []string) []codeMatch {
+	var out []codeMatch
+	for _, country := range postcodeCountries {
+		for _, code := range codes {
+			if pc, ok := postcodes()[country+" "+code]; ok {
+				out = append(out, codeMatch{country: country, code: code, pc: pc})
+			}
+		}
+	}
+	return out
+}
+
+// confirmedBy returns the line of lines (lookUp's) that confirms the reading's town in its
+// stated country (any country of the table when it states none), and in its stated
+// region; ok false when none does, or when they confirm it in several countries or
+// regions.
+func (g *Gazetteer) confirmedBy(q Place, lines []codeMatch) (codeMatch, bool) {
+	town := q.Locality
+	if i := strings.LastIndexByte(town, ','); i >= 0 {
+		town = town[i+1:]
+	}
+	town = stripPostal(town)
+	folded := engine.Fold(town)
+	if folded == "" {
+		return codeMatch{}, false
+	}
+	stated := ""
+	if q.Country != "" {
+		code, ok := engine.CountryCode(q.Country)
+		if !ok {
+			return codeMatch{}, false
+		}
+		stated = code
+	}
+	var found codeMatch
+	n := 0
+	for _, l := range lines {
+		if stated != "" && l.country != stated || !l.pc.serves(folded) {
+			continue
+		}
+		if q.Region != "" && l.pc.region != "" && g.regionCode(l.country, q.Region) != l.pc.region {
+			continue // a code of another state than the stated one confirms nothing
+		}
+		if n == 0 || found.country != l.country || found.pc.region != l.pc.region {
+			n++
+		}
+		found, found.town = l, town
+	}
+	return found, n == 1
+}
+
+// withPostcodes confirms each reading by the place's postcodes (see confirmedBy): a
+// confirmed reading states the code's country, its region when it states none, and the
+// zone of the gazetteer city nearest the code when it states none. It returns the
+// readings and what confirmed them, for a Reading's By ("" when nothing did).
+func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch) {
+	codes := postcodesOf(p)
+	if len(codes) == 0 {
+		return readings, codeMatch{}
+	}
+	lines := lookUp(codes)
+	if len(lines) == 0 {
+		return readings, codeMatch{}
+	}
+	var by codeMatch
+	for i, q := range readings {
+		m, ok := g.confirmedBy(q, lines)
+		if !ok {
+			continue
+		}
+		was := q
+		if q.Country == "" {
+			q.Country = m.country
+		}
+		if q.Region == "" {
+			q.Region = m.pc.region
+		}
+		if q.Zone == "" && m.pc.hasGeo && !g.hasNamesake(m.town, m.country) {
+			if c, d := nearest(g.byCountry[m.country], m.pc.lat, m.pc.lon); c != nil && d <= nearZone {
+				q.Zone = c.Timezone
+			}
+		}
+		readings[i] = q
+		// The code chose when it told what the reading left open: a region's code tells
+		// the country already ("Tulsa, OK 74103").
+		chose := was.Country == "" && was.Region == "" || q.Region != was.Region || q.Zone != was.Zone
+		if by.code == "" && chose {
+			by = m
+		}
+	}
+	return readings, by
+}
+
+// decided says in r.By that the postcode chose r's city, when it filled in the reading's
+// country, region or zone and the city is in the code's country and region, and nothing
+// else chose.
+func (m codeMatch) decided(r Reading) Reading {
+	if m.code != "" && r.By == "" && r.City.Country == m.country && (m.pc.region == "" || r.City.Region == m.pc.region) {
+		r.By = "the postcode " + m.code + " (" + m.country + ")"
+	}
+	return r
+}
+
+// PostcodeTown reports whether s is written as a postal code and then a town, as European
+// addresses write their last line: a first word of four or five digits (or a Dutch
+// postcode) and after it only words without digits ("4041 Linz", "52249 Eschweiler",
+// "1017 SG Amsterdam"). A street numbered first ("1415 E University Dr") is written so too:
+// a caller reads such a line as a town only when the gazetteer has the town.
+func PostcodeTown(s string) bool {
+	f := strings.Fields(s)
+	switch {
+	case len(f) > 2 && dutchPostcode(f[:2]):
+		f = f[2:]
+	case len(f) > 1 && len(f[0]) >= 4 && len(f[0]) <= 5 && strings.Trim(f[0], "0123456789") == "":
+		f = f[1:]
+	default:
+		return false
+	}
+	return !hasDigit(strings.Join(f, " "))
+}
