@@ -2,6 +2,7 @@ package places
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/gigs/gigs/engine"
 )
@@ -138,6 +139,9 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 
 // regionPart is a region code or name with a postal code after it dropped ("TX 78701").
 func regionPart(s string) string {
+	if !hasDigit(s) && spacedOnce(s) {
+		return s // most parts: nothing to drop or join, and nothing to allocate
+	}
 	f := strings.Fields(s)
 	for len(f) > 1 && hasDigit(f[len(f)-1]) {
 		f = f[:len(f)-1]
@@ -148,6 +152,9 @@ func regionPart(s string) string {
 // stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
 // "Leeds LS1 3AA"), and a Dutch postcode's letters ("1017 SG Amsterdam").
 func stripPostal(s string) string {
+	if !hasDigit(s) && spacedOnce(s) {
+		return s // most localities: nothing to drop or join, and nothing to allocate
+	}
 	f := strings.Fields(s)
 	for len(f) > 1 && hasDigit(f[0]) {
 		if len(f) > 2 && dutchPostcode(f[:2]) {
@@ -168,6 +175,9 @@ func stripPostal(s string) string {
 // postalOnly reports whether s is a postal code alone: a Dutch one ("1017 SG"), or at most
 // two words of at most ten bytes, each with a digit ("01901", "LS1 3AA", "J2S 9E2").
 func postalOnly(s string) bool {
+	if !hasDigit(s) {
+		return false
+	}
 	f := strings.Fields(s)
 	if dutchPostcode(f) {
 		return true
@@ -185,8 +195,24 @@ func postalOnly(s string) bool {
 
 // startsWithPostcode reports whether a part's first word holds a digit ("25596 Wacken").
 func startsWithPostcode(part string) bool {
-	f := strings.Fields(part)
-	return len(f) > 0 && hasDigit(f[0])
+	first := strings.TrimLeftFunc(part, unicode.IsSpace)
+	if i := strings.IndexFunc(first, unicode.IsSpace); i >= 0 {
+		first = first[:i]
+	}
+	return hasDigit(first)
+}
+
+// spacedOnce reports whether s is its words joined by single ASCII spaces, with none at
+// either end: what strings.Join(strings.Fields(s), " ") returns unchanged.
+func spacedOnce(s string) bool {
+	prev := ' '
+	for _, r := range s {
+		if unicode.IsSpace(r) && (r != ' ' || prev == ' ') {
+			return false
+		}
+		prev = r
+	}
+	return prev != ' '
 }
 
 // hasDigit reports whether s holds an ASCII digit.

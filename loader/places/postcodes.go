@@ -43,8 +43,11 @@ type postcode struct {
 // postcodeCountries are the countries of the postcode table.
 var postcodeCountries = []string{"US", "FR"}
 
-// postcodes reads the embedded table on first use: country + " " + code → its line.
-var postcodes = sync.OnceValue(func() map[string]postcode {
+// postcodeKey is a code of a country of the postcode table.
+type postcodeKey struct{ country, code string }
+
+// postcodes reads the embedded table on first use: a country's code → its line.
+var postcodes = sync.OnceValue(func() map[postcodeKey]postcode {
 	r, err := gzip.NewReader(bytes.NewReader(postcodesGzip))
 	if err != nil {
 		panic("places: postcodes.tsv.gz: " + err.Error())
@@ -53,7 +56,7 @@ var postcodes = sync.OnceValue(func() map[string]postcode {
 	if err != nil {
 		panic("places: postcodes.tsv.gz: " + err.Error())
 	}
-	m := make(map[string]postcode, bytes.Count(b, []byte{'\n'}))
+	m := make(map[postcodeKey]postcode, bytes.Count(b, []byte{'\n'}))
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Split(line, "\t")
 		if line == "" || line[0] == '#' || len(f) < 6 {
@@ -68,7 +71,7 @@ var postcodes = sync.OnceValue(func() map[string]postcode {
 		if err1 == nil && err2 == nil {
 			pc.lat, pc.lon, pc.hasGeo = lat, lon, true
 		}
-		m[f[0]+" "+f[1]] = pc
+		m[postcodeKey{f[0], f[1]}] = pc
 	}
 	return m
 })
@@ -76,24 +79,29 @@ var postcodes = sync.OnceValue(func() map[string]postcode {
 // serves reports whether the code serves a place of the folded name.
 func (pc postcode) serves(folded string) bool { return slices.Contains(pc.names, folded) }
 
-// postcodesOf returns the five-digit postal codes a place states, the shape of every code
-// of the table: its postcode's (unless it is longer than maxPlaces), and the words of its
-// locality that are one ("74103", "74103-1234" as "74103").
-func postcodesOf(p Place) []string {
+// postcodesOf appends to codes the five-digit postal codes a place states, the shape of
+// every code of the table: its postcode's (unless it is longer than maxPlaces), and the
+// words of its locality that are one ("74103", "74103-1234" as "74103").
+func postcodesOf(codes []string, p Place) []string {
 	if len(p.Postcode) > maxPlaces {
 		p.Postcode = "" // no postcode is that long: not worth reading
 	}
-	if !hasDigit(p.Postcode) && !hasDigit(p.Locality) {
-		return nil // most places: nothing to split
-	}
-	var out []string
-	for _, w := range strings.FieldsFunc(p.Postcode+" "+p.Locality, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
-		w, _, _ = strings.Cut(w, "-")
-		if len(w) == 5 && strings.Trim(w, "0123456789") == "" {
-			out = append(out, w)
+	for _, s := range [2]string{p.Postcode, p.Locality} {
+		for s != "" && hasDigit(s) { // most places have no digit: nothing to split
+			i := strings.IndexAny(s, " ,\t")
+			w := s
+			if i >= 0 {
+				w, s = s[:i], s[i+1:]
+			} else {
+				s = ""
+			}
+			w, _, _ = strings.Cut(w, "-")
+			if len(w) == 5 && strings.Trim(w, "0123456789") == "" {
+				codes = append(codes, w)
+			}
 		}
 	}
-	return out
+	return codes
 }
 
 // codeMatch is a postcode that confirms a reading's town.
@@ -103,12 +111,11 @@ type codeMatch struct {
 	pc            postcode
 }
 
-// lookUp returns the lines of the table for the codes, in any of its countries.
-func lookUp(codes []string) []codeMatch {
-	var out []codeMatch
+// lookUp appends to out the lines of the table for the codes, in any of its countries.
+func lookUp(out []codeMatch, codes []string) []codeMatch {
 	for _, country := range postcodeCountries {
 		for _, code := range codes {
-			if pc, ok := postcodes()[country+" "+code]; ok {
+			if pc, ok := postcodes()[postcodeKey{country, code}]; ok {
 				out = append(out, codeMatch{country: country, code: code, pc: pc})
 			}
 		}
@@ -160,11 +167,13 @@ func (g *Gazetteer) confirmedBy(q Place, lines []codeMatch) (codeMatch, bool) {
 // zone of the gazetteer city nearest the code when it states none. It returns the
 // readings and what confirmed them, for a Reading's By ("" when nothing did).
 func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch) {
-	codes := postcodesOf(p)
+	var codesBuf [4]string
+	codes := postcodesOf(codesBuf[:0], p)
 	if len(codes) == 0 {
 		return readings, codeMatch{}
 	}
-	lines := lookUp(codes)
+	var linesBuf [4]codeMatch
+	lines := lookUp(linesBuf[:0], codes)
 	if len(lines) == 0 {
 		return readings, codeMatch{}
 	}

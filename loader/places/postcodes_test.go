@@ -63,7 +63,7 @@ func TestPostcodesOf(t *testing.T) {
 		{Place{Locality: "1017 SG Amsterdam", Postcode: "1017"}, ""},
 		{Place{Locality: "Route 123456, Town"}, ""},
 	} {
-		if got := strings.Join(postcodesOf(tt.p), " "); got != tt.want {
+		if got := strings.Join(postcodesOf(nil, tt.p), " "); got != tt.want {
 			t.Errorf("postcodesOf(%+v) = %q, want %q", tt.p, got, tt.want)
 		}
 	}
