@@ -199,7 +199,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	w, ru, order := newGigWriter(cat), reuseOf(opt), rowOrder(rows)
 	ru.locate(rows, order)
 	contents := renderContents(rows, w, &ru)
-	rows = inOrder(rows, order)
+	rows = cat.inOrder(rows, order)
 	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second)}
 	s.keys, s.days, s.status = make([]int64, len(rows)), make([]int32, len(rows)), make([]uint8, len(rows))
 	ids := make([]string, len(rows))

@@ -232,12 +232,18 @@ func rowOrder(rows []gigRow) []uint32 {
 	return order
 }
 
-// inOrder returns rows in a new slice, in order.
-func inOrder(rows []gigRow, order []uint32) []gigRow {
-	sorted := make([]gigRow, len(rows))
+// inOrder returns rows in a new slice, in order, and lays their artists and genres out in
+// c.refs in that order too: the indexes, counts and details read them row after row in
+// the snapshot's order, each a cache miss in the dataset's.
+func (c *catalog) inOrder(rows []gigRow, order []uint32) []gigRow {
+	sorted, refs := make([]gigRow, len(rows)), make([]int32, 0, len(c.refs))
 	for k, i := range order {
-		sorted[k] = rows[i]
+		r := rows[i]
+		refs = append(refs, c.refs[r.refs:r.refs+r.artists+r.genres]...)
+		r.refs = int32(len(refs)) - r.artists - r.genres
+		sorted[k] = r
 	}
+	c.refs = refs
 	return sorted
 }
 

@@ -30,6 +30,11 @@
 // page, a gig, a venue and an artist are made of the gigs' compressed parts, without
 // compressing anything per request.
 //
+// A build given the snapshot it replaces (Options.Prev) costs what changed in what it
+// renders: a gig whose input is as it was is taken whole from Prev, body, hashes and
+// deflate fragment, and every fragment is made with Prev's code, so that the snapshot is
+// byte for byte what rendering everything would make (reuse.go).
+//
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used
 // from any number of goroutines. Live holds the snapshot currently served; the loader

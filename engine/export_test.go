@@ -126,7 +126,7 @@ func IndexWords(ds *Dataset, now time.Time) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows = inOrder(rows, rowOrder(rows))
+	rows = cat.inOrder(rows, rowOrder(rows))
 	var s Snapshot
 	start := time.Now()
 	err = s.indexWords(rows, cat)
