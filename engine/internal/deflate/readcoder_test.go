@@ -2,7 +2,6 @@ package deflate_test
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/gigs/gigs/engine/internal/deflate"
@@ -12,12 +11,7 @@ import (
 // coders of unlike samples: it compresses every body to the same fragment as the coder
 // that wrote it.
 func TestReadCoder(t *testing.T) {
-	gigs := gigBodies(t, 300)
-	r := rand.New(rand.NewPCG(3, 4))
-	random := make([]byte, 5000)
-	for i := range random {
-		random[i] = byte(r.UintN(256))
-	}
+	gigs, random := gigBodies(t, 300), randomBytes(3, 5000)
 	bodies := append([][]byte{{}, {'x'}, random, bytes.Repeat([]byte("ab"), 1000)}, gigs[250:]...)
 	for _, tc := range []struct {
 		name   string
