@@ -264,13 +264,14 @@ func sampleGigs(rows []gigRow, contents [][]byte, now int64) [][]byte {
 // dataset's order, in parallel chunks of renderChunk rows, each copied into a part of
 // exactly its size, and files in each row where its JSON went, its hash, its input hash
 // and its position in prev, which reuse.locate guessed (see gigRow); a row that is prev's
-// gig unchanged (reuse.same) is not rendered. A dataset read from a file lays its gigs out in memory in that
-// order; rendering them in the snapshot's order (by start) reads each gig's struct,
-// strings and lists far from the last gig's, a cache and TLB miss each, with nothing to
-// overlap them. In one process on the same 1M gigs read back from a dataset file, old and
-// new alternating, it took an eighth to a quarter off the build; the loader's datasets
-// point into its sources' records, in their order, which was not measured. The parts cost
-// memory for a while: nearly the arena's size again, until renderGigs has copied them.
+// gig unchanged (gigRow.isPrevs) is not rendered. A dataset read from a file lays its
+// gigs out in memory in that order; rendering them in the snapshot's order (by start)
+// reads each gig's struct, strings and lists far from the last gig's, a cache and TLB
+// miss each, with nothing to overlap them. In one process on the same 1M gigs read back
+// from a dataset file, old and new alternating, it took an eighth to a quarter off the
+// build; the loader's datasets point into its sources' records, in their order, which was
+// not measured. The parts cost memory for a while: the size of the gigs rendered (on a
+// first build nearly the arena's), until renderGigs has copied them.
 func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 	parts := make([][]byte, (len(rows)+renderChunk-1)/renderChunk)
 	in := newGigInputs(w)
@@ -286,7 +287,7 @@ func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 			r := &rows[i]
 			r.input, sc.in = in.sum(sc.in, w.cat, r)
 			r.part, r.at = int32(c), len(buf)
-			if r.same = ru.same(r); r.same {
+			if r.same = r.isPrevs(); r.same {
 				r.size, r.hash = 0, ru.prev.content[r.prevAt]
 				continue
 			}
@@ -308,7 +309,7 @@ func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 // and no buffer of hundreds of megabytes is grown or copied; its deflate fragment likewise
 // into zarena, copied from prev for a gig whose body did not change (compressing is a
 // third of a first build), and every byte of it for a gig that is prev's unchanged
-// (reuse.same). Each gig's times are what prev knew of it (see priorOf), or the
+// (gigRow.isPrevs). Each gig's times are what prev knew of it (see priorOf), or the
 // build time; the sequence numbers of new and changed gigs are left 0 for carryLedger to
 // give.
 func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {

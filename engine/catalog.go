@@ -37,12 +37,14 @@ type gigRow struct {
 	// Rendered in the dataset's order (see renderContents): the gig's JSON less its times
 	// is contents[part][at:at+size], hash is its xxhash64, and prevAt the gig's position
 	// in the snapshot the build replaces (-1: none). input is the hash of what the JSON
-	// is rendered from, and same is set when the gig is prev's unchanged (reuse.same):
-	// then it has no content, and hash is prev's.
-	part, prevAt int32
-	at, size     int
-	hash, input  uint64
-	same         bool
+	// is rendered from, and same is set when the gig is prev's unchanged (gigRow.isPrevs):
+	// then it has no content, and hash is prev's. reusable and prevInput are what
+	// reuse.locate found of its guess in prev.
+	part, prevAt   int32
+	at, size       int
+	hash, input    uint64
+	prevInput      uint64
+	same, reusable bool
 }
 
 // content returns the row's gig less its times, from the parts renderContents made.

@@ -50,13 +50,11 @@ func reuseOf(opt Options) reuse {
 	return r
 }
 
-// same reports whether row r, whose input hash and position in prev are set, is the
-// gig at that position of prev, body and times alike: its body, hashes and fragment are
-// prev's (see renderGigs). Its times are when prev numbered it changed, so a gig prev
-// knew but had not numbered yet is rendered.
-func (ru *reuse) same(r *gigRow) bool {
-	return ru.inputs && r.prevAt >= 0 && ru.prev.inputs[r.prevAt] == r.input && ru.prev.lastSeq[r.prevAt] != 0
-}
+// isPrevs reports whether row r, whose input hash is set and whose position in prev locate
+// guessed, is the gig at that position of prev, body and times alike: its body, hashes
+// and fragment are prev's (see renderGigs). The input hash holds the id, so an equal one
+// confirms the guess.
+func (r *gigRow) isPrevs() bool { return r.reusable && r.input == r.prevInput }
 
 // gigInputs hashes everything of a gig its JSON is rendered from: its own fields, and the
 // parts the gig writer renders once per venue (with its city and time zone) and per
@@ -144,12 +142,14 @@ func (s *Snapshot) copyGig(i int, prev *Snapshot, p int, b, z []byte) ([]byte, [
 	return append(b, prev.GigJSON(p)...), append(z, prev.gigZ(p)...)
 }
 
-// locate files in each row a guess of its position in prev (-1: none), which reuse.same
+// locate files in each row a guess of its position in prev (-1: none), which gigRow.isPrevs
 // and reuse.confirm settle: rows and prev's positions are walked side by side in the
 // snapshot's order (order, as rowOrder gives it), and a row is guessed to be the position
-// of prev with its key and the first 8 bytes of its id. This reads prev's keys and ids
-// in their order, where looking every row's id up in prev's table (a few cache misses
-// each) took most of a rebuild's rendering once gigs were no longer rendered.
+// of prev with its key and the first 8 bytes of its id; a row whose guess may be taken
+// whole (reuse.inputs), when prev has numbered the gig's change (its times are then the
+// ones prev wrote), is marked reusable with prev's input hash. This reads prev's keys,
+// ids and hashes in their order, where looking every row's id up in prev's table (a few
+// cache misses each) took most of a rebuild's rendering once gigs were no longer rendered.
 func (ru *reuse) locate(rows []gigRow, order []uint32) {
 	prev, p := ru.prev, 0
 	n := 0
@@ -158,12 +158,15 @@ func (ru *reuse) locate(rows []gigRow, order []uint32) {
 	}
 	for _, i := range order {
 		r := &rows[i]
-		r.prevAt = -1
+		r.prevAt, r.reusable = -1, false
 		for p < n && (prev.keys[p] < r.key || prev.keys[p] == r.key && idPrefix(prev.ids.key(p)) < r.id) {
 			p++
 		}
 		if p < n && prev.keys[p] == r.key && idPrefix(prev.ids.key(p)) == r.id {
 			r.prevAt = int32(p)
+			if ru.inputs && prev.lastSeq[p] != 0 {
+				r.reusable, r.prevInput = true, prev.inputs[p]
+			}
 			p++
 		}
 	}
