@@ -9,15 +9,20 @@ import (
 	"github.com/gigs/gigs/engine/internal/deflate"
 )
 
-// A build with Options.Prev costs what changed: a gig whose input is what it was in Prev
-// (its fields, and the rendered parts of its venue, city and artists, hashed together:
-// see gigInputs) is not rendered again, and one whose body is Prev's keeps Prev's bytes,
-// hashes and deflate fragment. The snapshot is byte for byte what rendering and
+// A build with Options.Prev renders and compresses only the gigs that changed: a gig
+// whose input is what it was in Prev (its fields, and the rendered parts of its venue,
+// city and artists, hashed together: see gigInputs) is taken whole from Prev, body,
+// hashes, times and deflate fragment, and one rendered again whose body is Prev's keeps
+// Prev's fragment. (The indexes, directories and export are still made from every gig:
+// positions shift with each gig added or removed.) The snapshot is byte for byte what rendering and
 // compressing every gig would make, since every gig's fragment is made with Prev's
 // code, read back from Prev's fragments (deflate.ReadCoder): a snapshot's code is the
 // first build's, made from its sample, and carried on from build to build, whether Prev
 // was built by this process or read from a file. Only a build without Prev, or with an
-// empty one, makes a code of its own sample.
+// empty one, makes a code of its own sample. (A snapshot built by a release before this
+// may hold fragments of several codes, since builds then made a code each and kept the
+// fragments of unchanged bodies; every fragment stands alone, so those stay valid and are
+// kept as they are until their gig changes.)
 //
 // What it costs: 8 bytes per gig for the input hashes (Snapshot.inputs), which only a
 // built snapshot has (a snapshot read from a file renders every gig once more); and two
