@@ -52,10 +52,12 @@ test-props:
 test-alloc:
 	$(GO) test -run 'Allocations' -count=1 ./...
 
-# need installs the Debian packages of the commands in $(1) (command:package) that are missing.
+# need installs the Debian packages of the commands in $(1) (command:package) that are missing;
+# one given by its absolute path may be any file its package installs (PostGIS has no command).
 define need
 	@missing=""; \
-	for p in $(1); do command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; done; \
+	for p in $(1); do c=$${p%%:*}; \
+		case $$c in /*) test -e $$c ;; *) command -v $$c >/dev/null ;; esac || missing="$$missing $${p#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && \
@@ -64,14 +66,15 @@ define need
 endef
 CLUSTER_TOOLS := redis-server:redis-server redis-cli:redis-tools /usr/sbin/nginx:nginx-light curl:curl
 
-## tools: Debian's prometheus (with promtool), chromium, wrk, python3-icalendar, PostgreSQL 15,
-## redis-server and nginx when missing, the OpenAPI linter pinned by server/openapi/package-lock.json,
+## tools: Debian's prometheus (with promtool), chromium, wrk, python3-icalendar, PostgreSQL 15
+## with PostGIS, redis-server and nginx when missing, the OpenAPI linter pinned by server/openapi/package-lock.json,
 ## ical.js pinned by testkit/icalcheck/package-lock.json and the MCP Inspector pinned by
 ## server/mcp/inspector/package-lock.json into $(TOOLS)
 tools: $(TOOLS)/node_modules/.bin/redocly $(TOOLS)/icaljs/node_modules/ical.js/package.json \
 		$(TOOLS)/inspector/node_modules/.bin/mcp-inspector
 	$(call need,prometheus:prometheus promtool:prometheus chromium:chromium wrk:wrk icalendar:python3-icalendar \
-		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15 $(CLUSTER_TOOLS))
+		/usr/lib/postgresql/15/bin/postgres:postgresql-15 pgbench:postgresql-15 \
+		/usr/share/postgresql/15/extension/postgis.control:postgresql-15-postgis-3 $(CLUSTER_TOOLS))
 
 ## cluster-tools: Debian's redis-server and nginx when missing
 cluster-tools:

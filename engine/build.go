@@ -201,39 +201,55 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	contents := renderContents(rows, w, &ru)
 	rows = cat.inOrder(rows, order)
 	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second)}
-	s.keys, s.days, s.status = make([]int64, len(rows)), make([]int32, len(rows)), make([]uint8, len(rows))
-	ids := make([]string, len(rows))
-	for i, r := range rows {
-		s.keys[i], s.days[i], s.status[i], ids[i] = r.key, r.day, r.status, r.g.ID
-	}
-	if s.ids, err = newKeyTable(ids); err != nil {
-		var dup *duplicateKeyError
-		if errors.As(err, &dup) {
-			err = fmt.Errorf("duplicate gig id %q", dup.key)
-		}
+	if err := s.orderRows(rows); err != nil {
 		return nil, err
 	}
-	s.indexHours()
-	s.dayWindow()
-	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
 	s.renderGigs(rows, contents, &ru)
 	s.crcReady.Store(true)
 	if err := s.carryLedger(opt.Prev, opt.Published, ds.Merges, prevKept(rows, opt.Prev)); err != nil {
 		return nil, err
 	}
-	if err := s.buildIndexes(rows, cat); err != nil {
-		return nil, err
-	}
-	if err := s.indexWords(rows, cat); err != nil {
-		return nil, err
-	}
-	if err := s.buildGeo(rows, cat); err != nil {
+	if err := s.indexRows(rows, cat); err != nil {
 		return nil, err
 	}
 	if err := s.renderDirectories(rows, cat, opt.Prev); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// orderRows lays out the positions of rows, sorted (rowOrder): their keys, days,
+// statuses and ids, and what finds a range of them (search, the day tables' window).
+func (s *Snapshot) orderRows(rows []gigRow) error {
+	s.keys, s.days, s.status = make([]int64, len(rows)), make([]int32, len(rows)), make([]uint8, len(rows))
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		s.keys[i], s.days[i], s.status[i], ids[i] = r.key, r.day, r.status, r.g.ID
+	}
+	var err error
+	if s.ids, err = newKeyTable(ids); err != nil {
+		var dup *duplicateKeyError
+		if errors.As(err, &dup) {
+			err = fmt.Errorf("duplicate gig id %q", dup.key)
+		}
+		return err
+	}
+	s.indexHours()
+	s.dayWindow()
+	s.allDays.cum, s.allDays.first = s.appendDayTable(nil, nil, nil)
+	return nil
+}
+
+// indexRows makes what Run filters the positions of rows by: the postings of every
+// dimension, the words and the venues' points.
+func (s *Snapshot) indexRows(rows []gigRow, cat *catalog) error {
+	if err := s.buildIndexes(rows, cat); err != nil {
+		return err
+	}
+	if err := s.indexWords(rows, cat); err != nil {
+		return err
+	}
+	return s.buildGeo(rows, cat)
 }
 
 // dayNumber returns the days since 1970-01-01 of t's calendar date in its own location.
@@ -429,6 +445,9 @@ func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 			}
 		})
 		var b postingsBuilder
+		for _, key := range cat.claims[d] {
+			b.add(nil, key)
+		}
 		// In slug order, so that equal datasets give equal snapshots.
 		for _, e := range bySlug(dim.n, dim.slug) {
 			b.add(pos[at[e]:at[e+1]], Fold(dim.slug(e)), Fold(dim.name(e)))

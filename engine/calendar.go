@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -58,33 +60,128 @@ func (s *Snapshot) detailGigs(d *detailPages, slug string) (string, []uint32, bo
 	return v.Name, p[:len(p):len(p)], true
 }
 
-// Begun returns how many gigs of the snapshot begin before t, as a range from t counts
-// them: the answer to a query whose range starts at t changes only when this does.
-func (s *Snapshot) Begun(t time.Time) int { return s.positions(AtInstant(t), Bound{}).lo }
+// Begun returns how many gigs of the snapshot, and of the gone gigs its feeds list (see
+// calendargone.go), begin before t, as a range from t counts them: the answer to a query
+// whose range starts at t, and so its feed, changes only when this does. It builds the
+// gone index when no feed has yet.
+func (s *Snapshot) Begun(t time.Time) int {
+	return s.positions(AtInstant(t), Bound{}).lo + s.calendarIndex().gone.begun(t)
+}
 
-// AppendCalendar appends the iCalendar feed (RFC 5545) of the gigs at positions, in the
-// order given, at most MaxCalendarEvents of them: a VEVENT per gig; a cancelled VEVENT for
-// each gig merged into one of them while its tombstone lasts (its old UID crossed out in
-// favour of the survivor's); and, when c.Of names an entity, a cancelled VEVENT for each of
-// its gigs no source lists any more, from the build day on, while their tombstones last.
-// It returns the events written, tombstones included.
-func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([]byte, int, error) {
-	total := len(positions)
-	positions = positions[:min(total, MaxCalendarEvents)]
-	gone := s.calendarIndex().gone[c.Of]
-	if c.Of == "" {
-		gone = nil
+// feedItem is one gig of a feed: a live gig's position, or (gone) a gone gig's position
+// in the gone index; metres is its distance in a feed ordered by distance.
+type feedItem struct {
+	at     uint32
+	gone   bool
+	metres uint32
+}
+
+// feedOrder compares two gigs of a feed in its order: by distance (when byDistance),
+// then start, then id, as Run orders a page.
+func (s *Snapshot) feedOrder(byDistance bool) func(a, b feedItem) int {
+	gone := s.calendarIndex().gone.snap
+	of := func(e feedItem) *Snapshot {
+		if e.gone {
+			return gone
+		}
+		return s
 	}
-	docs := make([]*gigDoc, len(positions)+len(gone))
+	return func(a, b feedItem) int {
+		sa, sb := of(a), of(b)
+		if byDistance && a.metres != b.metres {
+			return cmp.Compare(a.metres, b.metres)
+		}
+		return cmp.Or(cmp.Compare(sa.keys[a.at], sb.keys[b.at]), bytes.Compare(sa.ids.key(int(a.at)), sb.ids.key(int(b.at))))
+	}
+}
+
+// mergeFeed returns a feed's gigs in its order (order): live, the first MaxCalendarEvents
+// of total live gigs in that order, and among gone, gone gigs in that order, the first
+// MaxCalendarEvents of those that come before the last live gig listed when the live
+// ones are cut short (those after it would not have been listed had they stayed), all
+// of them otherwise. So gone gigs count against a cap of their own: a feed lists at most
+// MaxCalendarEvents live gigs, however many are gone, and at most as many gone ones.
+func mergeFeed(live, gone []feedItem, total int, order func(a, b feedItem) int) []feedItem {
+	live = live[:min(len(live), MaxCalendarEvents)]
+	if total > len(live) && len(live) > 0 {
+		last := live[len(live)-1]
+		n, _ := slices.BinarySearchFunc(gone, last, order)
+		gone = gone[:n]
+	}
+	gone = gone[:min(len(gone), MaxCalendarEvents)]
+	out := make([]feedItem, 0, len(live)+len(gone))
+	for len(live) > 0 || len(gone) > 0 {
+		if len(gone) == 0 || len(live) > 0 && order(live[0], gone[0]) < 0 {
+			out, live = append(out, live[0]), live[1:]
+		} else {
+			out, gone = append(out, gone[0]), gone[1:]
+		}
+	}
+	return out
+}
+
+// AppendCalendar appends the iCalendar feed (RFC 5545) of the gigs at positions, in start
+// order, the first MaxCalendarEvents of them, and, when c.Of names an entity, its gigs
+// no source lists any more, from the build time on, in start order among them (see
+// mergeFeed), while their tombstones last. It writes what appendFeed does and returns
+// the events written.
+func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([]byte, int, error) {
+	live := make([]feedItem, min(len(positions), MaxCalendarEvents))
+	for k := range live {
+		live[k].at = positions[k]
+	}
+	var gone []feedItem
+	if c.Of != "" {
+		for _, p := range s.calendarIndex().gone.byEntity[c.Of] {
+			gone = append(gone, feedItem{at: p, gone: true})
+		}
+	}
+	items := mergeFeed(live, gone, len(positions), s.feedOrder(false))
+	return s.appendFeed(dst, items, len(positions), false, c)
+}
+
+// AppendQueryCalendar appends the iCalendar feed of query q (its filters, search, near,
+// order and range; its Offset and Limit are set, and After must not have been called):
+// the first MaxCalendarEvents gigs it
+// matches, and the gigs no source lists any more that it matches as if they were still
+// listed, as cancelled (see calendargone.go), merged in its order (see mergeFeed). It
+// writes what appendFeed does and returns the events written. q's Page, Total and Dist
+// are of no use afterwards.
+func (s *Snapshot) AppendQueryCalendar(dst []byte, q *Query, c Calendar) ([]byte, int, error) {
+	run := func(snap *Snapshot, gone bool) ([]feedItem, int) {
+		q.Offset, q.Limit = 0, MaxCalendarEvents
+		snap.Run(q)
+		items := make([]feedItem, len(q.Page))
+		for k, p := range q.Page {
+			items[k] = feedItem{at: uint32(p), gone: gone}
+			if k < len(q.Dist) {
+				items[k].metres = q.Dist[k]
+			}
+		}
+		return items, q.Total
+	}
+	live, total := run(s, false)
+	gone, _ := run(s.calendarIndex().gone.snap, true)
+	items := mergeFeed(live, gone, total, s.feedOrder(q.near.byDistance))
+	return s.appendFeed(dst, items, total, q.near.byDistance, c)
+}
+
+// appendFeed appends the iCalendar feed of items, in the order given: a VEVENT per gig,
+// a gone gig's cancelled, and after each gig a cancelled VEVENT for each gig merged into
+// it while its tombstone lasts (its old UID crossed out in favour of the survivor's).
+// total is the number of live gigs matched, which the description gives with the cap
+// when it applies (by distance, or by start). It returns the events written.
+func (s *Snapshot) appendFeed(dst []byte, items []feedItem, total int, byDistance bool, c Calendar) ([]byte, int, error) {
+	x := s.calendarIndex()
+	docs := make([]*gigDoc, len(items))
 	addresses := map[string]string{}
 	type span struct{ from, to time.Time }
 	spans := map[*time.Location]*span{}
-	for k := range docs {
-		var body []byte
-		if k < len(positions) {
-			body = s.GigJSON(int(positions[k]))
-		} else {
-			body = s.tomb.gig(gone[k-len(positions)])
+	gone := 0
+	for k, e := range items {
+		body := s.GigJSON(int(e.at))
+		if e.gone {
+			body, gone = s.tomb.gig(int(x.gone.tomb[e.at])), gone+1
 		}
 		g, err := s.readGig(body, addresses)
 		if err != nil {
@@ -118,7 +215,7 @@ func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([
 	w.Line("METHOD", "PUBLISH")
 	w.Prop("NAME").Text(c.Name).End()
 	w.Prop("X-WR-CALNAME").Text(c.Name).End()
-	desc := describe(c.What, total)
+	desc := describe(c.What, total, gone, byDistance)
 	w.Prop("DESCRIPTION").Text(desc).End()
 	w.Prop("X-WR-CALDESC").Text(desc).End()
 	refresh := isoMinutes(c.Refresh)
@@ -132,25 +229,24 @@ func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([
 	for _, l := range locs {
 		w.AppendVTimezone(l, spans[l].from, spans[l].to)
 	}
-	merged := s.calendarIndex().merged
 	n := 0
-	for k, p := range positions {
+	for k, e := range items {
 		g := docs[k]
-		created, updated := s.GigTimes(int(p))
-		s.appendEvent(&w, g, c.Host, event{uid: g.ID, seq: s.lastSeq[p], created: created, updated: updated})
+		if e.gone {
+			t := x.gone.tomb[e.at]
+			created, _ := time.Parse(time.RFC3339, g.CreatedAt)
+			s.appendEvent(&w, g, c.Host, event{uid: g.ID, seq: s.tomb.seq[t], created: created, updated: time.Unix(s.tomb.removed[t], 0).UTC(),
+				cancelled: true, note: "No source lists this gig any more: it is taken to be cancelled."})
+		} else {
+			created, updated := s.GigTimes(int(e.at))
+			s.appendEvent(&w, g, c.Host, event{uid: g.ID, seq: s.lastSeq[e.at], created: created, updated: updated})
+		}
 		n++
-		for _, t := range merged[g.ID] {
+		for _, t := range x.merged[g.ID] {
 			s.appendEvent(&w, g, c.Host, event{uid: string(s.tomb.ids.key(t)), seq: s.tomb.seq[t], updated: time.Unix(s.tomb.removed[t], 0).UTC(),
 				cancelled: true, related: g.ID, note: "This listing was merged into " + g.ID + "@" + c.Host + ": this copy is cancelled."})
 			n++
 		}
-	}
-	for k, t := range gone {
-		g := docs[len(positions)+k]
-		created, _ := time.Parse(time.RFC3339, g.CreatedAt)
-		s.appendEvent(&w, g, c.Host, event{uid: g.ID, seq: s.tomb.seq[t], created: created, updated: time.Unix(s.tomb.removed[t], 0).UTC(),
-			cancelled: true, note: "No source lists this gig any more: it is taken to be cancelled."})
-		n++
 	}
 	w.Line("END", "VCALENDAR")
 	return w.B, n, nil
@@ -167,11 +263,22 @@ type event struct {
 	related, note    string
 }
 
-// describe says what a feed lists, and the cap when it applies.
-func describe(what string, total int) string {
+// describe says what a feed lists: the live gigs it matched (total), the cap when it
+// applies, and the gone gigs it lists as cancelled.
+func describe(what string, total, gone int, byDistance bool) string {
 	d := strconv.Itoa(total) + " " + what
 	if total > MaxCalendarEvents {
-		d += ": the first " + strconv.Itoa(MaxCalendarEvents) + " by start (a feed lists at most " + strconv.Itoa(MaxCalendarEvents) + ")"
+		by := "start"
+		if byDistance {
+			by = "distance"
+		}
+		d += ": the first " + strconv.Itoa(MaxCalendarEvents) + " by " + by + " (a feed lists at most " + strconv.Itoa(MaxCalendarEvents) + ")"
+	}
+	switch {
+	case gone == 1:
+		d += "; and 1 gig no source lists any more, shown cancelled"
+	case gone > 1:
+		d += "; and " + strconv.Itoa(gone) + " gigs no source lists any more, shown cancelled"
 	}
 	return d
 }
@@ -336,45 +443,19 @@ func (g *gigDoc) description(note string) string {
 }
 
 // calendarIndex returns the tombstones the feeds list, worked out once per snapshot
-// when first asked: those of merged gigs by the survivor's id, and those of gigs gone
-// from the sources that start from the build day on, by "venue:<slug>" and
-// "artist:<slug>" of their gig, in start order.
+// when first asked: those of merged gigs by the survivor's id, and the gone index of the
+// gigs no source lists any more (calendargone.go).
 func (s *Snapshot) calendarIndex() *calendarTombstones {
 	x := &s.calTombs
 	x.once.Do(func() {
-		x.merged, x.gone = map[string][]int{}, map[string][]int{}
-		since := s.built.Add(-24 * time.Hour)
-		type goneGig struct {
-			t     int
-			start time.Time
-		}
-		var list []goneGig
-		byT := map[int]*gigDoc{}
+		x.merged = map[string][]int{}
 		for i := range s.tomb.len() {
-			switch Reason(s.tomb.reason[i]) {
-			case ReasonMerged:
+			if Reason(s.tomb.reason[i]) == ReasonMerged {
 				into := string(s.tomb.into[s.tomb.intoOff[i]:s.tomb.intoOff[i+1]])
 				x.merged[into] = append(x.merged[into], i)
-			case ReasonGone:
-				body := s.tomb.gig(i)
-				if body == nil {
-					continue
-				}
-				g, err := s.readGig(body, map[string]string{})
-				if err != nil || g.start.Before(since) {
-					continue
-				}
-				list, byT[i] = append(list, goneGig{i, g.start}), g
 			}
 		}
-		slices.SortStableFunc(list, func(a, b goneGig) int { return a.start.Compare(b.start) })
-		for _, e := range list {
-			g := byT[e.t]
-			x.gone["venue:"+g.Venue.Slug] = append(x.gone["venue:"+g.Venue.Slug], e.t)
-			for _, a := range g.Artists {
-				x.gone["artist:"+a.Slug] = append(x.gone["artist:"+a.Slug], e.t)
-			}
-		}
+		x.gone = s.indexGone()
 	})
 	return x
 }
@@ -383,5 +464,5 @@ func (s *Snapshot) calendarIndex() *calendarTombstones {
 type calendarTombstones struct {
 	once   sync.Once
 	merged map[string][]int // tombstone numbers by the id of the gig they were merged into
-	gone   map[string][]int // tombstone numbers of gigs gone from the sources, by "venue:" or "artist:" and slug
+	gone   goneIndex
 }

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -71,4 +72,32 @@ func BenchmarkVenueLD1000(b *testing.B) {
 		}
 	}
 	b.SetBytes(int64(len(buf)))
+}
+
+// BenchmarkIndexGone is the cost of a snapshot's gone index, paid once per snapshot when a
+// feed first needs it: a refresh of the bench's churn (1% of the gigs removed) after a
+// first build, whose tombstones are the gone gigs.
+func BenchmarkIndexGone(b *testing.B) {
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			now := time.Date(2026, 11, 22, 15, 4, 5, 0, time.UTC)
+			ds := scale.Generate(scale.Config{Gigs: n, Seed: 7, Now: now})
+			first, err := engine.Build(ds, engine.Options{Now: now})
+			if err != nil {
+				b.Fatal(err)
+			}
+			scale.Churn{Removed: 0.01, Seed: 1}.Apply(ds)
+			s, err := engine.Build(ds, engine.Options{Now: now.Add(time.Hour), Prev: first})
+			if err != nil {
+				b.Fatal(err)
+			}
+			first = nil
+			gone := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				gone = engine.IndexGone(s)
+			}
+			b.ReportMetric(float64(gone), "gone")
+		})
+	}
 }

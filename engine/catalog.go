@@ -21,6 +21,10 @@ type catalog struct {
 	countries                  []string         // the cities' country codes, sorted, once each
 	countryOf                  []int32          // per city: its country in countries
 	refs                       []int32          // each row's artists then genres; see gigRow.refs
+	// claims holds, per dimension, the folded slugs of entities outside ds, which own
+	// them as an entity's slug does (a name that folds alike gives way): an index of some
+	// gigs of a larger catalog matches as that catalog would (see goneIndex).
+	claims [numDims][]string
 }
 
 // gigRow is a gig the snapshot holds, with its references resolved.

@@ -35,6 +35,12 @@
 // deflate fragment, and every fragment is made with Prev's code, so that the snapshot is
 // byte for byte what rendering everything would make (reuse.go).
 //
+// The iCalendar feeds (calendar.go) list, beside a query's or an entity's gigs, the gigs
+// no source lists any more as cancelled while their tombstones last: their JSON, kept by
+// the ledger, is laid out once per snapshot, when a feed first needs it, as a snapshot of
+// their own by Build's machinery, on which a feed's query runs as on the live gigs
+// (calendargone.go).
+//
 // A Snapshot is never modified after Build returns: its postings are only read with
 // non-mutating calls, its byte slices must not be written by callers, and it may be used
 // from any number of goroutines. Live holds the snapshot currently served; the loader

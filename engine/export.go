@@ -72,6 +72,28 @@ func (e *Export) Body(s *Snapshot, gzip bool, off, n int) io.Reader {
 	return io.MultiReader(readers...)
 }
 
+// compressExport returns the export's gzip body, of the identity body's parts, in parts,
+// and its size. The bytes depend on the body's alone, not on how it is cut into parts:
+// a follower applying a delta makes them again (see predictSection).
+func compressExport(body [][]byte) ([][]byte, int, error) {
+	// One gzip member, its blocks compressed on every core: the export is the one body
+	// large enough for that to matter (656 MB of JSON at a million gigs).
+	zw, err := gzipbytes.NewPartsWriter(gzip.BestSpeed, exportPart, buildWorkers())
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, part := range body {
+		if _, err := zw.Write(part); err != nil {
+			return nil, 0, fmt.Errorf("cannot compress the export: %w", err)
+		}
+	}
+	parts, n, err := zw.Finish()
+	if err != nil {
+		return nil, 0, fmt.Errorf("cannot compress the export: %w", err)
+	}
+	return parts, n, nil
+}
+
 // exportPart is the size of the compressed export's parts.
 const exportPart = 4 << 20
 
@@ -88,20 +110,13 @@ func (s *Snapshot) renderExport() error {
 	e.Tail = append(tail, `"}}`...)
 	e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
 	h := xxhash.New()
-	// One gzip member, its blocks compressed on every core: the export is the one body
-	// large enough for that to matter (656 MB of JSON at a million gigs).
-	zw, err := gzipbytes.NewPartsWriter(gzip.BestSpeed, exportPart, buildWorkers())
-	if err != nil {
-		return err
-	}
-	for _, part := range append(append([][]byte{e.Head}, s.arena...), e.Tail) {
+	body := append(append([][]byte{e.Head}, s.arena...), e.Tail)
+	for _, part := range body {
 		_, _ = h.Write(part)
-		if _, err := zw.Write(part); err != nil {
-			return fmt.Errorf("cannot compress the export: %w", err)
-		}
 	}
-	if e.Gzip, e.GzipSize, err = zw.Finish(); err != nil {
-		return fmt.Errorf("cannot compress the export: %w", err)
+	var err error
+	if e.Gzip, e.GzipSize, err = compressExport(body); err != nil {
+		return err
 	}
 	var sum [24]byte
 	e.ETag = string(appendETagSum(sum[:0], h.Sum64()))

@@ -162,3 +162,9 @@ func ReusedGigs(ds *Dataset, opt Options) (int, error) {
 	}
 	return n, nil
 }
+
+// IndexGone builds s's gone index anew (see calendargone.go), and returns its gigs.
+func IndexGone(s *Snapshot) int {
+	x := s.indexGone()
+	return x.snap.Len()
+}

@@ -82,6 +82,22 @@ func (s *Snapshot) gigView(i int, addresses map[string]string) (*gigDoc, error) 
 // readGig reads a gig back from its JSON, with its zone, start and venue's address;
 // addresses caches the addresses of venues by slug for the caller's gigs.
 func (s *Snapshot) readGig(body []byte, addresses map[string]string) (*gigDoc, error) {
+	g, err := decodeGig(body)
+	if err != nil {
+		return nil, err
+	}
+	addr, ok := addresses[g.Venue.Slug]
+	if !ok {
+		addr = s.venueAddress(g.Venue.Slug)
+		addresses[g.Venue.Slug] = addr
+	}
+	g.address = addr
+	return g, nil
+}
+
+// decodeGig reads a gig back from its JSON, with its zone and start but not its venue's
+// address.
+func decodeGig(body []byte) (*gigDoc, error) {
 	g := new(gigDoc)
 	if err := json.Unmarshal(body, g); err != nil {
 		return nil, fmt.Errorf("cannot read a gig back: %w", err)
@@ -99,27 +115,25 @@ func (s *Snapshot) readGig(body []byte, addresses map[string]string) (*gigDoc, e
 	} else if g.start = g.at(g.StartsAt); g.start.IsZero() {
 		return nil, fmt.Errorf("gig %q has no readable start", g.ID)
 	}
-	addr, ok := addresses[g.Venue.Slug]
-	if !ok {
-		addr = s.venueAddress(g.Venue.Slug)
-		addresses[g.Venue.Slug] = addr
-	}
-	g.address = addr
 	return g, nil
 }
 
 // venueAddress returns the address of the venue with slug, from its detail body; "" when
 // it has none.
 func (s *Snapshot) venueAddress(slug string) string {
-	b, ok := s.Venue(slug)
-	if !ok {
-		return ""
-	}
 	var v struct {
 		Address string `json:"address"`
 	}
-	_ = json.Unmarshal(b.d.entity(b.i), &v)
+	b, ok := s.Venue(slug)
+	b.decode(ok, &v)
 	return v.Address
+}
+
+// decode reads the object of the entity whose detail body b is into v, when ok.
+func (b DetailBody) decode(ok bool, v any) {
+	if ok {
+		_ = json.Unmarshal(b.d.entity(b.i), v)
+	}
 }
 
 // zones caches the time zones of gigs by name: time.LoadLocation reads the zone database

@@ -249,11 +249,12 @@ func (s *Server) gigLD(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *param
 }
 
 // gigsFeed answers /v1/gigs.ics: the first MaxCalendarEvents gigs of the listing its
-// filters, range and order select, their count and the cap in the feed's description.
-// It is rendered on the first request and kept in the page memo, keyed by the query and,
-// when the range starts now, by how many gigs have begun (Snapshot.Begun): the answer
-// changes only when a gig begins, so that the polls of calendar apps are answered from
-// the memo.
+// filters, range and order select, their count and the cap in the feed's description,
+// and the gigs no source lists any more that they select, cancelled, while their
+// tombstones last (Snapshot.AppendQueryCalendar). It is rendered on the first request
+// and kept in the page memo, keyed by the query and, when the range starts now, by how
+// many gigs, live or gone, have begun (Snapshot.Begun): the answer changes only when a
+// gig begins, so that the polls of calendar apps are answered from the memo.
 func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	now := s.now(ctx)
@@ -286,19 +287,13 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	if err := invalidParams(p.invalid); err != nil {
 		return err
 	}
-	p.q.Offset, p.q.Limit = 0, engine.MaxCalendarEvents
-	snap.Run(p.q)
-	positions := make([]uint32, len(p.q.Page))
-	for k, i := range p.q.Page {
-		positions[k] = uint32(i)
-	}
 	name := "gigs"
 	if q := bytes.TrimSuffix(p.base, []byte{'&'}); len(q) > 0 {
 		name += " · " + string(q)
 	}
 	var n int
 	var err error
-	p.buf, n, err = snap.AppendCalendar(p.buf[:0], positions, s.calendar(snap, name, "upcoming gigs match"))
+	p.buf, n, err = snap.AppendQueryCalendar(p.buf[:0], p.q, s.calendar(snap, name, "upcoming gigs match"))
 	if err != nil {
 		return err
 	}

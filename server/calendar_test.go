@@ -392,6 +392,21 @@ func TestCalendarRefreshes(t *testing.T) {
 			t.Errorf("%s: the gone gig's event: %+v", p, e)
 		}
 	}
+	// The listing's feed of the venue's city, and of a search for it, cross out the same
+	// gigs alike: the cancelled, the merged copy and the gone one.
+	for _, q := range []string{"city=paris", "q=cigale"} {
+		for _, p := range icalcheck.Parsers {
+			got, want := events(icalcheck.Read(t, p, do(t, "GET", base+"/v1/gigs.ics?"+q, nil).body)), events(icalcheck.Read(t, p, feed))
+			for uid, e := range want {
+				if g := got[uid]; g.Status != e.Status || g.Sequence != e.Sequence || g.Start != e.Start || g.Description != e.Description {
+					t.Errorf("%s %s: %s is %s %d at %s, in the venue's feed %s %d at %s", q, p, uid, g.Status, g.Sequence, g.Start, e.Status, e.Sequence, e.Start)
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s %s: %d events, the venue's feed %d", q, p, len(got), len(want))
+			}
+		}
+	}
 	// The gig itself answers 301 to its survivor, as its event says.
 	if r := do(t, "GET", base+"/v1/gigs/c9", nil); r.status != 301 {
 		t.Errorf("merged gig: %d", r.status)
@@ -563,7 +578,9 @@ func TestGigsFeedMemo(t *testing.T) {
 }
 
 // TestCalendarAllocations: a feed kept for the snapshot, and a /v1/gigs.ics answer in the
-// page memo, are sent without allocating (but for the router's path parameter).
+// page memo, are sent without allocating (but for the router's path parameter), from a
+// snapshot whose feeds list a gone gig (c1), its range from now (keyed by the gigs begun,
+// live and gone) or from a date.
 func TestCalendarAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")
@@ -573,7 +590,7 @@ func TestCalendarAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	var live engine.Live
-	live.Publish(snap)
+	live.Publish(withoutC1(t, snap))
 	h := testServer(t, &live).Handler()
 	for _, tt := range []struct {
 		uri string
@@ -583,9 +600,15 @@ func TestCalendarAllocations(t *testing.T) {
 		{"gzip /v1/artists/sigur-ros.ics", 4},
 		{"gzip /v1/gigs.ics?city=paris&from=2027-03-01", 0},
 		{"gzip /v1/gigs.ics?city=paris", 0},
+		{"/v1/gigs.ics?q=sigur&from=2027-03-01", 0},
+		{"gzip /v1/gigs.ics?near=48.88,2.34&radius=3km", 0},
 	} {
-		run := handlerCtx(new(fasthttp.RequestCtx), h, tt.uri)
+		ctx := new(fasthttp.RequestCtx)
+		run := handlerCtx(ctx, h, tt.uri)
 		run()
+		if ctx.Response.StatusCode() != 200 {
+			t.Fatalf("%s: %d %s", tt.uri, ctx.Response.StatusCode(), ctx.Response.Body())
+		}
 		if n := allocsPerRun(run); n > tt.max {
 			t.Errorf("%s: %v allocations per request, want at most %v", tt.uri, n, tt.max)
 		}

@@ -58,6 +58,7 @@ type sizeResult struct {
 	SnapshotWrite         time.Duration   // gigsd's own log of writing its snapshot file
 	Discovery             []discoveryRow  // near, sort=distance, q: each against a ceiling of its own
 	Typeahead             typeaheadRow    // /v1/artists?q=<3 letters>&page_size=10, at full and half load
+	NearQ                 peerAnswer      // at the peer's size: the near + q page the peer must answer
 }
 
 // runCeiling starts the ceiling server on the CPU gigsd uses, serving the answers recorded
@@ -305,6 +306,11 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	}
 	for _, d := range r.Discovery {
 		logf("  %s: %.0f req/s, ceiling %.0f req/s", d.Name, median(rates(d.Own)), median(rates(d.Ceiling)))
+	}
+	if n == m.PeerSize {
+		if r.NearQ, err = recordNearQ(base, r.Discovery); err != nil {
+			return r, err
+		}
 	}
 
 	if r.HalfConns, r.Half, err = halfLoad(ctx, m, work, base+paths.Page, median(rates(r.Page)), rep, "half"); err != nil {

@@ -19,7 +19,7 @@ import (
 // for every request.
 type discoveryRow struct {
 	Name, Path   string
-	Goal         float64 // the share of its ceiling the issue asks for at 1M
+	Goal         float64 // the share of its ceiling the issue asks for at 1M; 0: none
 	Own, Ceiling []wrkResult
 	Bytes, Gigs  int    // the answer's size and its gigs
 	Total        int    // the answer's meta.total
@@ -27,8 +27,9 @@ type discoveryRow struct {
 }
 
 // discoveryPaths are the discovery queries of a dataset: gigs within 25 km of its busiest
-// city's centre over the next 30 days, the same by distance, and its most common title word
-// in that city. base serves the dataset; city is the busiest city's slug.
+// city's centre over the next 30 days, the same by distance, its most common title word
+// in that city, and that word within 25 km of the centre (the page the PostgreSQL peer
+// answers too, nearQName). base serves the dataset; city is the busiest city's slug.
 func discoveryPaths(base, city string) ([]discoveryRow, error) {
 	day := time.Now().UTC().AddDate(0, 0, 30).Format(time.DateOnly)
 	var cities struct {
@@ -73,8 +74,13 @@ func discoveryPaths(base, city string) ([]discoveryRow, error) {
 		{Name: "near, 25 km, 30 days", Goal: 0.70, Path: q("near", near, "radius", "25km", "to", day)},
 		{Name: "near, 25 km, 30 days, sort=distance", Goal: 0.50, Path: q("near", near, "radius", "25km", "to", day, "sort", "distance")},
 		{Name: "q, one common word, and a city", Goal: 0.70, Path: q("q", word, "city", city)},
+		{Name: nearQName, Path: q("near", near, "radius", "25km", "q", word)},
 	}, nil
 }
+
+// nearQName names the discovery row of near and q, which has no goal against its ceiling
+// but one against PostgreSQL (see measurePeer).
+const nearQName = "near, 25 km, and q, one common word"
 
 // commonWord returns the most frequent word of three letters or more in titles, in lower
 // case (the first in title order on a tie); "" when there is none.

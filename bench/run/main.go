@@ -45,10 +45,13 @@ var modes = map[string]mode{
 		PeerSize: 1_000_000, GoalsSize: 1_000_000, RefreshSize: 1_000_000, RefreshEvery: time.Minute},
 	// refresh: full mode's refresh run alone (a few minutes).
 	"refresh": {Name: "refresh", RefreshSize: 1_000_000, RefreshEvery: time.Minute},
+	// peer: full mode's 1M gigs and its PostgreSQL peer, without the swaps and the refresh
+	// (about 25 minutes); its swaps goals measure nothing.
+	"peer": {Name: "peer", Sizes: []int{1_000_000}, Runs: 3, Dur: 10 * time.Second, PeerSize: 1_000_000, GoalsSize: 1_000_000},
 }
 
 func main() {
-	modeName := flag.String("mode", "quick", "smoke, quick (10k and 100k gigs), full (adds 1M) or refresh (the rebuild of 1M gigs after a few percent changed, alone)")
+	modeName := flag.String("mode", "quick", "smoke, quick (10k and 100k gigs), full (adds 1M), refresh (the rebuild of 1M gigs after a few percent changed, alone) or peer (1M gigs and PostgreSQL, without swaps and refresh)")
 	out := flag.String("out", "var/bench", "directory for the report (report.md, chart.svg) and the work files")
 	gigsd := flag.String("gigsd", "bin/gigsd", "the gigsd binary to measure")
 	history := flag.String("history", "", "append a row of this run's goals to this Markdown file (make bench: bench/history.md)")
@@ -65,7 +68,7 @@ func main() {
 	}
 	m, ok := modes[*modeName]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "unknown -mode %q: smoke, quick, full or refresh\n", *modeName)
+		fmt.Fprintf(os.Stderr, "unknown -mode %q: smoke, quick, full, refresh or peer\n", *modeName)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -29,6 +30,12 @@ type pgRow struct {
 	Date     string    // venue-local date, YYYY-MM-DD
 	StartsAt time.Time // start instant; for a time to be announced, the instant the API sorts it by (23:59:59 venue-local)
 	Doc      []byte
+	Venue    string // venue slug
+	// Where its venue is for near (its own coordinates, or its city's centre), as its
+	// body's venue says; HasPos is false when neither is known.
+	Lat, Lon float64
+	HasPos   bool
+	Search   string // the text q searches: title, artists' names, venue and city, one a line
 }
 
 // pgQuery is the filtered page measured: gigs in one city with a venue-local date range,
@@ -39,25 +46,65 @@ type pgQuery struct {
 	PageSize int
 }
 
+// pgPage is a page the peer answers: its statement, the values of its parameters, and
+// the API's answer that the statement's must equal.
+type pgPage struct {
+	Name string
+	// SQL returns the statement with param(name) in place of each parameter named in
+	// Vars: pgbench variables for the benchmark, quoted literals for the check. The
+	// statement returns one row, {"data": [the page's gigs], "total": count}.
+	SQL  func(param func(name string) string) string
+	Vars map[string]string
+	// Want is the API's page: its gigs' JSON objects, in order, as it serves them, and
+	// its meta.total.
+	Want  []json.RawMessage
+	Total int
+	Check bool // only checked, not measured
+}
+
 // pgResult is what the peer measured.
 type pgResult struct {
-	Version   string    // "PostgreSQL 15.x ..." from SELECT version()
+	Version  string   // "PostgreSQL 15.x ..." from SELECT version()
+	Schema   []string // the statements creating the extensions, functions, table and indexes, for the report
+	Pages    []pgMeasure
+	LoadTime time.Duration
+}
+
+// pgMeasure is what pgbench measured of one page.
+type pgMeasure struct {
+	Name      string
 	TPS       []float64 // pgbench's tps (without initial connection time), one per run
 	LatencyMS []float64 // pgbench's average latency, one per run
 	SQL       string    // the measured statement, for the report
-	Indexes   []string  // the CREATE INDEX statements, for the report
 	Command   string    // the pgbench command line, for the report
-	LoadTime  time.Duration
 }
 
-// pgTable is the peer's one denormalized table. doc is json, not jsonb: json keeps the
+// page returns the measure of the page named name, nil when there is none.
+func (r *pgResult) page(name string) *pgMeasure {
+	if r == nil {
+		return nil
+	}
+	for i := range r.Pages {
+		if r.Pages[i].Name == name && len(r.Pages[i].TPS) > 0 {
+			return &r.Pages[i]
+		}
+	}
+	return nil
+}
+
+// pgTable is the peer's table of gigs, denormalized. doc is json, not jsonb: json keeps the
 // API's bytes as they are and json_agg copies them out verbatim, where jsonb reorders the
 // keys, reformats on output and costs a serialization per row (at 100k gigs and 16
 // clients the statement ran at 6,100 tps on json and 4,200 on jsonb).
+// venue (its venue's slug, whose position is in the table venues) and tsv (its words,
+// generated from search) serve near and q (see postgis.go, whose pgSearchSchema must
+// come first).
 // The table is unlogged, which only spares the load its WAL: the measured part only reads.
 // The primary key is added after COPY, a bulk build being faster than row by row.
 const pgTable = `CREATE UNLOGGED TABLE gigs (id text NOT NULL, city text NOT NULL, country text NOT NULL,
-	local_date date NOT NULL, starts_at timestamptz NOT NULL, doc json NOT NULL)`
+	local_date date NOT NULL, starts_at timestamptz NOT NULL, doc json NOT NULL,
+	venue text NOT NULL, search text NOT NULL,
+	tsv tsvector NOT NULL GENERATED ALWAYS AS (to_tsvector('gigs', gigs_words(search))) STORED)`
 
 // pgIndexes serve the two halves of the statement (see pgPageSQL).
 //
@@ -72,6 +119,8 @@ const pgTable = `CREATE UNLOGGED TABLE gigs (id text NOT NULL, city text NOT NUL
 // of row ids, so the index is a fraction of the page index's size and the scan reads few
 // pages. VACUUM after the load sets the visibility map, without which the scan would visit
 // the heap.
+//
+// near and q: see pgSearchIndexes.
 var pgIndexes = []string{
 	"CREATE INDEX gigs_page ON gigs (city, starts_at, id, local_date)",
 	"CREATE INDEX gigs_count ON gigs (city, local_date)",
@@ -99,11 +148,12 @@ func pgPageSQL(pageSize int, param func(name string) string) string {
   'total', (SELECT count(*) FROM gigs WHERE %s))`, filter, from, to, pageSize, filter)
 }
 
-// pgInstall is what to do when the server is missing.
-const pgInstall = "`make tools` installs it (Debian package postgresql-15)"
+// pgInstall is what to do when the server or PostGIS is missing.
+const pgInstall = "`make tools` installs it (Debian packages postgresql-15 and postgresql-15-postgis-3)"
 
 // pgBinDir returns the directory of the PostgreSQL 15 programs (initdb, pg_ctl, postgres,
-// psql, pgbench): pg_config's when it is version 15, else Debian's.
+// psql, pgbench): pg_config's when it is version 15, else Debian's. Its extensions must
+// hold PostGIS and unaccent.
 func pgBinDir() (string, error) {
 	dirs := []string{"/usr/lib/postgresql/15/bin"}
 	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
@@ -114,9 +164,18 @@ func pgBinDir() (string, error) {
 		if err != nil || !strings.Contains(string(out), ") 15.") {
 			continue
 		}
-		for _, p := range []string{"initdb", "pg_ctl", "psql", "pgbench"} {
+		for _, p := range []string{"initdb", "pg_ctl", "psql", "pgbench", "pg_config"} {
 			if _, err := os.Stat(filepath.Join(d, p)); err != nil {
 				return "", fmt.Errorf("PostgreSQL 15 in %s has no %s: %s", d, p, pgInstall)
+			}
+		}
+		share, err := exec.Command(filepath.Join(d, "pg_config"), "--sharedir").Output()
+		if err != nil {
+			return "", fmt.Errorf("PostgreSQL 15 in %s: pg_config --sharedir: %w", d, err)
+		}
+		for _, ext := range []string{"postgis", "unaccent"} {
+			if _, err := os.Stat(filepath.Join(strings.TrimSpace(string(share)), "extension", ext+".control")); err != nil {
+				return "", fmt.Errorf("PostgreSQL 15 in %s has no extension %s: %s", d, ext, pgInstall)
 			}
 		}
 		return d, nil
@@ -126,18 +185,19 @@ func pgBinDir() (string, error) {
 
 // runPostgres starts a throwaway PostgreSQL 15 server in dir (initdb, its own port on
 // 127.0.0.1, pinned with taskset to serverCPU), loads rows with COPY, creates the best
-// indexes for q, checks that the statement returns the right page for q (same ids in the
-// same order as want, and the same total), then runs pgbench `runs` times for dur each,
-// pinned to loadCPU, with `clients` connections and prepared statements, and stops the server.
+// indexes for the pages, checks that each page's statement returns the API's page (the
+// same gigs, byte for byte, in the same order, and the same total), then runs pgbench
+// `runs` times for dur each on each page not marked Check, pinned to loadCPU, with
+// `clients` connections and prepared statements, and stops the server.
 //
 // dir must be empty or missing; the caller removes it afterwards. When run as root, the
 // server runs as the postgres system user, which is given dir: dir's parents must let it
 // through (os.MkdirTemp under /tmp does; t.TempDir does not). The socket lives in dir, so
 // dir's path must be short (under about 90 bytes). LoadTime covers COPY, the indexes and
-// VACUUM ANALYZE. The check also holds each doc of the page to its row's Doc, byte for byte.
-func runPostgres(ctx context.Context, dir string, rows []pgRow, q pgQuery, want []string, wantTotal int, runs int, dur time.Duration, clients, serverCPU, loadCPU int) (res pgResult, err error) {
-	if runs < 1 || clients < 1 || q.PageSize < 1 || dur < time.Second {
-		return res, fmt.Errorf("postgres peer: runs %d, clients %d, page size %d must be positive and dur %s at least 1s", runs, clients, q.PageSize, dur)
+// VACUUM ANALYZE.
+func runPostgres(ctx context.Context, dir string, rows []pgRow, pages []pgPage, runs int, dur time.Duration, clients, serverCPU, loadCPU int) (res pgResult, err error) {
+	if runs < 1 || clients < 1 || dur < time.Second {
+		return res, fmt.Errorf("postgres peer: runs %d and clients %d must be positive and dur %s at least 1s", runs, clients, dur)
 	}
 	bin, err := pgBinDir()
 	if err != nil {
@@ -163,40 +223,49 @@ func runPostgres(ctx context.Context, dir string, rows []pgRow, q pgQuery, want 
 		return res, err
 	}
 	res.LoadTime = time.Since(began)
-	res.Indexes = slices.Clone(pgIndexes)
+	res.Schema = pgSchema()
 
-	literal := map[string]string{"city": q.City, "from": q.From, "to": q.To}
-	out, err := s.psql(ctx, nil, pgPageSQL(q.PageSize, func(name string) string {
-		return "'" + strings.ReplaceAll(literal[name], "'", "''") + "'"
-	}))
-	if err != nil {
-		return res, err
-	}
-	if err := pgCheck(out, rows, want, wantTotal); err != nil {
-		return res, fmt.Errorf("postgres peer answers another page than the API: %w", err)
-	}
-
-	res.SQL = pgPageSQL(q.PageSize, func(name string) string { return ":" + name })
-	script := filepath.Join(s.dir, "page.sql")
-	if err := os.WriteFile(script, []byte(res.SQL+";\n"), 0o644); err != nil {
-		return res, err
-	}
-	args := []string{"taskset", "-c", strconv.Itoa(loadCPU), filepath.Join(bin, "pgbench"),
-		"-n", "-M", "prepared", "-f", script, "-c", strconv.Itoa(clients), "-j", "1",
-		"-T", strconv.Itoa(int(dur.Round(time.Second).Seconds())),
-		"-h", s.dir, "-p", strconv.Itoa(s.port), "-U", "postgres",
-		"-D", "city=" + q.City, "-D", "from=" + q.From, "-D", "to=" + q.To, "postgres"}
-	res.Command = pgCommandLine(args)
-	for range runs {
-		out, err := s.run(exec.CommandContext(ctx, args[0], args[1:]...), nil)
+	for _, p := range pages {
+		out, err := s.psql(ctx, nil, p.SQL(func(name string) string {
+			return "'" + strings.ReplaceAll(p.Vars[name], "'", "''") + "'"
+		}))
 		if err != nil {
 			return res, err
 		}
-		tps, lat, err := parsePgbench(out)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w\n%s", res.Command, err, out)
+		if err := pgCheck(out, p.Want, p.Total); err != nil {
+			return res, fmt.Errorf("postgres peer answers another %s page than the API: %w", p.Name, err)
 		}
-		res.TPS, res.LatencyMS = append(res.TPS, tps), append(res.LatencyMS, lat)
+	}
+	for i, p := range pages {
+		if p.Check {
+			continue
+		}
+		m := pgMeasure{Name: p.Name, SQL: p.SQL(func(name string) string { return ":" + name })}
+		script := filepath.Join(s.dir, fmt.Sprintf("page%d.sql", i))
+		if err := os.WriteFile(script, []byte(m.SQL+";\n"), 0o644); err != nil {
+			return res, err
+		}
+		args := []string{"taskset", "-c", strconv.Itoa(loadCPU), filepath.Join(bin, "pgbench"),
+			"-n", "-M", "prepared", "-f", script, "-c", strconv.Itoa(clients), "-j", "1",
+			"-T", strconv.Itoa(int(dur.Round(time.Second).Seconds())),
+			"-h", s.dir, "-p", strconv.Itoa(s.port), "-U", "postgres"}
+		for _, name := range slices.Sorted(maps.Keys(p.Vars)) {
+			args = append(args, "-D", name+"="+p.Vars[name])
+		}
+		args = append(args, "postgres")
+		m.Command = pgCommandLine(args)
+		for range runs {
+			out, err := s.run(exec.CommandContext(ctx, args[0], args[1:]...), nil)
+			if err != nil {
+				return res, err
+			}
+			tps, lat, err := parsePgbench(out)
+			if err != nil {
+				return res, fmt.Errorf("%s: %w\n%s", m.Command, err, out)
+			}
+			m.TPS, m.LatencyMS = append(m.TPS, tps), append(m.LatencyMS, lat)
+		}
+		res.Pages = append(res.Pages, m)
 	}
 	return res, nil
 }
@@ -277,10 +346,12 @@ func (s *pgServer) run(c *exec.Cmd, stdin io.Reader) (string, error) {
 
 // initdb creates the cluster and configures it for clients connections.
 func (s *pgServer) initdb(ctx context.Context, clients int) error {
-	// The C locale: text sorts by bytes, as Go compares ids, and compares fastest.
+	// The C collation: text sorts by bytes, as Go compares ids, and compares fastest. The
+	// C.UTF-8 character classes: the text search parser and lower() know every script's
+	// letters and cases, where C's know ASCII's alone.
 	// Trust authentication: the server only listens on loopback and in dir, and is thrown away.
 	if _, err := s.run(s.command(ctx, -1, filepath.Join(s.bin, "initdb"), "-D", s.data, "-U", "postgres",
-		"-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"), nil); err != nil {
+		"-A", "trust", "-E", "UTF8", "--locale=C", "--lc-ctype=C.UTF-8", "--no-sync", "--no-instructions"), nil); err != nil {
 		return err
 	}
 	conf := fmt.Sprintf(`
@@ -350,7 +421,10 @@ func (s *pgServer) psql(ctx context.Context, stdin io.Reader, commands ...string
 // order, so a page's docs share few heap pages and an index-only scan's visibility checks
 // stay on one map page.
 func (s *pgServer) load(ctx context.Context, rows []pgRow) error {
-	if _, err := s.psql(ctx, nil, pgTable); err != nil {
+	if _, err := s.psql(ctx, nil, append(slices.Clone(pgSearchSchema), pgTable)...); err != nil {
+		return err
+	}
+	if err := s.loadVenues(ctx, rows); err != nil {
 		return err
 	}
 	order := make([]int, len(rows))
@@ -372,7 +446,11 @@ func (s *pgServer) load(ctx context.Context, rows []pgRow) error {
 				line = append(appendCopyText(line, f), '\t')
 			}
 			line = r.StartsAt.UTC().AppendFormat(line, time.RFC3339Nano)
-			line = append(appendCopyText(append(line, '\t'), r.Doc), '\n')
+			line = appendCopyText(append(line, '\t'), r.Doc)
+			for _, f := range [...]string{r.Venue, r.Search} {
+				line = appendCopyText(append(line, '\t'), f)
+			}
+			line = append(line, '\n')
 			if _, err := w.Write(line); err != nil {
 				pw.CloseWithError(err)
 				return
@@ -380,13 +458,14 @@ func (s *pgServer) load(ctx context.Context, rows []pgRow) error {
 		}
 		pw.CloseWithError(w.Flush())
 	}()
-	_, err := s.psql(ctx, pr, "COPY gigs (id, city, country, local_date, starts_at, doc) FROM STDIN")
+	_, err := s.psql(ctx, pr, "COPY gigs (id, city, country, local_date, starts_at, doc, venue, search) FROM STDIN")
 	pr.CloseWithError(errors.New("COPY ended")) // unblock the writer if psql stopped reading
 	if err != nil {
 		return err
 	}
 	commands := append([]string{"ALTER TABLE gigs ADD PRIMARY KEY (id)"}, pgIndexes...)
-	_, err = s.psql(ctx, nil, append(commands, "VACUUM (ANALYZE) gigs")...)
+	commands = append(commands, pgSearchIndexes...)
+	_, err = s.psql(ctx, nil, append(commands, "VACUUM (ANALYZE) gigs", "VACUUM (ANALYZE) venues")...)
 	return err
 }
 
@@ -410,9 +489,9 @@ func appendCopyText[T string | []byte](b []byte, field T) []byte {
 	return b
 }
 
-// pgCheck holds the statement's output to the API's page: the same ids in the same order,
-// each doc the row's Doc byte for byte, and the same total.
-func pgCheck(out string, rows []pgRow, want []string, wantTotal int) error {
+// pgCheck holds the statement's output to the API's page: the same gigs' JSON objects,
+// byte for byte, in the same order, and the same total.
+func pgCheck(out string, want []json.RawMessage, wantTotal int) error {
 	var got struct {
 		Data  []json.RawMessage `json:"data"`
 		Total int               `json:"total"`
@@ -420,29 +499,29 @@ func pgCheck(out string, rows []pgRow, want []string, wantTotal int) error {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		return fmt.Errorf("cannot read the statement's output: %w", err)
 	}
-	ids := make([]string, len(got.Data))
-	for i, d := range got.Data {
-		var g struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(d, &g); err != nil {
-			return fmt.Errorf("doc %d: %w", i, err)
-		}
-		ids[i] = g.ID
+	if ids, wantIDs := pgIDs(got.Data), pgIDs(want); !slices.Equal(ids, wantIDs) || got.Total != wantTotal {
+		return fmt.Errorf("page %v of %d, want %v of %d", ids, got.Total, wantIDs, wantTotal)
 	}
-	if !slices.Equal(ids, want) || got.Total != wantTotal {
-		return fmt.Errorf("page %v of %d, want %v of %d", ids, got.Total, want, wantTotal)
-	}
-	pos := make(map[string]int, len(ids))
-	for i, id := range ids {
-		pos[id] = i
-	}
-	for _, r := range rows {
-		if i, ok := pos[r.ID]; ok && string(got.Data[i]) != string(r.Doc) {
-			return fmt.Errorf("gig %s: doc %s, want %s", r.ID, got.Data[i], r.Doc)
+	for i := range want {
+		if string(got.Data[i]) != string(want[i]) {
+			return fmt.Errorf("gig %d: %s, want %s", i, got.Data[i], want[i])
 		}
 	}
 	return nil
+}
+
+// pgIDs returns the ids of the gigs in docs ("?" for a doc without one).
+func pgIDs(docs []json.RawMessage) []string {
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		var g struct{ ID *string }
+		if json.Unmarshal(d, &g) != nil || g.ID == nil {
+			ids[i] = "?"
+			continue
+		}
+		ids[i] = *g.ID
+	}
+	return ids
 }
 
 var (

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -18,18 +19,8 @@ import (
 // expected page is computed in Go and held to the engine's own answer first, so the rows'
 // sort instants (times to be announced included) are the API's.
 func TestPostgresPeer(t *testing.T) {
-	if _, err := pgBinDir(); err != nil {
-		missingTool(t, err)
-	}
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: 2000, Seed: 1, Now: now}), engine.Options{Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := pgRowsOf(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, rows := pgTestRows(t, scale.Generate(scale.Config{Gigs: 2000, Seed: 1, Now: now}), now)
 	perCity := map[string]int{}
 	for _, r := range rows {
 		perCity[r.City]++
@@ -68,40 +59,43 @@ func TestPostgresPeer(t *testing.T) {
 		t.Fatalf("page %v does not start with %s", want, tricky.ID)
 	}
 
-	dir, err := os.MkdirTemp("", "gigs-pg-") // not t.TempDir: the postgres user must reach it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	res, err := runPostgres(ctx, dir, rows, q, want, total, 1, 2*time.Second, 4, 0, 1)
+	page := pgPage{Name: "page", SQL: func(param func(string) string) string { return pgPageSQL(q.PageSize, param) },
+		Vars: map[string]string{"city": q.City, "from": q.From, "to": q.To}, Total: total}
+	for _, id := range want {
+		page.Want = append(page.Want, rows[slices.IndexFunc(rows, func(r pgRow) bool { return r.ID == id })].Doc)
+	}
+	res, err := runPostgres(ctx, pgTestDir(t), rows, []pgPage{page}, 1, 2*time.Second, 4, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Version, "PostgreSQL 15.") || len(res.TPS) != 1 || res.TPS[0] <= 0 ||
-		len(res.LatencyMS) != 1 || res.LatencyMS[0] <= 0 || res.LoadTime <= 0 ||
-		!strings.Contains(res.Command, "pgbench") || !strings.Contains(res.SQL, ":city") || len(res.Indexes) == 0 {
+	m := res.page("page")
+	if !strings.HasPrefix(res.Version, "PostgreSQL 15.") || len(res.Pages) != 1 || m == nil || len(m.TPS) != 1 || m.TPS[0] <= 0 ||
+		len(m.LatencyMS) != 1 || m.LatencyMS[0] <= 0 || res.LoadTime <= 0 ||
+		!strings.Contains(m.Command, "pgbench") || !strings.Contains(m.SQL, ":city") || len(res.Schema) == 0 {
 		t.Fatalf("result %+v", res)
 	}
-	t.Logf("%s: %.0f tps, %.3f ms average latency, loaded %d rows in %s\n%s", res.Version, res.TPS[0], res.LatencyMS[0], len(rows), res.LoadTime, res.Command)
+	t.Logf("%s: %.0f tps, %.3f ms average latency, loaded %d rows in %s\n%s", res.Version, m.TPS[0], m.LatencyMS[0], len(rows), res.LoadTime, m.Command)
 }
 
 // TestPostgresCheck: the peer's output is refused unless it is the API's page.
 func TestPostgresCheck(t *testing.T) {
-	rows := []pgRow{{ID: "a", Doc: []byte(`{"id":"a"}`)}, {ID: "b", Doc: []byte(`{"id":"b", "x":1}`)}}
+	want := []json.RawMessage{[]byte(`{"id":"a"}`), []byte(`{"id":"b", "x":1}`)}
 	for _, c := range []struct {
 		out string
 		ok  bool
 	}{
 		{`{"data" : [{"id":"a"}, {"id":"b", "x":1}], "total" : 7}`, true},
-		{`{"data" : [{"id":"b", "x":1}, {"id":"a"}], "total" : 7}`, false}, // order
-		{`{"data" : [{"id":"a"}, {"id":"b", "x":1}], "total" : 6}`, false}, // total
-		{`{"data" : [{"id":"a"}, {"id":"b","x":1}], "total" : 7}`, false},  // bytes of a doc
-		{`{"data" : [{"id":"a"}], "total" : 7}`, false},                    // short page
+		{`{"data" : [{"id":"b", "x":1}, {"id":"a"}], "total" : 7}`, false},             // order
+		{`{"data" : [{"id":"a"}, {"id":"b", "x":1}], "total" : 6}`, false},             // total
+		{`{"data" : [{"id":"a"}, {"id":"b","x":1}], "total" : 7}`, false},              // bytes of a doc
+		{`{"data" : [{"id":"a"}], "total" : 7}`, false},                                // short page
+		{`{"data" : [{"id":"a"}, {"id":"b", "x":1}, {"id":"c"}], "total" : 7}`, false}, // long page
+		{`{"data" : [{"id":"a"}, {"x":1}], "total" : 7}`, false},                       // no id
 		{`not json`, false},
 	} {
-		if err := pgCheck(c.out, rows, []string{"a", "b"}, 7); (err == nil) != c.ok {
+		if err := pgCheck(c.out, want, 7); (err == nil) != c.ok {
 			t.Errorf("pgCheck(%s): %v, want ok %v", c.out, err, c.ok)
 		}
 	}
@@ -121,4 +115,33 @@ func pgPageOf(rows []pgRow, q pgQuery) ([]string, int) {
 		ids = append(ids, r.ID)
 	}
 	return ids, len(match)
+}
+
+// pgTestRows builds ds into a snapshot and returns it and the peer's rows of it. The test
+// fails, or skips without GIGS_REQUIRE_TOOLS, when PostgreSQL 15 or PostGIS is missing.
+func pgTestRows(t *testing.T, ds *engine.Dataset, now time.Time) (*engine.Snapshot, []pgRow) {
+	t.Helper()
+	if _, err := pgBinDir(); err != nil {
+		missingTool(t, err)
+	}
+	snap, err := engine.Build(ds, engine.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pgRowsOf(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap, rows
+}
+
+// pgTestDir returns a directory for a throwaway server, removed after the test: not
+// t.TempDir, which the postgres user cannot reach.
+func pgTestDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "gigs-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }

@@ -146,6 +146,9 @@ func (r *report) goals() []goal {
 			fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s; %d bytes vs %d)", 100*gz/page, gz, page, g.GzipBytes, g.PageBytes), gz >= 0.85*page})
 	}
 	for _, d := range g.Discovery {
+		if d.Goal == 0 {
+			continue
+		}
 		own, ceil := median(rates(d.Own)), median(rates(d.Ceiling))
 		out = append(out, goal{d.Name + ", run for each request, vs its ceiling" + at, fmt.Sprintf("≥ %.0f%%", 100*d.Goal),
 			fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*own/ceil, own, ceil), own >= d.Goal*ceil})
@@ -167,14 +170,7 @@ func (r *report) goals() []goal {
 			float64(g.ExportRaw)/1e6, median(wireRates(g.Export))/1e6), gbs >= 2})
 	fb := median(durationsMS(g.FirstByte))
 	out = append(out, goal{"export, first byte" + at, "< 1 ms", fmt.Sprintf("%.2f ms (median of %d)", fb, len(g.FirstByte)), fb < 1})
-	if r.Peer != nil && len(r.Peer.TPS) > 0 {
-		pg := median(r.Peer.TPS)
-		own := median(rates(r.PeerPage.Page))
-		out = append(out, goal{fmt.Sprintf("vs PostgreSQL 15, same page as JSON (%s gigs)", count(r.PeerPage.Gigs)), "≥ 10×",
-			fmt.Sprintf("%.1f× (%.0f vs %.0f per s)", own/pg, own, pg), own >= 10*pg})
-	} else {
-		out = append(out, goal{"vs PostgreSQL 15, same page as JSON", "≥ 10×", "not measured: " + orNone(r.PeerErr, "no peer in this mode"), false})
-	}
+	out = append(out, r.peerGoals()...)
 	out = append(out, goal{"build" + at, "≤ 15 s", fmt.Sprintf("%.2f s (and %.2f s to read the dataset file)", g.Build.Seconds(), g.Read.Seconds()), g.Build <= 15*time.Second})
 	built, after := float64(g.StartRSS)/float64(g.ExportRaw), float64(g.RSS)/float64(g.ExportRaw)
 	out = append(out, goal{"resident memory vs the export's raw JSON, once built and after the runs" + at, "≤ 2.5×",
@@ -185,6 +181,9 @@ func (r *report) goals() []goal {
 		fmt.Sprintf("%.0f ms (median of %d; the file written in %.1f s)", restart, len(g.Restart), g.SnapshotWrite.Seconds()),
 		len(g.Restart) > 0 && restart <= 1000})
 	out = append(out, r.refreshGoals()...)
+	if r.Mode.Swaps == 0 { // the peer mode's
+		return out
+	}
 	failed := r.Swap.Load.Non2xx + r.Swap.Load.SocketErrs
 	out = append(out, goal{fmt.Sprintf("failed requests across %d swaps under load (%s gigs)", r.Mode.Swaps, count(r.Swap.Gigs)), "0",
 		fmt.Sprintf("%d failed of %d, %d swaps seen", failed, r.Swap.Load.Requests, r.Swap.Swaps), failed == 0 && r.Swap.Swaps >= r.Mode.Swaps})
@@ -353,24 +352,7 @@ func (r *report) markdown() string {
 			count(f.Gigs), f.Every, f.Edited, f.Added, f.Removed, f.Read.Seconds(), f.Build.Seconds(), f.FirstRead.Seconds(), f.FirstBuild.Seconds())
 		w("")
 	}
-	w("## PostgreSQL 15 peer")
-	w("")
-	if r.Peer == nil {
-		w("Not measured: %s.", orNone(r.PeerErr, "this mode has no peer"))
-	} else {
-		w("%s gigs loaded in %s. pgbench tps: %s; average latency %s ms. gigsd on the same page: %s req/s.", count(r.PeerRows), r.Peer.LoadTime.Round(time.Second),
-			fmtRange(r.Peer.TPS, "", 1, 0), fmtRange(r.Peer.LatencyMS, "", 1, 2), fmtRange(rates(r.PeerPage.Page), "", 1, 0))
-		w("")
-		w("```sql")
-		for _, ix := range r.Peer.Indexes {
-			w("%s;", ix)
-		}
-		w("%s", r.Peer.SQL)
-		w("```")
-		w("")
-		w("`%s`", r.Peer.Command)
-	}
-	w("")
+	r.peerMarkdown(w)
 	w("## Commands")
 	w("")
 	w("```")

@@ -87,31 +87,32 @@ func main() {
 
 // Config is gigsd's configuration; every field is a flag with an environment fallback.
 type Config struct {
-	Addr            string
-	Sources         string
-	Refresh         time.Duration
-	Retry           time.Duration
-	MaxStale        time.Duration
-	Contact         string
-	LogLevel        string
-	ShutdownTimeout time.Duration
-	ReadLimit       int
-	ExportLimit     int
-	TrustedProxies  []netip.Prefix
-	FetchAllow      []netip.Prefix
-	DataDir         string
-	KeySync         time.Duration
-	FetchProxy      string
-	AdminAddr       string
-	AccessLog       bool
-	DrainDelay      time.Duration
-	Check           bool
-	Dataset         string
-	Snapshot        bool
-	Redis           string
-	Publish         string
-	Follow          string
-	FollowEvery     time.Duration
+	Addr             string
+	Sources          string
+	Refresh          time.Duration
+	Retry            time.Duration
+	MaxStale         time.Duration
+	Contact          string
+	LogLevel         string
+	ShutdownTimeout  time.Duration
+	ReadLimit        int
+	ExportLimit      int
+	TrustedProxies   []netip.Prefix
+	FetchAllow       []netip.Prefix
+	DataDir          string
+	KeySync          time.Duration
+	FetchProxy       string
+	AdminAddr        string
+	AccessLog        bool
+	DrainDelay       time.Duration
+	Check            bool
+	Dataset          string
+	Snapshot         bool
+	Redis            string
+	Publish          string
+	PublishFullEvery int
+	Follow           string
+	FollowEvery      time.Duration
 
 	Places      string
 	MaxRecords  int
@@ -209,6 +210,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.Snapshot, "snapshot", true, "keep each published snapshot in <data-dir>/snapshot and, at start, serve the one there (when built within -max-stale) until the first refresh ends")
 	fs.StringVar(&c.Redis, "redis", "", "Redis URL (redis://[user:password@]host:port/db, rediss:// for TLS) where replicas share the API keys and count the read and export limits together; empty: keys in -data-dir and limits per replica")
 	fs.StringVar(&c.Publish, "publish", "", "publish each snapshot built to this bucket for -follow replicas: a directory, or a gocloud.dev URL (s3://bucket?region=..., gs://bucket, azblob://container)")
+	fs.IntVar(&c.PublishFullEvery, "publish-full-every", 24, "with -publish, upload the snapshot whole every this many publishes and, at each, a delta from the one before, which -follow replicas download instead when they hold that one (1: every snapshot whole, and a delta beside)")
 	fs.StringVar(&c.Follow, "follow", "", "serve the snapshots a -publish gigsd puts in this bucket (a directory or a gocloud.dev URL) instead of loading sources")
 	fs.DurationVar(&c.FollowEvery, "follow-every", 5*time.Second, "with -follow, how often the bucket's manifest is read")
 	fs.BoolVar(&c.Check, "check", false, "load the sources once, build a snapshot, print a summary and exit: 0 when it builds, 1 when not")
@@ -252,6 +254,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string, out io.Writ
 	}
 	if c.DrainDelay < 0 {
 		return fmt.Errorf("-drain-delay must not be negative, not %s", c.DrainDelay)
+	}
+	if c.PublishFullEvery < 1 || c.PublishFullEvery > replica.MaxChain {
+		return fmt.Errorf("-publish-full-every must be from 1 to %d, not %d", replica.MaxChain, c.PublishFullEvery)
 	}
 	for name, a := range map[string]string{"addr": c.Addr, "admin-addr": c.AdminAddr} {
 		if a == "" {
@@ -446,7 +451,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.Config.Publish != "" {
 		m.pub = &replica.Publisher{Bucket: m.bucket, Name: m.Config.Publish, File: m.snapFile, Live: &m.Live, Log: m.Logger,
-			Refresh: m.Config.Refresh, Follower: m.follower, Metrics: replica.NewPublishMetrics(m.Registry)}
+			Refresh: m.Config.Refresh, Follower: m.follower, Metrics: replica.NewPublishMetrics(m.Registry), FullEvery: m.Config.PublishFullEvery}
 		m.pub.Resume(ctx)
 	}
 	var err error

@@ -10,10 +10,16 @@
 // served; the first refresh replaces it.
 //
 // A Publisher uploads each snapshot file its daemon writes to a bucket, zstd-compressed
-// (about half the bytes), then a small manifest naming it with its sizes, SHA-256 and
-// times; a Follower watches the manifest, downloads the object it names, checks its size
-// and checksum, and serves it. A follower fetches nothing upstream, and serves the
-// publisher's bytes, so every replica gives the same bodies, ETags and change cursors.
+// (about half the bytes): a delta from the file it published before (see
+// engine.WriteSnapshotDelta) at every publish, and the file whole every FullEvery
+// publishes; then a small manifest naming the newest whole object and the chain of deltas
+// from it to the current snapshot, with their sizes, SHA-256 and the checksums of the
+// snapshot files each turns one into the other, and times. A Follower watches the
+// manifest; when the chain leads from the file it serves, it downloads and applies the
+// deltas after it, else (or when any fails) it downloads the whole object and the deltas
+// after that, checks each object's size and checksum and each file made, and serves the
+// result. A follower fetches nothing upstream, and serves the publisher's bytes, so every
+// replica gives the same bodies, ETags and change cursors.
 //
 // Buckets are opened with gocloud.dev/blob: a local directory by default (a plain path or
 // file:///path), S3 (s3://bucket?region=...), Google Cloud Storage (gs://bucket) or Azure

@@ -1,12 +1,14 @@
 package replica
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -46,6 +48,8 @@ type FollowMetrics struct {
 	bytes     prometheus.Counter
 	published prometheus.Gauge
 	polled    prometheus.Gauge
+	deltas    *prometheus.CounterVec
+	fallbacks prometheus.Counter
 }
 
 // NewFollowMetrics registers a follower's metrics on reg.
@@ -60,7 +64,11 @@ func NewFollowMetrics(reg prometheus.Registerer) *FollowMetrics {
 		polled: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gigs_follow_last_poll_timestamp_seconds",
 			Help: "When the bucket's manifest was last read and is either served or nothing new."}),
 	}
-	reg.MustRegister(m.downloads, m.bytes, m.published, m.polled)
+	m.deltas = newResults("gigs_follow_deltas_total",
+		"Deltas applied to the snapshot file in service, by result: ok (the file made is the manifest's), error (damaged, of another base, or not fetched).")
+	m.fallbacks = prometheus.NewCounter(prometheus.CounterOpts{Name: "gigs_follow_delta_fallbacks_total",
+		Help: "Polls whose chain of deltas could not be applied, so the whole snapshot was downloaded instead."})
+	reg.MustRegister(m.downloads, m.bytes, m.published, m.polled, m.deltas, m.fallbacks)
 	return m
 }
 
@@ -133,16 +141,16 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	cur := f.Live.Load()
-	if f.served == (Manifest{}) && cur != nil && cur.Version() == m.DataVersion && cur.Built().Equal(m.Built) {
+	if f.served.Object == "" && cur != nil && cur.Version() == m.DataVersion && cur.Built().Equal(m.Built) {
 		f.served = m // the snapshot file read at start is this one
 		f.swapped(m, cur)
 	}
 	switch {
-	case m.Object == f.served.Object && strings.EqualFold(m.SHA256, f.served.SHA256):
+	case m.id() == f.served.id():
 		f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
 		f.Metrics.polled.SetToCurrentTime()
 		return false, nil
-	case m.Object == f.bad.Object && strings.EqualFold(m.SHA256, f.bad.SHA256) && m.Published.Equal(f.bad.Published):
+	case m.id() == f.bad.id() && m.Object == f.bad.Object && m.Published.Equal(f.bad.Published):
 		return false, nil // logged when it failed; a new publish writes a new manifest
 	case cur != nil && m.Built.Before(cur.Built()): // served from the bucket or from the file read at start
 		f.bad = m
@@ -150,7 +158,7 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, downloadTimeout)
 	defer cancel()
-	snap, err := f.download(dctx, m)
+	snap, err := f.fetch(dctx, m)
 	if snap == nil {
 		f.Metrics.downloads.WithLabelValues("error").Inc()
 		var bad *badObject
@@ -234,63 +242,211 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 	return n, err
 }
 
-// download fetches m's snapshot file beside f.Path, checks its size (from the
-// bucket's metadata before a byte is read, then as read), checksum and content, and puts it in f.Path's place; the file in service stays on any failure. When
-// only that last step fails (f.Path is a directory, say), it returns the snapshot with
-// the error: it can be served all the same, mapped from a file no longer named.
-func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
-	// The object's metadata first: one that is not a regular file or not of the manifest's
-	// size costs a stat, and is not opened.
-	size, err := statObject(ctx, f.Bucket, m.Object)
-	switch {
-	case errors.Is(err, errNotRegular):
-		return nil, &badObject{err}
-	case err != nil:
-		return nil, err
-	case size != m.Size:
-		return nil, &badObject{fmt.Errorf("%w: %d bytes in the bucket, manifest %d", errSize, size, m.Size)}
+// fetch makes m's current snapshot file beside f.Path, checks it, and puts it in f.Path's
+// place: by the chain of deltas from the file at f.Path when the manifest lists one
+// from it, else (or when that fails) from m's whole snapshot and the deltas after it.
+// The file in service stays on any failure. When only that last step fails (f.Path is a
+// directory, say), it returns the snapshot with the error: it can be served all the
+// same, mapped from a file no longer named.
+func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
+	if from := f.chainFrom(m); from >= 0 {
+		tmp, err := f.applyChain(ctx, f.Path, m.Deltas[from:])
+		if err == nil {
+			snap, err := f.serveFile(tmp, m)
+			if snap != nil {
+				return snap, err
+			}
+			var bad *badObject
+			if !errors.As(err, &bad) {
+				return nil, err
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("download: %w", ctx.Err())
+		}
+		f.Metrics.fallbacks.Inc()
+		f.Log.Warn("deltas not applied: downloading the whole snapshot", "object", m.Object, "err", err)
 	}
-	r, err := f.Bucket.NewReader(ctx, m.Object, nil)
+	tmp, err := f.download(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	if after := m.afterFull(); after < len(m.Deltas) {
+		defer os.Remove(tmp)
+		if tmp, err = f.applyChain(ctx, tmp, m.Deltas[after:]); err != nil {
+			return nil, err
+		}
+	}
+	return f.serveFile(tmp, m)
+}
+
+// chainFrom returns the index in m.Deltas of the first delta to apply to the file at
+// f.Path, the snapshot in service; -1 when none applies to it.
+func (f *Follower) chainFrom(m Manifest) int {
+	if f.Live.Load() == nil {
+		return -1
+	}
+	sum, err := engine.SnapshotFileSum(f.Path)
+	if err != nil {
+		return -1
+	}
+	have := fmt.Sprintf("%016x", sum)
+	for i := len(m.Deltas) - 1; i >= 0; i-- {
+		if m.Deltas[i].From == have {
+			return i
+		}
+	}
+	return -1
+}
+
+// applyChain applies the deltas in order to the snapshot file at base, each downloaded
+// and checked (its size, checksum, and the file it makes), into temporary files beside
+// f.Path, and returns the last one's path. The caller removes it; base stays.
+func (f *Follower) applyChain(ctx context.Context, base string, chain []Delta) (string, error) {
+	from := base
+	for _, d := range chain {
+		next, err := f.applyDelta(ctx, from, d)
+		f.Metrics.deltas.WithLabelValues(result(err)).Inc()
+		if from != base {
+			os.Remove(from)
+		}
+		if err != nil {
+			return "", fmt.Errorf("delta %s: %w", d.Object, err)
+		}
+		from = next
+	}
+	return from, nil
+}
+
+func result(err error) string {
+	if err != nil {
+		return "error"
+	}
+	return "ok"
+}
+
+// applyDelta downloads d and applies it to the snapshot file at base into a temporary
+// file beside f.Path, whose path it returns.
+func (f *Follower) applyDelta(ctx context.Context, base string, d Delta) (string, error) {
+	var raw bytes.Buffer
+	if err := f.get(ctx, d.Object, d.Size, d.SHA256, d.RawSize, &raw); err != nil {
+		return "", err
+	}
+	sd, err := engine.ReadSnapshotDelta(raw.Bytes())
+	switch {
+	case err != nil:
+		return "", &badObject{err}
+	case fmt.Sprintf("%016x", sd.Base()) != d.From || fmt.Sprintf("%016x", sd.Sum()) != d.To || sd.Size() != d.FileSize:
+		return "", &badObject{fmt.Errorf("the delta turns %016x into %016x of %d bytes, the manifest says %s into %s of %d",
+			sd.Base(), sd.Sum(), sd.Size(), d.From, d.To, d.FileSize)}
+	}
+	return f.writeTemp(func(w io.Writer) (int64, error) {
+		n, err := sd.Apply(w, base, d.FileSize)
+		if err != nil && !errors.As(err, new(*fs.PathError)) {
+			err = &badObject{err}
+		}
+		return n, err
+	}, d.FileSize)
+}
+
+// writeTemp writes a temporary file beside f.Path with write, checks that it holds size
+// bytes and syncs it, and returns its path; it removes it on any failure.
+func (f *Follower) writeTemp(write func(io.Writer) (int64, error), size int64) (string, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+".tmp-*")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			os.Remove(tmp.Name())
-		}
-	}()
-	h := sha256.New()
-	object := &counter{w: h}
-	file, in := &fileWriter{w: tmp}, &objectReader{r: io.LimitReader(r, m.Size+1)}
-	n, err := decompress(file, io.TeeReader(in, object), m.FileSize)
-	f.Metrics.bytes.Add(float64(object.n))
-	if err == nil {
+	file := &fileWriter{w: tmp}
+	n, err := write(file)
+	switch {
+	case file.err != nil: // the disk: tried again
+		err = fmt.Errorf("cannot write %s: %w", tmp.Name(), file.err)
+	case err == nil && n != size:
+		err = &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, n, size)}
+	case err == nil:
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+// get downloads the object at key, of size bytes in the bucket (checked from its
+// metadata before a byte is read, then as read) and SHA-256 sum, and writes it to w
+// decompressed, refusing more than limit bytes. An object that is not what the manifest
+// says is a *badObject; a failure of the network, or of w, is not.
+func (f *Follower) get(ctx context.Context, key string, size int64, sum string, limit int64, w io.Writer) error {
+	got, err := statObject(ctx, f.Bucket, key)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return &badObject{err}
+	case err != nil:
+		return err
+	case got != size:
+		return &badObject{fmt.Errorf("%w: %d bytes in the bucket, manifest %d", errSize, got, size)}
+	}
+	r, err := f.Bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	h := sha256.New()
+	object := &counter{w: h}
+	out, in := &fileWriter{w: w}, &objectReader{r: io.LimitReader(r, size+1)}
+	n, err := decompress(out, io.TeeReader(in, object), limit)
+	f.Metrics.bytes.Add(float64(object.n))
 	switch {
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("download: %w", ctx.Err())
-	case in.err != nil || file.err != nil: // the network or the disk: tried again
-		return nil, fmt.Errorf("download: %w", errors.Join(in.err, file.err))
+		return fmt.Errorf("download: %w", ctx.Err())
+	case in.err != nil || out.err != nil: // the network or the disk: tried again
+		return fmt.Errorf("download: %w", errors.Join(in.err, out.err))
 	case err != nil: // read no further than where it stopped decoding
-		return nil, &badObject{fmt.Errorf("download: the object is damaged or not zstd: %w", err)}
-	case object.n != m.Size:
-		return nil, &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, m.Size)}
-	case !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), m.SHA256):
-		return nil, &badObject{errors.New("checksum differs from the manifest's: the object was damaged or replaced")}
-	case n != m.FileSize:
-		return nil, &badObject{fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, m.FileSize)}
+		return &badObject{fmt.Errorf("download: the object is damaged or not zstd: %w", err)}
+	case object.n != size:
+		return &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, object.n, size)}
+	case !strings.EqualFold(hex.EncodeToString(h.Sum(nil)), sum):
+		return &badObject{errors.New("checksum differs from the manifest's: the object was damaged or replaced")}
+	case n != limit:
+		return &badObject{fmt.Errorf("%w: %d bytes decompressed, manifest %d", errSize, n, limit)}
 	}
-	snap, err := engine.ReadSnapshotFile(tmp.Name())
+	return nil
+}
+
+// download fetches m's whole snapshot file into a temporary file beside f.Path, checked
+// (see get), and returns its path; the caller removes it.
+func (f *Follower) download(ctx context.Context, m Manifest) (string, error) {
+	tmp, err := f.writeTemp(func(w io.Writer) (int64, error) {
+		c := &counter{w: w}
+		err := f.get(ctx, m.Object, m.Size, m.SHA256, m.FileSize, c)
+		return c.n, err
+	}, m.FileSize)
+	if err != nil {
+		return "", err
+	}
+	if after := m.afterFull(); after < len(m.Deltas) { // else serveFile checks it
+		if sum, err := engine.SnapshotFileSum(tmp); err != nil || fmt.Sprintf("%016x", sum) != m.Checksum {
+			os.Remove(tmp)
+			return "", &badObject{fmt.Errorf("snapshot file %s does not end with the manifest's checksum %s", m.Object, m.Checksum)}
+		}
+	}
+	return tmp, nil
+}
+
+// serveFile reads the snapshot file at tmp, made for m, checks it is m's current
+// snapshot, and puts it in f.Path's place; it removes tmp when it is not served.
+func (f *Follower) serveFile(tmp string, m Manifest) (*engine.Snapshot, error) {
+	keep := false
+	defer func() {
+		if !keep {
+			os.Remove(tmp)
+		}
+	}()
+	snap, err := engine.ReadSnapshotFile(tmp)
 	if err != nil {
 		return nil, &badObject{err}
 	}
@@ -298,7 +454,12 @@ func (f *Follower) download(ctx context.Context, m Manifest) (*engine.Snapshot, 
 		return nil, &badObject{fmt.Errorf("file holds data version %s built %s, the manifest names %s built %s",
 			snap.Version(), snap.Built(), m.DataVersion, m.Built)}
 	}
-	if err := os.Rename(tmp.Name(), f.Path); err != nil {
+	if want := m.current(); want != "" {
+		if sum, err := engine.SnapshotFileSum(tmp); err != nil || fmt.Sprintf("%016x", sum) != want {
+			return nil, &badObject{fmt.Errorf("snapshot file does not end with the manifest's checksum %s", want)}
+		}
+	}
+	if err := os.Rename(tmp, f.Path); err != nil {
 		return snap, fmt.Errorf("not kept as the snapshot file: %w", err)
 	}
 	keep = true

@@ -114,6 +114,7 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	} {
 		m := goodManifest
 		m.Object, m.Published = tc.object, m.Published.Add(time.Duration(i+1)*time.Second)
+		m.Checksum = "0123456789abcdef" // other bytes than those served
 		writeManifest(t, b, m)
 		if swapped, err := pollWithin(t, f); swapped || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Fatalf("%s: swapped %v, %v; want an error with %q", tc.object, swapped, err, tc.want)
@@ -125,6 +126,7 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	// Of the right size, a sparse object is not zstd: refused at its first bytes.
 	m := goodManifest
 	m.Object, m.Size, m.FileSize, m.Published = "snapshots/sparse", 2<<30, 2<<30, m.Published.Add(time.Minute)
+	m.Checksum = "0123456789abcdef"
 	writeManifest(t, b, m)
 	if swapped, err := pollWithin(t, f); swapped || err == nil || !strings.Contains(err.Error(), "not zstd") {
 		t.Fatalf("a sparse object of the manifest's size: swapped %v, %v", swapped, err)
@@ -159,19 +161,25 @@ func TestFollowerRefusesObjectsFromTheirMetadata(t *testing.T) {
 	}
 }
 
-// counter returns the value of the counter of reg named name.
-func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
+// counter returns the value of the counter of reg named name: of its series whose result
+// label is result when given, else of its first.
+func counter(t *testing.T, reg *prometheus.Registry, name string, result ...string) float64 {
 	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mf := range mfs {
-		if mf.GetName() == name {
-			return mf.GetMetric()[0].GetCounter().GetValue()
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			if len(result) == 0 || len(m.GetLabel()) > 0 && m.GetLabel()[0].GetValue() == result[0] {
+				return m.GetCounter().GetValue()
+			}
 		}
 	}
-	t.Fatalf("no metric %s", name)
+	t.Fatalf("no metric %s %v", name, result)
 	return 0
 }
 
@@ -221,6 +229,7 @@ func TestFollowerBacksOff(t *testing.T) {
 	for fails := 1; fails <= 12; fails++ {
 		m := goodManifest
 		m.Object, m.Published = "snapshots/sparse", m.Published.Add(time.Duration(fails)*time.Second)
+		m.Checksum = "0123456789abcdef"
 		writeManifest(t, b, m)
 		ticks <- time.Now()
 		w := <-waits

@@ -2,7 +2,11 @@ package replica
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,7 +28,11 @@ type Publisher struct {
 	// the bucket holds a snapshot newer than the one served.
 	Follower func() *Follower
 	Metrics  *PublishMetrics
+	// FullEvery is how often a snapshot is uploaded whole (see Chain.FullEvery); the
+	// others are deltas from the one before. 0 or 1 uploads each whole, and a delta beside.
+	FullEvery int
 
+	man    Manifest  // the bucket's manifest, as read or written last; zero when unknown
 	last   string    // data version of the manifest; "" when unknown
 	cursor string    // and its change-feed cursor (a build may change only that)
 	built  time.Time // its build time: nothing built earlier is published
@@ -55,13 +63,15 @@ func (p *Publisher) Resume(ctx context.Context) {
 	case err == nil:
 		// A manifest may say it was built up to an hour ahead of this clock (or name an
 		// object that is not there): whatever this process builds from now on is newer.
-		p.last, p.cursor, p.built = man.DataVersion, man.Cursor, man.Built
+		p.man, p.last, p.cursor, p.built = man, man.DataVersion, man.Cursor, man.Built
 		if now := time.Now(); p.built.After(now) {
 			p.built = now
 		}
 		if cur := p.Live.Load(); cur == nil || cur.Built().Before(man.Built) {
 			if _, err := p.Follower().Poll(ctx); err != nil {
 				p.Log.Error("cannot serve the published snapshot: the first refresh starts afresh", "bucket", p.Name, "err", err)
+			} else {
+				p.keepBase()
 			}
 		}
 	case !IsNotFound(err):
@@ -96,17 +106,41 @@ func (p *Publisher) Publish(ctx context.Context, s *engine.Snapshot) {
 		}
 		return
 	}
-	man, err := Publish(ctx, p.Bucket, p.File.path, s, next)
+	man, err := PublishNext(ctx, p.Bucket, p.File.path, s, next, Chain{Prev: p.man, Base: p.basePath(), FullEvery: p.FullEvery})
 	if err != nil && man.Object == "" {
 		p.Metrics.results.WithLabelValues("error").Inc()
 		p.Log.Error("snapshot not published", "bucket", p.Name, "err", err)
 		return
 	}
 	if err != nil {
-		p.Log.Warn("snapshot published, old ones not removed", "bucket", p.Name, "err", err)
+		p.Log.Warn("snapshot published, but not as a delta or old objects not removed", "bucket", p.Name, "err", err)
 	}
 	p.Metrics.results.WithLabelValues("ok").Inc()
-	p.last, p.cursor, p.built = s.Version(), man.Cursor, s.Built()
-	p.Log.Info("snapshot published", "bucket", p.Name, "object", man.Object, "bytes", man.Size,
-		"data_version", man.DataVersion, "took", time.Since(start).String())
+	p.man, p.last, p.cursor, p.built = man, s.Version(), man.Cursor, s.Built()
+	p.keepBase()
+	args := []any{"bucket", p.Name, "object", man.Object, "bytes", man.Size, "data_version", man.DataVersion, "took", time.Since(start).String()}
+	if n := len(man.Deltas); n > 0 { // the last delta makes s: uploaded now
+		args = append(args, "delta", man.Deltas[n-1].Object, "delta_bytes", man.Deltas[n-1].Size)
+	}
+	p.Log.Info("snapshot published", args...)
+}
+
+// baseName is the name in the data directory of the link to the snapshot file published
+// last, from which the next publish makes its delta.
+const baseName = "published-snapshot"
+
+func (p *Publisher) basePath() string { return filepath.Join(filepath.Dir(p.File.path), baseName) }
+
+// keepBase links the snapshot file, just published, as the base of the next delta (a
+// link, not a copy: the next snapshot file replaces the file, not its bytes). Without
+// it, the next publish uploads the file whole.
+func (p *Publisher) keepBase() {
+	base := p.basePath()
+	if err := os.Remove(base); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		p.Log.Warn("cannot replace the base of the next delta: the next snapshot is uploaded whole", "file", base, "err", err)
+		return
+	}
+	if err := os.Link(p.File.path, base); err != nil {
+		p.Log.Warn("cannot keep the base of the next delta: the next snapshot is uploaded whole", "file", base, "err", err)
+	}
 }

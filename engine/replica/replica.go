@@ -20,14 +20,17 @@ import (
 	_ "gocloud.dev/blob/s3blob"  // s3:// buckets
 )
 
-// ManifestKey is the manifest's name in the bucket; snapshot files are under SnapshotPrefix.
+// ManifestKey is the manifest's name in the bucket; snapshot files are under
+// SnapshotPrefix, deltas between them under DeltaPrefix.
 const (
 	ManifestKey    = "manifest.json"
 	SnapshotPrefix = "snapshots/"
+	DeltaPrefix    = "deltas/"
 )
 
-// manifestFormat is the version of the manifest this build writes and reads.
-const manifestFormat = 1
+// manifestFormat is the version of the manifest this build writes; it reads format 1
+// too (a snapshot uploaded whole, no deltas), which older publishers write.
+const manifestFormat = 2
 
 // maxWindow caps the zstd window a follower accepts (the publisher's encoder uses less),
 // so a hostile object cannot make a follower allocate more.
@@ -40,6 +43,9 @@ const (
 	maxManifest = 64 << 10
 	maxSnapshot = 64 << 30
 	maxRatio    = 20
+	// maxDelta caps a delta decompressed, which a follower holds in memory: a delta of
+	// more is not worth it (a publisher uploads a whole snapshot instead, see Publish).
+	maxDelta = 4 << 30
 )
 
 // A manifest's times must be plausible, or one bad manifest would hold every follower
@@ -52,13 +58,23 @@ const (
 	maxRefreshGap = 31 * 24 * time.Hour
 )
 
-// Manifest names the published snapshot.
+// Manifest names the published snapshot: the newest snapshot file uploaded whole (Object),
+// and the chain of deltas (Deltas) that turns it, and the snapshots published before it,
+// into the current one; DataVersion to Cursor describe the current snapshot.
 type Manifest struct {
-	Format      int       `json:"format"`
-	Object      string    `json:"object"`    // the key in the bucket of the snapshot file, zstd-compressed
-	Size        int64     `json:"size"`      // of the object
-	SHA256      string    `json:"sha256"`    // hex, of the object
-	FileSize    int64     `json:"file_size"` // of the snapshot file, decompressed
+	Format   int    `json:"format"`
+	Object   string `json:"object"`    // the key in the bucket of the snapshot file, zstd-compressed
+	Size     int64  `json:"size"`      // of the object
+	SHA256   string `json:"sha256"`    // hex, of the object
+	FileSize int64  `json:"file_size"` // of the snapshot file, decompressed
+	// Checksum is the checksum that ends Object's snapshot file (engine.SnapshotFileSum),
+	// 16 hex digits; empty in format 1.
+	Checksum string `json:"checksum,omitempty"`
+	// Deltas is a chain, oldest first: each turns the snapshot file of its From into
+	// its To, the next's From, and the last makes the current snapshot's file. Object's
+	// Checksum is the From of one of them, or the last one's To. Empty when Object is the
+	// current snapshot and no delta leads to it.
+	Deltas      []Delta   `json:"deltas,omitempty"`
 	DataVersion string    `json:"data_version"`
 	Gigs        int       `json:"gigs"`
 	Built       time.Time `json:"built"`
@@ -67,12 +83,100 @@ type Manifest struct {
 	Cursor      string    `json:"cursor,omitempty"` // the snapshot's change-feed cursor
 }
 
+// Delta names a delta object: the zstd-compressed delta (see engine.WriteSnapshotDelta)
+// that turns the snapshot file whose checksum is From into the one whose checksum is To.
+type Delta struct {
+	Object   string `json:"object"`    // its key in the bucket, under DeltaPrefix
+	Size     int64  `json:"size"`      // of the object
+	SHA256   string `json:"sha256"`    // hex, of the object
+	RawSize  int64  `json:"raw_size"`  // of the delta, decompressed
+	From     string `json:"from"`      // the checksum of the snapshot file it applies to
+	To       string `json:"to"`        // the checksum of the snapshot file it makes
+	FileSize int64  `json:"file_size"` // of the snapshot file it makes
+}
+
+// MaxChain caps the deltas a manifest lists: a follower applies at most these in a row,
+// and a publisher uploads a snapshot whole at least every MaxChain.
+const MaxChain = 64
+
+// current returns the checksum of the current snapshot's file: empty in format 1.
+func (m *Manifest) current() string {
+	if len(m.Deltas) > 0 {
+		return m.Deltas[len(m.Deltas)-1].To
+	}
+	return m.Checksum
+}
+
+// id names the current snapshot's file: two manifests of the same id name the same bytes.
+func (m *Manifest) id() string {
+	if sum := m.current(); sum != "" {
+		return "checksum:" + sum
+	}
+	return m.Object + "@" + strings.ToLower(m.SHA256)
+}
+
+// afterFull returns the index in m.Deltas of the first delta to apply to Object's file.
+func (m *Manifest) afterFull() int {
+	for i, d := range m.Deltas {
+		if d.From == m.Checksum {
+			return i
+		}
+	}
+	return len(m.Deltas)
+}
+
+// isSum reports whether s is a checksum as a manifest writes it.
+func isSum(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 8 && s == strings.ToLower(s)
+}
+
+// checkDeltas reports what makes m's chain unusable.
+func (m *Manifest) checkDeltas() error {
+	if m.Format == 1 {
+		if m.Checksum != "" || len(m.Deltas) > 0 {
+			return errors.New("manifest format 1 with a checksum or deltas")
+		}
+		return nil
+	}
+	if !isSum(m.Checksum) {
+		return fmt.Errorf("manifest checksum %q is not 16 hex digits", m.Checksum)
+	}
+	if len(m.Deltas) > MaxChain {
+		return fmt.Errorf("manifest lists %d deltas, over %d", len(m.Deltas), MaxChain)
+	}
+	full := len(m.Deltas) == 0
+	for i, d := range m.Deltas {
+		sum, err := hex.DecodeString(d.SHA256)
+		switch {
+		case !strings.HasPrefix(d.Object, DeltaPrefix) || strings.Contains(d.Object, ".."):
+			return fmt.Errorf("manifest names %q, not a delta under %s", d.Object, DeltaPrefix)
+		case d.Size <= 0 || d.Size > maxSnapshot || d.FileSize <= 0 || d.FileSize > maxSnapshot || d.RawSize <= 0 || d.RawSize > maxDelta:
+			return fmt.Errorf("delta %s: sizes %d, %d decompressed, %d made (at most %d, %d, %d)", d.Object, d.Size, d.RawSize, d.FileSize,
+				int64(maxSnapshot), int64(maxDelta), int64(maxSnapshot))
+		case d.RawSize > maxRatio*d.Size:
+			return fmt.Errorf("delta %s: %d bytes decompress to %d: over %d times", d.Object, d.Size, d.RawSize, maxRatio)
+		case err != nil || len(sum) != sha256.Size:
+			return fmt.Errorf("delta %s: checksum %q is not a hex SHA-256", d.Object, d.SHA256)
+		case !isSum(d.From) || !isSum(d.To):
+			return fmt.Errorf("delta %s: from %q to %q, not checksums", d.Object, d.From, d.To)
+		case i > 0 && d.From != m.Deltas[i-1].To:
+			return fmt.Errorf("delta %s applies to %s, not to what the delta before it makes (%s)", d.Object, d.From, m.Deltas[i-1].To)
+		}
+		full = full || d.From == m.Checksum || d.To == m.Checksum && i == len(m.Deltas)-1
+	}
+	if !full {
+		return fmt.Errorf("snapshot %s (checksum %s) is on no delta's path", m.Object, m.Checksum)
+	}
+	return nil
+}
+
 // check reports what makes m unusable.
 func (m *Manifest) check() error {
 	sum, err := hex.DecodeString(m.SHA256)
 	switch {
-	case m.Format != manifestFormat:
-		return fmt.Errorf("manifest format %d; this build reads %d", m.Format, manifestFormat)
+	case m.Format != manifestFormat && m.Format != 1:
+		return fmt.Errorf("manifest format %d; this build reads 1 and %d", m.Format, manifestFormat)
 	case !strings.HasPrefix(m.Object, SnapshotPrefix) || strings.Contains(m.Object, ".."):
 		return fmt.Errorf("manifest names %q, not a snapshot under %s", m.Object, SnapshotPrefix)
 	case m.Size <= 0 || m.Size > maxSnapshot || m.FileSize <= 0 || m.FileSize > maxSnapshot:
@@ -86,7 +190,7 @@ func (m *Manifest) check() error {
 	case m.Published.Before(m.Built) || m.NextRefresh.Before(m.Built) || m.NextRefresh.After(m.Published.Add(maxRefreshGap)):
 		return fmt.Errorf("manifest's times do not follow each other: built %s, published %s, next refresh %s", m.Built, m.Published, m.NextRefresh)
 	}
-	return nil
+	return m.checkDeltas()
 }
 
 // CheckBucket reports a bucket URL whose scheme no driver linked in opens (a directory path

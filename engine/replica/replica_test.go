@@ -133,6 +133,7 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 	bad := func(change func(*replica.Manifest)) []byte {
 		m := goodManifest
 		m.Object, m.Published = "snapshots/bad", time.Now() // each publish writes a manifest of its own
+		m.Checksum = "0123456789abcdef"                     // and names other bytes
 		change(&m)
 		data, _ := json.Marshal(m)
 		return data
@@ -178,7 +179,7 @@ func TestFollowerNeverServesACorruptSnapshot(t *testing.T) {
 		{"decompresses too far", nil, bad(func(m *replica.Manifest) { m.FileSize = 100 * m.Size }), "over 20 times"},
 		{"missing object", nil, bad(func(m *replica.Manifest) { m.Object = "snapshots/none" }), "NotFound"},
 		{"manifest not JSON", nil, []byte("{\"format\": 1, \"obj"), "parse"},
-		{"manifest of another format", nil, bad(func(m *replica.Manifest) { m.Format = 2 }), "format"},
+		{"manifest of another format", nil, bad(func(m *replica.Manifest) { m.Format = 3 }), "format"},
 		{"object outside snapshots/", nil, bad(func(m *replica.Manifest) { m.Object = "manifest.json" }), "not a snapshot"},
 		{"no checksum", nil, bad(func(m *replica.Manifest) { m.SHA256 = "" }), "checksum"},
 		{"huge size", nil, bad(func(m *replica.Manifest) { m.FileSize = 1 << 50 }), "size"},

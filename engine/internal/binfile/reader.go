@@ -66,3 +66,21 @@ func (r *Reader) Done() error {
 	}
 	return nil
 }
+
+// Split returns the sections of data, a whole file, from offset at past the caller's
+// header: views of data's bytes. It does not check the file's checksum (NewReader does);
+// a file whose sections do not end where its checksum begins is an error.
+func Split(data []byte, at int) ([][]byte, error) {
+	if len(data) < at+8 {
+		return nil, errors.New("cut short")
+	}
+	r := &Reader{data: data[:len(data)-8], at: at}
+	var out [][]byte
+	for r.err == nil && r.at < len(r.data) {
+		out = append(out, r.Section())
+	}
+	return out, r.Done()
+}
+
+// Checksum returns the checksum that ends data, a whole file, without checking it.
+func Checksum(data []byte) uint64 { return binary.LittleEndian.Uint64(data[len(data)-8:]) }

@@ -65,3 +65,9 @@ func (fw *Writer) Finish() error {
 
 // pad returns the bytes from n to the next section boundary.
 func pad(n int) int { return (Align - n%Align) % Align }
+
+// Sum returns the checksum of what was written so far: after Finish, the one that ends the file.
+func (fw *Writer) Sum() uint64 { return fw.h.Sum64() }
+
+// Written returns the bytes written so far, the checksum not counted.
+func (fw *Writer) Written() int64 { return int64(fw.n) }

@@ -1,0 +1,451 @@
+package bindelta
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+
+	"github.com/gigs/gigs/engine/internal/binfile"
+)
+
+const (
+	magic   = "gigs-bindelta\n"
+	version = 1
+)
+
+// Transforms of a section's words, on both sides, before its operations.
+const (
+	plain   byte = 0
+	diff32  byte = 1
+	diff64  byte = 2
+	nTransf byte = 3
+)
+
+// maxSource caps the sources a Predictor offers a section.
+const maxSource = 8
+
+// block is the length of the runs matched between a section and its base's: a copy is at
+// least this long (shorter runs are added).
+const block = 32
+
+// maxWordSection is the largest section coded as differences too, to see whether that is
+// smaller: larger ones are arenas of bytes, and trying costs an encoding each.
+const maxWordSection = 64 << 20
+
+// A Predictor offers sources section i of a file may be coded against besides the base's
+// section i (source 0), when the caller knows what the section is made of: source k (from
+// 1 on) made from the base's sections and the file's sections before i (each as the
+// parts it is made of), and ok false past the last one. Encode codes each section
+// against the source that makes its delta smallest, and names it in the delta; Apply
+// asks for that one alone. It must make the same bytes for both. A nil Predictor offers
+// none.
+type Predictor func(i, k int, base [][]byte, made [][][]byte) (src []byte, ok bool, err error)
+
+// source returns source k of section i.
+func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+	switch {
+	case k == 0 && i < len(base):
+		return base[i], true, nil
+	case k == 0:
+		return nil, true, nil
+	case p == nil:
+		return nil, false, nil
+	}
+	return p(i, k, base, made)
+}
+
+// Encode returns the delta that turns base into file, two files of binfile sections whose
+// callers' headers are head bytes long, with the sections predict makes. base and file
+// are not modified.
+func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
+	baseSecs, err := binfile.Split(base, head)
+	if err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
+	secs, err := binfile.Split(file, head)
+	if err != nil {
+		return nil, fmt.Errorf("file: %w", err)
+	}
+	out := append([]byte(magic), version)
+	out = binary.AppendUvarint(out, uint64(head))
+	out = append(out, file[:head]...)
+	out = binary.LittleEndian.AppendUint64(out, binfile.Checksum(base))
+	out = binary.LittleEndian.AppendUint64(out, binfile.Checksum(file))
+	out = binary.AppendUvarint(out, uint64(len(file)))
+	out = binary.AppendUvarint(out, uint64(len(secs)))
+	var tab table
+	made := make([][][]byte, 0, len(secs))
+	for i, sec := range secs {
+		var best []byte
+		for k := 0; k <= maxSource; k++ {
+			src, ok, err := predict.source(i, k, baseSecs, made)
+			if err != nil {
+				return nil, fmt.Errorf("section %d: %w", i, err)
+			}
+			if !ok {
+				break
+			}
+			if d := encodeSection(binary.AppendUvarint(nil, uint64(k)), &tab, plain, src, sec); best == nil || len(d) < len(best) {
+				best = d
+			}
+			if len(sec) > maxWordSection || len(src) > maxWordSection {
+				continue
+			}
+			for t := diff32; t < nTransf; t++ {
+				if size := wordSize(t); len(sec)%size == 0 && len(src)%size == 0 {
+					if d := encodeSection(binary.AppendUvarint(nil, uint64(k)), &tab, t, transform(t, src), transform(t, sec)); len(d) < len(best) {
+						best = d
+					}
+				}
+			}
+		}
+		made = append(made, [][]byte{sec})
+		out = append(out, best...)
+	}
+	return out, nil
+}
+
+// wordSize is the bytes of a word of transform t.
+func wordSize(t byte) int {
+	if t == diff32 {
+		return 4
+	}
+	return 8
+}
+
+// transform returns the words of b as differences from the word before (the first as it
+// is), modulo their size; b is not modified.
+func transform(t byte, b []byte) []byte {
+	out := bytes.Clone(b)
+	if t == diff32 {
+		differences(out, 4, binary.LittleEndian.Uint32, binary.LittleEndian.PutUint32, false)
+	} else {
+		differences(out, 8, binary.LittleEndian.Uint64, binary.LittleEndian.PutUint64, false)
+	}
+	return out
+}
+
+// untransform turns differences back into words, in place.
+func untransform(t byte, b []byte) {
+	if t == diff32 {
+		differences(b, 4, binary.LittleEndian.Uint32, binary.LittleEndian.PutUint32, true)
+	} else {
+		differences(b, 8, binary.LittleEndian.Uint64, binary.LittleEndian.PutUint64, true)
+	}
+}
+
+// differences turns b's words of size bytes, in place, into the differences from the
+// word before, or (back) the differences into words.
+func differences[T uint32 | uint64](b []byte, size int, get func([]byte) T, put func([]byte, T), back bool) {
+	var prev T
+	for i := 0; i+size <= len(b); i += size {
+		w := get(b[i:])
+		if back {
+			prev += w
+			put(b[i:], prev)
+		} else {
+			put(b[i:], w-prev)
+			prev = w
+		}
+	}
+}
+
+// table maps hashes of src's blocks (at multiples of block) to where they start, plus one;
+// its slots are reused from section to section.
+type table struct {
+	slots []uint32
+	shift uint
+}
+
+// prime is the multiplier of the rolling hash; pow is prime to the power block.
+const prime = 0x100000001b3
+
+var pow = func() uint64 {
+	p := uint64(1)
+	for range block {
+		p *= prime
+	}
+	return p
+}()
+
+func hash(b []byte) uint64 {
+	var h uint64
+	for _, c := range b[:block] {
+		h = h*prime + uint64(c)
+	}
+	return h
+}
+
+func (t *table) slot(h uint64) uint64 { return (h * 0x9e3779b97f4a7c15) >> t.shift }
+
+// index fills t with src's blocks.
+func (t *table) index(src []byte) {
+	n := len(src) / block
+	size := max(64, 1<<bits.Len(uint(2*n)))
+	if cap(t.slots) < size {
+		t.slots = make([]uint32, size)
+	}
+	t.slots = t.slots[:size]
+	clear(t.slots)
+	t.shift = uint(64 - bits.Len(uint(size-1)))
+	for i := n - 1; i >= 0; i-- { // the first block of equal ones wins
+		t.slots[t.slot(hash(src[i*block:]))] = uint32(i*block) + 1
+	}
+}
+
+// encodeSection appends to out the section dst as operations on src (both transformed by
+// t already).
+func encodeSection(out []byte, tab *table, t byte, src, dst []byte) []byte {
+	out = append(out, t)
+	out = binary.AppendUvarint(out, uint64(len(dst)))
+	lit, last := 0, 0 // the start of the bytes not yet coded; the end of the last copy in src
+	emit := func(at, from, n int) {
+		out = binary.AppendUvarint(out, uint64(at-lit))
+		out = append(out, dst[lit:at]...)
+		out = binary.AppendUvarint(out, uint64(n))
+		if n > 0 {
+			out = binary.AppendVarint(out, int64(from-last))
+			last = from + n
+		}
+		lit = at + n
+	}
+	if len(src) >= block && len(dst) >= block && len(src) < 1<<32-block {
+		tab.index(src)
+		i := 0
+		h := hash(dst)
+		for {
+			if c := tab.slots[tab.slot(h)]; c != 0 {
+				j := int(c - 1)
+				if bytes.Equal(src[j:j+block], dst[i:i+block]) {
+					for j > 0 && i > lit && src[j-1] == dst[i-1] {
+						i, j = i-1, j-1
+					}
+					n := common(src[j:], dst[i:])
+					emit(i, j, n)
+					i += n
+					if i+block > len(dst) {
+						break
+					}
+					h = hash(dst[i:])
+					continue
+				}
+			}
+			if i+block >= len(dst) {
+				break
+			}
+			h = h*prime + uint64(dst[i+block]) - pow*uint64(dst[i])
+			i++
+		}
+	}
+	if lit < len(dst) {
+		emit(len(dst), 0, 0)
+	}
+	return out
+}
+
+// common returns how many bytes a and b begin with alike.
+func common(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// A Delta is a delta read by Parse: what it names, before it is applied.
+type Delta struct {
+	Head      []byte // the file's header
+	Base, Sum uint64 // the checksums of the base and of the file
+	Size      int64  // the file's size
+	sections  int
+	rest      []byte // the sections' operations
+}
+
+// Parse reads a delta's head: the file it makes, and of what base.
+func Parse(delta []byte) (*Delta, error) {
+	if len(delta) < len(magic)+1 || string(delta[:len(magic)]) != magic {
+		return nil, errors.New("not a delta")
+	}
+	if v := delta[len(magic)]; v != version {
+		return nil, fmt.Errorf("delta version %d; this build reads %d", v, version)
+	}
+	r := reader{b: delta[len(magic)+1:]}
+	d := &Delta{}
+	d.Head = r.bytes(r.uint(1 << 10))
+	d.Base, d.Sum = r.u64(), r.u64()
+	d.Size = int64(r.uint(1 << 62))
+	d.sections = int(r.uint(1 << 16))
+	d.rest = r.b
+	return d, r.err
+}
+
+// Apply writes to w the file d makes of base, with the sections predict makes (the
+// Predictor given to Encode), and returns how many bytes of the file it made. It
+// fails, having written what it did, when d's size is over limit, base does not end with
+// the checksum d applies to, the file written does not end with d's (a damaged base or
+// delta), or d is not well formed. base is not modified.
+func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict Predictor) (int64, error) {
+	if d.Size > limit {
+		return 0, fmt.Errorf("delta makes a file of %d bytes, over %d", d.Size, limit)
+	}
+	if len(d.Head) != head {
+		return 0, fmt.Errorf("delta's header is %d bytes, not %d", len(d.Head), head)
+	}
+	baseSecs, err := binfile.Split(base, head)
+	if err != nil {
+		return 0, fmt.Errorf("base: %w", err)
+	}
+	if sum := binfile.Checksum(base); sum != d.Base {
+		return 0, fmt.Errorf("the base ends with checksum %016x, the delta applies to %016x", sum, d.Base)
+	}
+	fw := binfile.NewWriter(w)
+	fw.Header(d.Head)
+	r := reader{b: d.rest}
+	made := make([][][]byte, 0, d.sections)
+	for i := range d.sections {
+		k := int(r.uint(maxSource))
+		t := r.byte()
+		size := r.uint(uint64(max(0, d.Size-fw.Written())))
+		if t >= nTransf || t != plain && (size%uint64(wordSize(t)) != 0 || size > maxWordSection) {
+			r.fail(fmt.Errorf("section %d: bad transform %d", i, t))
+		}
+		if r.err != nil {
+			return fw.Written(), r.err
+		}
+		src, ok, err := predict.source(i, k, baseSecs, made)
+		if err == nil && !ok {
+			err = fmt.Errorf("no source %d", k)
+		}
+		if err != nil {
+			return fw.Written(), fmt.Errorf("section %d: %w", i, err)
+		}
+		if t != plain {
+			if len(src)%wordSize(t) != 0 || len(src) > maxWordSection {
+				return fw.Written(), fmt.Errorf("section %d: bad transform %d", i, t)
+			}
+			src = transform(t, src)
+		}
+		var parts [][]byte
+		last := 0
+		for left := int(size); left > 0 && r.err == nil; {
+			add := r.uint(uint64(left))
+			parts = append(parts, r.take(int(add)))
+			n := r.uint(uint64(left) - add)
+			if n > 0 {
+				step := r.sint()
+				from := int64(last) + step
+				if step < -int64(len(src)) || step > int64(len(src)) || from < 0 || from+int64(n) > int64(len(src)) {
+					r.fail(fmt.Errorf("section %d: a copy of %d bytes at %d, out of its base's %d", i, n, from, len(src)))
+					break
+				}
+				parts = append(parts, src[from:from+int64(n)])
+				last = int(from) + int(n)
+			}
+			if add+n == 0 {
+				r.fail(fmt.Errorf("section %d: an operation that makes nothing", i))
+			}
+			left -= int(add + n)
+		}
+		if r.err != nil {
+			return fw.Written(), r.err
+		}
+		if t != plain {
+			parts = [][]byte{bytes.Join(parts, nil)}
+			untransform(t, parts[0])
+		}
+		fw.Section(parts...)
+		made = append(made, parts)
+	}
+	switch {
+	case len(r.b) != 0:
+		return fw.Written(), fmt.Errorf("%d bytes after the last section", len(r.b))
+	case fw.Sum() != d.Sum:
+		return fw.Written(), errors.New("the file made differs from the delta's checksum: a base other than the delta's, or a damaged delta")
+	}
+	if err := fw.Finish(); err != nil {
+		return fw.Written(), err
+	}
+	if n := fw.Written() + 8; n != d.Size { // and its checksum
+		return n, fmt.Errorf("the file made is %d bytes, the delta says %d", n, d.Size)
+	}
+	return d.Size, nil
+}
+
+// reader reads a delta's integers and bytes; its first error stops every later read.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+var errShort = errors.New("delta cut short")
+
+// uint reads an unsigned varint, which must be at most limit.
+func (r *reader) uint(limit uint64) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail(errShort)
+		return 0
+	}
+	r.b = r.b[n:]
+	if v > limit {
+		r.fail(fmt.Errorf("delta gives %d where at most %d fits", v, limit))
+		return 0
+	}
+	return v
+}
+
+// sint reads a zigzag varint (binary.AppendVarint's).
+func (r *reader) sint() int64 {
+	u := r.uint(math.MaxUint64)
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
+	}
+	return x
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > len(r.b) {
+		r.fail(errShort)
+		return nil
+	}
+	b := r.b[:n:n]
+	r.b = r.b[n:]
+	return b
+}
+
+func (r *reader) bytes(n uint64) []byte { return r.take(int(n)) }
+
+func (r *reader) byte() byte {
+	if b := r.take(1); len(b) == 1 {
+		return b[0]
+	}
+	return 0
+}
+
+func (r *reader) u64() uint64 {
+	if b := r.take(8); len(b) == 8 {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}

@@ -1,0 +1,194 @@
+package bindelta
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gigs/gigs/engine/internal/binfile"
+)
+
+const head = 5
+
+// file writes a file of sections: rows of bytes, and their offsets as 8-byte words.
+func file(rows [][]byte, extra ...[]byte) []byte {
+	var b bytes.Buffer
+	fw := binfile.NewWriter(&b)
+	fw.Header([]byte("head\n"))
+	offs := []int{0}
+	for _, r := range rows {
+		offs = append(offs, offs[len(offs)-1]+len(r))
+	}
+	c := fw.Codec()
+	c.Parts(&rows)
+	binfile.Words(c, &offs, 8)
+	for _, e := range extra {
+		c.Bytes(&e)
+	}
+	if err := fw.Finish(); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// rows returns n random rows of 20 to 200 bytes, of few distinct bytes (as JSON is).
+func rows(r *rand.Rand, n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = make([]byte, 20+r.IntN(180))
+		for k := range out[i] {
+			out[i][k] = "abcdefgh{}\":,"[r.IntN(13)]
+		}
+	}
+	return out
+}
+
+// churn returns rows with some edited, removed and added.
+func churn(r *rand.Rand, in [][]byte, frac float64) [][]byte {
+	var out [][]byte
+	for _, row := range in {
+		switch x := r.Float64(); {
+		case x < frac: // removed
+		case x < 2*frac:
+			e := bytes.Clone(row)
+			e[r.IntN(len(e))] = 'z'
+			out = append(out, e)
+		case x < 3*frac:
+			out = append(out, row, rows(r, 1)[0])
+		default:
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func apply(t *testing.T, base, delta []byte, limit int64) ([]byte, error) {
+	t.Helper()
+	d, err := Parse(delta)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	_, err = d.Apply(&out, base, head, limit, nil)
+	return out.Bytes(), err
+}
+
+// TestRoundTrip encodes files against bases of random churn, none, and no relation: the
+// delta applied makes the file byte for byte, and is small when little changed.
+func TestRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	base := rows(r, 3000)
+	for _, tc := range []struct {
+		name     string
+		rows     [][]byte
+		extra    []byte
+		maxRatio float64 // of the delta to the file
+	}{
+		{"unchanged", base, nil, 0.01},
+		{"1% churn", churn(r, base, 0.01), nil, 0.06},
+		{"10% churn", churn(r, base, 0.1), nil, 0.4},
+		{"unrelated", rows(r, 2000), []byte("a section the base has not"), 1.1},
+		{"empty", nil, nil, 1.1},
+	} {
+		b, f := file(base), file(tc.rows, tc.extra)
+		delta, err := Encode(b, f, head, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := apply(t, b, delta, int64(len(f)))
+		if err != nil || !bytes.Equal(got, f) {
+			t.Fatalf("%s: %v, or the file made differs", tc.name, err)
+		}
+		if ratio := float64(len(delta)) / float64(len(f)); ratio > tc.maxRatio {
+			t.Errorf("%s: delta %d bytes, %.2f of the file's %d; want at most %.2f", tc.name, len(delta), ratio, len(f), tc.maxRatio)
+		}
+	}
+}
+
+// TestHostile applies deltas a bucket could hold: each is refused with its reason, none
+// panics, and no more than the limit is written.
+func TestHostile(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	baseRows := rows(r, 100)
+	base, target := file(baseRows), file(churn(r, baseRows, 0.1))
+	good, err := Encode(base, target, head, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// prefix is a delta's head for a file of size bytes and sections, then ops.
+	prefix := func(size, sections uint64) []byte {
+		b := append([]byte(magic), version)
+		b = binary.AppendUvarint(b, head)
+		b = append(b, "head\n"...)
+		b = binary.LittleEndian.AppendUint64(b, binfile.Checksum(base))
+		b = binary.LittleEndian.AppendUint64(b, 0)
+		b = binary.AppendUvarint(b, size)
+		return binary.AppendUvarint(b, sections)
+	}
+	u := func(b []byte, v ...uint64) []byte {
+		for _, x := range v {
+			b = binary.AppendUvarint(b, x)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name  string
+		delta []byte
+		base  []byte
+		limit int64
+		want  string
+	}{
+		{"not a delta", []byte("hello"), base, 1 << 20, "not a delta"},
+		{"another version", append([]byte(magic), 9), base, 1 << 20, "version"},
+		{"cut short", good[:len(good)/2], base, 1 << 20, ""},
+		{"over the limit", good, base, int64(len(target)) - 1, "over"},
+		{"another base", good, target, 1 << 20, "checksum"},
+		{"a byte flipped", func() []byte { d := bytes.Clone(good); d[len(d)-3] ^= 0x10; return d }(), base, 1 << 20, ""},
+		{"huge section count", prefix(100, 1<<40), base, 1 << 20, "at most"},
+		{"a section past the file", append(u(prefix(100, 1), 0, 0), u(nil, 1<<30)...), base, 1 << 20, "at most"},
+		{"a copy out of the base", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, 1<<20)...), base, 1 << 20, "out of its base"},
+		{"a copy far back", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, -(1<<62))...), base, 1 << 20, "out of its base"},
+		{"an operation of nothing", append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 0)...), base, 1 << 20, "makes nothing"},
+		{"an unknown transform", append(u(prefix(1000, 1), 0, 7), u(nil, 64)...), base, 1 << 20, "transform"},
+		{"bytes after", append(bytes.Clone(good), 0), base, 1 << 20, "after the last section"},
+		{"a source none offers", append(u(prefix(1000, 1), 1, 0), u(nil, 64)...), base, 1 << 20, "no source 1"},
+	} {
+		_, err := apply(t, tc.base, tc.delta, tc.limit)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// FuzzApply applies any delta to a base file: it never panics, and what it makes
+// without an error is a file the delta's checksum names.
+func FuzzApply(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 6))
+	base := file(rows(r, 40))
+	for _, target := range [][]byte{file(churn(r, rows(r, 40), 0.2)), file(rows(r, 30), []byte("x")), base} {
+		d, err := Encode(base, target, head, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, delta []byte) {
+		d, err := Parse(delta)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if _, err := d.Apply(&out, base, head, 1<<20, nil); err == nil {
+			if made := out.Bytes(); binfile.Checksum(made) != d.Sum {
+				t.Fatalf("made a file without the delta's checksum")
+			}
+			if _, err := binfile.NewReader(out.Bytes(), head); err != nil {
+				t.Fatalf("made a damaged file: %v", err)
+			}
+		}
+		_, _ = d.Apply(io.Discard, base[:len(base)/2], head, 1<<20, nil)
+	})
+}

@@ -1,0 +1,405 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/cespare/xxhash/v2"
+	"github.com/gigs/gigs/engine/internal/bindelta"
+	"github.com/gigs/gigs/engine/internal/deflate"
+)
+
+// A snapshot delta turns one snapshot file (its base) into another, byte for byte: the
+// sections of the file that did not change are copies of the base's, the rest are in
+// the delta (see package bindelta). A follower that holds the base downloads the delta
+// rather than the whole file; the file it makes ends with the checksum the delta names,
+// or the delta is refused.
+
+// snapshotHead is the length of a snapshot file's header: its magic line and version.
+const snapshotHead = len(snapshotMagic) + 4
+
+// The sections of a snapshot file (of this format version) a delta's sources are made
+// from and for (see snapshotSources). TestSnapshotDeltaSections holds these numbers to
+// the file's layout: a format that moves them renumbers them.
+const (
+	sectionBuilt      = 1
+	sectionArena      = 4 // the gigs' JSON, their offsets after it
+	sectionZArena     = 6 // the gigs' deflate fragments, their offsets after it
+	sectionGigHash    = 8
+	sectionIDs        = 9 // the gig ids' arena, and their offsets after it
+	sectionExportHead = 110
+	sectionExportTail = 111
+	sectionExportGzip = 112
+	sectionTombBodies = 183 // the JSON of gigs gone from the sources
+)
+
+// snapshotSources offers the sources a delta of snapshot files codes sections against
+// besides the base's (see bindelta.Predictor), each what a section is made of, made on
+// both sides from the base and the file's sections before it:
+//   - the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
+//     whose JSON is the base's (found by the base's gig hashes), the others compressed
+//     with the base's code (a base without gigs: the coder made from the file's gigs as
+//     sampleGigs does);
+//   - the export's gzip body compressed from the file's own export body, since a few
+//     gigs changed anywhere change all of its bytes;
+//   - the JSON of gigs gone from the sources, kept with their tombstones: the base's,
+//     then the JSON of the base's gigs the file has not;
+//   - for a section after the gig ids laid out as bitmaps by the offsets in the section
+//     before it (an index's big postings), the base's bitmaps with their positions
+//     renumbered to the file's gigs (by their ids; a removed gig's dropped);
+//   - for a section of 4-byte words after the gig ids, the base's words read as gig
+//     positions and renumbered likewise, since each gig added or removed moves the
+//     positions after it in every list of positions.
+//
+// Words or bitmaps that are not positions are renumbered too, as nonsense that a delta
+// does not choose. A source that cannot be made (sections inconsistent: a damaged delta,
+// or a base that is not a snapshot file) is empty: a delta coded against it does not apply.
+type snapshotSources struct {
+	moved []int32 // the base's gig positions in the file, -1 for a gig removed; made once
+	err   error   // why moved could not be made
+}
+
+func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+	if len(made) != i {
+		return nil, false, nil
+	}
+	var makers []func() ([]byte, error)
+	switch {
+	case i == sectionZArena:
+		makers = append(makers, func() ([]byte, error) { return fragments(base, made) })
+	case i == sectionExportGzip:
+		makers = append(makers, func() ([]byte, error) {
+			parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
+			if err != nil {
+				return nil, err
+			}
+			out := make([]byte, 0, n)
+			for _, p := range parts {
+				out = append(out, p...)
+			}
+			return out, nil
+		})
+	case i == sectionTombBodies && i < len(base):
+		makers = append(makers, func() ([]byte, error) { return goneBodies(base, p.movedGigs(base, made)) })
+	}
+	if i > sectionIDs+1 && i < len(base) {
+		if frz, ok := bitmapOffsets(base[i-1], len(base[i])); ok {
+			makers = append(makers, func() ([]byte, error) { return renumberBitmaps(base[i], frz, p.movedGigs(base, made)) })
+		}
+		if len(base[i])%4 == 0 && len(base[i]) <= maxRenumbered {
+			makers = append(makers, func() ([]byte, error) { return renumber(base[i], p.movedGigs(base, made)) })
+		}
+	}
+	if k < 1 || k > len(makers) {
+		return nil, false, nil
+	}
+	src, err := makers[k-1]()
+	if err != nil {
+		return nil, true, nil // an empty source: a delta coded against it does not apply
+	}
+	return src, true, nil
+}
+
+// movedGigs returns where each of the base's gigs went in the file made (see
+// movedGigs), made once; nil when the sections are inconsistent.
+func (p *snapshotSources) movedGigs(base [][]byte, made [][][]byte) []int32 {
+	if p.moved == nil && p.err == nil {
+		p.moved, p.err = movedGigs(base, made)
+	}
+	return p.moved
+}
+
+// goneBodies returns the base's JSON of gigs gone from the sources, then the JSON of the
+// base's gigs the file has not.
+func goneBodies(base [][]byte, moved []int32) ([]byte, error) {
+	off, ok := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
+	if moved == nil || !ok || len(off) != len(moved)+1 {
+		return nil, errors.New("gigs inconsistent")
+	}
+	gone := slices.Clone(base[sectionTombBodies])
+	for j, to := range moved {
+		if to < 0 {
+			gone = append(gone, base[sectionArena][off[j]:off[j+1]-1]...)
+		}
+	}
+	return gone, nil
+}
+
+// bitmapOffsets reads b as the offsets of bitmaps (see postings.frz) laid out in a
+// section of size bytes: pairs of 4-byte words, each bitmap's start at a 32-byte
+// boundary, ascending within the section.
+func bitmapOffsets(b []byte, size int) ([]uint32, bool) {
+	if len(b)%8 != 0 || len(b) == 0 {
+		return nil, false
+	}
+	frz := make([]uint32, len(b)/4)
+	last := uint32(0)
+	for j := range frz {
+		frz[j] = binary.LittleEndian.Uint32(b[4*j:])
+		if frz[j] < last || int(frz[j]) > size || j%2 == 0 && frz[j]%32 != 0 {
+			return nil, false
+		}
+		last = frz[j]
+	}
+	return frz, true
+}
+
+// renumberBitmaps returns the bitmaps of packed, laid out by frz, with their positions
+// renumbered by moved (a removed gig's dropped), laid out as newPostings lays them.
+func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error) {
+	if moved == nil {
+		return nil, errors.New("gigs inconsistent")
+	}
+	var out []byte
+	var l []uint32
+	for j := 0; j < len(frz); j += 2 {
+		var b roaring.Bitmap
+		buf := packed[frz[j]:frz[j+1]]
+		if n, err := b.FromUnsafeBytes(buf); err != nil || int(n) != len(buf) || b.Validate() != nil {
+			return nil, errors.New("not a bitmap")
+		}
+		l = l[:0]
+		for it := b.Iterator(); it.HasNext(); {
+			if w := it.Next(); int64(w) < int64(len(moved)) && moved[w] >= 0 {
+				l = append(l, uint32(moved[w]))
+			}
+		}
+		slices.Sort(l)
+		f, err := bitmapOf(l).ToBytes()
+		if err != nil {
+			return nil, err
+		}
+		for len(out)%32 != 0 {
+			out = append(out, 0)
+		}
+		out = append(out, f...)
+	}
+	return out, nil
+}
+
+// fragments makes the deflate fragments of the gigs of the file (see snapshotSources):
+// a gig of the base is found by the hash of its JSON (the base's gig hashes).
+func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
+	if len(base) <= sectionGigHash || len(made) <= sectionArena+1 {
+		return nil, errors.New("no gigs")
+	}
+	bOff, ok1 := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
+	bZoff, ok2 := gigOffsets(base[sectionZArena+1], len(base[sectionZArena])-1)
+	arena := bytes.Join(made[sectionArena], nil)
+	off, ok3 := gigOffsets(bytes.Join(made[sectionArena+1], nil), len(arena))
+	built, hashes := bytes.Join(made[sectionBuilt], nil), base[sectionGigHash]
+	if !ok1 || !ok2 || !ok3 || len(bOff) != len(bZoff) || len(hashes) != 8*(len(bOff)-1) || len(built) != 8 {
+		return nil, errors.New("gigs' offsets inconsistent")
+	}
+	row := func(at []int, i int, arena []byte) []byte { return arena[at[i] : at[i+1]-1] }
+	was := make(map[uint64]int32, len(bOff)-1)
+	for j := range len(bOff) - 1 {
+		was[binary.LittleEndian.Uint64(hashes[8*j:])] = int32(j)
+	}
+	from := make([]int32, len(off)-1) // the base's position of each gig, or -1
+	for i := range from {
+		from[i] = -1
+		if j, ok := was[xxhash.Sum64(row(off, i, arena))]; ok {
+			from[i] = j
+		}
+	}
+	// The base's code, as Build takes its Prev's (see reuse.go); a base without gigs, or
+	// whose code cannot be read, leaves the file's code made from its sample.
+	var coder *deflate.Coder
+	if len(bZoff) > 1 {
+		coder, _ = deflate.ReadCoder(base[sectionZArena][bZoff[0]:bZoff[1]])
+	}
+	if coder == nil {
+		now := int64(binary.LittleEndian.Uint64(built))
+		var sample [][]byte
+		for i := 0; i < len(from); i += (len(from) + 511) / 512 { // as sampleGigs does
+			g := row(off, i, arena)
+			if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
+				g = g[:k]
+			}
+			sample = append(sample, appendGigTimes(slices.Clip(g), now, now))
+		}
+		coder = deflate.NewCoder(sample)
+	}
+	var m deflate.Matcher
+	z := make([]byte, 0, len(base[sectionZArena]))
+	for i, j := range from {
+		if g := row(off, i, arena); j >= 0 && bytes.Equal(row(bOff, int(j), base[sectionArena]), g) {
+			z = append(z, base[sectionZArena][bZoff[j]:bZoff[j+1]]...)
+		} else {
+			z = coder.AppendFragment(z, g, &m)
+		}
+	}
+	return z, nil
+}
+
+// gigOffsets reads a section of 8-byte offsets of gigs into an arena of size bytes (and
+// a comma after the last): whether they start at 0, ascend, and end there.
+func gigOffsets(b []byte, size int) ([]int, bool) {
+	if len(b)%8 != 0 || len(b) < 8 {
+		return nil, false
+	}
+	at := make([]int, len(b)/8)
+	for i := range at {
+		v := binary.LittleEndian.Uint64(b[8*i:])
+		if v > uint64(size)+1 || i > 0 && int(v) < at[i-1] {
+			return nil, false
+		}
+		at[i] = int(v)
+	}
+	return at, at[0] == 0 && at[len(at)-1] == size+1
+}
+
+// maxRenumbered caps the sections renumbered: larger ones are arenas of bytes.
+const maxRenumbered = 64 << 20
+
+// movedGigs returns, for each gig of the base, its position in the file made, or -1,
+// from the gig ids of both.
+func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
+	if len(base) <= sectionIDs+1 || len(made) <= sectionIDs+1 {
+		return nil, errors.New("no gig ids")
+	}
+	table := func(arena, off []byte) (keyTable, error) {
+		offs := make([]uint32, len(off)/4)
+		for i := range offs {
+			offs[i] = binary.LittleEndian.Uint32(off[4*i:])
+		}
+		t := keyTable{arena: arena, off: offs}
+		if len(off)%4 != 0 || !t.valid(t.len()) {
+			return keyTable{}, errors.New("gig ids inconsistent")
+		}
+		return keyTableOf(arena, offs)
+	}
+	old, err := table(base[sectionIDs], base[sectionIDs+1])
+	if err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
+	now, err := table(bytes.Join(made[sectionIDs], nil), bytes.Join(made[sectionIDs+1], nil))
+	if err != nil {
+		return nil, err
+	}
+	moved := make([]int32, old.len())
+	for i := range moved {
+		moved[i] = -1
+		if p, ok := now.findBytes(old.key(i)); ok {
+			moved[i] = int32(p)
+		}
+	}
+	return moved, nil
+}
+
+// renumber returns the little-endian 4-byte words of b with each that is a position of
+// moved replaced by where it moved, and dropped when its gig was removed.
+func renumber(b []byte, moved []int32) ([]byte, error) {
+	if moved == nil {
+		return nil, errors.New("gigs inconsistent")
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i+4 <= len(b); i += 4 {
+		w := binary.LittleEndian.Uint32(b[i:])
+		if int64(w) < int64(len(moved)) {
+			if moved[w] < 0 {
+				continue
+			}
+			w = uint32(moved[w])
+		}
+		out = binary.LittleEndian.AppendUint32(out, w)
+	}
+	return out, nil
+}
+
+// WriteSnapshotDelta writes to w the delta that turns the snapshot file at basePath into
+// the one at path. Neither file is checked beyond its layout of sections: both are files
+// WriteFile wrote.
+func WriteSnapshotDelta(w io.Writer, basePath, path string) error {
+	base, err := mapSnapshotFile(basePath)
+	if err != nil {
+		return err
+	}
+	defer base.UnmapAfter(0)
+	file, err := mapSnapshotFile(path)
+	if err != nil {
+		return err
+	}
+	defer file.UnmapAfter(0)
+	d, err := bindelta.Encode(base.Bytes(), file.Bytes(), snapshotHead, (&snapshotSources{}).source)
+	if err != nil {
+		return fmt.Errorf("cannot write the delta of %q to %q: %w", basePath, path, err)
+	}
+	_, err = w.Write(d)
+	return err
+}
+
+// SnapshotDelta is a delta read by ReadSnapshotDelta, not yet applied.
+type SnapshotDelta struct{ d *bindelta.Delta }
+
+// ReadSnapshotDelta reads the head of a delta WriteSnapshotDelta wrote: what it makes,
+// and of what. A delta of a snapshot file of another format version is refused. delta is
+// kept, not copied, and must not be modified while d is in use.
+func ReadSnapshotDelta(delta []byte) (*SnapshotDelta, error) {
+	d, err := bindelta.Parse(delta)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Head) != snapshotHead || string(d.Head[:len(snapshotMagic)]) != snapshotMagic {
+		return nil, errors.New("not the delta of a snapshot file")
+	}
+	if v := binary.LittleEndian.Uint32(d.Head[len(snapshotMagic):]); v != snapshotVersion {
+		return nil, fmt.Errorf("delta of a snapshot file of format version %d; this build reads version %d", v, snapshotVersion)
+	}
+	return &SnapshotDelta{d}, nil
+}
+
+// Base returns the checksum of the snapshot file d applies to (see SnapshotFileSum).
+func (d *SnapshotDelta) Base() uint64 { return d.d.Base }
+
+// Sum returns the checksum of the snapshot file d makes.
+func (d *SnapshotDelta) Sum() uint64 { return d.d.Sum }
+
+// Size returns the size of the snapshot file d makes.
+func (d *SnapshotDelta) Size() int64 { return d.d.Size }
+
+// Apply writes to w the snapshot file d makes of the one at basePath, and returns the
+// bytes written. It fails when that file would be over limit bytes (before writing any),
+// when d is damaged, or when the file made is not the one d names (its checksum):
+// whatever was written to w then is to be thrown away.
+func (d *SnapshotDelta) Apply(w io.Writer, basePath string, limit int64) (int64, error) {
+	base, err := mapSnapshotFile(basePath)
+	if err != nil {
+		return 0, err
+	}
+	defer base.UnmapAfter(0)
+	n, err := d.d.Apply(w, base.Bytes(), snapshotHead, limit, (&snapshotSources{}).source)
+	if err != nil {
+		return n, fmt.Errorf("snapshot file %q: %w", basePath, err)
+	}
+	return n, nil
+}
+
+// SnapshotFileSum returns the checksum a snapshot file ends with (the xxhash64 of all its
+// bytes before it), without reading the rest: it names the file's content.
+func SnapshotFileSum(path string) (uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if fi.Size() < int64(snapshotHead)+8 {
+		return 0, fmt.Errorf("snapshot file %q: not a snapshot file (%d bytes)", path, fi.Size())
+	}
+	var b [8]byte
+	if _, err := f.ReadAt(b[:], fi.Size()-8); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
