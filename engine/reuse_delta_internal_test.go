@@ -23,23 +23,6 @@ func TestDeltaFragmentsUseBaseCode(t *testing.T) {
 	for i := range 40 {
 		ds.Gigs = append(ds.Gigs, Gig{ID: fmt.Sprintf("g%02d", i), Title: fmt.Sprintf("Night %d", i), Venue: "big", Start: now.Add(time.Duration(i+1) * time.Hour)})
 	}
-	dir := t.TempDir()
-	sections := func(s *Snapshot, name string) [][]byte {
-		t.Helper()
-		path := filepath.Join(dir, name)
-		if err := s.WriteFile(path); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		secs, err := binfile.Split(data, snapshotHead)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return secs
-	}
 	prev, err := Build(ds, Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +34,7 @@ func TestDeltaFragmentsUseBaseCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, file := sections(prev, "base"), sections(s, "file")
+	base, file := fileSections(t, prev), fileSections(t, s)
 	var made [][][]byte
 	for _, sec := range file[:sectionZArena] {
 		made = append(made, [][]byte{sec})
@@ -63,4 +46,22 @@ func TestDeltaFragmentsUseBaseCode(t *testing.T) {
 	if !bytes.Equal(got, file[sectionZArena]) {
 		t.Errorf("the fragments made from the base (%d bytes) are not the file's (%d bytes)", len(got), len(file[sectionZArena]))
 	}
+}
+
+// fileSections writes s to a snapshot file and returns the file's sections.
+func fileSections(t testing.TB, s *Snapshot) [][]byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "snapshot")
+	if err := s.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, err := binfile.Split(data, snapshotHead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return secs
 }
