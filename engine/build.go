@@ -71,6 +71,9 @@ type Snapshot struct {
 	gigCRC   []uint32
 	crcReady atomic.Bool
 	ids      keyTable // position by gig id
+	// inputs is the hash of what each gig was rendered from (see reuse.go), nil in a
+	// snapshot read from a file.
+	inputs []uint64
 
 	days   []int32 // venue-local day number (days since 1970-01-01) per position
 	status []uint8 // the code of each gig's status (see Statuses)
@@ -176,6 +179,9 @@ type Options struct {
 	// and its feed refuses every earlier cursor of the ledger as expired, since changes a
 	// client holds may be lost. A cursor of another ledger expires all of Prev's.
 	Published Cursor
+	// fresh renders and compresses every gig, taking nothing from Prev but its ledger and
+	// its code (see reuse.go): what a build reusing Prev is tested against.
+	fresh bool
 }
 
 // Build validates a dataset and builds a snapshot from it. It fails on a duplicate slug, a
@@ -190,16 +196,17 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := newGigWriter(cat)
-	contents := renderContents(rows, w, opt.Prev)
-	rows = sortRows(rows)
+	w, ru, order := newGigWriter(cat), reuseOf(opt), rowOrder(rows)
+	ru.locate(rows, order)
+	contents := renderContents(rows, w, &ru)
+	rows = cat.inOrder(rows, order)
 	s := &Snapshot{built: opt.Now.UTC().Truncate(time.Second)}
 	if err := s.orderRows(rows); err != nil {
 		return nil, err
 	}
-	s.renderGigs(rows, contents, opt.Prev)
+	s.renderGigs(rows, contents, &ru)
 	s.crcReady.Store(true)
-	if err := s.carryLedger(opt.Prev, opt.Published, ds.Merges); err != nil {
+	if err := s.carryLedger(opt.Prev, opt.Published, ds.Merges, prevKept(rows, opt.Prev)); err != nil {
 		return nil, err
 	}
 	if err := s.indexRows(rows, cat); err != nil {
@@ -211,7 +218,7 @@ func Build(ds *Dataset, opt Options) (*Snapshot, error) {
 	return s, nil
 }
 
-// orderRows lays out the positions of rows, sorted (sortRows): their keys, days,
+// orderRows lays out the positions of rows, sorted (rowOrder): their keys, days,
 // statuses and ids, and what finds a range of them (search, the day tables' window).
 func (s *Snapshot) orderRows(rows []gigRow) error {
 	s.keys, s.days, s.status = make([]int64, len(rows)), make([]int32, len(rows)), make([]uint8, len(rows))
@@ -271,36 +278,42 @@ func sampleGigs(rows []gigRow, contents [][]byte, now int64) [][]byte {
 
 // renderContents renders each row's gig less its times (gigWriter.appendGig) in the
 // dataset's order, in parallel chunks of renderChunk rows, each copied into a part of
-// exactly its size, and files in each row where its JSON went, its hash and its position
-// in prev (see gigRow). A dataset read from a file lays its gigs out in memory in that
-// order; rendering them in the snapshot's order (by start) reads each gig's struct,
-// strings and lists far from the last gig's, a cache and TLB miss each, with nothing to
-// overlap them. In one process on the same 1M gigs read back from a dataset file, old and
-// new alternating, it took an eighth to a quarter off the build; the loader's datasets
-// point into its sources' records, in their order, which was not measured. The parts cost
-// memory for a while: nearly the arena's size again, until renderGigs has copied them.
-func renderContents(rows []gigRow, w *gigWriter, prev *Snapshot) [][]byte {
+// exactly its size, and files in each row where its JSON went, its hash, its input hash
+// and its position in prev, which reuse.locate guessed (see gigRow); a row that is prev's
+// gig unchanged (gigRow.isPrevs) is not rendered. A dataset read from a file lays its
+// gigs out in memory in that order; rendering them in the snapshot's order (by start)
+// reads each gig's struct, strings and lists far from the last gig's, a cache and TLB
+// miss each, with nothing to overlap them. In one process on the same 1M gigs read back
+// from a dataset file, old and new alternating, it took an eighth to a quarter off the
+// build; the loader's datasets point into its sources' records, in their order, which was
+// not measured. The parts cost memory for a while: the size of the gigs rendered (on a
+// first build nearly the arena's), until renderGigs has copied them.
+func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 	parts := make([][]byte, (len(rows)+renderChunk-1)/renderChunk)
+	in := newGigInputs(w)
+	type scratch struct{ b, in []byte }
 	var scratches sync.Pool
 	_ = parallel(len(parts), func(c int) error {
-		b, _ := scratches.Get().(*[]byte)
-		if b == nil {
-			b = new([]byte)
+		sc, _ := scratches.Get().(*scratch)
+		if sc == nil {
+			sc = new(scratch)
 		}
-		buf := (*b)[:0]
+		buf := sc.b[:0]
 		for i := c * renderChunk; i < min((c+1)*renderChunk, len(rows)); i++ {
-			r, at := &rows[i], len(buf)
-			buf = w.appendGig(buf, r)
-			r.part, r.at, r.size, r.hash, r.prevAt = int32(c), at, len(buf)-at, xxhash.Sum64(buf[at:]), -1
-			if prev != nil {
-				if p, ok := prev.ids.find(r.g.ID); ok {
-					r.prevAt = int32(p)
-				}
+			r := &rows[i]
+			r.input, sc.in = in.sum(sc.in, w.cat, r)
+			r.part, r.at = int32(c), len(buf)
+			if r.same = r.isPrevs(); r.same {
+				r.size, r.hash = 0, ru.prev.content[r.prevAt]
+				continue
 			}
+			ru.confirm(r)
+			buf = w.appendGig(buf, r)
+			r.size, r.hash = len(buf)-r.at, xxhash.Sum64(buf[r.at:])
 		}
 		parts[c] = bytes.Clone(buf)
-		*b = buf
-		scratches.Put(b)
+		sc.b = buf
+		scratches.Put(sc)
 		return nil
 	})
 	return parts
@@ -311,10 +324,12 @@ func renderContents(rows []gigRow, w *gigWriter, prev *Snapshot) [][]byte {
 // then the chunk copied into a part of exactly its size, so that the arena is written once
 // and no buffer of hundreds of megabytes is grown or copied; its deflate fragment likewise
 // into zarena, copied from prev for a gig whose body did not change (compressing is a
-// third of a first build). Each gig's times are what prev knew of it (see priorOf), or the
+// third of a first build), and every byte of it for a gig that is prev's unchanged
+// (gigRow.isPrevs). Each gig's times are what prev knew of it (see priorOf), or the
 // build time; the sequence numbers of new and changed gigs are left 0 for carryLedger to
 // give.
-func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) {
+func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
+	prev := ru.prev
 	chunks := (len(rows) + renderChunk - 1) / renderChunk
 	n, now := len(rows), s.built.Unix()
 	s.arena, s.zarena = make([][]byte, chunks), make([][]byte, chunks)
@@ -322,7 +337,11 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) 
 	s.gigHash, s.content, s.gigCRC = make([]uint64, n), make([]uint64, n), make([]uint32, n)
 	s.created, s.updated = make([]int64, n), make([]int64, n)
 	s.firstSeq, s.lastSeq = make([]uint64, n), make([]uint64, n)
-	coder := deflate.NewCoder(sampleGigs(rows, contents, now))
+	s.inputs = make([]uint64, n)
+	coder := ru.coder
+	if coder == nil {
+		coder = deflate.NewCoder(sampleGigs(rows, contents, now))
+	}
 	type scratch struct {
 		b, z []byte
 		m    deflate.Matcher
@@ -338,6 +357,14 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) 
 		for i := lo; i < hi; i++ {
 			at := len(b)
 			s.off[i] = at // within the part, until the parts' sizes are known
+			s.inputs[i] = rows[i].input
+			if rows[i].same {
+				b, z = s.copyGig(i, prev, int(rows[i].prevAt), b, z)
+				if i < len(rows)-1 {
+					b = append(b, ',')
+				}
+				continue
+			}
 			b = append(b, rows[i].content(contents)...)
 			s.content[i] = rows[i].hash
 			s.created[i], s.updated[i] = now, now
@@ -352,7 +379,7 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, prev *Snapshot) 
 			s.gigHash[i] = xxhash.Sum64(b[at:])
 			s.gigCRC[i] = commaCRC(b[at:])
 			s.zoff[i] = len(z)
-			if known && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
+			if known && ru.fragments && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
 				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment
 			} else {
 				z = coder.AppendFragment(z, b[at:], &buf.m)

@@ -114,7 +114,7 @@ func (s *Snapshot) indexGone() goneIndex {
 	if err != nil {
 		return x
 	}
-	rows = sortRows(rows)
+	rows = cat.inOrder(rows, rowOrder(rows))
 	m := &Snapshot{built: s.built}
 	if m.orderRows(rows) != nil || m.indexRows(rows, cat) != nil {
 		return x

@@ -40,10 +40,15 @@ type gigRow struct {
 	status                uint8 // the code of g.Status
 	// Rendered in the dataset's order (see renderContents): the gig's JSON less its times
 	// is contents[part][at:at+size], hash is its xxhash64, and prevAt the gig's position
-	// in the snapshot the build replaces (-1: none).
-	part, prevAt int32
-	at, size     int
-	hash         uint64
+	// in the snapshot the build replaces (-1: none). input is the hash of what the JSON
+	// is rendered from, and same is set when the gig is prev's unchanged (gigRow.isPrevs):
+	// then it has no content, and hash is prev's. reusable and prevInput are what
+	// reuse.locate found of its guess in prev.
+	part, prevAt   int32
+	at, size       int
+	hash, input    uint64
+	prevInput      uint64
+	same, reusable bool
 }
 
 // content returns the row's gig less its times, from the parts renderContents made.
@@ -132,7 +137,7 @@ func checkSlug(kind, slug string, seen map[string]int32, i int) error {
 }
 
 // selectGigs checks every gig and keeps those from the venue-local today on, in the
-// dataset's order (see sortRows for the snapshot's).
+// dataset's order (see rowOrder for the snapshot's).
 func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 	gigs := c.ds.Gigs
 	rows := make([]gigRow, 0, len(gigs))
@@ -173,13 +178,14 @@ func (c *catalog) selectGigs(now time.Time) ([]gigRow, error) {
 	return rows, nil
 }
 
-// sortRows orders rows as the snapshot's positions are: by key (the start; a gig whose
+// rowOrder orders rows as the snapshot's positions are: by key (the start; a gig whose
 // time is to be announced sorts at the end of its venue-local day), then id: a radix sort
 // of their indices by key (rows span months or years of seconds, a few 11-bit digits),
-// then a comparison sort within each run of equal keys. It returns the rows in a new slice.
-func sortRows(rows []gigRow) []gigRow {
+// then a comparison sort within each run of equal keys. It returns the rows' indices in
+// that order (see inOrder).
+func rowOrder(rows []gigRow) []uint32 {
 	if len(rows) == 0 {
-		return rows
+		return nil
 	}
 	lo := rows[0].key
 	for i := range rows {
@@ -229,10 +235,21 @@ func sortRows(rows []gigRow) []gigRow {
 		}
 		start = end
 	}
-	sorted := make([]gigRow, len(rows))
+	return order
+}
+
+// inOrder returns rows in a new slice, in order, and lays their artists and genres out in
+// c.refs in that order too: the indexes, counts and details read them row after row in
+// the snapshot's order, each a cache miss in the dataset's.
+func (c *catalog) inOrder(rows []gigRow, order []uint32) []gigRow {
+	sorted, refs := make([]gigRow, len(rows)), make([]int32, 0, len(c.refs))
 	for k, i := range order {
-		sorted[k] = rows[i]
+		r := rows[i]
+		refs = append(refs, c.refs[r.refs:r.refs+r.artists+r.genres]...)
+		r.refs = int32(len(refs)) - r.artists - r.genres
+		sorted[k] = r
 	}
+	c.refs = refs
 	return sorted
 }
 

@@ -27,7 +27,7 @@ func TestSortRows(t *testing.T) {
 		}
 		want := slices.Clone(rows)
 		slices.SortStableFunc(want, func(a, b gigRow) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.g.ID, b.g.ID)) })
-		got := sortRows(rows)
+		got := (&catalog{refs: make([]int32, n)}).inOrder(rows, rowOrder(rows))
 		for i := range got {
 			if got[i].key != want[i].key || got[i].g.ID != want[i].g.ID {
 				t.Fatalf("%d rows: at %d got (%d, %q), want (%d, %q)", n, i, got[i].key, got[i].g.ID, want[i].key, want[i].g.ID)

@@ -30,6 +30,11 @@
 // page, a gig, a venue and an artist are made of the gigs' compressed parts, without
 // compressing anything per request.
 //
+// A build given the snapshot it replaces (Options.Prev) costs what changed in what it
+// renders: a gig whose input is as it was is taken whole from Prev, body, hashes and
+// deflate fragment, and every fragment is made with Prev's code, so that the snapshot is
+// byte for byte what rendering everything would make (reuse.go).
+//
 // The iCalendar feeds (calendar.go) list, beside a query's or an entity's gigs, the gigs
 // no source lists any more as cancelled while their tombstones last: their JSON, kept by
 // the ledger, is laid out once per snapshot, when a feed first needs it, as a snapshot of

@@ -126,11 +126,41 @@ func IndexWords(ds *Dataset, now time.Time) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows = sortRows(rows)
+	rows = cat.inOrder(rows, rowOrder(rows))
 	var s Snapshot
 	start := time.Now()
 	err = s.indexWords(rows, cat)
 	return time.Since(start), err
+}
+
+// BuildFresh builds as Build does, but renders and compresses every gig, taking nothing
+// from opt.Prev but its ledger and code: what a build reusing Prev must equal.
+func BuildFresh(ds *Dataset, opt Options) (*Snapshot, error) {
+	opt.fresh = true
+	return Build(ds, opt)
+}
+
+// ReusedGigs counts the gigs of ds a Build with opt would take whole from opt.Prev,
+// unrendered.
+func ReusedGigs(ds *Dataset, opt Options) (int, error) {
+	cat, err := newCatalog(ds)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := cat.selectGigs(opt.Now)
+	if err != nil {
+		return 0, err
+	}
+	ru := reuseOf(opt)
+	ru.locate(rows, rowOrder(rows))
+	renderContents(rows, newGigWriter(cat), &ru)
+	n := 0
+	for i := range rows {
+		if rows[i].same {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // IndexGone builds s's gone index anew (see calendargone.go), and returns its gigs.

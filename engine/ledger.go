@@ -175,8 +175,9 @@ func (prev *Snapshot) priorOf(pos int32, content uint64) (p prior, ok bool) {
 // survivor is here, past when its start went by, else gone from the sources. Gigs'
 // times and hashes are set already (renderGigs); a number 0 is one to give. It fails only
 // if prev's ledger names a gig twice, which no build makes and no snapshot file read may
-// (views refuses a tombstone of a gig the file holds).
-func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge) error {
+// (views refuses a tombstone of a gig the file holds). kept[p] is set when prev's gig at
+// position p is in s.
+func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge, kept []bool) error {
 	now := s.built.Unix()
 	if prev != nil {
 		s.epoch, s.seq, s.floor = prev.epoch, prev.seq, prev.floor
@@ -228,10 +229,10 @@ func (s *Snapshot) carryLedger(prev *Snapshot, published Cursor, merges []Merge)
 			into[m.From] = m.Into
 		}
 		for i := range prev.Len() {
-			id := string(prev.ids.key(i))
-			if _, ok := s.ids.find(id); ok {
+			if kept[i] {
 				continue
 			}
+			id := string(prev.ids.key(i))
 			t := Tombstone{ID: id, Removed: s.built, Reason: ReasonGone}
 			if survivor, ok := into[id]; ok {
 				if _, alive := s.ids.find(survivor); alive {

@@ -44,7 +44,8 @@ const (
 // both sides from the base and the file's sections before it:
 //   - the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
 //     whose JSON is the base's (found by the base's gig hashes), the others compressed
-//     with the coder made from the file's gigs as sampleGigs does;
+//     with the base's code (a base without gigs: the coder made from the file's gigs as
+//     sampleGigs does);
 //   - the export's gzip body compressed from the file's own export body, since a few
 //     gigs changed anywhere change all of its bytes;
 //   - the JSON of gigs gone from the sources, kept with their tombstones: the base's,
@@ -208,16 +209,24 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 			from[i] = j
 		}
 	}
-	now := int64(binary.LittleEndian.Uint64(built))
-	var sample [][]byte
-	for i := 0; i < len(from); i += (len(from) + 511) / 512 { // as sampleGigs does
-		g := row(off, i, arena)
-		if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
-			g = g[:k]
-		}
-		sample = append(sample, appendGigTimes(slices.Clip(g), now, now))
+	// The base's code, as Build takes its Prev's (see reuse.go); a base without gigs, or
+	// whose code cannot be read, leaves the file's code made from its sample.
+	var coder *deflate.Coder
+	if len(bZoff) > 1 {
+		coder, _ = deflate.ReadCoder(base[sectionZArena][bZoff[0]:bZoff[1]])
 	}
-	coder := deflate.NewCoder(sample)
+	if coder == nil {
+		now := int64(binary.LittleEndian.Uint64(built))
+		var sample [][]byte
+		for i := 0; i < len(from); i += (len(from) + 511) / 512 { // as sampleGigs does
+			g := row(off, i, arena)
+			if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
+				g = g[:k]
+			}
+			sample = append(sample, appendGigTimes(slices.Clip(g), now, now))
+		}
+		coder = deflate.NewCoder(sample)
+	}
 	var m deflate.Matcher
 	z := make([]byte, 0, len(base[sectionZArena]))
 	for i, j := range from {

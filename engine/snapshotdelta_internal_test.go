@@ -3,11 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/gigs/gigs/engine/internal/binfile"
 )
 
 // TestSnapshotDeltaSections holds the section numbers predictSection reads and makes to
@@ -15,18 +11,7 @@ import (
 // tail and gzip body.
 func TestSnapshotDeltaSections(t *testing.T) {
 	s := withTombstone(t)
-	path := filepath.Join(t.TempDir(), "snapshot")
-	if err := s.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secs, err := binfile.Split(data, snapshotHead)
-	if err != nil {
-		t.Fatal(err)
-	}
+	secs := fileSections(t, s)
 	e := s.Export()
 	if len(s.tomb.body) == 0 {
 		t.Fatal("no gone gig's JSON to find")

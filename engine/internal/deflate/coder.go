@@ -86,7 +86,12 @@ func NewCoder(sample [][]byte) *Coder {
 	for i := range distFreq {
 		distFreq[i]++
 	}
-	litLen, distLen := huffmanLengths(litFreq[:], 15), huffmanLengths(distFreq[:], 15)
+	return coderOf(huffmanLengths(litFreq[:], 15), huffmanLengths(distFreq[:], 15))
+}
+
+// coderOf makes the Coder of the code lengths of every literal and length symbol (286)
+// and every distance (30), and writes its block header.
+func coderOf(litLen, distLen []uint8) *Coder {
 	c := &Coder{}
 	copy(c.lit[:], canonicalCodes(litLen))
 	copy(c.dist[:], canonicalCodes(distLen))

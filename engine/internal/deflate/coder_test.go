@@ -50,15 +50,20 @@ func gigBodies(t testing.TB, n int) [][]byte {
 	return bodies
 }
 
+// randomBytes returns n random bytes, the same for the same seed.
+func randomBytes(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.UintN(256))
+	}
+	return b
+}
+
 // TestFragmentRoundTrip compresses bodies like and unlike the coder's sample, each
 // inflating to itself alone and, back to back, to all of them (as in a page).
 func TestFragmentRoundTrip(t *testing.T) {
-	gigs := gigBodies(t, 200)
-	r := rand.New(rand.NewPCG(1, 2))
-	random := make([]byte, 70_000)
-	for i := range random {
-		random[i] = byte(r.UintN(256))
-	}
+	gigs, random := gigBodies(t, 200), randomBytes(1, 70_000)
 	every := make([]byte, 256)
 	for i := range every {
 		every[i] = byte(i)

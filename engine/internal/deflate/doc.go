@@ -2,9 +2,9 @@
 // Huffman code, and writes gzip members made of such fragments and stored bytes, so that
 // a body assembled from parts compressed once is sent gzip without compressing it again.
 //
-// A Coder is made once from a sample of the bodies (NewCoder): every byte, length and
-// distance has a code in it, so any body can be compressed with it, whatever the sample
-// held. A fragment (Coder.AppendFragment) is one dynamic-Huffman block, not final, whose
+// A Coder is made once from a sample of the bodies (NewCoder), or read back from the
+// header of a fragment it wrote (ReadCoder): every byte, length and distance has a code
+// in it, so any body can be compressed with it, whatever the sample held. A fragment (Coder.AppendFragment) is one dynamic-Huffman block, not final, whose
 // matches reach only inside its own body, then an empty stored block that ends it on a
 // byte boundary: fragments and stored blocks may follow one another in any order, and a
 // final block ends the stream. A Coder is immutable and may be used from any number of
