@@ -421,6 +421,7 @@ func (s *Snapshot) views() error {
 		}
 	}
 	s.words.dense = newWordBits(&s.words, len(s.keys))
+	s.words.pairs = s.countPairs()
 	if err := s.viewDirectories(); err != nil {
 		return err
 	}
