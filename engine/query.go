@@ -550,7 +550,7 @@ func (s *Snapshot) alt(q *Query, g group, i int) (posting, bool) {
 		return s.words.posting(&q.wg[g.word-1], i), true
 	case g.d == dimNear:
 		if c := q.cand[i]; c.tile {
-			return s.geo.tilePost.posting(int(c.point)), true
+			return s.geo.tilePosting(int(c.point)), true
 		}
 		return s.geo.post.posting(int(q.cand[i].point)), true
 	}

@@ -415,6 +415,9 @@ func (s *Snapshot) views() error {
 		return err
 	}
 	s.geo.setTrig()
+	if err := s.geo.setAreas(len(s.keys), s); err != nil {
+		return err
+	}
 	for _, ps := range []*postings{&s.words.words, &s.words.prefixes} {
 		if err := ps.reindex(len(s.keys)); err != nil {
 			return err
