@@ -323,12 +323,19 @@ func TestNearAllocations(t *testing.T) {
 	ds := geoDataset(5, 20_000)
 	s := build(t, ds)
 	c := ds.Cities[0]
-	for _, byDistance := range []bool{false, true} {
+	for _, tc := range []struct {
+		byDistance, genre bool
+	}{{false, true}, {true, true}, {false, false}, {true, false}} {
+		byDistance := tc.byDistance
 		q := engine.AcquireQuery()
 		dst := make([]byte, 0, 1<<16)
 		run := func() {
 			q.Reset()
-			q.Match(engine.DimGenre, []byte("rock"))
+			if tc.genre {
+				q.Match(engine.DimGenre, []byte("rock"))
+			} else { // alone with a month's range, as the bench's near query
+				q.From, q.To = engine.AtInstant(now), engine.OnDate(now.AddDate(0, 0, 30))
+			}
 			q.Near(c.Lat, c.Lon, 25, byDistance)
 			q.Limit = 20
 			s.Run(q)
@@ -339,7 +346,7 @@ func TestNearAllocations(t *testing.T) {
 			t.Fatal("no gig: the test shows nothing")
 		}
 		if n := testing.AllocsPerRun(50, run); n != 0 {
-			t.Errorf("by distance %v: %.1f allocations per page", byDistance, n)
+			t.Errorf("by distance %v, genre %v: %.1f allocations per page", byDistance, tc.genre, n)
 		}
 		engine.ReleaseQuery(q)
 	}
