@@ -524,16 +524,19 @@ func (g *geoIndex) nextNearest(q *Query) []candidate {
 			if !c.tile {
 				return c
 			}
-			if n := g.tiles(); int(c.point) >= n { // an area: its tiles
+			// Its tiles (an area's) or points join the heap, made again once: in linear time
+			// rather than a push, a climb of the heap, each.
+			if n := g.tiles(); int(c.point) >= n {
 				for _, u := range g.areas.tiles[g.areas.tileAt[int(c.point)-n]:g.areas.tileAt[int(c.point)-n+1]] {
-					h = push(h, candidate{point: u, tile: true, a: g.tileNearest(int(u), &q.near)})
+					h = append(h, candidate{point: u, tile: true, a: g.tileNearest(int(u), &q.near)})
 				}
-				continue
+			} else {
+				t := &q.near.trig
+				for k := g.tileAt[c.point]; k < g.tileAt[c.point+1]; k++ {
+					h = append(h, candidate{point: k, a: g.hav(int(k), t.slat, t.clat, t.slon, t.clon, t.cos0)})
+				}
 			}
-			t := &q.near.trig
-			for k := g.tileAt[c.point]; k < g.tileAt[c.point+1]; k++ {
-				h = push(h, candidate{point: k, a: g.hav(int(k), t.slat, t.clat, t.slon, t.clon, t.cos0)})
-			}
+			heapify(h)
 		}
 	}
 	grp = append(grp, measure(next()))
