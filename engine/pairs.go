@@ -153,33 +153,10 @@ func (p *pairSet) rank(x int) int {
 // at returns the member of rank k, which must exist.
 func (p *pairSet) at(k int) int {
 	b := sort.Search(len(p.cum)-1, func(b int) bool { return int(p.cum[b+1]) > k })
-	k -= int(p.cum[b])
-	for w := b * pairBlock; ; w++ {
-		word := p.word(w)
-		if c := bits.OnesCount64(word); k >= c {
-			k -= c
-			continue
-		}
-		for ; k > 0; k-- {
-			word &= word - 1
-		}
-		return w<<6 + bits.TrailingZeros64(word)
-	}
+	return bitOfRank(b*pairBlock, k-int(p.cum[b]), p.word)
 }
 
 // each calls f on the members in [from, hi) in order, until f returns false.
 func (p *pairSet) each(from, hi int, f func(p int) bool) {
-	for w := max(from, 0) >> 6; w < len(p.bits) && w<<6 < hi; w++ {
-		word := p.word(w)
-		if w == from>>6 {
-			word &= ^uint64(0) << (from & 63)
-		}
-		for word != 0 {
-			x := w<<6 + bits.TrailingZeros64(word)
-			if x >= hi || !f(x) {
-				return
-			}
-			word &= word - 1
-		}
-	}
+	eachBit(max(from, 0), min(hi, len(p.bits)<<6), p.word, f)
 }
