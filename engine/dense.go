@@ -335,38 +335,48 @@ func (m members) denseAt(k int) int {
 	for int(m.cum[i+1]) <= k {
 		i++
 	}
-	k -= int(m.cum[i])
-	for w := max((m.lo>>16+i)<<10, m.lo>>6); ; w++ {
-		word := m.words[w]
-		if c := bits.OnesCount64(word); k >= c {
+	return bitOfRank(max((m.lo>>16+i)<<10, m.lo>>6), k-int(m.cum[i]), func(w int) uint64 { return m.words[w] })
+}
+
+// bitOfRank returns the position of the set bit of rank k among the words from w on,
+// which word reads; it must exist.
+func bitOfRank(w, k int, word func(w int) uint64) int {
+	for ; ; w++ {
+		x := word(w)
+		if c := bits.OnesCount64(x); k >= c {
 			k -= c
 			continue
 		}
 		for ; k > 0; k-- {
-			word &= word - 1
+			x &= x - 1
 		}
-		return w<<6 + bits.TrailingZeros64(word)
+		return w<<6 + bits.TrailingZeros64(x)
 	}
 }
 
 // denseEach calls f on the positions of the dense set in [from, hi) in order, until f
 // returns false.
 func (m members) denseEach(from, hi int, f func(p int) bool) {
-	from, hi = max(from, m.lo), min(hi, m.hi)
+	eachBit(max(from, m.lo), min(hi, m.hi), func(w int) uint64 { return m.words[w] }, f)
+}
+
+// eachBit calls f on the positions of the set bits in [from, hi) of the words word reads,
+// in order, until f returns false.
+func eachBit(from, hi int, word func(w int) uint64, f func(p int) bool) {
 	if from >= hi {
 		return
 	}
 	for w := from >> 6; w<<6 < hi; w++ {
-		word := m.words[w]
+		x := word(w)
 		if w == from>>6 {
-			word &= ^uint64(0) << (from & 63)
+			x &= ^uint64(0) << (from & 63)
 		}
-		for word != 0 {
-			p := w<<6 + bits.TrailingZeros64(word)
+		for x != 0 {
+			p := w<<6 + bits.TrailingZeros64(x)
 			if p >= hi || !f(p) {
 				return
 			}
-			word &= word - 1
+			x &= x - 1
 		}
 	}
 }

@@ -11,6 +11,10 @@ package engine
 // 32nd, its bits take at most twice its roaring arrays' bytes.
 const denseShare = 32
 
+// frequentFrom returns from how many positions, of a snapshot of n, a words posting is
+// kept dense: a denseShare-th of them, and at least a bitmap's (bigPosting).
+func frequentFrom(n int) int { return max(n/denseShare, bigPosting) }
+
 // wordBits holds the dense copies of a wordIndex's frequent postings.
 type wordBits struct {
 	of    [2][]int32 // per posting of words (0) and of prefixes (1), its copy's number, or -1
@@ -18,8 +22,8 @@ type wordBits struct {
 	bits  []uint64   // copy j is bits[j*width:(j+1)*width]
 }
 
-// newWordBits makes the dense copies of x's postings of at least a denseShare-th of
-// its n positions.
+// newWordBits makes the dense copies of x's postings of at least frequentFrom(n) of its
+// n positions.
 func newWordBits(x *wordIndex, n int) wordBits {
 	d := wordBits{width: (n + 63) >> 6}
 	for i, ps := range []*postings{&x.words, &x.prefixes} {
@@ -27,7 +31,7 @@ func newWordBits(x *wordIndex, n int) wordBits {
 		for k := range ps.big {
 			d.of[i][k] = -1
 			p := ps.posting(k)
-			if p.bm == nil || n == 0 || p.card() < uint64(n/denseShare) {
+			if p.bm == nil || p.card() < uint64(frequentFrom(n)) {
 				continue
 			}
 			d.of[i][k] = int32(len(d.bits) / d.width)
@@ -47,4 +51,20 @@ func (d *wordBits) with(p posting, which, k int) posting {
 		}
 	}
 	return p
+}
+
+// copyOf returns the number of the dense copy of g's one posting, or -1 when g is several
+// postings or its posting has no copy.
+func (x *wordIndex) copyOf(g *wordGroup) int {
+	which, k := 1, int(g.heavy)
+	if g.heavy < 0 {
+		if g.hi-g.lo != 1 {
+			return -1
+		}
+		which, k = 0, int(x.words.of[g.lo])
+	}
+	if k >= len(x.dense.of[which]) {
+		return -1
+	}
+	return int(x.dense.of[which][k])
 }

@@ -222,7 +222,7 @@ func (s *Snapshot) directoryMembers(d Directory, q *Query) (m members, total int
 		clear(one)
 		for _, c := range q.cand {
 			if c.tile {
-				orInto(one, x.geo.tilePost.posting(int(c.point)))
+				orInto(one, x.geo.tilePosting(int(c.point)))
 			} else {
 				orInto(one, x.geo.post.posting(int(c.point)))
 			}
@@ -307,6 +307,9 @@ func (s *Snapshot) viewDirectories() error {
 			return err
 		}
 		x.geo.setTrig()
+		if err := x.geo.setAreas(n, nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -17,10 +17,13 @@
 // A Query's filters meet within its date range, in scratch the query owns, so that a query
 // allocates nothing. A radius around a point is one more filter, the gigs of the venues
 // within it, found through an index of the venues' positions (geo.go); with no other
-// filter than dates it is counted and paged from the postings of the few tiles and points
-// within the radius one by one (nearalone.go); a page by distance walks those venues
-// nearest first. The postings of search words on a 32nd of the gigs or more are also kept
-// as a bit per gig, which a query intersects a word at a time (densewords.go). The directories of cities, venues and artists keep,
+// filter than dates it is counted and paged from the postings of the few areas, tiles and
+// points within the radius one by one (nearalone.go, geoareas.go); a page by distance walks
+// those venues nearest first. The postings of search words on a 32nd of the gigs or more
+// are also kept as a bit per gig, which a query intersects a word at a time
+// (densewords.go), and each such word crossed with each large posting of a filter keeps
+// its shared members counted per block, so that a frequent word with one city, country or
+// genre is counted from those counts (pairs.go). The directories of cities, venues and artists keep,
 // per build, where each entry lies in their rendered bodies, a words index of their names
 // and (cities, venues) an index of their points, so that a typeahead, a radius and a page
 // of a directory are bits over its entries and copies of their bytes (directory.go). The

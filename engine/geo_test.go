@@ -154,7 +154,7 @@ func TestNearMatchesReference(t *testing.T) {
 			snaps := []*engine.Snapshot{s, roundTrip(t, s)}
 			ref, pos, texts := newReference(ds), refPosition(ds), searchTexts(ds)
 			r := rand.New(rand.NewPCG(5, 6))
-			nonEmpty, paged, tiled := 0, 0, 0
+			nonEmpty, paged, tiled, areas := 0, 0, 0, 0
 			q := engine.AcquireQuery()
 			defer engine.ReleaseQuery(q)
 			for i := range tc.queries {
@@ -182,6 +182,9 @@ func TestNearMatchesReference(t *testing.T) {
 					snap.Run(q)
 					if engine.NearTiles(q) > 0 {
 						tiled++
+					}
+					if engine.NearAreas(q, snap) > 0 {
+						areas++
 					}
 					got := hitsOf(t, snap, q)
 					if q.Total != len(want) || !slices.Equal(got, page) {
@@ -217,8 +220,8 @@ func TestNearMatchesReference(t *testing.T) {
 					t.Fatalf("query %d %+v near %+v: by keyset\n%v\nwant\n%v", i, rq.filters, n, all, want)
 				}
 			}
-			if nonEmpty < tc.queries/6 || paged < 8 || tiled < tc.queries/20 {
-				t.Fatalf("%d of %d queries matched, %d paged, %d took tiles whole: the test is too weak", nonEmpty, tc.queries, paged, tiled)
+			if nonEmpty < tc.queries/6 || paged < 8 || tiled < tc.queries/20 || areas < tc.queries/40 {
+				t.Fatalf("%d of %d queries matched, %d paged, %d took tiles whole, %d areas: the test is too weak", nonEmpty, tc.queries, paged, tiled, areas)
 			}
 		})
 	}
@@ -320,12 +323,19 @@ func TestNearAllocations(t *testing.T) {
 	ds := geoDataset(5, 20_000)
 	s := build(t, ds)
 	c := ds.Cities[0]
-	for _, byDistance := range []bool{false, true} {
+	for _, tc := range []struct {
+		byDistance, genre bool
+	}{{false, true}, {true, true}, {false, false}, {true, false}} {
+		byDistance := tc.byDistance
 		q := engine.AcquireQuery()
 		dst := make([]byte, 0, 1<<16)
 		run := func() {
 			q.Reset()
-			q.Match(engine.DimGenre, []byte("rock"))
+			if tc.genre {
+				q.Match(engine.DimGenre, []byte("rock"))
+			} else { // alone with a month's range, as the bench's near query
+				q.From, q.To = engine.AtInstant(now), engine.OnDate(now.AddDate(0, 0, 30))
+			}
 			q.Near(c.Lat, c.Lon, 25, byDistance)
 			q.Limit = 20
 			s.Run(q)
@@ -336,7 +346,7 @@ func TestNearAllocations(t *testing.T) {
 			t.Fatal("no gig: the test shows nothing")
 		}
 		if n := testing.AllocsPerRun(50, run); n != 0 {
-			t.Errorf("by distance %v: %.1f allocations per page", byDistance, n)
+			t.Errorf("by distance %v, genre %v: %.1f allocations per page", byDistance, tc.genre, n)
 		}
 		engine.ReleaseQuery(q)
 	}

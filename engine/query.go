@@ -83,6 +83,7 @@ type Query struct {
 	grp         []candidate // scratch: by distance, the points at one distance
 	mark        []uint64    // scratch: a bit per point of the snapshot, set for cand's
 	merged      []uint32    // scratch of the page by distance
+	pair        pairSet     // the members of a pair (see pairMembers)
 
 	it      roaring.IntIterator
 	dense   [2][]uint64 // scratch of denseSet
@@ -119,6 +120,7 @@ func (q *Query) Reset() {
 	// must not keep a replaced snapshot's arrays alive.
 	clear(q.alts[:cap(q.alts)])
 	q.alts = q.alts[:0]
+	q.pair = pairSet{}
 	q.it = roaring.IntIterator{}
 }
 
@@ -349,11 +351,14 @@ type members struct {
 	lo    int
 	hi    int
 	days  dayTable // of bm or of all, when the snapshot keeps one
+	pair  *pairSet // a pair's members (see pairMembers)
 }
 
 // rank returns the number of members below x.
 func (m members) rank(x int) int {
 	switch {
+	case m.pair != nil:
+		return m.pair.rank(x)
 	case m.all:
 		return x
 	case m.words != nil:
@@ -368,6 +373,8 @@ func (m members) rank(x int) int {
 // at returns the member of rank k, which must exist.
 func (m members) at(k int) int {
 	switch {
+	case m.pair != nil:
+		return m.pair.at(k)
 	case m.all:
 		return k
 	case m.words != nil:
@@ -384,6 +391,8 @@ func (m members) at(k int) int {
 // iterator.
 func (m members) each(q *Query, from, hi int, f func(p int) bool) {
 	switch {
+	case m.pair != nil:
+		m.pair.each(from, hi, f)
 	case m.all:
 		for p := from; p < hi && f(p); p++ {
 		}
@@ -541,7 +550,7 @@ func (s *Snapshot) alt(q *Query, g group, i int) (posting, bool) {
 		return s.words.posting(&q.wg[g.word-1], i), true
 	case g.d == dimNear:
 		if c := q.cand[i]; c.tile {
-			return s.geo.tilePost.posting(int(c.point)), true
+			return s.geo.tilePosting(int(c.point)), true
 		}
 		return s.geo.post.posting(int(q.cand[i].point)), true
 	}
@@ -620,6 +629,11 @@ func (s *Snapshot) filterSet(q *Query, lo, hi int) (m members, ok bool) {
 	if n == 1 && s.alts(q, groups[0]) == 1 {
 		p, _ := s.alt(q, groups[0], 0) // published, only read
 		return members{bm: p.bm, list: p.list, days: p.days}, true
+	}
+	if n == 2 { // a frequent word and a large posting: counted once per snapshot
+		if m, ok := s.pairMembers(q, groups[0], groups[1]); ok {
+			return m, m.pair.total() > 0
+		}
 	}
 	// The points near a place are many small postings: gathered and sorted, they cost
 	// more than setting their bits.

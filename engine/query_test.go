@@ -67,6 +67,9 @@ func newReference(ds *engine.Dataset) *reference {
 		genres[g.Slug] = g
 		slug(engine.DimGenre, g.Slug)
 	}
+	for _, st := range engine.Statuses {
+		slug(engine.DimStatus, string(st))
+	}
 	for _, g := range ds.Gigs {
 		v := venues[g.Venue]
 		c := ref.cities[v.City]
@@ -81,6 +84,7 @@ func newReference(ds *engine.Dataset) *reference {
 			engine.DimCity:    entityKeys(c.Slug, c.Name),
 			engine.DimCountry: entityKeys(c.Country, c.Country),
 			engine.DimVenue:   entityKeys(v.Slug, v.Name),
+			engine.DimStatus:  entityKeys(string(cmp.Or(g.Status, engine.StatusScheduled)), string(cmp.Or(g.Status, engine.StatusScheduled))),
 		}}
 		if g.TimeTBA {
 			r.key = time.Date(y, m, d, 23, 59, 59, 0, loc).Unix()

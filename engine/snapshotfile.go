@@ -415,12 +415,16 @@ func (s *Snapshot) views() error {
 		return err
 	}
 	s.geo.setTrig()
+	if err := s.geo.setAreas(len(s.keys), s); err != nil {
+		return err
+	}
 	for _, ps := range []*postings{&s.words.words, &s.words.prefixes} {
 		if err := ps.reindex(len(s.keys)); err != nil {
 			return err
 		}
 	}
 	s.words.dense = newWordBits(&s.words, len(s.keys))
+	s.words.pairs = s.countPairs()
 	if err := s.viewDirectories(); err != nil {
 		return err
 	}

@@ -30,8 +30,9 @@ import (
 //
 // The index (wordIndex) holds a posting per token, its keys in byte order so that the
 // tokens a prefix begins are a range of them, and a posting per heavy prefix, one that
-// begins more than maxPrefixWords tokens: a query's token costs at most maxPrefixWords
-// postings, or one. Its tokens resolve per query (Query.words), into groups that filterSet
+// begins more than maxPrefixWords tokens, and per frequent prefix, one that begins two
+// tokens or more holding frequentFrom positions: a query's token costs at most
+// maxPrefixWords postings, or one. Its tokens resolve per query (Query.words), into groups that filterSet
 // intersects with the other filters' as it does theirs.
 
 // Limits of a search, which the server checks before Search does.
@@ -150,13 +151,14 @@ func (q *Query) Search(text []byte) error {
 // tokens. Immutable once built.
 type wordIndex struct {
 	words    postings // a posting per token, numbered in the tokens' byte order
-	prefixes postings // a posting per heavy prefix, numbered in the prefixes' byte order
+	prefixes postings // a posting per heavy or frequent prefix, numbered in the prefixes' byte order
 	dense    wordBits
+	pairs    pairCounts // the dense copies crossed with the filters' large postings (pairs.go)
 }
 
 // wordGroup is a query's token resolved in a wordIndex: the tokens words[lo:hi] it begins,
-// or, when they are more than maxPrefixWords, the posting heavy of prefixes. est is the
-// sum of their sizes.
+// or, when they are more than one and their prefix is heavy or frequent, the posting heavy
+// of prefixes. est is the sum of their sizes.
 type wordGroup struct {
 	lo, hi, heavy int32
 	est           uint64
@@ -191,13 +193,14 @@ func (x *wordIndex) group(tok []byte) (g wordGroup, ok bool) {
 		return wordGroup{}, false
 	}
 	g = wordGroup{lo: int32(lo), hi: int32(hi), heavy: -1}
-	if hi-lo > maxPrefixWords {
+	if hi-lo > 1 { // a heavy or frequent prefix has a posting of its own
 		if k, _ := prefixRange(&x.prefixes.keys, tok); k < x.prefixes.keys.len() && bytes.Equal(x.prefixes.keys.key(k), tok) {
 			g.heavy = int32(x.prefixes.of[k])
 			g.est = x.prefixes.posting(int(g.heavy)).card()
 			return g, true
 		}
-		// Not there (only a damaged index would miss it): every token's posting, slowly.
+		// Not there: a prefix of few tokens, or (only a damaged index would miss a heavy
+		// one) every token's posting, slowly.
 	}
 	for i := lo; i < hi; i++ {
 		g.est += x.words.posting(int(x.words.of[i])).card()
@@ -285,6 +288,19 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 	// character boundaries) open; a prefix closes at the first token it does not begin.
 	type open struct{ n, from int } // a prefix's length in bytes, its first token
 	var stack []open
+	// held[i] is the positions the first i tokens in order hold, each counted per token:
+	// a prefix that begins two tokens or more and holds frequentFrom of the positions (a
+	// frequent word that also begins a few rarer ones: lismo, lismoze) is frequent, kept
+	// as one posting too, so that a query's token resolves to one posting kept as bits
+	// (see wordBits) rather than to the union of many, and crosses the filters through
+	// their pair counts (pairs.go).
+	held := make([]int, len(order)+1)
+	for i, t := range order {
+		held[i+1] = held[i] + int(at[t+1]-at[t])
+	}
+	frequent := func(from, to int) bool {
+		return to-from > maxPrefixWords || to-from > 1 && held[to]-held[from] >= frequentFrom(limit)
+	}
 	type heavy struct {
 		prefix   string
 		from, to int
@@ -294,7 +310,7 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 		for len(stack) > 0 && stack[len(stack)-1].n > keep {
 			o := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if i-o.from > maxPrefixWords {
+			if frequent(o.from, i) {
 				found = append(found, heavy{b.tokens[order[o.from]][:o.n], o.from, i})
 			}
 		}
@@ -438,6 +454,7 @@ func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
 		return err
 	}
 	s.words.dense = newWordBits(&s.words, len(rows))
+	s.words.pairs = s.countPairs()
 	return nil
 }
 

@@ -391,6 +391,10 @@ func TestSearchAllocations(t *testing.T) {
 			q.Match(engine.DimGenre, []byte("rock"))
 			q.From, q.To = engine.OnDate(now.AddDate(0, 0, 3)), engine.OnDate(now.AddDate(0, 0, 30))
 		}},
+		{"frequent prefix and city", func(q *engine.Query) { // counted from pair counts (checked below)
+			_ = q.Search([]byte("k"))
+			q.Match(engine.DimCity, []byte("london"))
+		}},
 		{"three words", func(q *engine.Query) { _ = q.Search([]byte("ka Lo hall")) }},
 		{"rare word", func(q *engine.Query) { _ = q.Search([]byte("kalomira")) }},
 		{"long non-ASCII", func(q *engine.Query) { _ = q.Search([]byte("Motörhead 東京ドーム München Москва")) }},
@@ -402,8 +406,11 @@ func TestSearchAllocations(t *testing.T) {
 			q.Limit = 20
 			s.Run(q)
 		})
-		total := q.Total
+		total, paired := q.Total, engine.PairCounted(q)
 		engine.ReleaseQuery(q)
+		if tc.name == "frequent prefix and city" && !paired {
+			t.Errorf("%s: not counted from pair counts: the gate misses them", tc.name)
+		}
 		if n > 0 {
 			t.Errorf("%s: %v allocations per query, want none", tc.name, n)
 		}
