@@ -305,6 +305,9 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 // or, for a venue named by its address, in Name ("Memphis, TN, US"), with no locality
 // ("100 Main St, Austin, TX 78701"), is read for its city; so is a street written as a
 // postcode and a town ("4041 Linz") when the gazetteer has the town.
+// streetTownKm is how far from a venue's coordinates the town its street names may lie.
+const streetTownKm = 50
+
 func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, error) {
 	locality := p.Locality
 	for _, line := range []string{p.Street, p.Name} {
@@ -319,8 +322,11 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, e
 		// "Roadstar 16\n12764 Happyville\nDenmark", "Hauptstraße 1-5; 4041 Linz": the part
 		// read as the street is the postcode and the town, when the gazetteer has the town
 		// (a street is never made a town).
+		// It never overrides coordinates it contradicts: a town more than 50 km from
+		// them is another town of the street's name ("1600 Paris" in Lyon).
 		q.Locality = p.Street
-		if rs, errs := n.places.Read(q, n.placeContext(p)); errs == nil && !rs.Made {
+		if rs, errs := n.places.Read(q, n.placeContext(p)); errs == nil && !rs.Made &&
+			(err != nil || !q.HasGeo || !rs.City.HasGeo || engine.DistanceKm(q.Lat, q.Lon, rs.City.Lat, rs.City.Lon) <= streetTownKm) {
 			r, err = rs, nil
 		}
 	}

@@ -58,17 +58,23 @@ func TestPlaceReadings(t *testing.T) {
 func TestStreetAsTown(t *testing.T) {
 	tests := []struct {
 		name, street, country string
-		city                  string // "" when dropped
+		lat, lon              float64 // the venue's coordinates, when not both 0
+		city                  string  // "" when dropped
 	}{
-		{"a postcode and a town", "4041 Linz", "", "linz"},
-		{"with its country", "52249 Eschweiler", "DE", "eschweiler"},
-		{"a town the gazetteer lacks is not made", "12764 Happyville", "DK", ""},
-		{"a street numbered first is not a town", "1415 E University Dr", "US", ""},
+		{"a postcode and a town", "4041 Linz", "", 0, 0, "linz"},
+		{"with its country", "52249 Eschweiler", "DE", 0, 0, "eschweiler"},
+		{"a town the gazetteer lacks is not made", "12764 Happyville", "DK", 0, 0, ""},
+		{"a street numbered first is not a town", "1415 E University Dr", "US", 0, 0, ""},
+		{"coordinates in the town agree", "4041 Linz", "AT", 48.31, 14.29, "linz"},
+		{"coordinates elsewhere win", "1600 Paris", "FR", 45.76, 4.84, "lyon"},
 	}
 	for _, tt := range tests {
 		n := newNormalizer(noon, 1)
 		ev := event("A", "Hall", "", tt.country, "2026-12-05T20:00")
 		ev.Venue.Street = tt.street
+		if tt.lat != 0 || tt.lon != 0 {
+			ev.Venue.Lat, ev.Venue.Lon, ev.Venue.HasGeo = tt.lat, tt.lon, true
+		}
 		var sr SourceReport
 		n.addAll([]source.Event{ev}, 0, Source{}, &sr)
 		switch {
