@@ -142,11 +142,12 @@ func regionPart(s string) string {
 	if !hasDigit(s) && spacedOnce(s) {
 		return s // most parts: nothing to drop or join, and nothing to allocate
 	}
-	f := strings.Fields(s)
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	var buf [maxWords]word
+	f := wordsOf(buf[:0], s)
+	for len(f) > 1 && f[len(f)-1].hasDigit(s) {
 		f = f[:len(f)-1]
 	}
-	return strings.Join(f, " ")
+	return joinWords(s, f)
 }
 
 // stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
@@ -155,21 +156,22 @@ func stripPostal(s string) string {
 	if !hasDigit(s) && spacedOnce(s) {
 		return s // most localities: nothing to drop or join, and nothing to allocate
 	}
-	f := strings.Fields(s)
-	for len(f) > 1 && hasDigit(f[0]) {
-		if len(f) > 2 && dutchPostcode(f[:2]) {
+	var buf [maxWords]word
+	f := wordsOf(buf[:0], s)
+	for len(f) > 1 && f[0].hasDigit(s) {
+		if len(f) > 2 && dutchPostcode(f[0].of(s), f[1].of(s)) {
 			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
 		}
 		f = f[1:]
 	}
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && f[len(f)-1].hasDigit(s) {
 		f = f[:len(f)-1]
 	}
 	// A British postcode's second half has a digit; its first ("LS1") too.
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && f[len(f)-1].hasDigit(s) {
 		f = f[:len(f)-1]
 	}
-	return strings.Join(f, " ")
+	return joinWords(s, f)
 }
 
 // postalOnly reports whether s is a postal code alone: a Dutch one ("1017 SG"), or at most
@@ -178,19 +180,72 @@ func postalOnly(s string) bool {
 	if !hasDigit(s) {
 		return false
 	}
-	f := strings.Fields(s)
-	if dutchPostcode(f) {
+	var buf [maxWords]word
+	f := wordsOf(buf[:0], s)
+	if len(f) == 2 && dutchPostcode(f[0].of(s), f[1].of(s)) {
 		return true
 	}
 	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
 		return false
 	}
 	for _, w := range f {
-		if !hasDigit(w) {
+		if !w.hasDigit(s) {
 			return false
 		}
 	}
 	return true
+}
+
+// maxWords is how many words of a part wordsOf finds room for on the stack; a part of
+// more (rare) grows its slice.
+const maxWords = 8
+
+// word is a word of a string s: s[start:end].
+type word struct{ start, end int }
+
+func (w word) of(s string) string     { return s[w.start:w.end] }
+func (w word) hasDigit(s string) bool { return hasDigit(w.of(s)) }
+
+// wordsOf appends to out the words of s, split where strings.Fields splits them (at
+// unicode.IsSpace).
+func wordsOf(out []word, s string) []word {
+	start := -1
+	for i, r := range s {
+		switch {
+		case unicode.IsSpace(r) && start >= 0:
+			out, start = append(out, word{start, i}), -1
+		case !unicode.IsSpace(r) && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, word{start, len(s)})
+	}
+	return out
+}
+
+// joinWords returns the words f of s joined by single spaces, as strings.Join of their
+// strings.Fields would: a slice of s, without allocating, when they are so joined in s.
+func joinWords(s string, f []word) string {
+	if len(f) == 0 {
+		return ""
+	}
+	span, n := s[f[0].start:f[len(f)-1].end], len(f)-1
+	for _, w := range f {
+		n += w.end - w.start
+	}
+	if n == len(span) && spacedOnce(span) {
+		return span
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, w := range f {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.of(s))
+	}
+	return b.String()
 }
 
 // startsWithPostcode reports whether a part's first word holds a digit ("25596 Wacken").
@@ -218,10 +273,11 @@ func spacedOnce(s string) bool {
 // hasDigit reports whether s holds an ASCII digit.
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
-// dutchPostcode reports whether words are a Dutch postcode: four digits and two capitals.
-func dutchPostcode(words []string) bool {
-	return len(words) == 2 && len(words[0]) == 4 && strings.Trim(words[0], "0123456789") == "" &&
-		len(words[1]) == 2 && strings.Trim(words[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+// dutchPostcode reports whether two words are a Dutch postcode: four digits and two
+// capitals.
+func dutchPostcode(digits, letters string) bool {
+	return len(digits) == 4 && strings.Trim(digits, "0123456789") == "" &&
+		len(letters) == 2 && strings.Trim(letters, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }
 
 // isCode reports whether s is written like a region's code: two or three capital letters

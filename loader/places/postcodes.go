@@ -224,7 +224,7 @@ func (m codeMatch) decided(r Reading) Reading {
 func PostcodeTown(s string) bool {
 	f := strings.Fields(s)
 	switch {
-	case len(f) > 2 && dutchPostcode(f[:2]):
+	case len(f) > 2 && dutchPostcode(f[0], f[1]):
 		f = f[2:]
 	case len(f) > 1 && len(f[0]) >= 4 && len(f[0]) <= 5 && strings.Trim(f[0], "0123456789") == "":
 		f = f[1:]
