@@ -2,6 +2,7 @@ package places
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/gigs/gigs/engine"
@@ -58,18 +59,28 @@ type splitRule struct {
 	apply func(s *lineSplit) bool
 }
 
-// readings are the ways to read a place whose locality may be an address on one line, in
-// the order Locate tries them, by the rules of readingRules applied in order until one has
-// made them.
-func (g *Gazetteer) readings(p Place) []Place {
-	r := lineReading{p: p}
+// readings appends to out the ways to read a place whose locality may be an address on
+// one line, in the order Locate tries them, by the rules of readingRules applied in order
+// until one has made them.
+func (g *Gazetteer) readings(out []Place, p Place) []Place {
+	r := lineReadings.Get().(*lineReading)
+	*r = lineReading{p: p}
+	r.parts, r.out = r.partsRoom[:0], r.outRoom[:0]
+	r.regionFirst, r.regionCity = r.firstRoom[:0], r.cityRoom[:0]
 	for _, rule := range readingRules {
-		if rule.apply(g, &r) {
+		if rule.apply(g, r) {
 			break
 		}
 	}
-	return r.out
+	out = append(out, r.out...)
+	*r = lineReading{} // nothing of the place is kept while r waits in the pool
+	lineReadings.Put(r)
+	return out
 }
+
+// lineReadings keep lineReadings between look-ups: the rules' table calls each rule through
+// a function value, so the state they share would be allocated on every look-up.
+var lineReadings = sync.Pool{New: func() any { return new(lineReading) }}
 
 // lineReading is what the rules of readingRules work on.
 type lineReading struct {
@@ -86,7 +97,16 @@ type lineReading struct {
 	// after q.
 	regionCity []Place
 	out        []Place // the readings, once a rule has made them
+
+	// Room for the slices above, for a line of up to maxParts parts.
+	partsRoom           [maxParts]string
+	firstRoom, cityRoom [1]Place
+	outRoom             [3]Place
 }
+
+// maxParts is how many parts of a line a lineReading has room for; a line of more grows
+// its slice.
+const maxParts = 8
 
 // readingRule is a rule of Gazetteer.readings: apply reads what it can of r and reports
 // whether r.out holds the readings (the rules after it are not applied).
@@ -104,15 +124,15 @@ func (r *lineReading) endsInCountry() (string, bool) {
 	return engine.CountryCode(r.parts[len(r.parts)-1])
 }
 
-// commaParts returns the parts of line between its commas, trimmed, without empty ones.
-func commaParts(line string) []string {
-	var parts []string
+// commaParts appends to out the parts of line between its commas, trimmed, without empty
+// ones.
+func commaParts(out []string, line string) []string {
 	for part := range strings.SplitSeq(line, ",") {
 		if part = strings.TrimSpace(part); part != "" {
-			parts = append(parts, part)
+			out = append(out, part)
 		}
 	}
-	return parts
+	return out
 }
 
 // asRegion reads the last of parts as p's region and the one before as its locality,
