@@ -97,6 +97,9 @@ type lineReading struct {
 	// after q.
 	regionCity []Place
 	out        []Place // the readings, once a rule has made them
+	// lastCountry and lastIsCountry are endsInCountry's answer, once lastRead.
+	lastCountry             string
+	lastIsCountry, lastRead bool
 
 	// Room for the slices above, for a line of up to maxParts parts.
 	partsRoom           [maxParts]string
@@ -119,9 +122,13 @@ type readingRule struct {
 func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != "" }
 
 // endsInCountry returns the country's code the line's last part names, and whether it
-// names one.
+// names one. The rules after postcodesLast ask it of the same part: it is looked up once.
 func (r *lineReading) endsInCountry() (string, bool) {
-	return engine.CountryCode(r.parts[len(r.parts)-1])
+	if !r.lastRead {
+		r.lastCountry, r.lastIsCountry = engine.CountryCode(r.parts[len(r.parts)-1])
+		r.lastRead = true
+	}
+	return r.lastCountry, r.lastIsCountry
 }
 
 // commaParts appends to out the parts of line between its commas, trimmed, without empty
@@ -291,7 +298,14 @@ func spacedOnce(s string) bool {
 }
 
 // hasDigit reports whether s holds an ASCII digit.
-func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+func hasDigit(s string) bool {
+	for i := range len(s) {
+		if '0' <= s[i] && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
 
 // dutchPostcode reports whether two words are a Dutch postcode: four digits and two
 // capitals.

@@ -80,10 +80,9 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 	if len(p.Locality) > maxPlaces {
 		return Reading{}, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
-	if code, ok := engine.CountryCode(ctx.Country); ok {
-		ctx.Country = code
-	} else {
-		ctx.Country = ""
+	if ctx.Country != "" {
+		code, _ := engine.CountryCode(ctx.Country)
+		ctx.Country = code // "" when it is no country's
 	}
 	var room [8]Place // a place has a few readings: room for them on the stack
 	readings, code := g.withPostcodes(p, g.placeReadings(room[:0], p))
