@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gigs/gigs/engine"
 )
@@ -239,9 +240,9 @@ func wordsOf(out []word, s string) []word {
 	start := -1
 	for i, r := range s {
 		switch {
-		case unicode.IsSpace(r) && start >= 0:
+		case isSpace(r) && start >= 0:
 			out, start = append(out, word{start, i}), -1
-		case !unicode.IsSpace(r) && start < 0:
+		case !isSpace(r) && start < 0:
 			start = i
 		}
 	}
@@ -289,12 +290,20 @@ func startsWithPostcode(part string) bool {
 func spacedOnce(s string) bool {
 	prev := ' '
 	for _, r := range s {
-		if unicode.IsSpace(r) && (r != ' ' || prev == ' ') {
+		if isSpace(r) && (r != ' ' || prev == ' ') {
 			return false
 		}
 		prev = r
 	}
 	return prev != ' '
+}
+
+// isSpace is unicode.IsSpace, without a call for ASCII.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	return unicode.IsSpace(r)
 }
 
 // hasDigit reports whether s holds an ASCII digit.

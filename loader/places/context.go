@@ -158,6 +158,9 @@ func clocks(loc *time.Location) [2]int {
 // sameClock reports whether loc keeps the clock of the zone named zone (America/Detroit
 // and America/New_York do; America/Chicago and America/New_York do not).
 func sameClock(loc *time.Location, zone string) bool {
+	if loc != nil && loc.String() == zone {
+		return true // the zone itself: no need to read its clocks
+	}
 	z, err := Zone(zone)
 	return err == nil && loc != nil && clocks(loc) == clocks(z)
 }
