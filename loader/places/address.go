@@ -79,8 +79,9 @@ func (g *Gazetteer) readings(out []Place, p Place) []Place {
 	return out
 }
 
-// lineReadings keep lineReadings between look-ups: the rules' table calls each rule through
-// a function value, so the state they share would be allocated on every look-up.
+// lineReadings holds the lineReadings of finished look-ups for the next: the rules' table
+// calls each rule through a function value, so the state they share would otherwise be
+// allocated on every look-up.
 var lineReadings = sync.Pool{New: func() any { return new(lineReading) }}
 
 // lineReading is what the rules of readingRules work on.
