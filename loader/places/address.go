@@ -2,7 +2,9 @@ package places
 
 import (
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gigs/gigs/engine"
 )
@@ -58,18 +60,29 @@ type splitRule struct {
 	apply func(s *lineSplit) bool
 }
 
-// readings are the ways to read a place whose locality may be an address on one line, in
-// the order Locate tries them, by the rules of readingRules applied in order until one has
-// made them.
-func (g *Gazetteer) readings(p Place) []Place {
-	r := lineReading{p: p}
+// readings appends to out the ways to read a place whose locality may be an address on
+// one line, in the order Locate tries them, by the rules of readingRules applied in order
+// until one has made them.
+func (g *Gazetteer) readings(out []Place, p Place) []Place {
+	r := lineReadings.Get().(*lineReading)
+	*r = lineReading{p: p}
+	r.parts, r.out = r.partsRoom[:0], r.outRoom[:0]
+	r.regionFirst, r.regionCity = r.firstRoom[:0], r.cityRoom[:0]
 	for _, rule := range readingRules {
-		if rule.apply(g, &r) {
+		if rule.apply(g, r) {
 			break
 		}
 	}
-	return r.out
+	out = append(out, r.out...)
+	*r = lineReading{} // nothing of the place is kept while r waits in the pool
+	lineReadings.Put(r)
+	return out
 }
+
+// lineReadings holds the lineReadings of finished look-ups for the next: the rules' table
+// calls each rule through a function value, so the state they share would otherwise be
+// allocated on every look-up.
+var lineReadings = sync.Pool{New: func() any { return new(lineReading) }}
 
 // lineReading is what the rules of readingRules work on.
 type lineReading struct {
@@ -86,7 +99,19 @@ type lineReading struct {
 	// after q.
 	regionCity []Place
 	out        []Place // the readings, once a rule has made them
+	// lastCountry and lastIsCountry are endsInCountry's answer, once lastRead.
+	lastCountry             string
+	lastIsCountry, lastRead bool
+
+	// Room for the slices above, for a line of up to maxParts parts.
+	partsRoom           [maxParts]string
+	firstRoom, cityRoom [1]Place
+	outRoom             [3]Place
 }
+
+// maxParts is how many parts of a line a lineReading has room for; a line of more grows
+// its slice.
+const maxParts = 8
 
 // readingRule is a rule of Gazetteer.readings: apply reads what it can of r and reports
 // whether r.out holds the readings (the rules after it are not applied).
@@ -99,20 +124,24 @@ type readingRule struct {
 func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != "" }
 
 // endsInCountry returns the country's code the line's last part names, and whether it
-// names one.
+// names one. The rules after postcodesLast ask it of the same part: it is looked up once.
 func (r *lineReading) endsInCountry() (string, bool) {
-	return engine.CountryCode(r.parts[len(r.parts)-1])
+	if !r.lastRead {
+		r.lastCountry, r.lastIsCountry = engine.CountryCode(r.parts[len(r.parts)-1])
+		r.lastRead = true
+	}
+	return r.lastCountry, r.lastIsCountry
 }
 
-// commaParts returns the parts of line between its commas, trimmed, without empty ones.
-func commaParts(line string) []string {
-	var parts []string
+// commaParts appends to out the parts of line between its commas, trimmed, without empty
+// ones.
+func commaParts(out []string, line string) []string {
 	for part := range strings.SplitSeq(line, ",") {
 		if part = strings.TrimSpace(part); part != "" {
-			parts = append(parts, part)
+			out = append(out, part)
 		}
 	}
-	return parts
+	return out
 }
 
 // asRegion reads the last of parts as p's region and the one before as its locality,
@@ -142,11 +171,12 @@ func regionPart(s string) string {
 	if !hasDigit(s) && spacedOnce(s) {
 		return s // most parts: nothing to drop or join, and nothing to allocate
 	}
-	f := strings.Fields(s)
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	var buf [maxWords]word
+	f := wordsOf(buf[:0], s)
+	for len(f) > 1 && f[len(f)-1].hasDigit(s) {
 		f = f[:len(f)-1]
 	}
-	return strings.Join(f, " ")
+	return joinWords(s, f)
 }
 
 // stripPostal drops the words holding digits at either end of a locality ("10115 Berlin",
@@ -155,21 +185,22 @@ func stripPostal(s string) string {
 	if !hasDigit(s) && spacedOnce(s) {
 		return s // most localities: nothing to drop or join, and nothing to allocate
 	}
-	f := strings.Fields(s)
-	for len(f) > 1 && hasDigit(f[0]) {
-		if len(f) > 2 && dutchPostcode(f[:2]) {
+	var buf [maxWords]word
+	f := wordsOf(buf[:0], s)
+	for len(f) > 1 && f[0].hasDigit(s) {
+		if len(f) > 2 && dutchPostcode(f[0].of(s), f[1].of(s)) {
 			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
 		}
 		f = f[1:]
 	}
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && f[len(f)-1].hasDigit(s) {
 		f = f[:len(f)-1]
 	}
 	// A British postcode's second half has a digit; its first ("LS1") too.
-	for len(f) > 1 && hasDigit(f[len(f)-1]) {
+	for len(f) > 1 && f[len(f)-1].hasDigit(s) {
 		f = f[:len(f)-1]
 	}
-	return strings.Join(f, " ")
+	return joinWords(s, f)
 }
 
 // postalOnly reports whether s is a postal code alone: a Dutch one ("1017 SG"), or at most
@@ -178,19 +209,72 @@ func postalOnly(s string) bool {
 	if !hasDigit(s) {
 		return false
 	}
-	f := strings.Fields(s)
-	if dutchPostcode(f) {
+	var buf [maxWords]word
+	f := wordsOf(buf[:0], s)
+	if len(f) == 2 && dutchPostcode(f[0].of(s), f[1].of(s)) {
 		return true
 	}
 	if len(f) == 0 || len(f) > 2 || len(s) > 10 {
 		return false
 	}
 	for _, w := range f {
-		if !hasDigit(w) {
+		if !w.hasDigit(s) {
 			return false
 		}
 	}
 	return true
+}
+
+// maxWords is how many words of a part wordsOf finds room for on the stack; a part of
+// more (rare) grows its slice.
+const maxWords = 8
+
+// word is a word of a string s: s[start:end].
+type word struct{ start, end int }
+
+func (w word) of(s string) string     { return s[w.start:w.end] }
+func (w word) hasDigit(s string) bool { return hasDigit(w.of(s)) }
+
+// wordsOf appends to out the words of s, split where strings.Fields splits them (at
+// unicode.IsSpace).
+func wordsOf(out []word, s string) []word {
+	start := -1
+	for i, r := range s {
+		switch {
+		case isSpace(r) && start >= 0:
+			out, start = append(out, word{start, i}), -1
+		case !isSpace(r) && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, word{start, len(s)})
+	}
+	return out
+}
+
+// joinWords returns the words f of s joined by single spaces, as strings.Join of their
+// strings.Fields would: a slice of s, without allocating, when they are so joined in s.
+func joinWords(s string, f []word) string {
+	if len(f) == 0 {
+		return ""
+	}
+	span, n := s[f[0].start:f[len(f)-1].end], len(f)-1
+	for _, w := range f {
+		n += w.end - w.start
+	}
+	if n == len(span) && spacedOnce(span) {
+		return span
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, w := range f {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.of(s))
+	}
+	return b.String()
 }
 
 // startsWithPostcode reports whether a part's first word holds a digit ("25596 Wacken").
@@ -207,7 +291,7 @@ func startsWithPostcode(part string) bool {
 func spacedOnce(s string) bool {
 	prev := ' '
 	for _, r := range s {
-		if unicode.IsSpace(r) && (r != ' ' || prev == ' ') {
+		if isSpace(r) && (r != ' ' || prev == ' ') {
 			return false
 		}
 		prev = r
@@ -215,13 +299,29 @@ func spacedOnce(s string) bool {
 	return prev != ' '
 }
 
-// hasDigit reports whether s holds an ASCII digit.
-func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+// isSpace is unicode.IsSpace, without a call for ASCII.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	return unicode.IsSpace(r)
+}
 
-// dutchPostcode reports whether words are a Dutch postcode: four digits and two capitals.
-func dutchPostcode(words []string) bool {
-	return len(words) == 2 && len(words[0]) == 4 && strings.Trim(words[0], "0123456789") == "" &&
-		len(words[1]) == 2 && strings.Trim(words[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+// hasDigit reports whether s holds an ASCII digit.
+func hasDigit(s string) bool {
+	for i := range len(s) {
+		if '0' <= s[i] && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// dutchPostcode reports whether two words are a Dutch postcode: four digits and two
+// capitals.
+func dutchPostcode(digits, letters string) bool {
+	return len(digits) == 4 && strings.Trim(digits, "0123456789") == "" &&
+		len(letters) == 2 && strings.Trim(letters, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }
 
 // isCode reports whether s is written like a region's code: two or three capital letters

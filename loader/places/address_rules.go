@@ -38,7 +38,7 @@ func bracketedAddress(s *lineSplit) bool {
 // cutAtCommas cuts the line at its commas: "Club, Berlin" is "Club" and "Berlin". Parts are
 // trimmed, and empty ones go.
 func cutAtCommas(s *lineSplit) bool {
-	s.parts = commaParts(s.line)
+	s.parts = commaParts(nil, s.line)
 	return false
 }
 
@@ -162,14 +162,14 @@ func noComma(_ *Gazetteer, r *lineReading) bool {
 	if strings.Contains(r.p.Locality, ",") {
 		return false
 	}
-	r.out = []Place{r.p}
+	r.out = append(r.out, r.p)
 	return true
 }
 
 // cutLine cuts the line at its commas, trimming the parts and dropping empty ones, and
 // starts the reading from its end.
 func cutLine(_ *Gazetteer, r *lineReading) bool {
-	r.parts = commaParts(r.p.Locality)
+	r.parts = commaParts(r.parts, r.p.Locality)
 	r.rest, r.q = r.parts, r.p
 	return false
 }
@@ -193,7 +193,7 @@ func onePart(_ *Gazetteer, r *lineReading) bool {
 	if len(r.parts) == 1 {
 		q.Locality = r.parts[0]
 	}
-	r.out = []Place{q}
+	r.out = append(r.out, q)
 	return true
 }
 
@@ -257,7 +257,7 @@ func statedTown(_ *Gazetteer, r *lineReading) bool {
 		return false
 	}
 	r.q.Locality = stripPostal(r.rest[len(r.rest)-1])
-	r.out = []Place{r.q, r.p}
+	r.out = append(r.out, r.q, r.p)
 	return true
 }
 
@@ -349,7 +349,7 @@ func postcodeBeforeTown(_ *Gazetteer, r *lineReading) bool {
 	if n := len(r.parts); !country || len(r.regionFirst) == 0 || n < 2 || !startsWithPostcode(r.parts[n-2]) {
 		return false
 	}
-	r.out = append(append([]Place{r.q}, r.regionFirst...), r.regionCity...)
+	r.out = append(append(append(r.out, r.q), r.regionFirst...), r.regionCity...)
 	return true
 }
 
@@ -357,6 +357,6 @@ func postcodeBeforeTown(_ *Gazetteer, r *lineReading) bool {
 // GA" is in Georgia, not Gabon; "Chicago, IL" not in Israel), then the reading from the end,
 // then a region's name as its city.
 func regionFirst(_ *Gazetteer, r *lineReading) bool {
-	r.out = append(append(r.regionFirst, r.q), r.regionCity...)
+	r.out = append(append(append(r.out, r.regionFirst...), r.q), r.regionCity...)
 	return true
 }

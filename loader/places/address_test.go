@@ -81,7 +81,7 @@ func (c addressCase) outcome(g *Gazetteer) string {
 	if err != nil {
 		return err.Error()
 	}
-	q := g.placeReadings(p)[0]
+	q := g.placeReadings(nil, p)[0]
 	dash := func(s string) string { return cmpOr(s, "-") }
 	parts = append(parts, "read="+dash(q.Locality)+" / "+dash(q.Region)+" / "+dash(q.Country), "city="+city.Slug)
 	return strings.Join(parts, " | ")
@@ -122,7 +122,7 @@ func TestAddressRulesNeeded(t *testing.T) {
 			}
 		}()
 		p, parts := c.place()
-		return fmt.Sprint(c.outcome(g), parts, g.placeReadings(p))
+		return fmt.Sprint(c.outcome(g), parts, g.placeReadings(nil, p))
 	}
 	all := func() []string {
 		var out []string

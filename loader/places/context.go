@@ -121,10 +121,11 @@ func inCountry(out, cs []*City, country string) []*City {
 // context's country first, else in the country of its context's zone (ZoneCountry); ok
 // when a city there is named without doubt.
 func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bool) {
-	if ctx.Country == "" && ctx.Zone != "" {
+	byZone := ctx.Country == "" && ctx.Zone != ""
+	if byZone {
 		// The zone's country, when it is one country's, names gazetteer towns; it makes
 		// none (a town the gazetteer lacks), being only what a calendar's author chose.
-		ctx.Country, ctx.CountryBy = g.ZoneCountry(ctx.Zone), "the country of "+ctx.ZoneBy
+		ctx.Country = g.ZoneCountry(ctx.Zone)
 	}
 	for _, q := range readings {
 		if q.Country != "" || q.Region != "" || ctx.Country == "" {
@@ -134,6 +135,9 @@ func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bo
 		c, by, err := g.named(q, ctx.Country, ctx)
 		if c == nil || err != nil {
 			return Reading{}, false
+		}
+		if byZone { // said only of a reading found, not of every look-up
+			ctx.CountryBy = "the country of " + ctx.ZoneBy
 		}
 		if by != "" {
 			by = ctx.CountryBy + "; " + by
@@ -154,6 +158,9 @@ func clocks(loc *time.Location) [2]int {
 // sameClock reports whether loc keeps the clock of the zone named zone (America/Detroit
 // and America/New_York do; America/Chicago and America/New_York do not).
 func sameClock(loc *time.Location, zone string) bool {
+	if loc != nil && loc.String() == zone {
+		return true // the zone itself: no need to read its clocks
+	}
 	z, err := Zone(zone)
 	return err == nil && loc != nil && clocks(loc) == clocks(z)
 }

@@ -80,12 +80,12 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 	if len(p.Locality) > maxPlaces {
 		return Reading{}, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
-	if code, ok := engine.CountryCode(ctx.Country); ok {
-		ctx.Country = code
-	} else {
-		ctx.Country = ""
+	if ctx.Country != "" {
+		code, _ := engine.CountryCode(ctx.Country)
+		ctx.Country = code // "" when it is no country's
 	}
-	readings, code := g.withPostcodes(p, g.placeReadings(p))
+	var room [8]Place // a place has a few readings: room for them on the stack
+	readings, code := g.withPostcodes(p, g.placeReadings(room[:0], p))
 	r, err := g.readPlace(readings, ctx)
 	if err != nil {
 		return r, err
@@ -217,16 +217,15 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 // that is a country's name is the country when the place states none; a region written as
 // an ISO 3166-2 code is the country's region (subdivision); an address on one line is read
 // from its end (readings); a country's code that is a region's too is read as the region
-// last (regionReadings).
-func (g *Gazetteer) placeReadings(p Place) []Place {
+// last (regionReadings). It appends them to out.
+func (g *Gazetteer) placeReadings(out []Place, p Place) []Place {
 	if p.Country == "" {
 		if _, ok := engine.CountryCode(p.Locality); ok {
 			p.Country, p.Locality = p.Locality, ""
 		}
 	}
 	p = subdivision(p)
-	readings := g.readings(p)
-	return append(readings, g.regionReadings(readings)...)
+	return g.regionReadings(g.readings(out, p))
 }
 
 func cmpErr(a, b error) error {
@@ -516,15 +515,14 @@ func Distance(lat1, lon1, lat2, lon2 float64) float64 {
 	return 2 * earthKM * math.Asin(math.Sqrt(math.Min(a, 1)))
 }
 
-// regionReadings returns, for readings whose country is written as a two-letter code that
+// regionReadings appends to readings, for those whose country is written as a two-letter code that
 // is also the code of a US state, a Canadian province or an Australian state, and that
 // state no region, the reading of the code as that region instead: a calendar's "Athens\,
 // GA" is in Georgia, not Gabon, and "Chicago\, IL" is not in Israel. They come after the
 // others: a place the country names ("London\, CA") stays there, and a town neither names
 // is made in the country, unless the coordinates are in the region (see Locate).
 func (g *Gazetteer) regionReadings(readings []Place) []Place {
-	var out []Place
-	for _, q := range readings {
+	for _, q := range readings { // the readings as they were: range reads the slice once
 		code := strings.TrimSpace(q.Country)
 		if q.Region != "" || len(code) != 2 {
 			continue
@@ -533,11 +531,11 @@ func (g *Gazetteer) regionReadings(readings []Place) []Place {
 			if regionCountries[c] && !strings.EqualFold(c, code) {
 				r := q
 				r.Region, r.Country = code, c
-				out = append(out, r)
+				readings = append(readings, r)
 			}
 		}
 	}
-	return out
+	return readings
 }
 
 // nearby reports whether the place's coordinates are within nearZone of a gazetteer city of

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,7 +76,14 @@ var postcodes = sync.OnceValue(func() map[postcodeKey]postcode {
 })
 
 // serves reports whether the code serves a place of the folded name.
-func (pc postcode) serves(folded string) bool { return slices.Contains(pc.names, folded) }
+func (pc postcode) serves(folded []byte) bool {
+	for _, n := range pc.names {
+		if n == string(folded) {
+			return true
+		}
+	}
+	return false
+}
 
 // postcodesOf appends to codes the five-digit postal codes a place states, the shape of
 // every code of the table: its postcode's (unless it is longer than maxPlaces), and the
@@ -126,15 +132,9 @@ func lookUp(out []codeMatch, codes []string) []codeMatch {
 // confirmedBy returns the line of lines (lookUp's) that confirms the reading's town in its
 // stated country (any country of the table when it states none), and in its stated
 // region; ok false when none does, or when they confirm it in several countries or
-// regions.
-func (g *Gazetteer) confirmedBy(q Place, lines []codeMatch) (codeMatch, bool) {
-	town := q.Locality
-	if i := strings.LastIndexByte(town, ','); i >= 0 {
-		town = town[i+1:]
-	}
-	town = stripPostal(town)
-	folded := engine.Fold(town)
-	if folded == "" {
+// regions. town is the reading's town (townOf) and folded its name folded (engine.Fold).
+func (g *Gazetteer) confirmedBy(q Place, town string, folded []byte, lines []codeMatch) (codeMatch, bool) {
+	if len(folded) == 0 {
 		return codeMatch{}, false
 	}
 	stated := ""
@@ -162,6 +162,16 @@ func (g *Gazetteer) confirmedBy(q Place, lines []codeMatch) (codeMatch, bool) {
 	return found, n == 1
 }
 
+// townOf is the town of a reading a postcode may confirm: its locality's last part
+// after a comma, postal codes dropped.
+func townOf(q Place) string {
+	town := q.Locality
+	if i := strings.LastIndexByte(town, ','); i >= 0 {
+		town = town[i+1:]
+	}
+	return stripPostal(town)
+}
+
 // withPostcodes confirms each reading by the place's postcodes (see confirmedBy): a
 // confirmed reading states the code's country, its region when it states none, and the
 // zone of the gazetteer city nearest the code when it states none. It returns the
@@ -178,8 +188,13 @@ func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch
 		return readings, codeMatch{}
 	}
 	var by codeMatch
+	var foldRoom [64]byte
+	town, folded := "", foldRoom[:0]
 	for i, q := range readings {
-		m, ok := g.confirmedBy(q, lines)
+		if t := townOf(q); i == 0 || t != town { // readings mostly share their town
+			town, folded = t, engine.AppendFold(foldRoom[:0], []byte(t))
+		}
+		m, ok := g.confirmedBy(q, town, folded, lines)
 		if !ok {
 			continue
 		}
@@ -224,7 +239,7 @@ func (m codeMatch) decided(r Reading) Reading {
 func PostcodeTown(s string) bool {
 	f := strings.Fields(s)
 	switch {
-	case len(f) > 2 && dutchPostcode(f[:2]):
+	case len(f) > 2 && dutchPostcode(f[0], f[1]):
 		f = f[2:]
 	case len(f) > 1 && len(f[0]) >= 4 && len(f[0]) <= 5 && strings.Trim(f[0], "0123456789") == "":
 		f = f[1:]
