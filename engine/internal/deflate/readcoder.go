@@ -47,7 +47,8 @@ func ReadCoder(fragment []byte) (*Coder, error) {
 			return nil, errNotFragment
 		}
 	}
-	if r.short || len(lengths) != nlit+ndist || slices.Contains(lengths, 0) {
+	if r.short || len(lengths) != nlit+ndist || slices.Contains(lengths, 0) ||
+		!complete(lengths[:nlit]) || !complete(lengths[nlit:]) {
 		return nil, errNotFragment
 	}
 	c := coderOf(lengths[:nlit], lengths[nlit:])
@@ -60,6 +61,17 @@ func ReadCoder(fragment []byte) (*Coder, error) {
 }
 
 var errNotFragment = errors.New("deflate: not a fragment's header")
+
+// complete reports whether code lengths (each 1 to 15) make a complete prefix code, as every
+// code a Coder writes is: one neither over-subscribed (no inflater could decode it) nor
+// leaving codes unused (the lengths are not a Coder's).
+func complete(lengths []uint8) bool {
+	sum := 0
+	for _, n := range lengths {
+		sum += 1 << (15 - n)
+	}
+	return sum == 1<<15
+}
 
 // bitReader reads bits as deflate packs them, least significant first; short is set once
 // a read went past the end (the missing bits read as 0).
