@@ -20,10 +20,17 @@ import (
 // count reads at most this many words at each end of its range.
 const pairBlock = 128
 
+// pairBudget caps the bytes of a snapshot's pair counts, whose number grows with the
+// frequent words and large postings upstream data makes: the copies past the budget are
+// not counted, and their pairs are intersected as before (the counts only save time). A
+// variable for tests only.
+var pairBudget = 64 << 20
+
 // pairCounts holds the counts of every pair of a dense copy and a filter's large posting.
 type pairCounts struct {
 	first  [numDims]int // the number of the first large posting of each dimension
 	views  int          // the large postings of every dimension
+	copies int          // the dense copies counted: the first ones, as pairBudget allows
 	blocks int          // of a pair's counts: one per block, then the total
 	// cum holds pair (copy k, posting v)'s counts at (k*views+v)*(blocks+1): the members of
 	// both below each block, and then of both in all.
@@ -42,8 +49,12 @@ func (s *Snapshot) countPairs() pairCounts {
 	if d.width == 0 || len(d.bits) == 0 || c.views == 0 {
 		return c
 	}
-	copies := len(d.bits) / d.width
 	c.blocks = (d.width + pairBlock - 1) / pairBlock
+	c.copies = min(len(d.bits)/d.width, pairBudget/(4*c.views*(c.blocks+1)))
+	if c.copies == 0 {
+		return c
+	}
+	copies := c.copies
 	c.cum = make([]int32, copies*c.views*(c.blocks+1))
 	other := make([]uint64, d.width)
 	for dim := range s.index {
@@ -96,7 +107,7 @@ func (s *Snapshot) pairMembers(q *Query, g, h group) (m members, ok bool) {
 	}
 	k := s.words.copyOf(&q.wg[g.word-1])
 	v := s.viewOf(q, h.d, 0)
-	if k < 0 || v < 0 {
+	if k < 0 || k >= s.words.pairs.copies || v < 0 {
 		return members{}, false
 	}
 	x, ps := &s.words, &s.index[h.d]

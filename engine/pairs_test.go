@@ -23,6 +23,14 @@ func TestPairsMatchReference(t *testing.T) {
 	ds := scale.Generate(scale.Config{Gigs: gigs, Seed: 9, Now: now, Days: 40})
 	s := build(t, ds)
 	loaded := roundTrip(t, s)
+	// A snapshot whose pair counts pairBudget cut to one copy: the others' pairs are
+	// intersected as before.
+	counted, restore := engine.CapPairs(s)
+	capped := build(t, ds)
+	restore()
+	if counted < 2 || engine.PairCopies(capped) != 1 {
+		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, engine.PairCopies(capped))
+	}
 	ref := newReference(ds)
 	texts := searchTexts(ds)
 	// The most common words of the titles, their beginnings, and the word every venue has.
@@ -76,7 +84,8 @@ func TestPairsMatchReference(t *testing.T) {
 		rq.offset, rq.limit = 0, 1<<30
 		all, _ := ref.run(rq)
 		want := slices.DeleteFunc(all, func(id string) bool { return !matching[search][id] })
-		for _, snap := range []*engine.Snapshot{s, loaded} {
+		size := 1 + r.IntN(200) // of a keyset page
+		for _, snap := range []*engine.Snapshot{s, loaded, capped} {
 			q := engine.AcquireQuery()
 			q.Match(d, []byte(v))
 			if err := q.Search([]byte(search)); err != nil {
@@ -89,11 +98,11 @@ func TestPairsMatchReference(t *testing.T) {
 			}
 			page := want[min(offset, len(want)):min(offset+limit, len(want))]
 			if got := pageIDs(t, snap, q.Page); q.Total != len(want) || !slices.Equal(got, page) {
-				t.Fatalf("query %d q=%q %v=%q from=%+v to=%+v offset %d (read from its file: %v):\ngot %d %v\nwant %d %v",
-					i, search, d, v, rq.from, rq.to, offset, snap == loaded, q.Total, got, len(want), page)
+				t.Fatalf("query %d q=%q %v=%q from=%+v to=%+v offset %d (read from its file: %v, capped: %v):\ngot %d %v\nwant %d %v",
+					i, search, d, v, rq.from, rq.to, offset, snap == loaded, snap == capped, q.Total, got, len(want), page)
 			}
 			engine.ReleaseQuery(q)
-			if got := pageAll(t, snap, rq, search, 1+r.IntN(200)); !slices.Equal(got, want) {
+			if got := pageAll(t, snap, rq, search, size); !slices.Equal(got, want) {
 				t.Fatalf("query %d q=%q %v=%q, by keyset: got %d gigs, want %d", i, search, d, v, len(got), len(want))
 			}
 		}
