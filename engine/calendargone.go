@@ -49,6 +49,14 @@ func (s *Snapshot) indexGone() goneIndex {
 		g *gigDoc
 	}
 	var list []goneGig
+	// keep sorts list by start and keeps its first maxCalendarGone: run whenever list
+	// holds twice that, it bounds the gigs decoded and held at once, however many
+	// tombstones there are.
+	keep := func() {
+		slices.SortFunc(list, func(a, b goneGig) int { return cmp.Or(a.g.start.Compare(b.g.start), cmp.Compare(a.g.ID, b.g.ID)) })
+		clear(list[min(len(list), maxCalendarGone):])
+		list = list[:min(len(list), maxCalendarGone)]
+	}
 	for t := range s.tomb.len() {
 		body := s.tomb.gig(t)
 		if Reason(s.tomb.reason[t]) != ReasonGone || body == nil {
@@ -58,10 +66,11 @@ func (s *Snapshot) indexGone() goneIndex {
 		if err != nil || dayNumber(g.start) < dayNumber(s.built.In(g.loc)) {
 			continue // past: Build would drop it too
 		}
-		list = append(list, goneGig{t, g})
+		if list = append(list, goneGig{t, g}); len(list) == 2*maxCalendarGone {
+			keep()
+		}
 	}
-	slices.SortFunc(list, func(a, b goneGig) int { return cmp.Or(a.g.start.Compare(b.g.start), cmp.Compare(a.g.ID, b.g.ID)) })
-	list = list[:min(len(list), maxCalendarGone)]
+	keep()
 
 	ds := &Dataset{Gigs: make([]Gig, 0, len(list))}
 	seen := map[string]bool{}
