@@ -299,6 +299,7 @@ func TestManifestChainRefused(t *testing.T) {
 		{"outside deltas/", func(m *replica.Manifest) { m.Deltas[1].Object = "manifest.json" }, "not a delta"},
 		{"climbing out", func(m *replica.Manifest) { m.Deltas[1].Object = replica.DeltaPrefix + "../manifest.json" }, "not a delta"},
 		{"huge", func(m *replica.Manifest) { m.Deltas[1].RawSize = 1 << 40 }, "sizes"},
+		{"over a quarter of its file", func(m *replica.Manifest) { m.Deltas[1].RawSize = m.Deltas[1].FileSize/4 + 1<<20 + 1 }, "sizes"},
 		{"decompresses too far", func(m *replica.Manifest) { m.Deltas[1].RawSize = 30 * m.Deltas[1].Size }, "over 20 times"},
 		{"not a checksum", func(m *replica.Manifest) { m.Deltas[1].To = "snapshot" }, "not checksums"},
 		{"no SHA-256", func(m *replica.Manifest) { m.Deltas[1].SHA256 = "" }, "not a hex SHA-256"},

@@ -34,7 +34,7 @@ func FuzzParseManifest(f *testing.F) {
 			t.Fatalf("accepted a chain of %d deltas", len(m.Deltas))
 		}
 		for i, d := range m.Deltas {
-			if !strings.HasPrefix(d.Object, DeltaPrefix) || strings.Contains(d.Object, "..") || d.RawSize > maxDelta ||
+			if !strings.HasPrefix(d.Object, DeltaPrefix) || strings.Contains(d.Object, "..") || d.RawSize > deltaCap(d.FileSize) ||
 				d.RawSize > maxRatio*d.Size || i > 0 && d.From != m.Deltas[i-1].To {
 				t.Fatalf("accepted delta %d: %+v", i, d)
 			}

@@ -147,7 +147,7 @@ func uploadDelta(ctx context.Context, b *blob.Bucket, key, base, path string) (*
 	if err != nil {
 		return nil, err
 	}
-	if int64(raw.Len()) > maxDelta {
+	if int64(raw.Len()) > deltaCap(sd.Size()) {
 		return nil, nil // followers would refuse it: the file goes whole
 	}
 	d := &Delta{Object: key, RawSize: int64(raw.Len()), From: fmt.Sprintf("%016x", sd.Base()), To: fmt.Sprintf("%016x", sd.Sum()), FileSize: sd.Size()}

@@ -48,6 +48,12 @@ const (
 	maxDelta = 4 << 30
 )
 
+// deltaCap returns the most a delta making a snapshot file of fileSize bytes may hold
+// decompressed: a quarter of the file and a MiB, at most maxDelta. A follower holds a delta
+// in memory while it applies it, so a manifest may not make it hold more; a delta of more
+// saves little over the whole file, which a publisher uploads instead.
+func deltaCap(fileSize int64) int64 { return min(maxDelta, fileSize/4+1<<20) }
+
 // A manifest's times must be plausible, or one bad manifest would hold every follower
 // and the publisher (nothing built before it is served or published) or set caches'
 // lifetimes: built at most maxAhead after the reader's clock (the publisher's may run a
@@ -151,9 +157,9 @@ func (m *Manifest) checkDeltas() error {
 		switch {
 		case !strings.HasPrefix(d.Object, DeltaPrefix) || strings.Contains(d.Object, ".."):
 			return fmt.Errorf("manifest names %q, not a delta under %s", d.Object, DeltaPrefix)
-		case d.Size <= 0 || d.Size > maxSnapshot || d.FileSize <= 0 || d.FileSize > maxSnapshot || d.RawSize <= 0 || d.RawSize > maxDelta:
+		case d.Size <= 0 || d.Size > maxSnapshot || d.FileSize <= 0 || d.FileSize > maxSnapshot || d.RawSize <= 0 || d.RawSize > deltaCap(d.FileSize):
 			return fmt.Errorf("delta %s: sizes %d, %d decompressed, %d made (at most %d, %d, %d)", d.Object, d.Size, d.RawSize, d.FileSize,
-				int64(maxSnapshot), int64(maxDelta), int64(maxSnapshot))
+				int64(maxSnapshot), deltaCap(d.FileSize), int64(maxSnapshot))
 		case d.RawSize > maxRatio*d.Size:
 			return fmt.Errorf("delta %s: %d bytes decompress to %d: over %d times", d.Object, d.Size, d.RawSize, maxRatio)
 		case err != nil || len(sum) != sha256.Size:
