@@ -80,19 +80,19 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 	var tab table
 	made := make([][][]byte, 0, len(secs))
 	for i, sec := range secs {
+		srcs, same, err := sources(predict, i, baseSecs, made, sec)
+		if err != nil {
+			return nil, fmt.Errorf("section %d: %w", i, err)
+		}
 		var best []byte
-		for k := 0; k <= maxSource; k++ {
-			src, ok, err := predict.source(i, k, baseSecs, made)
-			if err != nil {
-				return nil, fmt.Errorf("section %d: %w", i, err)
-			}
-			if !ok {
-				break
+		for k, src := range srcs {
+			if same >= 0 && k != same {
+				continue // a source the section equals is one copy: none does better
 			}
 			if d := encodeSection(binary.AppendUvarint(nil, uint64(k)), &tab, plain, src, sec); best == nil || len(d) < len(best) {
 				best = d
 			}
-			if len(sec) > maxWordSection || len(src) > maxWordSection {
+			if same >= 0 || len(sec) > maxWordSection || len(src) > maxWordSection {
 				continue
 			}
 			for t := diff32; t < nTransf; t++ {
@@ -107,6 +107,23 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 		out = append(out, best...)
 	}
 	return out, nil
+}
+
+// sources returns the sources predict offers section i of a file, sec, up to the first
+// that equals sec (same, its number; -1 when none does). The sources after it are not
+// made: a section that is a source's copy is coded as that one copy.
+func sources(predict Predictor, i int, base [][]byte, made [][][]byte, sec []byte) (srcs [][]byte, same int, err error) {
+	for k := 0; k <= maxSource; k++ {
+		src, ok, err := predict.source(i, k, base, made)
+		if err != nil || !ok {
+			return srcs, -1, err
+		}
+		srcs = append(srcs, src)
+		if bytes.Equal(src, sec) {
+			return srcs, k, nil
+		}
+	}
+	return srcs, -1, nil
 }
 
 // wordSize is the bytes of a word of transform t.
@@ -197,6 +214,11 @@ func (t *table) index(src []byte) {
 	}
 }
 
+// maxMiss caps the bytes of a section searched for a run of its source past the last
+// run found: a section made anew (an export compressed again) against a source it shares
+// nothing with would look up every byte of it in a table too large for any cache.
+const maxMiss = 4 << 20
+
 // encodeSection appends to out the section dst as operations on src (both transformed by
 // t already).
 func encodeSection(out []byte, tab *table, t byte, src, dst []byte) []byte {
@@ -213,7 +235,10 @@ func encodeSection(out []byte, tab *table, t byte, src, dst []byte) []byte {
 		}
 		lit = at + n
 	}
-	if len(src) >= block && len(dst) >= block && len(src) < 1<<32-block {
+	switch {
+	case len(dst) > 0 && bytes.Equal(src, dst):
+		emit(0, 0, len(dst))
+	case len(src) >= block && len(dst) >= block && len(src) < 1<<32-block:
 		tab.index(src)
 		i := 0
 		h := hash(dst)
@@ -234,8 +259,8 @@ func encodeSection(out []byte, tab *table, t byte, src, dst []byte) []byte {
 					continue
 				}
 			}
-			if i+block >= len(dst) {
-				break
+			if i+block >= len(dst) || i-lit > maxMiss {
+				break // the rest is added: a source it has no run of costs no more
 			}
 			h = h*prime + uint64(dst[i+block]) - pow*uint64(dst[i])
 			i++
