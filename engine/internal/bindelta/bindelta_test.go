@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,4 +192,54 @@ func FuzzApply(f *testing.F) {
 		}
 		_, _ = d.Apply(io.Discard, base[:len(base)/2], head, 1<<20, nil)
 	})
+}
+
+// TestSourceShortcuts codes sections against sources a Predictor makes: a section equal
+// to one is that one copy, and the sources after it are not asked for; a section that
+// shares nothing with its source for longer than maxMiss is added whole past it, and
+// still round-trips.
+func TestSourceShortcuts(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	baseRows, fileRows := rows(r, 200), rows(r, 200)
+	far := make([]byte, maxMiss+3*block) // unrelated, then the base's last row
+	for i := range far {
+		far[i] = byte(r.Uint32())
+	}
+	copy(far[len(far)-2*block:], bytes.Repeat([]byte("ab"), block))
+	b, f := file(baseRows, bytes.Repeat([]byte("ab"), 4*block)), file(fileRows, far)
+	secs, err := binfile.Split(f, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []int
+	predict := func(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+		asked = append(asked, 10*i+k)
+		if i == 0 && k <= 2 { // the rows: source 1 is the file's own, source 2 never needed
+			return secs[0], true, nil
+		}
+		return nil, false, nil
+	}
+	delta, err := Encode(b, f, head, predict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(asked, 2) {
+		t.Errorf("sources asked %v: source 2 of section 0 after source 1 was its copy", asked)
+	}
+	d, err := Parse(delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := d.Apply(&out, b, head, 1<<30, predict); err != nil || !bytes.Equal(out.Bytes(), f) {
+		t.Fatalf("%v, or the file made differs", err)
+	}
+	// Section 0 is one copy of source 1: its source, transform, size, add 0, copy, offset.
+	want := binary.AppendVarint(binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(append(binary.AppendUvarint(nil, 1), plain), uint64(len(secs[0]))), 0), uint64(len(secs[0]))), 0)
+	if !bytes.Contains(delta, want) {
+		t.Errorf("section 0 is not one copy of source 1")
+	}
+	if len(delta) < len(far) {
+		t.Errorf("delta %d bytes: a run found %d bytes past the last", len(delta), maxMiss)
+	}
 }
