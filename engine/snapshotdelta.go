@@ -191,9 +191,9 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 	}
 	bOff, ok1 := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
 	bZoff, ok2 := gigOffsets(base[sectionZArena+1], len(base[sectionZArena])-1)
-	arena := bytes.Join(made[sectionArena], nil)
-	off, ok3 := gigOffsets(bytes.Join(made[sectionArena+1], nil), len(arena))
-	built, hashes := bytes.Join(made[sectionBuilt], nil), base[sectionGigHash]
+	arena := joined(made[sectionArena])
+	off, ok3 := gigOffsets(joined(made[sectionArena+1]), len(arena))
+	built, hashes := joined(made[sectionBuilt]), base[sectionGigHash]
 	if !ok1 || !ok2 || !ok3 || len(bOff) != len(bZoff) || len(hashes) != 8*(len(bOff)-1) || len(built) != 8 {
 		return nil, errors.New("gigs' offsets inconsistent")
 	}
@@ -228,7 +228,7 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 		coder = deflate.NewCoder(sample)
 	}
 	var m deflate.Matcher
-	z := make([]byte, 0, len(base[sectionZArena]))
+	z := make([]byte, 0, len(base[sectionZArena])+len(base[sectionZArena])/8) // room for gigs added
 	for i, j := range from {
 		if g := row(off, i, arena); j >= 0 && bytes.Equal(row(bOff, int(j), base[sectionArena]), g) {
 			z = append(z, base[sectionZArena][bZoff[j]:bZoff[j+1]]...)
@@ -237,6 +237,15 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 		}
 	}
 	return z, nil
+}
+
+// joined returns the bytes of a section made of parts: its one part itself (a section of
+// the file a delta is written to), else the parts joined.
+func joined(parts [][]byte) []byte {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return bytes.Join(parts, nil)
 }
 
 // gigOffsets reads a section of 8-byte offsets of gigs into an arena of size bytes (and
@@ -280,7 +289,7 @@ func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
-	now, err := table(bytes.Join(made[sectionIDs], nil), bytes.Join(made[sectionIDs+1], nil))
+	now, err := table(joined(made[sectionIDs]), joined(made[sectionIDs+1]))
 	if err != nil {
 		return nil, err
 	}
