@@ -198,15 +198,33 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 		return nil, errors.New("gigs' offsets inconsistent")
 	}
 	row := func(at []int, i int, arena []byte) []byte { return arena[at[i] : at[i+1]-1] }
-	was := make(map[uint64]int32, len(bOff)-1)
-	for j := range len(bOff) - 1 {
-		was[binary.LittleEndian.Uint64(hashes[8*j:])] = int32(j)
-	}
+	// The gigs of both are in much the same order: a gig is looked for at the two of the
+	// base after the one found last, then in a map of all the base's gigs, made once.
+	hash := func(j int) uint64 { return binary.LittleEndian.Uint64(hashes[8*j:]) }
+	var was map[uint64]int32
 	from := make([]int32, len(off)-1) // the base's position of each gig, or -1
+	next := 0
 	for i := range from {
+		h := xxhash.Sum64(row(off, i, arena))
 		from[i] = -1
-		if j, ok := was[xxhash.Sum64(row(off, i, arena))]; ok {
-			from[i] = j
+		switch {
+		case next < len(bOff)-1 && hash(next) == h:
+			from[i] = int32(next)
+		case next+1 < len(bOff)-1 && hash(next+1) == h:
+			from[i] = int32(next + 1)
+		default:
+			if was == nil {
+				was = make(map[uint64]int32, len(bOff)-1)
+				for j := len(bOff) - 2; j >= 0; j-- { // the first of equal hashes wins
+					was[hash(j)] = int32(j)
+				}
+			}
+			if j, ok := was[h]; ok {
+				from[i] = j
+			}
+		}
+		if from[i] >= 0 {
+			next = int(from[i]) + 1
 		}
 	}
 	// The base's code, as Build takes its Prev's (see reuse.go); a base without gigs, or
