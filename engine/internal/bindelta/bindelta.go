@@ -171,8 +171,10 @@ func differences[T uint32 | uint64](b []byte, size int, get func([]byte) T, put 
 	}
 }
 
-// table maps hashes of src's blocks (at multiples of block) to where they start, plus one;
-// its slots are reused from section to section.
+// table maps hashes of src's blocks (at multiples of block) to the block's number plus
+// one, shifted left by checkBits, with that many bits of the hash besides those that
+// chose the slot: a look-up whose bits differ reads nothing of src, which at a large
+// section is a cache miss. Its slots are reused from section to section.
 type table struct {
 	slots []uint32
 	shift uint
@@ -197,7 +199,26 @@ func hash(b []byte) uint64 {
 	return h
 }
 
-func (t *table) slot(h uint64) uint64 { return (h * 0x9e3779b97f4a7c15) >> t.shift }
+// checkBits is how many bits of a slot check its hash: a block's number fits the rest,
+// since a section is under 4 GB and its blocks start at multiples of block (2^5).
+const checkBits = 5
+
+// entry returns the slot of a block of hash h, and what that slot holds for block i.
+func (t *table) entry(h uint64, i int) (uint64, uint32) {
+	m := h * 0x9e3779b97f4a7c15
+	return m >> t.shift, uint32(i+1)<<checkBits | uint32(m>>(t.shift-checkBits))&(1<<checkBits-1)
+}
+
+// find returns where in src the block of hash h that t holds may start: -1 when t holds
+// none, and false positives possible (the caller compares the bytes).
+func (t *table) find(h uint64) int {
+	at, want := t.entry(h, 0)
+	c := t.slots[at]
+	if c>>checkBits == 0 || c&(1<<checkBits-1) != want&(1<<checkBits-1) {
+		return -1
+	}
+	return int(c>>checkBits-1) * block
+}
 
 // index fills t with src's blocks.
 func (t *table) index(src []byte) {
@@ -210,7 +231,8 @@ func (t *table) index(src []byte) {
 	clear(t.slots)
 	t.shift = uint(64 - bits.Len(uint(size-1)))
 	for i := n - 1; i >= 0; i-- { // the first block of equal ones wins
-		t.slots[t.slot(hash(src[i*block:]))] = uint32(i*block) + 1
+		at, c := t.entry(hash(src[i*block:]), i)
+		t.slots[at] = c
 	}
 }
 
@@ -243,8 +265,7 @@ func encodeSection(out []byte, tab *table, t byte, src, dst []byte) []byte {
 		i := 0
 		h := hash(dst)
 		for {
-			if c := tab.slots[tab.slot(h)]; c != 0 {
-				j := int(c - 1)
+			if j := tab.find(h); j >= 0 {
 				if bytes.Equal(src[j:j+block], dst[i:i+block]) {
 					for j > 0 && i > lit && src[j-1] == dst[i-1] {
 						i, j = i-1, j-1
