@@ -110,8 +110,9 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 }
 
 // sources returns the sources predict offers section i of a file, sec, up to the first
-// that equals sec (same, its number; -1 when none does). The sources after it are not
-// made: a section that is a source's copy is coded as that one copy.
+// that equals sec (same, its number; -1 when none does, or sec is shorter than a block).
+// The sources after it are not made: a section that is a source's copy is coded as that
+// one copy. (A short one is coded as any other, as the delta was before: the same bytes.)
 func sources(predict Predictor, i int, base [][]byte, made [][][]byte, sec []byte) (srcs [][]byte, same int, err error) {
 	for k := 0; k <= maxSource; k++ {
 		src, ok, err := predict.source(i, k, base, made)
@@ -119,7 +120,7 @@ func sources(predict Predictor, i int, base [][]byte, made [][][]byte, sec []byt
 			return srcs, -1, err
 		}
 		srcs = append(srcs, src)
-		if bytes.Equal(src, sec) {
+		if len(sec) >= block && bytes.Equal(src, sec) {
 			return srcs, k, nil
 		}
 	}
@@ -258,7 +259,7 @@ func encodeSection(out []byte, tab *table, t byte, src, dst []byte) []byte {
 		lit = at + n
 	}
 	switch {
-	case len(dst) > 0 && bytes.Equal(src, dst):
+	case len(dst) >= block && bytes.Equal(src, dst):
 		emit(0, 0, len(dst))
 	case len(src) >= block && len(dst) >= block && len(src) < 1<<32-block:
 		tab.index(src)
