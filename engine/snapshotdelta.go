@@ -166,7 +166,11 @@ func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error)
 		}
 		l = l[:0]
 		for it := b.Iterator(); it.HasNext(); {
-			if w := it.Next(); int64(w) < int64(len(moved)) && moved[w] >= 0 {
+			w := it.Next()
+			if int64(w) >= int64(len(moved)) {
+				break // ascending: no more gigs of the base (a bitmap may claim 2^32 of them)
+			}
+			if moved[w] >= 0 {
 				l = append(l, uint32(moved[w]))
 			}
 		}

@@ -384,9 +384,19 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 		last := 0
 		for left := int(size); left > 0 && r.err == nil; {
 			add := r.uint(uint64(left))
-			parts = append(parts, r.take(int(add)))
+			if add > 0 {
+				parts = append(parts, r.take(int(add)))
+			}
 			n := r.uint(uint64(left) - add)
-			if n > 0 {
+			switch {
+			case n == 0 && add > 0 && add != uint64(left):
+				// Encode ends a literal with a copy, but a section's last: an operation
+				// makes a block or more, so its parts are a few per block of the file.
+				r.fail(fmt.Errorf("section %d: a literal of %d bytes with no copy after it, and %d bytes to make", i, add, left))
+			case n > 0 && n < block:
+				r.fail(fmt.Errorf("section %d: a copy of %d bytes, shorter than a block", i, n))
+			}
+			if n > 0 && r.err == nil {
 				step := r.sint()
 				from := int64(last) + step
 				if step < -int64(len(src)) || step > int64(len(src)) || from < 0 || from+int64(n) > int64(len(src)) {

@@ -152,6 +152,8 @@ func TestHostile(t *testing.T) {
 		{"a section past the file", append(u(prefix(100, 1), 0, 0), u(nil, 1<<30)...), base, 1 << 20, "at most"},
 		{"a copy out of the base", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, 1<<20)...), base, 1 << 20, "out of its base"},
 		{"a copy far back", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 64)...), binary.AppendVarint(nil, -(1<<62))...), base, 1 << 20, "out of its base"},
+		{"a copy shorter than a block", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 1)...), binary.AppendVarint(nil, 0)...), base, 1 << 20, "shorter than a block"},
+		{"literals one after another", append(append(u(prefix(1000, 1), 0, 0), u(nil, 64, 1)...), 'x', 0, 1, 'y', 0), base, 1 << 20, "no copy after it"},
 		{"an operation of nothing", append(u(prefix(1000, 1), 0, 0), u(nil, 64, 0, 0)...), base, 1 << 20, "makes nothing"},
 		{"an unknown transform", append(u(prefix(1000, 1), 0, 7), u(nil, 64)...), base, 1 << 20, "transform"},
 		{"bytes after", append(bytes.Clone(good), 0), base, 1 << 20, "after the last section"},
