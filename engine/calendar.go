@@ -142,11 +142,10 @@ func (s *Snapshot) AppendCalendar(dst []byte, positions []uint32, c Calendar) ([
 
 // AppendQueryCalendar appends the iCalendar feed of query q (its filters, search, near,
 // order and range; its Offset and Limit are set, and After must not have been called):
-// the first MaxCalendarEvents gigs it
-// matches, and the gigs no source lists any more that it matches as if they were still
-// listed, as cancelled (see calendargone.go), merged in its order (see mergeFeed). It
-// writes what appendFeed does and returns the events written. q's Page, Total and Dist
-// are of no use afterwards.
+// the first MaxCalendarEvents gigs it matches, and the gigs no source lists any more that
+// it matches as if they were still listed, as cancelled (see calendargone.go), merged in
+// its order (see mergeFeed). It writes what appendFeed does and returns the events
+// written. q's Page, Total and Dist are of no use afterwards.
 func (s *Snapshot) AppendQueryCalendar(dst []byte, q *Query, c Calendar) ([]byte, int, error) {
 	run := func(snap *Snapshot, gone bool) ([]feedItem, int) {
 		q.Offset, q.Limit = 0, MaxCalendarEvents
