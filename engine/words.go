@@ -245,6 +245,10 @@ type wordIndexBuilder struct {
 	tokens []string
 	text   []byte
 	spans  []span
+	// everyPrefix gives every prefix that begins two tokens or more a posting of its own,
+	// not only the heavy and frequent ones: a directory's typeahead (directory.go), whose
+	// query of one token is then one posting, paged without a pass over every entry.
+	everyPrefix bool
 }
 
 // tokenize appends the numbers of s's tokens to dst.
@@ -299,7 +303,7 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 		held[i+1] = held[i] + int(at[t+1]-at[t])
 	}
 	frequent := func(from, to int) bool {
-		return to-from > maxPrefixWords || to-from > 1 && held[to]-held[from] >= frequentFrom(limit)
+		return to-from > maxPrefixWords || to-from > 1 && (b.everyPrefix || held[to]-held[from] >= frequentFrom(limit))
 	}
 	type heavy struct {
 		prefix   string
