@@ -88,7 +88,22 @@ func appendEntries(dst []byte, n int, entry func(i int) any) ([]byte, []uint32, 
 // is nil).
 func (s *Snapshot) indexDirectory(d Directory, n int, names func(i int) []string, pts []geoPoint, pointOf func(i int) int32) error {
 	x := &s.dirs[d]
-	b := wordIndexBuilder{everyPrefix: true}
+	var err error
+	if x.words, err = directoryWords(n, names, true); err != nil {
+		return err
+	}
+	if pts == nil {
+		return nil
+	}
+	x.geo, err = newGeoIndex(pts, n, pointOf, nil)
+	return err
+}
+
+// directoryWords returns the words index of n entries whose names are names(i), every
+// prefix that begins two tokens or more with a posting of its own when everyPrefix is set
+// (see wordIndexBuilder).
+func directoryWords(n int, names func(i int) []string, everyPrefix bool) (wordIndex, error) {
+	b := wordIndexBuilder{everyPrefix: everyPrefix}
 	at, toks := make([]uint32, 1, n+1), []int32(nil)
 	for i := range n {
 		for _, name := range names(i) {
@@ -103,15 +118,7 @@ func (s *Snapshot) indexDirectory(d Directory, n int, names func(i int) []string
 			}
 		}
 	})
-	var err error
-	if x.words, err = b.build(tokAt, pos, n); err != nil {
-		return err
-	}
-	if pts == nil {
-		return nil
-	}
-	x.geo, err = newGeoIndex(pts, n, pointOf, nil)
-	return err
+	return b.build(tokAt, pos, n)
 }
 
 // RunDirectory evaluates q on directory d: q.Total gets the number of d's entries that

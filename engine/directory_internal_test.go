@@ -27,28 +27,22 @@ func TestDirectoryPrefixPostings(t *testing.T) {
 		}
 		names[i] = b.String()
 	}
-	for _, every := range []bool{true, false} {
-		b := wordIndexBuilder{everyPrefix: every}
-		var toks []int32
-		at := []uint32{0}
-		for _, n := range names {
-			toks = b.tokenize(toks, n)
-			at = append(at, uint32(len(toks)))
+	// Each entry's tokens, for the brute force.
+	var tb wordIndexBuilder
+	entryToks := make([][]string, len(names))
+	for i, n := range names {
+		for _, id := range tb.tokenize(nil, n) {
+			entryToks[i] = append(entryToks[i], tb.tokens[id])
 		}
-		tokAt, pos := groupPositions(len(b.tokens), func(emit func(int32, uint32)) {
-			for i := range names {
-				for _, tok := range toks[at[i]:at[i+1]] {
-					emit(tok, uint32(i))
-				}
-			}
-		})
-		x, err := b.build(tokAt, pos, len(names))
+	}
+	for _, every := range []bool{true, false} {
+		x, err := directoryWords(len(names), func(i int) []string { return names[i : i+1] }, every)
 		if err != nil {
 			t.Fatal(err)
 		}
 		owned := 0
 		seen := map[string]bool{}
-		for _, tok := range b.tokens {
+		for _, tok := range tb.tokens {
 			for j := 0; j < len(tok); {
 				_, size := utf8.DecodeRuneInString(tok[j:])
 				j += size
@@ -58,13 +52,11 @@ func TestDirectoryPrefixPostings(t *testing.T) {
 				}
 				seen[p] = true
 				var want []uint32 // brute force: the entries with a token p begins
-				for k, other := range b.tokens {
-					if strings.HasPrefix(other, p) {
-						want = append(want, pos[tokAt[k]:tokAt[k+1]]...)
+				for i, toks := range entryToks {
+					if slices.ContainsFunc(toks, func(tok string) bool { return strings.HasPrefix(tok, p) }) {
+						want = append(want, uint32(i))
 					}
 				}
-				slices.Sort(want)
-				want = slices.Compact(want)
 				g, ok := x.group([]byte(p))
 				if !ok {
 					t.Fatalf("%q: no group", p)

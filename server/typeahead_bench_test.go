@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"testing"
 
 	"github.com/valyala/fasthttp"
@@ -16,14 +15,10 @@ import (
 
 // BenchmarkTypeahead measures the bench's typeahead row in memory, through the router and
 // the handler: /v1/artists?q=<the three letters that begin the most words of the artists'
-// names>&page_size=10 (scale.TypeaheadPrefix), at 10k and 100k gigs (1M too with
-// GIGS_BENCH_1M=1). Its cost must not grow with the dataset.
+// names>&page_size=10 (scale.TypeaheadPrefix), at benchSizes. Its cost must not grow
+// with the dataset.
 func BenchmarkTypeahead(b *testing.B) {
-	sizes := []int{10_000, 100_000}
-	if os.Getenv("GIGS_BENCH_1M") != "" {
-		sizes = append(sizes, 1_000_000)
-	}
-	for _, n := range sizes {
+	for _, n := range benchSizes() {
 		ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: testNow})
 		names := make([]string, len(ds.Artists))
 		for i, a := range ds.Artists {
