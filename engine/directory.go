@@ -10,13 +10,13 @@ import "fmt"
 // page copies its entries' bytes), a words index over its entries' names, and for cities
 // and venues an index of their points (geo.go), all numbered by the entries' places in
 // the directory's order (by slug). A typeahead, one search token and nothing else, is
-// one posting: a directory's words index gives every prefix that begins two tokens or
-// more a posting of its own (1.3 MB for the artists and venues of 1M gigs, built in the
-// index's time), so its page is the posting's entries from the offset and its total the
-// posting's size, whatever the number of entries. Other queries intersect their groups
-// (each search token's postings, the points within the radius, a venue's city and
-// country values) as bits, a word per 64 entries: a pass over a few thousand words at
-// 100k artists, no scan of the entries themselves.
+// one posting: a directory's words index gives every prefix of up to everyPrefixBytes
+// that begins two tokens or more a posting of its own (at most 1.3 MB for the artists and
+// venues of 1M gigs, built in the index's time), so its page is the posting's entries
+// from the offset and its total the posting's size, whatever the number of entries.
+// Other queries intersect their groups (each search token's postings, the points within
+// the radius, a venue's city and country values) as bits, a word per 64 entries: a pass
+// over a few thousand words at 100k artists, no scan of the entries themselves.
 
 // Directory names a directory that answers queries (RunDirectory).
 type Directory uint8
