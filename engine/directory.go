@@ -9,10 +9,14 @@ import "fmt"
 // directory keeps, per build, where each entry lies in its pre-rendered body (so that a
 // page copies its entries' bytes), a words index over its entries' names, and for cities
 // and venues an index of their points (geo.go), all numbered by the entries' places in
-// the directory's order (by slug). A query intersects its groups (each search token's
-// postings, the points within the radius, a venue's city and country values) as bits,
-// a word per 64 entries: a pass over a few thousand words at 100k artists, no scan of
-// the entries themselves.
+// the directory's order (by slug). A typeahead, one search token and nothing else, is
+// one posting: a directory's words index gives every prefix of up to everyPrefixBytes
+// that begins two tokens or more a posting of its own (at most 1.3 MB for the artists and
+// venues of 1M gigs, built in the index's time), so its page is the posting's entries
+// from the offset and its total the posting's size, whatever the number of entries.
+// Other queries intersect their groups (each search token's postings, the points within
+// the radius, a venue's city and country values) as bits, a word per 64 entries: a pass
+// over a few thousand words at 100k artists, no scan of the entries themselves.
 
 // Directory names a directory that answers queries (RunDirectory).
 type Directory uint8
@@ -84,7 +88,22 @@ func appendEntries(dst []byte, n int, entry func(i int) any) ([]byte, []uint32, 
 // is nil).
 func (s *Snapshot) indexDirectory(d Directory, n int, names func(i int) []string, pts []geoPoint, pointOf func(i int) int32) error {
 	x := &s.dirs[d]
-	var b wordIndexBuilder
+	var err error
+	if x.words, err = directoryWords(n, names, true); err != nil {
+		return err
+	}
+	if pts == nil {
+		return nil
+	}
+	x.geo, err = newGeoIndex(pts, n, pointOf, nil)
+	return err
+}
+
+// directoryWords returns the words index of n entries whose names are names(i), every
+// prefix that begins two tokens or more with a posting of its own when everyPrefix is set
+// (see wordIndexBuilder).
+func directoryWords(n int, names func(i int) []string, everyPrefix bool) (wordIndex, error) {
+	b := wordIndexBuilder{everyPrefix: everyPrefix}
 	at, toks := make([]uint32, 1, n+1), []int32(nil)
 	for i := range n {
 		for _, name := range names(i) {
@@ -99,15 +118,7 @@ func (s *Snapshot) indexDirectory(d Directory, n int, names func(i int) []string
 			}
 		}
 	})
-	var err error
-	if x.words, err = b.build(tokAt, pos, n); err != nil {
-		return err
-	}
-	if pts == nil {
-		return nil
-	}
-	x.geo, err = newGeoIndex(pts, n, pointOf, nil)
-	return err
+	return b.build(tokAt, pos, n)
 }
 
 // RunDirectory evaluates q on directory d: q.Total gets the number of d's entries that
@@ -159,8 +170,9 @@ func (s *Snapshot) RunDirectory(d Directory, q *Query) {
 
 // directoryMembers returns the entries of directory d that pass q's groups, and their
 // number; ok is false when none can. A query of one posting (one search token that begins
-// at most one token, or a prefix with a posting of its own) or of none is that posting,
-// or every entry, as it is; others are intersected as bits in q's scratch.
+// at most one token, or a prefix with a posting of its own: every prefix of two
+// tokens or more, unless the snapshot was read from a file written before they had) or of none is that posting, or every
+// entry, as it is; others are intersected as bits in q's scratch.
 func (s *Snapshot) directoryMembers(d Directory, q *Query) (m members, total int, ok bool) {
 	x := &s.dirs[d]
 	n := x.entries()

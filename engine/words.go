@@ -245,7 +245,17 @@ type wordIndexBuilder struct {
 	tokens []string
 	text   []byte
 	spans  []span
+	// everyPrefix gives every prefix of at most everyPrefixBytes that begins two tokens
+	// or more a posting of its own, not only the heavy and frequent ones: a directory's
+	// typeahead (directory.go), whose query of one token is then one posting, paged
+	// without a pass over every entry. Those postings hold at most everyPrefixBytes times
+	// the tokens' positions, whatever the names.
+	everyPrefix bool
 }
+
+// everyPrefixBytes is the longest prefix everyPrefix gives a posting: a typeahead is
+// typed a few characters at a time, and the longer a prefix, the fewer tokens it begins.
+const everyPrefixBytes = 12
 
 // tokenize appends the numbers of s's tokens to dst.
 func (b *wordIndexBuilder) tokenize(dst []int32, s string) []int32 {
@@ -298,8 +308,9 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 	for i, t := range order {
 		held[i+1] = held[i] + int(at[t+1]-at[t])
 	}
-	frequent := func(from, to int) bool {
-		return to-from > maxPrefixWords || to-from > 1 && held[to]-held[from] >= frequentFrom(limit)
+	frequent := func(from, to, n int) bool { // the prefix of n bytes of tokens [from, to)
+		return to-from > maxPrefixWords || to-from > 1 &&
+			(b.everyPrefix && n <= everyPrefixBytes || held[to]-held[from] >= frequentFrom(limit))
 	}
 	type heavy struct {
 		prefix   string
@@ -310,7 +321,7 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 		for len(stack) > 0 && stack[len(stack)-1].n > keep {
 			o := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if frequent(o.from, i) {
+			if frequent(o.from, i, o.n) {
 				found = append(found, heavy{b.tokens[order[o.from]][:o.n], o.from, i})
 			}
 		}

@@ -19,13 +19,18 @@ import (
 // GIGS_BENCH_1M=1): a figure of a kind that grows with the dataset is a cost to remove.
 // One op is one request.
 func BenchmarkMix(b *testing.B) {
-	sizes := []int{10_000, 100_000}
-	if os.Getenv("GIGS_BENCH_1M") != "" {
-		sizes = append(sizes, 1_000_000)
-	}
-	for _, n := range sizes {
+	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) { benchmarkMix(b, n) })
 	}
+}
+
+// benchSizes are the dataset sizes of the benchmarks that say so: 10k and 100k gigs, 1M
+// too with GIGS_BENCH_1M=1.
+func benchSizes() []int {
+	if os.Getenv("GIGS_BENCH_1M") != "" {
+		return []int{10_000, 100_000, 1_000_000}
+	}
+	return []int{10_000, 100_000}
 }
 
 // benchmarkMix builds n gigs and replays their mix, whole and by kind.

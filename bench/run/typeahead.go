@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
-	"unicode"
+
+	"github.com/gigs/gigs/testkit/scale"
 )
 
 // typeaheadRow is the directory typeahead (issue 37): /v1/artists with q of three
 // letters and a page of 10, at full load and then at about half of that rate, where the
 // goal holds its p99 to 1 ms. The three letters are those that begin the most words of
-// the artists' names, the query of that kind with the most work to do.
+// the artists' names (scale.TypeaheadPrefix), the query of that kind with the most work
+// to do.
 type typeaheadRow struct {
 	Path      string
 	Total     int // the answer's meta.total
@@ -27,21 +28,11 @@ func typeaheadPath(base string) (string, error) {
 	if err := getJSON(base+"/v1/artists", &artists); err != nil {
 		return "", err
 	}
-	counts := map[string]int{}
-	best := ""
-	for _, a := range artists.Data {
-		for _, w := range strings.FieldsFunc(strings.ToLower(a.Name), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			r := []rune(w)
-			if len(r) < 3 {
-				continue
-			}
-			p := string(r[:3])
-			counts[p]++
-			if counts[p] > counts[best] || counts[p] == counts[best] && p < best {
-				best = p
-			}
-		}
+	names := make([]string, len(artists.Data))
+	for i, a := range artists.Data {
+		names[i] = a.Name
 	}
+	best := scale.TypeaheadPrefix(names)
 	if best == "" {
 		return "", fmt.Errorf("no artist's name has a word of three letters")
 	}
