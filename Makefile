@@ -55,9 +55,10 @@ test-race:
 test-props:
 	$(GO) test -run 'MatchesReference|MatchReference' -count=1 ./engine/...
 
-# sync.Pool drops items on purpose under -race, so allocation gates run in a plain pass.
+# sync.Pool drops items on purpose under -race, so allocation gates (and the snapshot's heap
+# object count, which -race moves) run in a plain pass.
 test-alloc:
-	$(GO) test -run 'Allocations' -count=1 ./...
+	$(GO) test -run 'Allocations|TestSnapshotObjects' -count=1 ./...
 
 # need installs the Debian packages of the commands in $(1) (command:package) that are missing;
 # one given by its absolute path may be any file its package installs (PostGIS has no command).

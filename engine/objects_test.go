@@ -22,13 +22,16 @@ func heapObjects() uint64 {
 // gigs, keys, small postings and bodies live in flat arrays and arenas, so the objects grow
 // only with the large postings' bitmap containers (one each), not with gigs, venues or
 // artists. The words index's large postings (a word or prefix on more than 4,096 gigs:
-// "hall", "london", "l", "lo" …) are about a hundred more at 40k gigs (nearly two
-// hundred under -race, where a snapshot holds 427 objects and 238 without the index). The
-// directories' indexes (directory.go) are a hundred or so more whatever the size: flat
-// arrays, some thirty per directory.
+// "hall", "london", "l", "lo" …) are about a hundred more at 40k gigs. The directories'
+// indexes (directory.go) are a hundred or so more whatever the size: flat arrays, some
+// thirty per directory. Under -race the counts move by a hundred from run to run (553 to
+// 602 at 40k), so the test runs in the plain pass (make test-alloc), as allocation gates do.
 func TestSnapshotObjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two snapshots")
+	}
+	if raceEnabled {
+		t.Skip("-race moves the heap's object count; make test-alloc runs this without it")
 	}
 	var counts []uint64
 	for _, n := range []int{2_000, 40_000} {
