@@ -10,8 +10,9 @@ import (
 // words (denseSet), that is three passes over the range at each request, 75 µs at a million
 // gigs, whatever the page. For each pair of a dense copy and a large posting (a bitmap) of
 // a filter dimension, a snapshot keeps how many positions the two share below each block
-// of pairBlock words, made once per snapshot (built or read: they are not in the snapshot
-// file), a pass over the words per pair. A query of such a pair then counts its matches
+// of pairBlock words, made once per snapshot, a pass over the words per pair: by a build
+// before it returns, and in the background after a read of a snapshot file, which does not
+// hold them (until then, the pairs are intersected as any other filters). A query of such a pair then counts its matches
 // from the table, ANDing at most a block's words at each end of its range, and walks its
 // page ANDing the words it reads: nothing is set out in scratch but the filter's words of
 // the block being read.
@@ -39,9 +40,9 @@ type pairCounts struct {
 
 // countPairs counts the pairs of s's dense copies (s.words.dense) and its filters' large
 // postings.
-func (s *Snapshot) countPairs() pairCounts {
+func (s *Snapshot) countPairs() *pairCounts {
 	d := &s.words.dense
-	var c pairCounts
+	c := new(pairCounts)
 	for dim := range s.index {
 		c.first[dim] = c.views
 		c.views += len(s.index[dim].views)
@@ -102,19 +103,20 @@ func (s *Snapshot) pairMembers(q *Query, g, h group) (m members, ok bool) {
 	if g.word == 0 {
 		g, h = h, g
 	}
-	if g.word == 0 || h.word > 0 || h.d == dimNear || len(q.vals[h.d]) != 1 || len(s.words.pairs.cum) == 0 {
+	c := s.pairs.Load()
+	if g.word == 0 || h.word > 0 || h.d == dimNear || len(q.vals[h.d]) != 1 || c == nil || len(c.cum) == 0 {
 		return members{}, false
 	}
 	k := s.words.copyOf(&q.wg[g.word-1])
 	v := s.viewOf(q, h.d, 0)
-	if k < 0 || k >= s.words.pairs.copies || v < 0 {
+	if k < 0 || k >= c.copies || v < 0 {
 		return members{}, false
 	}
 	x, ps := &s.words, &s.index[h.d]
 	p := &q.pair
 	p.bits = x.dense.bits[k*x.dense.width : (k+1)*x.dense.width]
 	p.raw = ps.packed[ps.frz[2*v]:ps.frz[2*v+1]]
-	p.cum = x.pairs.of(k, x.pairs.first[h.d]+v)
+	p.cum = c.of(k, c.first[h.d]+v)
 	p.other, p.got = grown(&q.dense[1], x.dense.width), -1
 	return members{pair: p}, true
 }
