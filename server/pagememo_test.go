@@ -26,19 +26,7 @@ import (
 // snapshot is swapped in.
 func TestPageMemoAnswersAlike(t *testing.T) {
 	live, snap := liveSnapshot(t)
-	var mu sync.Mutex
-	now := testNow
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
-	newServer := func(memo int) *Server {
-		return New(Options{Live: live, Now: clock, ReadLimit: 1 << 30, PageMemo: memo,
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	}
-	memo := newServer(0) // large enough to keep every answer (TestPageMemo fills one)
-	withMemo, without := listen(t, memo), listen(t, newServer(-1))
+	memo, withMemo, without, clock := memoPair(t, live)
 
 	longFilter := make([]string, 12)
 	for i := range longFilter {
@@ -80,9 +68,7 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 	for round := range rounds {
 		switch round {
 		case 2, 3, 4: // the clock moves: a minute (before the next gig starts), then past the first gigs
-			mu.Lock()
-			now = now.Add([]time.Duration{time.Minute, 5 * time.Hour, 72 * time.Hour}[round-2])
-			mu.Unlock()
+			clock.set(clock.now().Add([]time.Duration{time.Minute, 5 * time.Hour, 72 * time.Hour}[round-2]))
 		case rounds - 1: // another snapshot
 			ds := scale.Generate(scale.Config{Gigs: 300, Seed: 7, Now: testNow, Days: 60})
 			next, err := engine.Build(ds, engine.Options{Now: testNow})
@@ -123,6 +109,37 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 	if hits, stored := testutil.ToFloat64(memo.m.memoHit), testutil.ToFloat64(memo.m.memoStored); hits == 0 || stored == 0 {
 		t.Errorf("memo hits %v, stored %v: the memo was not used", hits, stored)
 	}
+}
+
+// testClock is a clock tests move, from testNow.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+// memoPair serves live on two real listeners, with the page memo (large enough to keep
+// every answer; TestPageMemo fills one) and without, both on the clock returned, and
+// returns the first server and both base URLs.
+func memoPair(t *testing.T, live *engine.Live) (memo *Server, withMemo, without string, clock *testClock) {
+	clock = &testClock{t: testNow}
+	newServer := func(size int) *Server {
+		return New(Options{Live: live, Now: clock.now, ReadLimit: 1 << 30, PageMemo: size,
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}
+	memo = newServer(0)
+	return memo, listen(t, memo), listen(t, newServer(-1)), clock
 }
 
 // sameResponse fails when two responses differ in status, body or a header other than
@@ -487,25 +504,13 @@ func TestReplacedSnapshotFreed(t *testing.T) {
 // and never from the memo when the request asks for no stored answer.
 func TestPageMemoFromNow(t *testing.T) {
 	live, _ := liveSnapshot(t)
-	var mu sync.Mutex
-	now := testNow
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
-	newServer := func(memo int) *Server {
-		return New(Options{Live: live, Now: clock, ReadLimit: 1 << 30, PageMemo: memo,
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	}
-	memo := newServer(0)
-	withMemo, without := listen(t, memo), listen(t, newServer(-1))
+	memo, withMemo, without, clock := memoPair(t, live)
 	const path = "/v1/gigs?page_size=3" // its first gig is the next to start
 	hits := func() float64 { return testutil.ToFloat64(memo.m.memoHit) }
 	get := func(h map[string]string) response {
 		t.Helper()
 		got, want := do(t, "GET", withMemo+path, h), do(t, "GET", without+path, h)
-		sameResponse(t, fmt.Sprint(clock(), h), got, want)
+		sameResponse(t, fmt.Sprint(clock.now(), h), got, want)
 		return got
 	}
 	var page struct {
@@ -529,9 +534,7 @@ func TestPageMemoFromNow(t *testing.T) {
 		{start.Add(time.Second), nil, false}, // the first gig has started
 		{start.Add(time.Second), nil, true},
 	} {
-		mu.Lock()
-		now = c.at
-		mu.Unlock()
+		clock.set(c.at)
 		before := hits()
 		r := get(c.header)
 		if hit := hits() > before; hit != c.hit {
