@@ -14,8 +14,8 @@ import (
 )
 
 // DefaultPageMemo is the size in bytes of the page memo (Options.PageMemo), and
-// maxPageMemo its largest. Two generations of 16 MiB hold about a thousand pages of 20
-// gigs each: the pages of the bench's mix, 600 or so, stay.
+// maxPageMemo its largest. Each of its two generations, 16 MiB, holds about a thousand
+// pages of 20 gigs: the 417 pages of the bench's mix at 1M gigs (7.8 MB) fit in one.
 const (
 	DefaultPageMemo = 32 << 20
 	maxPageMemo     = 1 << 30
@@ -25,8 +25,8 @@ const (
 // again (the first page of a city, asked by many clients) is answered without being run:
 // its body in the encoding asked for, its tag and its Link header. An answer is a function
 // of the snapshot, the query's bytes and, for a query whose range starts now, where now
-// puts the range's first gig (engine.Snapshot.Start): that position is part of the key, so
-// an answer from now is found again until the next gig starts, and never after.
+// puts the range's first gig (engine.Snapshot.Started): that position is part of the
+// key, so an answer from now is found again until the next gig starts, and never after.
 //
 // Each answer is kept in a slice of its own, never written after it is put: a response
 // sends the body found as it is while other requests add answers, and holds on to that
@@ -226,8 +226,9 @@ func (ms *memos) replace(full *pageMemo, snap *engine.Snapshot) *pageMemo {
 	return m
 }
 
-// hasFrom reports whether a raw query string names from: the memo keeps and looks up
-// only such queries (those whose from is percent-encoded are run every time).
+// hasFrom reports whether a raw query string names from: the answer to such a query is
+// the snapshot's alone, looked up before the query is read (one whose from is
+// percent-encoded is looked up once read, as a range from now is).
 func hasFrom(query []byte) bool {
 	for len(query) > 0 {
 		if bytes.HasPrefix(query, []byte("from=")) {
