@@ -139,7 +139,7 @@ func (g *Gazetteer) confirmedBy(q Place, town string, folded []byte, lines []cod
 	}
 	stated := ""
 	if q.Country != "" {
-		code, ok := engine.CountryCode(q.Country)
+		code, ok := countryCode(q.Country)
 		if !ok {
 			return codeMatch{}, false
 		}
