@@ -70,6 +70,7 @@ func TestStreetAsTown(t *testing.T) {
 	}{
 		{"a postcode and a town", "4041 Linz", "", 0, 0, "linz"},
 		{"with its country", "52249 Eschweiler", "DE", 0, 0, "eschweiler"},
+		{"a British postcode and a town", "SW2 5BZ London", "", 0, 0, "london-gb"},
 		{"a town the gazetteer lacks is not made", "12764 Happyville", "DK", 0, 0, ""},
 		{"a street numbered first is not a town", "1415 E University Dr", "US", 0, 0, ""},
 		{"coordinates in the town agree", "4041 Linz", "AT", 48.31, 14.29, "linz"},
