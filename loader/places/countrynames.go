@@ -39,20 +39,22 @@ const minCountryKey = 4
 var localCountries = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	clash := map[string]bool{}
+	var buf []byte
 	add := func(name, code string) {
-		k := engine.Fold(name)
-		if len(k) < minCountryKey || clash[k] {
+		buf = engine.AppendFold(buf[:0], []byte(name))
+		if len(buf) < minCountryKey || clash[string(buf)] {
 			return
 		}
-		if _, ok := engine.CountryCode(name); ok {
+		if _, ok := engine.CountryCodeBytes(buf); ok {
 			return // engine's table names it already: its answer stands
 		}
-		if c, ok := m[k]; ok && c != code {
-			delete(m, k)
-			clash[k] = true
-			return
+		switch c, ok := m[string(buf)]; {
+		case !ok:
+			m[string(buf)] = code
+		case c != code:
+			delete(m, string(buf))
+			clash[string(buf)] = true
 		}
-		m[k] = code
 	}
 	for _, a := range countryAbbreviations {
 		if k := engine.Fold(a.name); k != "" {
@@ -60,18 +62,18 @@ var localCountries = sync.OnceValue(func() map[string]string {
 		}
 	}
 	codes := isoCodes()
+	regions := make([]language.Region, len(codes))
+	for i, code := range codes {
+		regions[i], _ = language.ParseRegion(code)
+	}
 	for _, t := range display.Supported.Tags() {
 		namer := display.Regions(t)
 		if namer == nil {
 			continue
 		}
-		for _, code := range codes {
-			r, err := language.ParseRegion(code)
-			if err != nil {
-				continue
-			}
+		for i, r := range regions {
 			if name := namer.Name(r); name != "" {
-				add(name, code)
+				add(name, codes[i])
 			}
 		}
 	}
