@@ -309,14 +309,8 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 const streetTownKm = 50
 
 func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, error) {
-	locality := p.Locality
-	for _, line := range []string{p.Street, p.Name} {
-		if strings.TrimSpace(locality) == "" && strings.Contains(line, ",") {
-			locality = line
-		}
-	}
-	q := places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
-		Postcode: p.PostalCode, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
+	q := statedPlace(p)
+	locality := q.Locality
 	r, err := n.places.Read(q, n.placeContext(p))
 	if strings.TrimSpace(locality) == "" && places.PostcodeTown(p.Street) {
 		// "Roadstar 16\n12764 Happyville\nDenmark", "Hauptstraße 1-5; 4041 Linz": the part

@@ -20,9 +20,24 @@ type PlaceReading struct {
 	Events   int    // the source's events placed so
 }
 
+// statedPlace is the place a venue states, as the gazetteer reads it: an address given on
+// one line in the street or, for a venue named by its address, in the name ("Memphis,
+// TN, US"), when it states no locality, is read for its city.
+func statedPlace(p source.Place) places.Place {
+	locality := p.Locality
+	for _, line := range []string{p.Street, p.Name} {
+		if strings.TrimSpace(locality) == "" && strings.Contains(line, ",") {
+			locality = line
+		}
+	}
+	return places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
+		Postcode: p.PostalCode, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
+}
+
 // feedContext is what a source says around its events' places (places.Context): the
 // country the operator's hint for the source names, else the one country every event of
-// the feed that states a country states, when two or more do.
+// the feed that states a country states, when two or more do, else the country most of
+// its events are placed in without doubt (readCountry).
 func (n *normalizer) feedContext(events []source.Event, src Source) places.Context {
 	if src.Home != nil {
 		if code, ok := places.Country(src.Home.Country); ok {
@@ -40,10 +55,49 @@ func (n *normalizer) feedContext(events []source.Event, src Source) places.Conte
 		}
 		country, stated = code, stated+1
 	}
+	if stated < 2 && country == "" {
+		country, stated = n.readCountry(events)
+	}
 	if stated < 2 {
 		return places.Context{}
 	}
 	return places.Context{Country: country, CountryBy: "the country of the feed's other events (" + country + ")"}
+}
+
+// Of a feed's events that state no country, readCountry reads at most maxContextReads
+// (a feed's first events tell its country as well as all of them do).
+const maxContextReads = 64
+
+// readCountry returns the country the events that state none are placed in without doubt
+// (a gazetteer town, nothing to choose between readings: "Indianapolis, IN"), when at
+// least two are and four in five of them are there, and how many are; "" otherwise. A
+// band's calendar writes "Venue, Town, ST" and never its country: its other events say
+// it.
+func (n *normalizer) readCountry(events []source.Event) (string, int) {
+	counts := map[string]int{}
+	read, placed := 0, 0
+	for i := range events {
+		if read == maxContextReads {
+			break
+		}
+		p := events[i].Venue
+		if strings.TrimSpace(p.Country) != "" {
+			continue
+		}
+		read++
+		r, err := n.places.Read(statedPlace(p), places.Context{})
+		if err != nil || r.Made || r.By != "" {
+			continue
+		}
+		counts[r.City.Country]++
+		placed++
+	}
+	for c, k := range counts {
+		if k >= 2 && k*5 >= placed*4 {
+			return c, k
+		}
+	}
+	return "", 0
 }
 
 // placeContext is the context a place is read in: its source's, with the zone of the

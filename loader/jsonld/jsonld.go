@@ -247,7 +247,7 @@ func (p *parser) place(o *object) source.Place {
 			pl.Country = text(c.get("name"))
 		}
 	default:
-		pl.Street = text(a)
+		pl.Street = text(addressLines(str(a)))
 	}
 	geo, ok := p.deref(first(o.get("geo"))).(*object)
 	if !ok {
@@ -260,6 +260,17 @@ func (p *parser) place(o *object) source.Place {
 	}
 	p.places[o] = pl
 	return pl
+}
+
+// addressLines returns an address written as text on several lines ("2 Greenland
+// Place\nLondon, England, NW1\nUnited Kingdom") with a comma between its lines, as it
+// would be written on one: each line is a part of it, which collapsing white space would
+// run together ("2 Greenland Place London").
+func addressLines(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), ", ")
 }
 
 // performers reads "performer" (or the older "performers"): objects with a name and

@@ -698,6 +698,22 @@ func TestRepairRealBreakage(t *testing.T) {
 	}
 }
 
+// TestAddressOnLines checks an address given as text on several lines (a Squarespace
+// venue's page): its lines stay apart, as commas part them.
+func TestAddressOnLines(t *testing.T) {
+	for _, c := range []struct{ name, address, want string }{
+		{"lines", `"2 Greenland Place\nLondon, England, NW1\nUnited Kingdom"`, "2 Greenland Place, London, England, NW1, United Kingdom"},
+		{"CRLF and a blank line", `"1 Road\r\n\r\nOslo"`, "1 Road, Oslo"},
+		{"one line", `"1 Road, Oslo, Norway"`, "1 Road, Oslo, Norway"},
+	} {
+		page := `<script type="application/ld+json">{"@type":"MusicEvent","name":"X","startDate":"2026-12-01T20:00","location":{"@type":"Place","name":"Hall","address":` + c.address + `}}</script>`
+		events, _ := Parse([]byte(page), "https://venue.example/")
+		if len(events) != 1 || events[0].Venue.Street != c.want {
+			t.Errorf("%s: %+v, want street %q", c.name, events, c.want)
+		}
+	}
+}
+
 func TestVenueNamedByItsURL(t *testing.T) {
 	for _, c := range []struct{ name, location, want string }{
 		{"a url as the location", `"https://v.example/venues/the-lexington"`, "The Lexington"},

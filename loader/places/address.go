@@ -1,6 +1,7 @@
 package places
 
 import (
+	"math"
 	"strings"
 	"sync"
 	"unicode"
@@ -127,7 +128,7 @@ func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != 
 // names one. The rules after postcodesLast ask it of the same part: it is looked up once.
 func (r *lineReading) endsInCountry() (string, bool) {
 	if !r.lastRead {
-		r.lastCountry, r.lastIsCountry = engine.CountryCode(r.parts[len(r.parts)-1])
+		r.lastCountry, r.lastIsCountry = countryCode(r.parts[len(r.parts)-1])
 		r.lastRead = true
 	}
 	return r.lastCountry, r.lastIsCountry
@@ -159,7 +160,7 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	if g.regionsNamed(r) == nil || postalOnly(before) {
 		return p, false
 	}
-	if _, ok := engine.CountryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
+	if _, ok := countryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
 		return p, false
 	}
 	p.Region, p.Locality = r, stripPostal(before)
@@ -336,4 +337,71 @@ func isCode(s string) bool {
 		}
 	}
 	return true
+}
+
+// Bounds of townIn's reading of "town, larger place".
+const (
+	// nearPlace is how far from a larger place a town named before it may lie: a
+	// province's or a county's extent.
+	nearPlace = 100 // km
+	// urbanDensity is the people per km² a city's extent is reckoned with (cityRadius).
+	urbanDensity = 2000
+	// maxNamesakes bounds the cities of each name townIn compares.
+	maxNamesakes = 16
+)
+
+// cityRadius is the radius in km of a disc holding a city's people at urbanDensity: a
+// place nearer its centre is taken for a part of it.
+func cityRadius(c *City) float64 {
+	return math.Sqrt(float64(c.Population) / (math.Pi * urbanDensity))
+}
+
+// townIn returns the gazetteer town named town (in country, when it is not "") that lies
+// in the region named place, or near a more populous city named place of its country
+// and beyond that city's extent (see townBeforePlace); nil when none does, when several
+// towns of that name do, or when a town of that name lies within the place's extent: the
+// name is then the place's district's ("Kreuzberg, Berlin").
+func (g *Gazetteer) townIn(town, place, country string) *City {
+	towns := g.CitiesNamed(town)
+	if len(towns) == 0 || sameName(town, place) {
+		return nil
+	}
+	var rbuf [64]byte
+	r := engine.AppendFold(rbuf[:0], []byte(place))
+	if len(r) == 0 {
+		return nil
+	}
+	places := g.CitiesNamed(place)
+	var found *City
+	for i, t := range towns {
+		if i == maxNamesakes {
+			break
+		}
+		if country != "" && t.Country != country {
+			continue
+		}
+		ok := t.inRegion(r)
+		for j, p := range places {
+			if j == maxNamesakes {
+				break
+			}
+			if p.Country != t.Country || p == t || p.Population <= t.Population || !p.HasGeo || !t.HasGeo {
+				continue
+			}
+			switch d := Distance(t.Lat, t.Lon, p.Lat, p.Lon); {
+			case d <= cityRadius(p):
+				return nil // a district of the place
+			case d <= nearPlace:
+				ok = true
+			}
+		}
+		if !ok {
+			continue
+		}
+		if found != nil && found != t {
+			return nil
+		}
+		found = t
+	}
+	return found
 }

@@ -48,7 +48,7 @@ func cutAtCommas(s *lineSplit) bool {
 // locality, where the gazetteer reads it as a region's code too ("Athens, GA").
 func countryNameLast(s *lineSplit) bool {
 	if n := len(s.parts); n >= 3 && len(s.parts[n-1]) > 2 {
-		if _, ok := engine.CountryCode(s.parts[n-1]); ok {
+		if _, ok := countryCode(s.parts[n-1]); ok {
 			s.a.Country, s.parts = s.parts[n-1], s.parts[:n-1]
 		}
 	}
@@ -97,7 +97,7 @@ func venueCountry(s *lineSplit) bool {
 	if len(s.parts) != 2 || s.a.Country != "" {
 		return false
 	}
-	if _, ok := engine.CountryCode(s.parts[1]); !ok {
+	if _, ok := countryCode(s.parts[1]); !ok {
 		return false
 	}
 	s.a.Name, s.a.Country = s.parts[0], s.parts[1]
@@ -151,6 +151,7 @@ var readingRules = []readingRule{
 	{"a region's name ending the line may be its city's too", regionNameCity},
 	{"a region ends what is left: the part before it is its town", regionBeforeCountry},
 	{"a region's code the gazetteer lacks after the town goes", unknownRegionCode},
+	{"a town before its region, or before a larger place near it, is the town", townBeforePlace},
 	{"the town is the last part left, postal codes dropped", lastPartTown},
 	{"a postcode before the town: the code after it is the country, first", postcodeBeforeTown},
 	{"a region ending the line is tried first", regionFirst},
@@ -205,7 +206,7 @@ func otherCountryLast(g *Gazetteer, r *lineReading) bool {
 	if !ok || !r.stated() {
 		return false
 	}
-	if stated, _ := engine.CountryCode(r.p.Country); c != stated && g.regionCode(stated, regionPart(r.parts[len(r.parts)-1])) == "" {
+	if stated, _ := countryCode(r.p.Country); c != stated && g.regionCode(stated, regionPart(r.parts[len(r.parts)-1])) == "" {
 		r.p.Country, r.p.Region = "", ""
 		r.q = r.p
 	}
@@ -218,10 +219,10 @@ func statedAgain(_ *Gazetteer, r *lineReading) bool {
 	if !r.stated() {
 		return false
 	}
-	country, _ := engine.CountryCode(r.p.Country)
+	country, _ := countryCode(r.p.Country)
 	for len(r.rest) > 1 {
 		last := r.rest[len(r.rest)-1]
-		if c, ok := engine.CountryCode(last); !(ok && c == country) && engine.Fold(regionPart(last)) != engine.Fold(r.p.Region) {
+		if c, ok := countryCode(last); !(ok && c == country) && engine.Fold(regionPart(last)) != engine.Fold(r.p.Region) {
 			break
 		}
 		r.rest = r.rest[:len(r.rest)-1]
@@ -238,7 +239,7 @@ func townsRegion(g *Gazetteer, r *lineReading) bool {
 	if !r.stated() || len(r.rest) < 2 {
 		return false
 	}
-	country, _ := engine.CountryCode(r.p.Country)
+	country, _ := countryCode(r.p.Country)
 	reg := regionPart(r.rest[len(r.rest)-1])
 	code := g.regionCode(country, reg)
 	if strings.EqualFold(code, reg) || code != "" && regionCountries[country] &&
@@ -284,7 +285,7 @@ func countryLast(_ *Gazetteer, r *lineReading) bool {
 // Kingdom" in the United Kingdom.
 func statedCountryLast(_ *Gazetteer, r *lineReading) bool {
 	c, ok := r.endsInCountry()
-	if stated, _ := engine.CountryCode(r.p.Country); ok && c == stated && len(r.rest) > 1 {
+	if stated, _ := countryCode(r.p.Country); ok && c == stated && len(r.rest) > 1 {
 		r.rest = r.rest[:len(r.rest)-1]
 	}
 	return false
@@ -327,6 +328,35 @@ func regionBeforeCountry(g *Gazetteer, r *lineReading) bool {
 func unknownRegionCode(_ *Gazetteer, r *lineReading) bool {
 	if n := len(r.rest); !r.town && n > 1 && isCode(regionPart(r.rest[n-1])) {
 		r.rest = r.rest[:n-1]
+	}
+	return false
+}
+
+// townBeforePlace reads, of the last two parts left, the first as the town when the
+// second is where it lies: its region, by the region's name or code ("Pamplona, Navarra",
+// "Villingen-Schwenningen, Baden-Württemberg"), or a larger place near it that it is not a
+// part of, a province or county named after its capital ("Villarreal, Castellón": the
+// town of Villarreal in the province of Castellón, 7 km from the city of Castellón). A
+// district of the larger place, within its extent (cityRadius), is not a town of its own:
+// "Kreuzberg, Berlin" is in Berlin. The country is the town's when the line states none.
+// Regions of the US, Canada and Australia are read by the rules before (asRegion), and a
+// town the line names twice or in several countries so is left to them.
+func townBeforePlace(g *Gazetteer, r *lineReading) bool {
+	n := len(r.rest)
+	if r.town || n < 2 {
+		return false
+	}
+	place := stripPostal(r.rest[n-1])
+	if g.regionsNamed(place) != nil {
+		return false
+	}
+	town := stripPostal(r.rest[n-2])
+	stated, _ := countryCode(r.q.Country)
+	if c := g.townIn(town, place, stated); c != nil {
+		r.q.Locality, r.town = town, true
+		if r.q.Country == "" {
+			r.q.Country = c.Country
+		}
 	}
 	return false
 }

@@ -200,3 +200,74 @@ func (g *Gazetteer) zoneCountries() map[string]string {
 	}
 	return m
 }
+
+// inFeedCountry returns, of the readings of a town the gazetteer lacks, those in the
+// context's country when some are, and what chose them; else the readings as they are. A
+// two-letter code after a town is a region of the feed's country rather than another
+// country ("Smalltown, IN" in a feed of US venues is in Indiana, not in India); when that
+// reading cannot be made (Indiana keeps two clocks, and nothing tells which), the town is
+// dropped with that reason, never made in the other country. (The context's zone chooses
+// before, among the readings it can make: makeReading.) The readings are filtered in
+// place.
+func (g *Gazetteer) inFeedCountry(readings []Place, ctx Context) ([]Place, string) {
+	country, by := ctx.Country, ctx.CountryBy
+	if country == "" {
+		return readings, ""
+	}
+	in, other := 0, 0
+	for _, q := range readings {
+		if c, err := g.country(q); err == nil && c == country {
+			in++
+		} else if err == nil {
+			other++
+		}
+	}
+	if in == 0 || other == 0 {
+		return readings, "" // nothing to choose
+	}
+	kept := readings[:0]
+	for _, q := range readings {
+		if c, err := g.country(q); err == nil && c == country {
+			kept = append(kept, q)
+		}
+	}
+	return kept, by
+}
+
+// joinBy joins what decided a reading in turn: "the feed's country; the calendar's zone".
+func joinBy(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// foundInFeedCountry returns, of the cities several readings of a place name in several
+// countries, the one in the context's country when only one is there: "Salem, IN" in a
+// feed of US venues is Salem, Indiana, not the larger Salem in India. (A zone chooses in
+// choose, which comes after.)
+func foundInFeedCountry(found []Reading, ctx Context) (Reading, bool) {
+	country, by := ctx.Country, ctx.CountryBy
+	if country == "" {
+		return Reading{}, false
+	}
+	var in *Reading
+	other := false
+	for i := range found {
+		switch r := &found[i]; {
+		case r.City.Country != country:
+			other = true
+		case in == nil:
+			in = r
+		case in.City != r.City:
+			return Reading{}, false // several there: choose decides
+		}
+	}
+	if in == nil || !other {
+		return Reading{}, false
+	}
+	return Reading{City: in.City, By: joinBy(by, in.By)}, true
+}

@@ -38,6 +38,13 @@ func TestRead(t *testing.T) {
 		{"a town it lacks, in the calendar's reading", Place{Locality: "Zzyzxville, CA"}, Context{Zone: "America/Toronto", ZoneBy: "calendar zone"}, "zzyzxville-ca", true, "calendar zone"},
 		{"a town it lacks, in a region of two zones", Place{Locality: "Zzyzxville", Region: "TX", Country: "US"}, chicago, "zzyzxville-us", true, "calendar zone"},
 		{"a region of two zones, no context", Place{Locality: "Zzyzxville", Region: "TX", Country: "US"}, Context{}, "", false, "no time zone for it"},
+		// A state's code that is a country's too ("IN": Indiana, India), after a town the
+		// gazetteer lacks: the feed's country or zone makes it the state.
+		{"IN, no context: the country", Place{Locality: "Zzyzxville, IN"}, Context{}, "zzyzxville-in", true, ""},
+		{"IN in a US feed, two zones: dropped", Place{Locality: "Zzyzxville, IN"}, Context{Country: "US", CountryBy: "feed country"}, "", false, `unknown city "Zzyzxville" in US`},
+		{"IN in an Eastern calendar: the state's zone of that clock", Place{Locality: "Zzyzxville, IN"}, Context{Zone: "America/New_York", ZoneBy: "calendar zone"}, "zzyzxville-us", true, "calendar zone"},
+		{"IN in a US feed and an Eastern calendar", Place{Locality: "Zzyzxville, IN"}, Context{Country: "US", CountryBy: "feed country", Zone: "America/New_York", ZoneBy: "calendar zone"}, "zzyzxville-us", true, "calendar zone"},
+		{"a town in both readings, the feed's country", Place{Locality: "Salem, IN"}, Context{Country: "US", CountryBy: "feed country"}, "salem-in-us", false, "feed country"},
 		// The feed's country for a bare town; never against what the place states.
 		{"bare town, feed in the US", Place{Locality: "Moscow"}, Context{Country: "US", CountryBy: "feed country"}, "moscow-us", false, "feed country; " + byPopulation},
 		{"bare town, no feed country", Place{Locality: "Moscow"}, Context{}, "moscow-ru", false, ""},
@@ -91,5 +98,36 @@ func TestZoneCountry(t *testing.T) {
 		if got := Default().ZoneCountry(tt.zone); got != tt.want {
 			t.Errorf("ZoneCountry(%q) = %q, want %q", tt.zone, got, tt.want)
 		}
+	}
+}
+
+// TestCountryNames checks countries named in other languages and scripts (CLDR's names)
+// and by common abbreviations, and that short or shared names are no country's.
+func TestCountryNames(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"Россия", "RU"},
+		{"Германия", "DE"},
+		{"Ελλάδα", "GR"},
+		{"日本", "JP"},
+		{"대한민국", "KR"},
+		{"中国", "CN"},
+		{"مصر", "EG"},
+		{"ישראל", "IL"},
+		{"Deutschland", "DE"}, // engine's table
+		{"EEUU", "US"},
+		{"EE.UU.", "US"},
+		{"EE. UU.", "US"},
+		{"España", "ES"},
+		{"Ý", ""},       // Vietnamese for Italy: too short to be sure of
+		{"Berlin", ""},  // a city, no country
+		{"Indiana", ""}, // a state, no country
+	} {
+		got, ok := countryCode(tt.name)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("countryCode(%q) = %q, %v; want %q", tt.name, got, ok, tt.want)
+		}
+	}
+	if code, ok := Country("Россия"); !ok || code != "RU" {
+		t.Errorf("Country(Россия) = %q, %v", code, ok)
 	}
 }

@@ -81,7 +81,7 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 		return Reading{}, fmt.Errorf("locality of %d bytes", len(p.Locality))
 	}
 	if ctx.Country != "" {
-		code, _ := engine.CountryCode(ctx.Country)
+		code, _ := countryCode(ctx.Country)
 		ctx.Country = code // "" when it is no country's
 	}
 	var room [8]Place // a place has a few readings: room for them on the stack
@@ -126,6 +126,9 @@ func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 		}
 	}
 	if len(found) > 0 {
+		if r, ok := foundInFeedCountry(found, ctx); ok {
+			return r, nil
+		}
 		return choose(found, ctx), nil
 	}
 	if ambiguity != nil {
@@ -167,6 +170,9 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 			}
 		}
 	}
+	// Readings in the feed's country, when some are, are the only ones made: "Smalltown,
+	// IN" in a feed of US venues is in Indiana, never made in India.
+	readings, by := g.inFeedCountry(readings, ctx)
 	// A town the gazetteer lacks is made in the country of the first reading that has one,
 	// unless the coordinates are near a city of a later reading's region or country only
 	// ("Smalltown, GA" with coordinates in Georgia, US, not in Gabon).
@@ -199,14 +205,14 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 			continue
 		}
 		c, merr := g.made(readings[i], code, Context{})
-		by := ""
+		madeBy := by
 		if merr != nil && ctx.Zone != "" { // the context's zone, of the region's several
 			if cz, err := g.made(readings[i], code, ctx); err == nil {
-				c, merr, by = cz, nil, ctx.ZoneBy
+				c, merr, madeBy = cz, nil, joinBy(by, ctx.ZoneBy)
 			}
 		}
 		if merr == nil {
-			return Reading{City: c, Made: true, By: by}, nil
+			return Reading{City: c, Made: true, By: madeBy}, nil
 		}
 		err = cmpErr(err, merr)
 	}
@@ -220,7 +226,7 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 // last (regionReadings). It appends them to out.
 func (g *Gazetteer) placeReadings(out []Place, p Place) []Place {
 	if p.Country == "" {
-		if _, ok := engine.CountryCode(p.Locality); ok {
+		if _, ok := countryCode(p.Locality); ok {
 			p.Country, p.Locality = p.Locality, ""
 		}
 	}
@@ -238,7 +244,7 @@ func cmpErr(a, b error) error {
 // country resolves the place's country; see Locate.
 func (g *Gazetteer) country(p Place) (string, error) {
 	if p.Country != "" {
-		code, ok := engine.CountryCode(p.Country)
+		code, ok := countryCode(p.Country)
 		if !ok {
 			return "", fmt.Errorf("unknown country %q", p.Country)
 		}
@@ -437,13 +443,22 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 		zone = g.zones[country][0]
 	}
 	if zone == "" && ctx.Zone != "" {
-		// The feed's zone, when it is one of those the region (or the country) has.
+		// The feed's zone, when it is one of those the region (or the country) has; else
+		// the first of them that keeps the feed zone's clock: a town in Indiana in an
+		// America/New_York calendar is in America/Indiana/Indianapolis.
 		zs := g.zones[country]
 		if hasRegion {
 			zs = g.regionZones[string(key)]
 		}
 		if slices.Contains(zs, ctx.Zone) {
 			zone = ctx.Zone
+		} else {
+			for _, z := range zs {
+				if l, err := Zone(z); err == nil && sameClock(l, ctx.Zone) {
+					zone = z
+					break
+				}
+			}
 		}
 	}
 	if zone == "" {
@@ -568,7 +583,7 @@ func subdivision(p Place) Place {
 	if !known {
 		return p
 	}
-	if stated, _ := engine.CountryCode(p.Country); p.Country != "" && stated != code {
+	if stated, _ := countryCode(p.Country); p.Country != "" && stated != code {
 		return p
 	}
 	if p.Country == "" {

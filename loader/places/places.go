@@ -283,7 +283,7 @@ func Zone(name string) (*time.Location, error) {
 
 // Country returns the ISO 3166-1 alpha-2 code of a country named by its code (alpha-2 or
 // alpha-3) or by a name in one of many languages, and whether it is known.
-func Country(s string) (string, bool) { return engine.CountryCode(s) }
+func Country(s string) (string, bool) { return countryCode(s) }
 
 // CountryName returns the English short name of an ISO code, or "" when unknown.
 func CountryName(code string) string {

@@ -139,7 +139,7 @@ func (g *Gazetteer) confirmedBy(q Place, town string, folded []byte, lines []cod
 	}
 	stated := ""
 	if q.Country != "" {
-		code, ok := engine.CountryCode(q.Country)
+		code, ok := countryCode(q.Country)
 		if !ok {
 			return codeMatch{}, false
 		}
@@ -232,14 +232,15 @@ func (m codeMatch) decided(r Reading) Reading {
 }
 
 // PostcodeTown reports whether s is written as a postal code and then a town, as European
-// addresses write their last line: a first word of four or five digits (or a Dutch
-// postcode) and after it only words without digits ("4041 Linz", "52249 Eschweiler",
-// "1017 SG Amsterdam"). A street numbered first ("1415 E University Dr") is written so too:
-// a caller reads such a line as a town only when the gazetteer has the town.
+// addresses write their last line: a first word of four or five digits (or a Dutch or a
+// British postcode) and after it only words without digits ("4041 Linz", "52249
+// Eschweiler", "1017 SG Amsterdam", "SW2 5BZ London"). A street numbered first ("1415 E
+// University Dr") is written so too: a caller reads such a line as a town only when the
+// gazetteer has the town.
 func PostcodeTown(s string) bool {
 	f := strings.Fields(s)
 	switch {
-	case len(f) > 2 && dutchPostcode(f[0], f[1]):
+	case len(f) > 2 && (dutchPostcode(f[0], f[1]) || britishPostcode(f[0], f[1])):
 		f = f[2:]
 	case len(f) > 1 && len(f[0]) >= 4 && len(f[0]) <= 5 && strings.Trim(f[0], "0123456789") == "":
 		f = f[1:]
@@ -247,4 +248,17 @@ func PostcodeTown(s string) bool {
 		return false
 	}
 	return !hasDigit(strings.Join(f, " "))
+}
+
+// britishPostcode reports whether two words are a full British postcode: an outward code
+// of a letter or two, a digit and at most one more letter or digit ("SW2", "EC1A", "M1"),
+// then an inward code of a digit and two letters ("5BZ").
+func britishPostcode(out, in string) bool {
+	if len(in) != 3 || in[0] < '0' || in[0] > '9' || strings.Trim(in[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return false
+	}
+	letters := len(out) - len(strings.TrimLeft(out, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+	rest := out[letters:]
+	return (letters == 1 || letters == 2) && len(rest) >= 1 && len(rest) <= 2 && rest[0] >= '0' && rest[0] <= '9' &&
+		strings.Trim(rest[1:], "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }

@@ -84,6 +84,11 @@ func TestPostcodeTown(t *testing.T) {
 		{"52249", false},
 		{"123456 Town", false},
 		{"52249 Eschweiler 2", false},
+		{"SW2 5BZ London", true}, // metalgigs-windmill-brixton.html
+		{"EC1A 1BB London", true},
+		{"M1 1AE Manchester", true},
+		{"SW2 London", false},  // an outward code alone: no full postcode
+		{"A1 Road Ltd", false}, // no inward code
 	} {
 		if got := PostcodeTown(tt.s); got != tt.want {
 			t.Errorf("PostcodeTown(%q) = %v, want %v", tt.s, got, tt.want)

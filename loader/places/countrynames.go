@@ -1,0 +1,113 @@
+package places
+
+import (
+	"sync"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
+	"github.com/gigs/gigs/engine"
+)
+
+// Country names beyond engine's table (engine.CountryCode: codes, English names and names
+// in some 80 languages written in Latin letters): the names of every country in every
+// language the Unicode CLDR names regions in, in their own scripts (Россия, Deutschland,
+// Ελλάδα, 日本, 대한민국, مصر, ישראל), as golang.org/x/text/language/display carries
+// them (CLDR data, Unicode License v3; x/text BSD-3-Clause), and the abbreviations people
+// write that no standard lists (the Spanish "EEUU" and "EE.UU." of the United States).
+
+// countryAbbreviations are common written abbreviations of country names, in the
+// languages that use them, that are neither ISO codes nor CLDR names.
+var countryAbbreviations = []struct{ name, code string }{
+	{"EEUU", "US"}, // Spanish: Estados Unidos ("EE.UU.", "EE. UU." fold to "ee uu")
+	{"EE.UU.", "US"},
+	{"E.U.A.", "US"}, // Portuguese and Catalan: Estados Unidos da América, Estats Units d'Amèrica
+	{"EUA", "US"},
+	{"KSA", "SA"},  // Kingdom of Saudi Arabia
+	{"PRC", "CN"},  // People's Republic of China
+	{"ROK", "KR"},  // Republic of Korea
+	{"DPRK", "KP"}, // Democratic People's Republic of Korea
+}
+
+// minCountryKey is the shortest folded CLDR name kept, in bytes: shorter ones (Vietnamese
+// "Ý" for Italy, "Mỹ" for the United States) are words and codes of other things.
+const minCountryKey = 4
+
+// localCountries maps folded country names that engine's table lacks to ISO 3166-1
+// alpha-2 codes, made on first use. A name CLDR gives two countries in different
+// languages is left out: it names neither for sure.
+var localCountries = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	clash := map[string]bool{}
+	var buf []byte
+	add := func(name, code string) {
+		buf = engine.AppendFold(buf[:0], []byte(name))
+		if len(buf) < minCountryKey || clash[string(buf)] {
+			return
+		}
+		if _, ok := engine.CountryCodeBytes(buf); ok {
+			return // engine's table names it already: its answer stands
+		}
+		switch c, ok := m[string(buf)]; {
+		case !ok:
+			m[string(buf)] = code
+		case c != code:
+			delete(m, string(buf))
+			clash[string(buf)] = true
+		}
+	}
+	for _, a := range countryAbbreviations {
+		if k := engine.Fold(a.name); k != "" {
+			m[k] = a.code
+		}
+	}
+	codes := isoCodes()
+	regions := make([]language.Region, len(codes))
+	for i, code := range codes {
+		regions[i], _ = language.ParseRegion(code)
+	}
+	for _, t := range display.Supported.Tags() {
+		namer := display.Regions(t)
+		if namer == nil {
+			continue
+		}
+		for i, r := range regions {
+			if name := namer.Name(r); name != "" {
+				add(name, codes[i])
+			}
+		}
+	}
+	return m
+})
+
+// isoCodes are the alpha-2 codes of engine's countries.
+func isoCodes() []string {
+	var out []string
+	for a := 'A'; a <= 'Z'; a++ {
+		for b := 'A'; b <= 'Z'; b++ {
+			if c, ok := engine.LookupCountry(string([]rune{a, b})); ok {
+				out = append(out, c.Code)
+			}
+		}
+	}
+	return out
+}
+
+// countryCode returns the alpha-2 code of a country named by its code or by a name in
+// any language and script (engine.CountryCode, then the names above), and whether there
+// is one. It allocates nothing.
+func countryCode(name string) (string, bool) {
+	if code, ok := engine.CountryCode(name); ok {
+		return code, true
+	}
+	var buf [64]byte
+	if len(name) > len(buf) {
+		return "", false
+	}
+	k := engine.AppendFold(buf[:0], []byte(name))
+	if len(k) < 2 {
+		return "", false
+	}
+	code, ok := localCountries()[string(k)]
+	return code, ok
+}
