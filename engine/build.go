@@ -272,10 +272,15 @@ const renderChunk = 4096
 // the snapshot's order, so that the sample (and so every fragment) does not depend on the
 // dataset's.
 func sampleGigs(rows []gigRow, contents [][]byte, now int64) [][]byte {
+	return sampleOf(len(rows), func(i int) []byte { return rows[i].content(contents) }, now)
+}
+
+// sampleOf returns the sample sampleGigs makes of n gigs, content(i) the JSON of the
+// i-th less its times, capped (appending the times copies it).
+func sampleOf(n int, content func(int) []byte, now int64) [][]byte {
 	var sample [][]byte
-	for i := 0; i < len(rows); i += (len(rows) + 511) / 512 {
-		// content's slice is capped: appending the times copies it.
-		sample = append(sample, appendGigTimes(rows[i].content(contents), now, now))
+	for i := 0; i < n; i += (n + 511) / 512 {
+		sample = append(sample, appendGigTimes(content(i), now, now))
 	}
 	return sample
 }

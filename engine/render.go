@@ -21,13 +21,16 @@ type Body struct {
 const GzipMin = 1024
 
 func newBody(raw []byte, level int) (*Body, error) {
-	b := &Body{Raw: raw, ETag: ETag(raw)}
+	gz, err := bodyGzip(raw, level)
+	return &Body{Raw: raw, Gzip: gz, ETag: ETag(raw)}, err
+}
+
+// bodyGzip returns the gzip member of raw at level, nil when raw is under GzipMin.
+func bodyGzip(raw []byte, level int) ([]byte, error) {
 	if len(raw) < GzipMin {
-		return b, nil
+		return nil, nil
 	}
-	var err error
-	b.Gzip, err = gzipbytes.Compress(raw, level)
-	return b, err
+	return gzipbytes.Compress(raw, level)
 }
 
 // NewBody returns the Body of raw, compressed at the default level: for bodies rendered

@@ -39,12 +39,16 @@ func TestDeltaFragmentsUseBaseCode(t *testing.T) {
 	for _, sec := range file[:sectionZArena] {
 		made = append(made, [][]byte{sec})
 	}
-	got, err := fragments(base, made)
+	p := &snapshotSources{}
+	got, err := p.fragments(base, made)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, file[sectionZArena]) {
 		t.Errorf("the fragments made from the base (%d bytes) are not the file's (%d bytes)", len(got), len(file[sectionZArena]))
+	}
+	if !bytes.Equal(p.zoff, file[sectionZArena+1]) {
+		t.Errorf("the fragments' offsets made are not the file's")
 	}
 }
 

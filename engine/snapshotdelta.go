@@ -13,6 +13,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/internal/bindelta"
 	"github.com/gigs/gigs/engine/internal/deflate"
+	"github.com/gigs/gigs/engine/internal/mapfile"
+	"github.com/klauspost/compress/gzip"
 )
 
 // A snapshot delta turns one snapshot file (its base) into another, byte for byte: the
@@ -36,6 +38,7 @@ const (
 	sectionExportHead = 110
 	sectionExportTail = 111
 	sectionExportGzip = 112
+	sectionContent    = 117 // the ledger's hash of each gig's JSON less its times
 	sectionTombBodies = 183 // the JSON of gigs gone from the sources
 )
 
@@ -45,9 +48,13 @@ const (
 //   - the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
 //     whose JSON is the base's (found by the base's gig hashes), the others compressed
 //     with the base's code (a base without gigs: the coder made from the file's gigs as
-//     sampleGigs does);
+//     sampleGigs does); and the offsets of those fragments after them;
+//   - the gigs' hashes, and the ledger's hashes of their JSON less its times, hashed
+//     from the file's gigs;
 //   - the export's gzip body compressed from the file's own export body, since a few
-//     gigs changed anywhere change all of its bytes;
+//     gigs changed anywhere change all of its bytes; and for a section the base holds a
+//     gzip member in, the section before it compressed as Build compresses the
+//     directories' bodies (each a section of JSON, then its gzip);
 //   - the JSON of gigs gone from the sources, kept with their tombstones: the base's,
 //     then the JSON of the base's gigs the file has not;
 //   - for a section after the gig ids laid out as bitmaps by the offsets in the section
@@ -55,14 +62,21 @@ const (
 //     renumbered to the file's gigs (by their ids; a removed gig's dropped);
 //   - for a section of 4-byte words after the gig ids, the base's words read as gig
 //     positions and renumbered likewise, since each gig added or removed moves the
-//     positions after it in every list of positions.
+//     positions after it in every list of positions;
+//   - for a section after the gig ids of one word per gig of the base (1 to 8 bytes: its
+//     day, status, ledger entries), the base's words in the order of the file's gigs (by
+//     their ids; zero for a gig added), since a gig whose start moved moves its words.
 //
 // Words or bitmaps that are not positions are renumbered too, as nonsense that a delta
 // does not choose. A source that cannot be made (sections inconsistent: a damaged delta,
 // or a base that is not a snapshot file) is empty: a delta coded against it does not apply.
 type snapshotSources struct {
-	moved []int32 // the base's gig positions in the file, -1 for a gig removed; made once
-	err   error   // why moved could not be made
+	moved   []int32  // the base's gig positions in the file, -1 for a gig removed; made once
+	gigs    int      // the file's gigs, with moved
+	err     error    // why moved could not be made
+	hashes  []uint64 // the xxhash of each of the file's gigs' JSON; made once
+	content []uint64 // and of its JSON less its times
+	zoff    []byte   // the offsets of the fragments made, as the file lays them out
 }
 
 func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
@@ -72,7 +86,18 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 	var makers []func() ([]byte, error)
 	switch {
 	case i == sectionZArena:
-		makers = append(makers, func() ([]byte, error) { return fragments(base, made) })
+		makers = append(makers, func() ([]byte, error) { return p.fragments(base, made) })
+	case i == sectionZArena+1:
+		makers = append(makers, func() ([]byte, error) {
+			if p.zoff == nil {
+				if _, err := p.fragments(base, made[:sectionZArena]); err != nil {
+					return nil, err
+				}
+			}
+			return p.zoff, nil
+		})
+	case i == sectionGigHash:
+		makers = append(makers, func() ([]byte, error) { return p.gigHashes(made, false) })
 	case i == sectionExportGzip:
 		makers = append(makers, func() ([]byte, error) {
 			parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
@@ -85,8 +110,12 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 			}
 			return out, nil
 		})
+	case i == sectionContent:
+		makers = append(makers, func() ([]byte, error) { return p.gigHashes(made, true) })
 	case i == sectionTombBodies && i < len(base):
 		makers = append(makers, func() ([]byte, error) { return goneBodies(base, p.movedGigs(base, made)) })
+	case i > 0 && i < len(base) && bytes.HasPrefix(base[i], gzipMagic):
+		makers = append(makers, func() ([]byte, error) { return bodyGzip(joined(made[i-1]), gzip.DefaultCompression) })
 	}
 	if i > sectionIDs+1 && i < len(base) {
 		if frz, ok := bitmapOffsets(base[i-1], len(base[i])); ok {
@@ -94,6 +123,11 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 		}
 		if len(base[i])%4 == 0 && len(base[i]) <= maxRenumbered {
 			makers = append(makers, func() ([]byte, error) { return renumber(base[i], p.movedGigs(base, made)) })
+		}
+		if moved := p.movedGigs(base, made); len(moved) > 0 && len(base[i])%len(moved) == 0 {
+			if w := len(base[i]) / len(moved); w == 1 || w == 2 || w == 4 || w == 8 {
+				makers = append(makers, func() ([]byte, error) { return gathered(base[i], w, moved, p.gigs), nil })
+			}
 		}
 	}
 	if k < 1 || k > len(makers) {
@@ -106,13 +140,81 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 	return src, true, nil
 }
 
+// gzipMagic begins a gzip member.
+var gzipMagic = []byte{0x1f, 0x8b, 8}
+
 // movedGigs returns where each of the base's gigs went in the file made (see
 // movedGigs), made once; nil when the sections are inconsistent.
 func (p *snapshotSources) movedGigs(base [][]byte, made [][][]byte) []int32 {
 	if p.moved == nil && p.err == nil {
-		p.moved, p.err = movedGigs(base, made)
+		p.moved, p.gigs, p.err = movedGigs(base, made)
 	}
 	return p.moved
+}
+
+// gathered returns the words of b, w bytes each, one per gig of the base, laid out as
+// the file's gigs by moved: a gig's the base gave it, zeros for one the base has not.
+func gathered(b []byte, w int, moved []int32, gigs int) []byte {
+	out := make([]byte, w*gigs)
+	for j, to := range moved {
+		if to >= 0 {
+			copy(out[w*int(to):w*int(to)+w], b[w*j:])
+		}
+	}
+	return out
+}
+
+// gigHashes returns the xxhash of the JSON of each of the file's gigs made (the gig
+// hashes), as the file lays them out; content, of their JSON less its times (the
+// ledger's content hashes).
+func (p *snapshotSources) gigHashes(made [][][]byte, content bool) ([]byte, error) {
+	if p.hashes == nil {
+		arena, off, err := fileArena(made)
+		if err != nil {
+			return nil, err
+		}
+		p.hashGigs(arena, off)
+	}
+	hashes := p.hashes
+	if content {
+		hashes = p.content
+	}
+	if hashes == nil {
+		return nil, errors.New("a gig without its times")
+	}
+	out := make([]byte, 0, 8*len(hashes))
+	for _, h := range hashes {
+		out = binary.LittleEndian.AppendUint64(out, h)
+	}
+	return out, nil
+}
+
+// fileArena returns the JSON of the file's gigs made, joined, and their offsets.
+func fileArena(made [][][]byte) ([]byte, []int, error) {
+	if len(made) <= sectionArena+1 {
+		return nil, nil, errors.New("no gigs")
+	}
+	arena := joined(made[sectionArena])
+	off, ok := gigOffsets(joined(made[sectionArena+1]), len(arena))
+	if !ok {
+		return nil, nil, errors.New("gigs' offsets inconsistent")
+	}
+	return arena, off, nil
+}
+
+// hashGigs hashes the JSON of each gig of arena, laid out by off, and its JSON less its
+// times (content stays nil when a gig has none).
+func (p *snapshotSources) hashGigs(arena []byte, off []int) {
+	p.hashes, p.content = make([]uint64, len(off)-1), make([]uint64, len(off)-1)
+	for i := range p.hashes {
+		g := arena[off[i] : off[i+1]-1]
+		p.hashes[i] = xxhash.Sum64(g)
+		if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 && p.content != nil {
+			p.content[i] = xxhash.Sum64(g[:k])
+		} else {
+			p.content = nil
+		}
+	}
 }
 
 // goneBodies returns the base's JSON of gigs gone from the sources, then the JSON of the
@@ -187,18 +289,24 @@ func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error)
 	return out, nil
 }
 
-// fragments makes the deflate fragments of the gigs of the file (see snapshotSources):
-// a gig of the base is found by the hash of its JSON (the base's gig hashes).
-func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
-	if len(base) <= sectionGigHash || len(made) <= sectionArena+1 {
+// fragments makes the deflate fragments of the gigs of the file (see snapshotSources),
+// and keeps their offsets: a gig of the base is found by the hash of its JSON (the base's
+// gig hashes).
+func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, error) {
+	if len(base) <= sectionGigHash {
 		return nil, errors.New("no gigs")
+	}
+	arena, off, err := fileArena(made)
+	if err != nil {
+		return nil, err
+	}
+	if p.hashes == nil {
+		p.hashGigs(arena, off)
 	}
 	bOff, ok1 := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
 	bZoff, ok2 := gigOffsets(base[sectionZArena+1], len(base[sectionZArena])-1)
-	arena := joined(made[sectionArena])
-	off, ok3 := gigOffsets(joined(made[sectionArena+1]), len(arena))
 	built, hashes := joined(made[sectionBuilt]), base[sectionGigHash]
-	if !ok1 || !ok2 || !ok3 || len(bOff) != len(bZoff) || len(hashes) != 8*(len(bOff)-1) || len(built) != 8 {
+	if !ok1 || !ok2 || len(bOff) != len(bZoff) || len(hashes) != 8*(len(bOff)-1) || len(built) != 8 {
 		return nil, errors.New("gigs' offsets inconsistent")
 	}
 	row := func(at []int, i int, arena []byte) []byte { return arena[at[i] : at[i+1]-1] }
@@ -209,7 +317,7 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 	from := make([]int32, len(off)-1) // the base's position of each gig, or -1
 	next := 0
 	for i := range from {
-		h := xxhash.Sum64(row(off, i, arena))
+		h := p.hashes[i]
 		from[i] = -1
 		switch {
 		case next < len(bOff)-1 && hash(next) == h:
@@ -238,26 +346,26 @@ func fragments(base [][]byte, made [][][]byte) ([]byte, error) {
 		coder, _ = deflate.ReadCoder(base[sectionZArena][bZoff[0]:bZoff[1]])
 	}
 	if coder == nil {
-		now := int64(binary.LittleEndian.Uint64(built))
-		var sample [][]byte
-		for i := 0; i < len(from); i += (len(from) + 511) / 512 { // as sampleGigs does
+		coder = deflate.NewCoder(sampleOf(len(from), func(i int) []byte {
 			g := row(off, i, arena)
 			if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
 				g = g[:k]
 			}
-			sample = append(sample, appendGigTimes(slices.Clip(g), now, now))
-		}
-		coder = deflate.NewCoder(sample)
+			return slices.Clip(g)
+		}, int64(binary.LittleEndian.Uint64(built))))
 	}
 	var m deflate.Matcher
 	z := make([]byte, 0, len(base[sectionZArena])+len(base[sectionZArena])/8) // room for gigs added
+	zoff := make([]byte, 0, 8*len(off))
 	for i, j := range from {
+		zoff = binary.LittleEndian.AppendUint64(zoff, uint64(len(z)))
 		if g := row(off, i, arena); j >= 0 && bytes.Equal(row(bOff, int(j), base[sectionArena]), g) {
 			z = append(z, base[sectionZArena][bZoff[j]:bZoff[j+1]]...)
 		} else {
 			z = coder.AppendFragment(z, g, &m)
 		}
 	}
+	p.zoff = binary.LittleEndian.AppendUint64(zoff, uint64(len(z)))
 	return z, nil
 }
 
@@ -291,10 +399,10 @@ func gigOffsets(b []byte, size int) ([]int, bool) {
 const maxRenumbered = 64 << 20
 
 // movedGigs returns, for each gig of the base, its position in the file made, or -1,
-// from the gig ids of both.
-func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
+// from the gig ids of both, and the number of the file's gigs.
+func movedGigs(base [][]byte, made [][][]byte) ([]int32, int, error) {
 	if len(base) <= sectionIDs+1 || len(made) <= sectionIDs+1 {
-		return nil, errors.New("no gig ids")
+		return nil, 0, errors.New("no gig ids")
 	}
 	table := func(arena, off []byte) (keyTable, error) {
 		offs := make([]uint32, len(off)/4)
@@ -309,11 +417,11 @@ func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
 	}
 	old, err := table(base[sectionIDs], base[sectionIDs+1])
 	if err != nil {
-		return nil, fmt.Errorf("base: %w", err)
+		return nil, 0, fmt.Errorf("base: %w", err)
 	}
 	now, err := table(joined(made[sectionIDs]), joined(made[sectionIDs+1]))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	moved := make([]int32, old.len())
 	for i := range moved {
@@ -322,7 +430,7 @@ func movedGigs(base [][]byte, made [][][]byte) ([]int32, error) {
 			moved[i] = int32(p)
 		}
 	}
-	return moved, nil
+	return moved, now.len(), nil
 }
 
 // renumber returns the little-endian 4-byte words of b with each that is a position of
@@ -346,8 +454,9 @@ func renumber(b []byte, moved []int32) ([]byte, error) {
 }
 
 // WriteSnapshotDelta writes to w the delta that turns the snapshot file at basePath into
-// the one at path. Neither file is checked beyond its layout of sections: both are files
-// WriteFile wrote.
+// the one at path, a section at a time (see bindelta.Encode): it stops at w's first
+// error, which it returns wrapped. Neither file is checked beyond its layout of sections:
+// both are files WriteFile wrote.
 func WriteSnapshotDelta(w io.Writer, basePath, path string) error {
 	base, err := mapSnapshotFile(basePath)
 	if err != nil {
@@ -359,16 +468,18 @@ func WriteSnapshotDelta(w io.Writer, basePath, path string) error {
 		return err
 	}
 	defer file.UnmapAfter(0)
-	d, err := bindelta.Encode(base.Bytes(), file.Bytes(), snapshotHead, (&snapshotSources{}).source)
-	if err != nil {
+	if err := bindelta.Encode(w, base.Bytes(), file.Bytes(), snapshotHead, (&snapshotSources{}).source); err != nil {
 		return fmt.Errorf("cannot write the delta of %q to %q: %w", basePath, path, err)
 	}
-	_, err = w.Write(d)
-	return err
+	return nil
 }
 
-// SnapshotDelta is a delta read by ReadSnapshotDelta, not yet applied.
-type SnapshotDelta struct{ d *bindelta.Delta }
+// SnapshotDelta is a delta read by ReadSnapshotDelta or OpenSnapshotDelta, not yet
+// applied.
+type SnapshotDelta struct {
+	d *bindelta.Delta
+	m mapfile.Mapping // the file OpenSnapshotDelta mapped; zero for ReadSnapshotDelta's
+}
 
 // ReadSnapshotDelta reads the head of a delta WriteSnapshotDelta wrote: what it makes,
 // and of what. A delta of a snapshot file of another format version is refused. delta is
@@ -384,7 +495,31 @@ func ReadSnapshotDelta(delta []byte) (*SnapshotDelta, error) {
 	if v := binary.LittleEndian.Uint32(d.Head[len(snapshotMagic):]); v != snapshotVersion {
 		return nil, fmt.Errorf("delta of a snapshot file of format version %d; this build reads version %d", v, snapshotVersion)
 	}
-	return &SnapshotDelta{d}, nil
+	return &SnapshotDelta{d: d}, nil
+}
+
+// OpenSnapshotDelta reads the head of the delta in the regular file at path, as
+// ReadSnapshotDelta does, mapped into memory rather than read (see package mapfile): a
+// delta costs the page cache, not the heap. The file must not be changed until Close.
+func OpenSnapshotDelta(path string) (*SnapshotDelta, error) {
+	m, err := mapRegular(path, "delta")
+	if err != nil {
+		return nil, err
+	}
+	d, err := ReadSnapshotDelta(m.Bytes())
+	if err != nil {
+		m.UnmapAfter(0)
+		return nil, fmt.Errorf("delta %q: %w", path, err)
+	}
+	d.m = m
+	return d, nil
+}
+
+// Close unmaps the file OpenSnapshotDelta mapped; d is not to be used after.
+func (d *SnapshotDelta) Close() {
+	if d.m.Bytes() != nil {
+		d.m.UnmapAfter(0)
+	}
 }
 
 // Base returns the checksum of the snapshot file d applies to (see SnapshotFileSum).

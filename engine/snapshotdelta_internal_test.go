@@ -27,6 +27,7 @@ func TestSnapshotDeltaSections(t *testing.T) {
 		{"export gzip", sectionExportGzip, bytes.Join(e.Gzip, nil)},
 		{"gig ids", sectionIDs, s.ids.arena},
 		{"gig hashes", sectionGigHash, u64(s.gigHash)},
+		{"gigs' content hashes", sectionContent, u64(s.ledger.content)},
 		{"fragments", sectionZArena, bytes.Join(s.zarena, nil)},
 		{"gone gigs' JSON", sectionTombBodies, s.tomb.body},
 		{"gig ids' offsets", sectionIDs + 1, u32(s.ids.off)},
@@ -36,11 +37,14 @@ func TestSnapshotDeltaSections(t *testing.T) {
 		}
 	}
 	made := [][][]byte{}
-	for _, sec := range secs[:sectionExportGzip] {
+	for _, sec := range secs {
 		made = append(made, [][]byte{sec})
 	}
-	if got, _, err := (&snapshotSources{}).source(sectionExportGzip, 1, secs, made); err != nil || !bytes.Equal(got, secs[sectionExportGzip]) {
-		t.Errorf("the export's gzip body made again differs from the file's (%v)", err)
+	// The sources made from the file's own sections before them are its sections.
+	for _, at := range []int{sectionGigHash, sectionExportGzip, sectionContent} {
+		if got, _, err := (&snapshotSources{}).source(at, 1, secs, made[:at]); err != nil || !bytes.Equal(got, secs[at]) {
+			t.Errorf("section %d made again differs from the file's (%v)", at, err)
+		}
 	}
 }
 

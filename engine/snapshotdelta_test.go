@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -95,12 +97,17 @@ func TestSnapshotDelta(t *testing.T) {
 
 // TestSnapshotDeltaSize measures a delta of the bench's refresh (2% of gigs edited, 1%
 // added, 1% removed) against the whole file, both zstd-compressed as a publisher uploads
-// them, at GIGS_DELTA_GIGS gigs (skipped without).
+// them, at GIGS_DELTA_GIGS gigs (skipped without): its size, per section too, and how
+// long a follower takes from the delta to its first page, GIGS_DELTA_RUNS times (1
+// without) each way, alternating: applied into a file that is then read (Apply), and
+// into a file's mapping that the snapshot is served from (ApplyTo). GIGS_DELTA_PROFILE
+// names a file to write a CPU profile of the ApplyTo runs to.
 func TestSnapshotDeltaSize(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("GIGS_DELTA_GIGS"))
 	if n == 0 {
 		t.Skip("set GIGS_DELTA_GIGS to the number of gigs")
 	}
+	runs, _ := strconv.Atoi(os.Getenv("GIGS_DELTA_RUNS"))
 	dir := t.TempDir()
 	pa, pb := refreshFiles(t, dir, n, scale.Churn{Edited: 0.02, Added: 0.01, Removed: 0.01, Seed: 7})
 	start := time.Now()
@@ -115,39 +122,91 @@ func TestSnapshotDeltaSize(t *testing.T) {
 	}
 	zd, zf, size := zsize(t, d.Bytes()), zsize(t, file), len(file)
 	file = nil
-	start = time.Now()
 	sd, err := engine.ReadSnapshotDelta(d.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	made := filepath.Join(dir, "made")
-	f, err := os.Create(made)
+	t.Logf("%d gigs (GOMAXPROCS %d): file %d bytes, %d zstd; delta %d bytes, %d zstd (%.2f%% of the file's zstd), written in %s",
+		n, runtime.GOMAXPROCS(0), size, zf, d.Len(), zd, 100*float64(zd)/float64(zf), took)
+	var prof *os.File
+	if name := os.Getenv("GIGS_DELTA_PROFILE"); name != "" {
+		if prof, err = os.Create(name); err != nil {
+			t.Fatal(err)
+		}
+		defer prof.Close()
+	}
+	var applied, synced, read []time.Duration
+	for run := range max(runs, 1) {
+		if prof != nil && run == 0 {
+			if err := pprof.StartCPUProfile(prof); err != nil {
+				t.Fatal(err)
+			}
+		}
+		start := time.Now()
+		made := filepath.Join(dir, "made")
+		f, err := os.Create(made)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sd.Apply(f, pa, 1<<40); err != nil {
+			t.Fatal(err)
+		}
+		applied = append(applied, time.Since(start))
+		s, err := engine.ReadSnapshotFile(made)
+		if err != nil {
+			t.Fatal(err)
+		}
+		firstPage(s)
+		read = append(read, time.Since(start)-applied[run])
+		if prof != nil && run == 0 {
+			pprof.StopCPUProfile()
+		}
+		start = time.Now()
+		if err := f.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		synced = append(synced, time.Since(start))
+		f.Close()
+		os.Remove(made)
+	}
+	t.Logf("a follower (medians of %d): applied to a file in %s, read and first page in %s more; the file synced in %s after",
+		len(read), median(applied), median(read), median(synced))
+	for _, level := range []zstd.EncoderLevel{zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
+		start := time.Now()
+		z := zsizeAt(t, d.Bytes(), level)
+		t.Logf("delta at zstd %s: %d bytes (%.2f%% of the file's zstd) in %s", level, z, 100*float64(z)/float64(zf), time.Since(start))
+	}
+	secs, err := engine.DeltaSections(sd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sd.Apply(f, pa, 1<<40); err != nil {
-		t.Fatal(err)
+	for i, sec := range secs {
+		if sec.Coded > 2000 { // the others are a few copies each
+			t.Logf("section %d: %d bytes, source %d transform %d: coded in %d bytes (%d added), %d zstd", i, sec.Size, sec.Source,
+				sec.Transform, sec.Coded, sec.Added, zsize(t, d.Bytes()[sec.At:sec.At+sec.Coded]))
+		}
 	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	applied := time.Since(start)
-	s, err := engine.ReadSnapshotFile(made)
-	if err != nil {
-		t.Fatal(err)
-	}
+}
+
+// firstPage answers a first page of s, and reads its first gig.
+func firstPage(s *engine.Snapshot) {
 	q := engine.AcquireQuery()
 	q.Limit = 20
 	s.Run(q)
 	_ = s.GigJSON(q.Page[0])
 	engine.ReleaseQuery(q)
-	t.Logf("%d gigs (GOMAXPROCS %d): file %d bytes, %d zstd; delta %d bytes, %d zstd (%.2f%% of the file's zstd), written in %s; "+
-		"applied in %s, read and first page in %s more",
-		n, runtime.GOMAXPROCS(0), size, zf, d.Len(), zd, 100*float64(zd)/float64(zf), took, applied, time.Since(start)-applied)
 }
 
-func zsize(t testing.TB, b []byte) int {
-	z, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+func median(l []time.Duration) time.Duration {
+	l = slices.Clone(l)
+	slices.Sort(l)
+	return l[len(l)/2]
+}
+
+func zsize(t testing.TB, b []byte) int { return zsizeAt(t, b, zstd.SpeedFastest) }
+
+func zsizeAt(t testing.TB, b []byte, level zstd.EncoderLevel) int {
+	z, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithWindowSize(32<<20))
 	if err != nil {
 		t.Fatal(err)
 	}

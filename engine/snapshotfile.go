@@ -73,18 +73,21 @@ func (s *Snapshot) completeRead() {
 
 // mapSnapshotFile maps the regular file at path into memory (see package mapfile): a
 // restart reads the snapshot it served without faulting in a buffer of its size.
-func mapSnapshotFile(path string) (mapfile.Mapping, error) {
+func mapSnapshotFile(path string) (mapfile.Mapping, error) { return mapRegular(path, "snapshot file") }
+
+// mapRegular maps the regular file at path, a file of kind (named in errors), into memory.
+func mapRegular(path, kind string) (mapfile.Mapping, error) {
 	f, size, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return mapfile.Mapping{}, err
 	}
 	defer f.Close()
 	if size == 0 || size != int64(int(size)) {
-		return mapfile.Mapping{}, fmt.Errorf("snapshot file %q: not a snapshot file (%d bytes)", path, size)
+		return mapfile.Mapping{}, fmt.Errorf("%s %q: not a %s (%d bytes)", kind, path, kind, size)
 	}
 	m, err := mapfile.Map(f, int(size))
 	if err != nil {
-		return mapfile.Mapping{}, fmt.Errorf("cannot map snapshot file %q: %w", path, err)
+		return mapfile.Mapping{}, fmt.Errorf("cannot map %s %q: %w", kind, path, err)
 	}
 	return m, nil
 }

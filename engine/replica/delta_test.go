@@ -118,6 +118,8 @@ func (f deltaFollower) poll(t *testing.T, r *refresher, what string) float64 {
 	if !bytes.Equal(mine, r.file()) || f.Live.Load().Version() != r.prev.Version() {
 		t.Fatalf("%s: the follower's file is not the publisher's", what)
 	}
+	noTemp(t, filepath.Dir(f.Path), what)
+	noTemp(t, r.dir, what)
 	return f.metric(t, "gigs_follow_downloaded_bytes_total", "") - before
 }
 
@@ -261,6 +263,7 @@ func TestDeltaFallback(t *testing.T) {
 				if swapped || err == nil || f.Live.Load() != good {
 					t.Fatalf("a damaged delta: swapped %v, %v; want the snapshot served kept, and an error", swapped, err)
 				}
+				noTemp(t, filepath.Dir(f.Path), "a damaged delta")
 				if sum, _ := engine.SnapshotFileSum(f.Path); m.Deltas[0].From != "" && sum == 0 {
 					t.Fatalf("the follower's file is gone")
 				}
@@ -268,6 +271,14 @@ func TestDeltaFallback(t *testing.T) {
 				f.poll(t, r, "the publish after a damaged delta")
 			})
 		}
+	}
+}
+
+// noTemp fails t when dir holds a temporary file of a snapshot or a delta.
+func noTemp(t *testing.T, dir, what string) {
+	t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(dir, "."+replica.FileName+".tmp-*")); len(left) > 0 {
+		t.Fatalf("%s: temporary files left: %v", what, left)
 	}
 }
 

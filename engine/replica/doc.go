@@ -18,8 +18,11 @@
 // manifest; when the chain leads from the file it serves, it downloads and applies the
 // deltas after it, else (or when any fails) it downloads the whole object and the deltas
 // after that, checks each object's size and checksum and each file made, and serves the
-// result. A follower fetches nothing upstream, and serves the publisher's bytes, so every
-// replica gives the same bodies, ETags and change cursors.
+// result. Deltas pass through the disk, never whole through memory: a publisher writes
+// one to a temporary file and stops at the size followers accept, a follower downloads
+// one to a temporary file and maps it. A follower serves the snapshot it made before it
+// syncs its file and puts it in place. A follower fetches nothing upstream, and serves the
+// publisher's bytes, so every replica gives the same bodies, ETags and change cursors.
 //
 // Buckets are opened with gocloud.dev/blob: a local directory by default (a plain path or
 // file:///path), S3 (s3://bucket?region=...), Google Cloud Storage (gs://bucket) or Azure

@@ -1,7 +1,6 @@
 package replica
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -158,8 +157,8 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, downloadTimeout)
 	defer cancel()
-	snap, err := f.fetch(dctx, m)
-	if snap == nil {
+	snap, keep, err := f.fetch(dctx, m)
+	if err != nil {
 		f.Metrics.downloads.WithLabelValues("error").Inc()
 		var bad *badObject
 		if errors.As(err, &bad) {
@@ -167,15 +166,15 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 		}
 		return false, fmt.Errorf("snapshot %s: %w", m.Object, err)
 	}
-	if err != nil {
-		f.Log.Warn("published snapshot served, but a restart will not find it", "object", m.Object, "err", err)
-	}
 	f.Metrics.polled.SetToCurrentTime()
 	f.Metrics.downloads.WithLabelValues("ok").Inc()
 	f.served = m
 	f.Live.Publish(snap)
 	f.swapped(m, snap)
 	f.Log.Info("published snapshot served", "object", m.Object, "gigs", snap.Len(), "data_version", m.DataVersion, "published", m.Published)
+	if err := keep(); err != nil {
+		f.Log.Warn("published snapshot served, but a restart will not find it", "object", m.Object, "err", err)
+	}
 	return true, nil
 }
 
@@ -242,42 +241,90 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 	return n, err
 }
 
-// fetch makes m's current snapshot file beside f.Path, checks it, and puts it in f.Path's
-// place: by the chain of deltas from the file at f.Path when the manifest lists one
-// from it, else (or when that fails) from m's whole snapshot and the deltas after it.
-// The file in service stays on any failure. When only that last step fails (f.Path is a
-// directory, say), it returns the snapshot with the error: it can be served all the
-// same, mapped from a file no longer named.
-func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, error) {
+// fetch makes m's current snapshot file beside f.Path, checks it, and returns its
+// snapshot and keep, which puts the file in f.Path's place (synced): by the chain of
+// deltas from the file at f.Path when the manifest lists one from it, else (or when that
+// fails) from m's whole snapshot and the deltas after it. The file in service stays on
+// any failure. keep is called once the snapshot is served, so that neither the sync nor
+// the rename delays that; its error (f.Path is a directory, say) means the snapshot is
+// served all the same, mapped from a file no longer named, but a restart will not find it.
+func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, func() error, error) {
 	if from := f.chainFrom(m); from >= 0 {
 		tmp, err := f.applyChain(ctx, f.Path, m.Deltas[from:])
 		if err == nil {
-			snap, err := f.serveFile(tmp, m)
-			if snap != nil {
-				return snap, err
+			var snap *engine.Snapshot
+			if snap, err = readFile(tmp, m, ""); err == nil { // applying the last delta checked its sum
+				return snap, f.keeper(tmp), nil
 			}
-			var bad *badObject
-			if !errors.As(err, &bad) {
-				return nil, err
-			}
+			os.Remove(tmp)
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("download: %w", ctx.Err())
+			return nil, nil, fmt.Errorf("download: %w", ctx.Err())
 		}
 		f.Metrics.fallbacks.Inc()
 		f.Log.Warn("deltas not applied: downloading the whole snapshot", "object", m.Object, "err", err)
 	}
 	tmp, err := f.download(ctx, m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	want := m.current()
 	if after := m.afterFull(); after < len(m.Deltas) {
-		defer os.Remove(tmp)
-		if tmp, err = f.applyChain(ctx, tmp, m.Deltas[after:]); err != nil {
-			return nil, err
+		whole := tmp
+		tmp, err = f.applyChain(ctx, whole, m.Deltas[after:])
+		os.Remove(whole)
+		want = "" // applying the last delta checked it
+	}
+	var snap *engine.Snapshot
+	if err == nil {
+		snap, err = readFile(tmp, m, want)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return nil, nil, err
+	}
+	return snap, f.keeper(tmp), nil
+}
+
+// readFile reads the snapshot file at tmp, made for m, and checks it is m's current
+// snapshot, ending with checksum sum when given.
+func readFile(tmp string, m Manifest, sum string) (*engine.Snapshot, error) {
+	snap, err := engine.ReadSnapshotFile(tmp)
+	if err != nil {
+		return nil, &badObject{err}
+	}
+	if snap.Version() != m.DataVersion || !snap.Built().Equal(m.Built) {
+		return nil, &badObject{fmt.Errorf("file holds data version %s built %s, the manifest names %s built %s",
+			snap.Version(), snap.Built(), m.DataVersion, m.Built)}
+	}
+	if sum != "" {
+		if got, err := engine.SnapshotFileSum(tmp); err != nil || fmt.Sprintf("%016x", got) != sum {
+			return nil, &badObject{fmt.Errorf("snapshot file does not end with the manifest's checksum %s", sum)}
 		}
 	}
-	return f.serveFile(tmp, m)
+	return snap, nil
+}
+
+// keeper returns the function that syncs the snapshot file at tmp and puts it in
+// f.Path's place, or removes it.
+func (f *Follower) keeper(tmp string) func() error {
+	return func() error {
+		file, err := os.OpenFile(tmp, os.O_RDWR, 0)
+		if err == nil {
+			err = file.Sync()
+			if cerr := file.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err == nil {
+			err = os.Rename(tmp, f.Path)
+		}
+		if err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("not kept as the snapshot file: %w", err)
+		}
+		return nil
+	}
 }
 
 // chainFrom returns the index in m.Deltas of the first delta to apply to the file at
@@ -326,33 +373,45 @@ func result(err error) string {
 }
 
 // applyDelta downloads d and applies it to the snapshot file at base into a temporary
-// file beside f.Path, whose path it returns.
+// file beside f.Path, whose path it returns. The delta is downloaded into a temporary file
+// too (of at most the RawSize the manifest caps), mapped rather than read into memory:
+// what a bucket holds never costs the heap more than a section's sources.
 func (f *Follower) applyDelta(ctx context.Context, base string, d Delta) (string, error) {
-	var raw bytes.Buffer
-	if err := f.get(ctx, d.Object, d.Size, d.SHA256, d.RawSize, &raw); err != nil {
+	raw, err := f.getTemp(ctx, ".tmp-delta-", d.Object, d.Size, d.SHA256, d.RawSize)
+	if err != nil {
 		return "", err
 	}
-	sd, err := engine.ReadSnapshotDelta(raw.Bytes())
-	switch {
-	case err != nil:
-		return "", &badObject{err}
-	case fmt.Sprintf("%016x", sd.Base()) != d.From || fmt.Sprintf("%016x", sd.Sum()) != d.To || sd.Size() != d.FileSize:
+	defer os.Remove(raw)
+	sd, err := engine.OpenSnapshotDelta(raw)
+	if err != nil {
+		return "", objectErr(err)
+	}
+	defer sd.Close()
+	if fmt.Sprintf("%016x", sd.Base()) != d.From || fmt.Sprintf("%016x", sd.Sum()) != d.To || sd.Size() != d.FileSize {
 		return "", &badObject{fmt.Errorf("the delta turns %016x into %016x of %d bytes, the manifest says %s into %s of %d",
 			sd.Base(), sd.Sum(), sd.Size(), d.From, d.To, d.FileSize)}
 	}
-	return f.writeTemp(func(w io.Writer) (int64, error) {
+	return f.writeTemp(".tmp-", func(w io.Writer) (int64, error) {
 		n, err := sd.Apply(w, base, d.FileSize)
-		if err != nil && !errors.As(err, new(*fs.PathError)) {
-			err = &badObject{err}
-		}
-		return n, err
+		return n, objectErr(err)
 	}, d.FileSize)
 }
 
-// writeTemp writes a temporary file beside f.Path with write, checks that it holds size
-// bytes and syncs it, and returns its path; it removes it on any failure.
-func (f *Follower) writeTemp(write func(io.Writer) (int64, error), size int64) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+".tmp-*")
+// objectErr returns err, an error of applying a delta, as a *badObject unless it is the
+// disk's (an *fs.PathError within), tried again.
+func objectErr(err error) error {
+	if err != nil && !errors.As(err, new(*fs.PathError)) {
+		return &badObject{err}
+	}
+	return err
+}
+
+// writeTemp writes a temporary file beside f.Path, named as the snapshot file after a
+// dot, then kind (".tmp-" or ".tmp-delta-": File.Load removes both after a crash), with
+// write, checks that it holds size bytes, and returns its path; it removes it on any
+// failure. It is not synced: a file kept as the snapshot file is when it is kept.
+func (f *Follower) writeTemp(kind string, write func(io.Writer) (int64, error), size int64) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+kind+"*")
 	if err != nil {
 		return "", err
 	}
@@ -363,8 +422,6 @@ func (f *Follower) writeTemp(write func(io.Writer) (int64, error), size int64) (
 		err = fmt.Errorf("cannot write %s: %w", tmp.Name(), file.err)
 	case err == nil && n != size:
 		err = &badObject{fmt.Errorf("%w: %d bytes, manifest %d", errSize, n, size)}
-	case err == nil:
-		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -417,51 +474,28 @@ func (f *Follower) get(ctx context.Context, key string, size int64, sum string, 
 	return nil
 }
 
+// getTemp downloads the object at key (see get) into a temporary file of kind beside
+// f.Path (see writeTemp), and returns its path; the caller removes it.
+func (f *Follower) getTemp(ctx context.Context, kind, key string, size int64, sum string, limit int64) (string, error) {
+	return f.writeTemp(kind, func(w io.Writer) (int64, error) {
+		c := &counter{w: w}
+		err := f.get(ctx, key, size, sum, limit, c)
+		return c.n, err
+	}, limit)
+}
+
 // download fetches m's whole snapshot file into a temporary file beside f.Path, checked
 // (see get), and returns its path; the caller removes it.
 func (f *Follower) download(ctx context.Context, m Manifest) (string, error) {
-	tmp, err := f.writeTemp(func(w io.Writer) (int64, error) {
-		c := &counter{w: w}
-		err := f.get(ctx, m.Object, m.Size, m.SHA256, m.FileSize, c)
-		return c.n, err
-	}, m.FileSize)
+	tmp, err := f.getTemp(ctx, ".tmp-", m.Object, m.Size, m.SHA256, m.FileSize)
 	if err != nil {
 		return "", err
 	}
-	if after := m.afterFull(); after < len(m.Deltas) { // else serveFile checks it
+	if after := m.afterFull(); after < len(m.Deltas) { // else fetch checks it
 		if sum, err := engine.SnapshotFileSum(tmp); err != nil || fmt.Sprintf("%016x", sum) != m.Checksum {
 			os.Remove(tmp)
 			return "", &badObject{fmt.Errorf("snapshot file %s does not end with the manifest's checksum %s", m.Object, m.Checksum)}
 		}
 	}
 	return tmp, nil
-}
-
-// serveFile reads the snapshot file at tmp, made for m, checks it is m's current
-// snapshot, and puts it in f.Path's place; it removes tmp when it is not served.
-func (f *Follower) serveFile(tmp string, m Manifest) (*engine.Snapshot, error) {
-	keep := false
-	defer func() {
-		if !keep {
-			os.Remove(tmp)
-		}
-	}()
-	snap, err := engine.ReadSnapshotFile(tmp)
-	if err != nil {
-		return nil, &badObject{err}
-	}
-	if snap.Version() != m.DataVersion || !snap.Built().Equal(m.Built) {
-		return nil, &badObject{fmt.Errorf("file holds data version %s built %s, the manifest names %s built %s",
-			snap.Version(), snap.Built(), m.DataVersion, m.Built)}
-	}
-	if want := m.current(); want != "" {
-		if sum, err := engine.SnapshotFileSum(tmp); err != nil || fmt.Sprintf("%016x", sum) != want {
-			return nil, &badObject{fmt.Errorf("snapshot file does not end with the manifest's checksum %s", want)}
-		}
-	}
-	if err := os.Rename(tmp, f.Path); err != nil {
-		return snap, fmt.Errorf("not kept as the snapshot file: %w", err)
-	}
-	keep = true
-	return snap, nil
 }

@@ -1,7 +1,6 @@
 package replica
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -108,19 +108,27 @@ func upload(ctx context.Context, b *blob.Bucket, key, path string) (size, fileSi
 		return 0, 0, "", err
 	}
 	defer f.Close()
-	return uploadFrom(ctx, b, key, f)
+	return uploadFrom(ctx, b, key, f, wholeLevel)
 }
 
-// uploadFrom puts what r holds in the bucket at key, zstd-compressed, and returns the
-// object's size, the bytes read and the object's SHA-256 (hex).
-func uploadFrom(ctx context.Context, b *blob.Bucket, key string, r io.Reader) (size, read int64, sha string, err error) {
+// The zstd levels objects are uploaded at: a whole snapshot file (1.5 GB at a million
+// gigs) at the fastest, a delta (a fiftieth of that) at one that takes more off for the
+// time it costs, since each follower downloads it.
+const (
+	wholeLevel = zstd.SpeedFastest
+	deltaLevel = zstd.SpeedBetterCompression
+)
+
+// uploadFrom puts what r holds in the bucket at key, zstd-compressed at level, and returns
+// the object's size, the bytes read and the object's SHA-256 (hex).
+func uploadFrom(ctx context.Context, b *blob.Bucket, key string, r io.Reader, level zstd.EncoderLevel) (size, read int64, sha string, err error) {
 	h := sha256.New()
 	w, err := b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/zstd"})
 	if err != nil {
 		return 0, 0, "", fmt.Errorf("cannot upload %s: %w", key, err)
 	}
 	object := &counter{w: io.MultiWriter(w, h)}
-	z, err := zstd.NewWriter(object, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(maxWindow/2))
+	z, err := zstd.NewWriter(object, zstd.WithEncoderLevel(level), zstd.WithWindowSize(maxWindow/2))
 	if err == nil {
 		if read, err = io.Copy(z, r); err == nil {
 			err = z.Close()
@@ -137,24 +145,58 @@ func uploadFrom(ctx context.Context, b *blob.Bucket, key string, r io.Reader) (s
 }
 
 // uploadDelta puts the delta from the snapshot file at base to the one at path in the
-// bucket at key, and returns what the manifest says of it.
+// bucket at key, and returns what the manifest says of it; nil, and no error, when the
+// delta is over what followers accept (deltaCap), which is found as it is written: the
+// delta goes to a temporary file beside path, never whole into memory, and no further
+// than that cap.
 func uploadDelta(ctx context.Context, b *blob.Bucket, key, base, path string) (*Delta, error) {
-	var raw bytes.Buffer
-	if err := engine.WriteSnapshotDelta(&raw, base, path); err != nil {
-		return nil, err
-	}
-	sd, err := engine.ReadSnapshotDelta(raw.Bytes())
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if int64(raw.Len()) > deltaCap(sd.Size()) {
-		return nil, nil // followers would refuse it: the file goes whole
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-delta-*") // File.Load removes it after a crash
+	if err != nil {
+		return nil, err
 	}
-	d := &Delta{Object: key, RawSize: int64(raw.Len()), From: fmt.Sprintf("%016x", sd.Base()), To: fmt.Sprintf("%016x", sd.Sum()), FileSize: sd.Size()}
-	if d.Size, _, d.SHA256, err = uploadFrom(ctx, b, key, &raw); err != nil {
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	capped := &capWriter{w: tmp, left: deltaCap(fi.Size())}
+	if err := engine.WriteSnapshotDelta(capped, base, path); errors.Is(err, errOverCap) {
+		return nil, nil // followers would refuse it: the file goes whole
+	} else if err != nil {
+		return nil, err
+	}
+	sd, err := engine.OpenSnapshotDelta(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	sd.Close()
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	d := &Delta{Object: key, From: fmt.Sprintf("%016x", sd.Base()), To: fmt.Sprintf("%016x", sd.Sum()), FileSize: sd.Size()}
+	if d.Size, d.RawSize, d.SHA256, err = uploadFrom(ctx, b, key, tmp, deltaLevel); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// errOverCap is a capWriter's error past its cap.
+var errOverCap = errors.New("over the cap")
+
+// capWriter writes to w up to left bytes, and fails with errOverCap, writing nothing,
+// when a write would take it past.
+type capWriter struct {
+	w    io.Writer
+	left int64
+}
+
+func (c *capWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > c.left {
+		return 0, errOverCap
+	}
+	c.left -= int64(len(p))
+	return c.w.Write(p)
 }
 
 // writeManifest puts m in the bucket as its manifest.

@@ -43,15 +43,17 @@ const (
 	maxManifest = 64 << 10
 	maxSnapshot = 64 << 30
 	maxRatio    = 20
-	// maxDelta caps a delta decompressed, which a follower holds in memory: a delta of
-	// more is not worth it (a publisher uploads a whole snapshot instead, see Publish).
+	// maxDelta caps a delta decompressed, which a follower writes to its disk and maps
+	// while it applies it: a delta of more is not worth it (a publisher uploads a whole
+	// snapshot instead, see Publish).
 	maxDelta = 4 << 30
 )
 
 // deltaCap returns the most a delta making a snapshot file of fileSize bytes may hold
-// decompressed: a quarter of the file and a MiB, at most maxDelta. A follower holds a delta
-// in memory while it applies it, so a manifest may not make it hold more; a delta of more
-// saves little over the whole file, which a publisher uploads instead.
+// decompressed: a quarter of the file and a MiB, at most maxDelta. A follower keeps a
+// delta on its disk while it applies it, so a manifest may not make it keep more; a delta
+// of more saves little over the whole file, which a publisher uploads instead (it writes
+// the delta to its disk, and stops at this cap).
 func deltaCap(fileSize int64) int64 { return min(maxDelta, fileSize/4+1<<20) }
 
 // A manifest's times must be plausible, or one bad manifest would hold every follower

@@ -1,6 +1,7 @@
 package bindelta
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -58,18 +59,20 @@ func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([]byte, boo
 	return p(i, k, base, made)
 }
 
-// Encode returns the delta that turns base into file, two files of binfile sections whose
-// callers' headers are head bytes long, with the sections predict makes. base and file
-// are not modified.
-func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
+// Encode writes to w the delta that turns base into file, two files of binfile sections
+// whose callers' headers are head bytes long, with the sections predict makes, a section
+// at a time: it holds no more of the delta than a section's. It stops at w's first error,
+// and returns it. base and file are not modified.
+func Encode(w io.Writer, base, file []byte, head int, predict Predictor) error {
 	baseSecs, err := binfile.Split(base, head)
 	if err != nil {
-		return nil, fmt.Errorf("base: %w", err)
+		return fmt.Errorf("base: %w", err)
 	}
 	secs, err := binfile.Split(file, head)
 	if err != nil {
-		return nil, fmt.Errorf("file: %w", err)
+		return fmt.Errorf("file: %w", err)
 	}
+	bw := bufio.NewWriterSize(w, 1<<20)
 	out := append([]byte(magic), version)
 	out = binary.AppendUvarint(out, uint64(head))
 	out = append(out, file[:head]...)
@@ -77,12 +80,15 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 	out = binary.LittleEndian.AppendUint64(out, binfile.Checksum(file))
 	out = binary.AppendUvarint(out, uint64(len(file)))
 	out = binary.AppendUvarint(out, uint64(len(secs)))
+	if _, err := bw.Write(out); err != nil {
+		return err
+	}
 	var tab table
 	made := make([][][]byte, 0, len(secs))
 	for i, sec := range secs {
 		srcs, same, err := sources(predict, i, baseSecs, made, sec)
 		if err != nil {
-			return nil, fmt.Errorf("section %d: %w", i, err)
+			return fmt.Errorf("section %d: %w", i, err)
 		}
 		var best []byte
 		for k, src := range srcs {
@@ -104,9 +110,11 @@ func Encode(base, file []byte, head int, predict Predictor) ([]byte, error) {
 			}
 		}
 		made = append(made, [][]byte{sec})
-		out = append(out, best...)
+		if _, err := bw.Write(best); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return bw.Flush()
 }
 
 // sources returns the sources predict offers section i of a file, sec, up to the first
@@ -314,6 +322,7 @@ type Delta struct {
 	Size      int64  // the file's size
 	sections  int
 	rest      []byte // the sections' operations
+	restAt    int    // where in the delta rest starts
 }
 
 // Parse reads a delta's head: the file it makes, and of what base.
@@ -330,7 +339,7 @@ func Parse(delta []byte) (*Delta, error) {
 	d.Base, d.Sum = r.u64(), r.u64()
 	d.Size = int64(r.uint(1 << 62))
 	d.sections = int(r.uint(1 << 16))
-	d.rest = r.b
+	d.rest, d.restAt = r.b, len(delta)-len(r.b)
 	return d, r.err
 }
 
@@ -358,12 +367,7 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	r := reader{b: d.rest}
 	made := make([][][]byte, 0, d.sections)
 	for i := range d.sections {
-		k := int(r.uint(maxSource))
-		t := r.byte()
-		size := r.uint(uint64(max(0, d.Size-fw.Written())))
-		if t >= nTransf || t != plain && (size%uint64(wordSize(t)) != 0 || size > maxWordSection) {
-			r.fail(fmt.Errorf("section %d: bad transform %d", i, t))
-		}
+		k, t, size := r.sectionHead(i, d.Size-fw.Written())
 		if r.err != nil {
 			return fw.Written(), r.err
 		}
@@ -382,34 +386,16 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 		}
 		var parts [][]byte
 		last := 0
-		for left := int(size); left > 0 && r.err == nil; {
-			add := r.uint(uint64(left))
-			if add > 0 {
-				parts = append(parts, r.take(int(add)))
+		for left := size; left > 0 && r.err == nil; {
+			add, from, n := r.op(i, left, len(src), last)
+			if len(add) > 0 {
+				parts = append(parts, add)
 			}
-			n := r.uint(uint64(left) - add)
-			switch {
-			case n == 0 && add > 0 && add != uint64(left):
-				// Encode ends a literal with a copy, but a section's last: an operation
-				// makes a block or more, so its parts are a few per block of the file.
-				r.fail(fmt.Errorf("section %d: a literal of %d bytes with no copy after it, and %d bytes to make", i, add, left))
-			case n > 0 && n < block:
-				r.fail(fmt.Errorf("section %d: a copy of %d bytes, shorter than a block", i, n))
+			if n > 0 {
+				parts = append(parts, src[from:from+n])
+				last = from + n
 			}
-			if n > 0 && r.err == nil {
-				step := r.sint()
-				from := int64(last) + step
-				if step < -int64(len(src)) || step > int64(len(src)) || from < 0 || from+int64(n) > int64(len(src)) {
-					r.fail(fmt.Errorf("section %d: a copy of %d bytes at %d, out of its base's %d", i, n, from, len(src)))
-					break
-				}
-				parts = append(parts, src[from:from+int64(n)])
-				last = int(from) + int(n)
-			}
-			if add+n == 0 {
-				r.fail(fmt.Errorf("section %d: an operation that makes nothing", i))
-			}
-			left -= int(add + n)
+			left -= len(add) + n
 		}
 		if r.err != nil {
 			return fw.Written(), r.err
@@ -434,6 +420,88 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 		return n, fmt.Errorf("the file made is %d bytes, the delta says %d", n, d.Size)
 	}
 	return d.Size, nil
+}
+
+// sectionHead reads the head of section i, of at most left bytes: its source, transform
+// and size.
+func (r *reader) sectionHead(i int, left int64) (k int, t byte, size int) {
+	k = int(r.uint(maxSource))
+	t = r.byte()
+	size = int(r.uint(uint64(max(0, left))))
+	if t >= nTransf || t != plain && (size%wordSize(t) != 0 || size > maxWordSection) {
+		r.fail(fmt.Errorf("section %d: bad transform %d", i, t))
+	}
+	return k, t, size
+}
+
+// op reads the next operation of section i, which has left bytes to make from a source
+// of srcLen bytes whose last copy ended at last: the bytes it adds, then where in the
+// source its copy starts and its length (0 for none). An operation out of its source or
+// section fails r, as does one that makes nothing.
+func (r *reader) op(i, left, srcLen, last int) (add []byte, from, n int) {
+	a := r.uint(uint64(left))
+	if a > 0 {
+		add = r.take(int(a))
+	}
+	c := r.uint(uint64(left) - a)
+	switch {
+	case c == 0 && a > 0 && a != uint64(left):
+		// Encode ends a literal with a copy, but a section's last: an operation
+		// makes a block or more, so its parts are a few per block of the file.
+		r.fail(fmt.Errorf("section %d: a literal of %d bytes with no copy after it, and %d bytes to make", i, a, left))
+	case c > 0 && c < block:
+		r.fail(fmt.Errorf("section %d: a copy of %d bytes, shorter than a block", i, c))
+	case a+c == 0:
+		r.fail(fmt.Errorf("section %d: an operation that makes nothing", i))
+	}
+	if c == 0 || r.err != nil {
+		return add, 0, 0
+	}
+	step := r.sint()
+	at := int64(last) + step
+	if step < -int64(srcLen) || step > int64(srcLen) || at < 0 || at+int64(c) > int64(srcLen) {
+		r.fail(fmt.Errorf("section %d: a copy of %d bytes at %d, out of its base's %d", i, c, at, srcLen))
+		return add, 0, 0
+	}
+	return add, int(at), int(c)
+}
+
+// A Section says how a delta codes one section of its file.
+type Section struct {
+	Source    int  // what it is coded against: 0 the base's section, k a Predictor's k-th
+	Transform byte // 0 none, 1 and 2 differences of 4- and 8-byte words
+	Size      int  // of the section in the file
+	At, Coded int  // where in the delta its coding starts, and its bytes
+	Added     int  // bytes of it the delta holds (the rest are copies)
+}
+
+// Sections reads how d codes each section of its file, without applying it: what makes
+// a delta large.
+func (d *Delta) Sections() ([]Section, error) {
+	r := reader{b: d.rest}
+	var out []Section
+	left := d.Size
+	for i := range d.sections {
+		at := len(r.b)
+		k, t, size := r.sectionHead(i, left)
+		sec := Section{Source: k, Transform: t, Size: size}
+		last := 0
+		for rest := size; rest > 0 && r.err == nil; {
+			add, from, n := r.op(i, rest, 1<<50, last) // the source unknown: any copy fits
+			sec.Added += len(add)
+			if n > 0 {
+				last = from + n
+			}
+			rest -= len(add) + n
+		}
+		if r.err != nil {
+			return out, r.err
+		}
+		sec.At, sec.Coded = d.restAt+len(d.rest)-at, at-len(r.b)
+		left -= int64(size)
+		out = append(out, sec)
+	}
+	return out, nil
 }
 
 // reader reads a delta's integers and bytes; its first error stops every later read.

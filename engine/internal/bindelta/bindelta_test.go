@@ -66,6 +66,13 @@ func churn(r *rand.Rand, in [][]byte, frac float64) [][]byte {
 	return out
 }
 
+// encode returns the delta Encode writes.
+func encode(base, file []byte, predict Predictor) ([]byte, error) {
+	var b bytes.Buffer
+	err := Encode(&b, base, file, head, predict)
+	return b.Bytes(), err
+}
+
 func apply(t *testing.T, base, delta []byte, limit int64) ([]byte, error) {
 	t.Helper()
 	d, err := Parse(delta)
@@ -95,7 +102,7 @@ func TestRoundTrip(t *testing.T) {
 		{"empty", nil, nil, 1.1},
 	} {
 		b, f := file(base), file(tc.rows, tc.extra)
-		delta, err := Encode(b, f, head, nil)
+		delta, err := encode(b, f, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +122,7 @@ func TestHostile(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	baseRows := rows(r, 100)
 	base, target := file(baseRows), file(churn(r, baseRows, 0.1))
-	good, err := Encode(base, target, head, nil)
+	good, err := encode(base, target, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +179,7 @@ func FuzzApply(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
 	base := file(rows(r, 40))
 	for _, target := range [][]byte{file(churn(r, rows(r, 40), 0.2)), file(rows(r, 30), []byte("x")), base} {
-		d, err := Encode(base, target, head, nil)
+		d, err := encode(base, target, nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -193,7 +200,42 @@ func FuzzApply(f *testing.F) {
 			}
 		}
 		_, _ = d.Apply(io.Discard, base[:len(base)/2], head, 1<<20, nil)
+		_, _ = d.Sections()
 	})
+}
+
+// TestSections reads how a delta codes its sections: each at its size in the file, the
+// codings back to back up to the delta's end, a section the base has not added whole.
+func TestSections(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	baseRows := rows(r, 500)
+	b, f := file(baseRows), file(churn(r, baseRows, 0.05), []byte("an extra section the base has not"))
+	delta, err := encode(b, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.Sections()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, err := binfile.Split(f, head)
+	if err != nil || len(got) != len(secs) {
+		t.Fatalf("%d sections read, want %d (%v)", len(got), len(secs), err)
+	}
+	at := got[0].At
+	for i, sec := range got {
+		if sec.Size != len(secs[i]) || sec.At != at || sec.Added > sec.Size {
+			t.Errorf("section %d: %+v; want size %d at %d", i, sec, len(secs[i]), at)
+		}
+		at += sec.Coded
+	}
+	if at != len(delta) || got[0].Added == 0 || got[2].Added != len(secs[2]) {
+		t.Errorf("sections end at %d of %d; added %d of the rows, %d of the section the base has not", at, len(delta), got[0].Added, got[2].Added)
+	}
 }
 
 // TestSourceShortcuts codes sections against sources a Predictor makes: a section equal
@@ -221,7 +263,7 @@ func TestSourceShortcuts(t *testing.T) {
 		}
 		return nil, false, nil
 	}
-	delta, err := Encode(b, f, head, predict)
+	delta, err := encode(b, f, predict)
 	if err != nil {
 		t.Fatal(err)
 	}
