@@ -180,12 +180,16 @@ func venuePoints(cat *catalog) (pts []geoPoint, ofVenue []int32) {
 	return pts, ofVenue
 }
 
-// buildGeo files every position's venue under its point.
+// buildGeo files every position's venue under its point, and counts the words index's
+// pairs with the points (nearwords.go), which it must follow.
 func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 	pts, ofVenue := venuePoints(cat)
 	var err error
-	s.geo, err = newGeoIndex(pts, len(rows), func(i int) int32 { return ofVenue[rows[i].venue] }, s)
-	return err
+	if s.geo, err = newGeoIndex(pts, len(rows), func(i int) int32 { return ofVenue[rows[i].venue] }, s); err != nil {
+		return err
+	}
+	s.words.nearPairs = s.countNearPairs()
+	return nil
 }
 
 // newGeoIndex files each of n positions under its point, pts[pointOf(i)] (none when -1),

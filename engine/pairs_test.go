@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"cmp"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -32,28 +33,7 @@ func TestPairsMatchReference(t *testing.T) {
 		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, engine.PairCopies(capped))
 	}
 	ref := newReference(ds)
-	texts := searchTexts(ds)
-	// The most common words of the titles, their beginnings, and the word every venue has.
-	counts := map[string]int{}
-	for _, g := range ds.Gigs {
-		for _, w := range strings.FieldsFunc(strings.ToLower(g.Title), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			counts[w]++
-		}
-	}
-	words := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return counts[b] - counts[a] })
-	searches := []string{"hall", "Hall", "h"}
-	for _, w := range words[:4] {
-		searches = append(searches, w, strings.ToUpper(w), string([]rune(w)[:3]), string([]rune(w)[:1]))
-	}
-	matching := map[string]map[string]bool{}
-	for _, q := range searches {
-		matching[q] = map[string]bool{}
-		for id, tx := range texts {
-			if refSearch(q, tx) {
-				matching[q][id] = true
-			}
-		}
-	}
+	searches, matching := frequentSearches(ds)
 	r := rand.New(rand.NewPCG(9, 37))
 	values := func(d engine.Dim) string {
 		switch d {
@@ -110,4 +90,33 @@ func TestPairsMatchReference(t *testing.T) {
 	if paired < queries/3 {
 		t.Fatalf("only %d of %d queries were counted from pairs: the test is too weak", paired, queries)
 	}
+}
+
+// frequentSearches returns searches for frequent words, whose postings are kept as bits:
+// the most common words of ds's titles, as they are and in capitals, their first three
+// letters and their first, and the word every venue has; and by search, the ids of the
+// gigs that match it.
+func frequentSearches(ds *engine.Dataset) (searches []string, matching map[string]map[string]bool) {
+	counts := map[string]int{}
+	for _, g := range ds.Gigs {
+		for _, w := range strings.FieldsFunc(strings.ToLower(g.Title), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			counts[w]++
+		}
+	}
+	words := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return cmp.Or(counts[b]-counts[a], strings.Compare(a, b)) })
+	searches = []string{"hall", "Hall", "h"}
+	for _, w := range words[:4] {
+		searches = append(searches, w, strings.ToUpper(w), string([]rune(w)[:3]), string([]rune(w)[:1]))
+	}
+	texts := searchTexts(ds)
+	matching = map[string]map[string]bool{}
+	for _, q := range searches {
+		matching[q] = map[string]bool{}
+		for id, tx := range texts {
+			if refSearch(q, tx) {
+				matching[q][id] = true
+			}
+		}
+	}
+	return searches, matching
 }

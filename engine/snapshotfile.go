@@ -425,6 +425,7 @@ func (s *Snapshot) views() error {
 	}
 	s.words.dense = newWordBits(&s.words, len(s.keys))
 	s.words.pairs = s.countPairs()
+	s.words.nearPairs = s.countNearPairs()
 	if err := s.viewDirectories(); err != nil {
 		return err
 	}

@@ -150,10 +150,11 @@ func (q *Query) Search(text []byte) error {
 // wordIndex finds the positions (gigs, or any other numbered entities) whose text holds
 // tokens. Immutable once built.
 type wordIndex struct {
-	words    postings // a posting per token, numbered in the tokens' byte order
-	prefixes postings // a posting per heavy or frequent prefix, numbered in the prefixes' byte order
-	dense    wordBits
-	pairs    pairCounts // the dense copies crossed with the filters' large postings (pairs.go)
+	words     postings // a posting per token, numbered in the tokens' byte order
+	prefixes  postings // a posting per heavy or frequent prefix, numbered in the prefixes' byte order
+	dense     wordBits
+	pairs     pairCounts // the dense copies crossed with the filters' large postings (pairs.go)
+	nearPairs pairCounts // the dense copies crossed with the geo index's large postings (nearwords.go)
 }
 
 // wordGroup is a query's token resolved in a wordIndex: the tokens words[lo:hi] it begins,
