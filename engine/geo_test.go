@@ -175,23 +175,14 @@ func TestNearMatchesReference(t *testing.T) {
 				if len(want) > 0 {
 					nonEmpty++
 				}
-				page := want[min(rq.offset, len(want)):min(rq.offset+rq.limit, len(want))]
-				for _, snap := range snaps {
-					q.Reset()
-					setQuery(t, q, rq, n, search)
-					snap.Run(q)
+				checkNear(t, q, snaps, rq, n, search, want, func(k int) {
 					if engine.NearTiles(q) > 0 {
 						tiled++
 					}
-					if engine.NearAreas(q, snap) > 0 {
+					if engine.NearAreas(q, snaps[k]) > 0 {
 						areas++
 					}
-					got := hitsOf(t, snap, q)
-					if q.Total != len(want) || !slices.Equal(got, page) {
-						t.Fatalf("query %d %+v q=%q near %+v from=%+v to=%+v offset %d limit %d (read from its file: %v):\ngot total %d %v\nwant total %d %v",
-							i, rq.filters, search, n, rq.from, rq.to, rq.offset, rq.limit, snap != s, q.Total, got, len(want), page)
-					}
-				}
+				})
 				if len(want) == 0 || i%4 != 0 && tc.gigs < 10_000 {
 					continue
 				}
@@ -205,6 +196,24 @@ func TestNearMatchesReference(t *testing.T) {
 				t.Fatalf("%d of %d queries matched, %d paged, %d took tiles whole, %d areas: the test is too weak", nonEmpty, tc.queries, paged, tiled, areas)
 			}
 		})
+	}
+}
+
+// checkNear runs rq near n with search on each of snaps, checks its page at rq's offset
+// and its total against want, all its matches in order, and calls seen with the number of
+// the snapshot q was just run on.
+func checkNear(t *testing.T, q *engine.Query, snaps []*engine.Snapshot, rq refQuery, n nearRef, search string, want []nearHit, seen func(k int)) {
+	t.Helper()
+	page := want[min(rq.offset, len(want)):min(rq.offset+rq.limit, len(want))]
+	for k, snap := range snaps {
+		q.Reset()
+		setQuery(t, q, rq, n, search)
+		snap.Run(q)
+		seen(k)
+		if got := hitsOf(t, snap, q); q.Total != len(want) || !slices.Equal(got, page) {
+			t.Fatalf("%+v q=%q near %+v from=%+v to=%+v offset %d limit %d (snapshot %d):\ngot total %d %v\nwant total %d %v",
+				rq.filters, search, n, rq.from, rq.to, rq.offset, rq.limit, k, q.Total, got, len(want), page)
+		}
 	}
 }
 

@@ -19,13 +19,7 @@ func TestNearSearchMatchesReference(t *testing.T) {
 	largeProperty(t, gigs)
 	ds := geoDataset(11, gigs)
 	s := build(t, ds)
-	counted, restore := engine.CapNearPairs(s)
-	capped := build(t, ds)
-	restore()
-	if counted < 2 || engine.NearPairCopies(capped) != 1 {
-		t.Fatalf("near pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, engine.NearPairCopies(capped))
-	}
-	snaps := []*engine.Snapshot{s, roundTrip(t, s), capped}
+	snaps := []*engine.Snapshot{s, roundTrip(t, s), cappedSnapshot(t, ds, s, engine.CapNearPairs, engine.NearPairCopies)}
 	ref, pos := newReference(ds), refPosition(ds)
 	searches, matching := frequentSearches(ds)
 	r := rand.New(rand.NewPCG(11, 37))
@@ -47,19 +41,11 @@ func TestNearSearchMatchesReference(t *testing.T) {
 		if len(want) > 0 {
 			nonEmpty++
 		}
-		page := want[min(rq.offset, len(want)):min(rq.offset+rq.limit, len(want))]
-		for k, snap := range snaps {
-			q.Reset()
-			setQuery(t, q, rq, n, search)
-			snap.Run(q)
+		checkNear(t, q, snaps, rq, n, search, want, func(k int) {
 			if k == 0 && engine.PairCounted(q) {
 				paired++
 			}
-			if got := hitsOf(t, snap, q); q.Total != len(want) || !slices.Equal(got, page) {
-				t.Fatalf("query %d q=%q near %+v from=%+v to=%+v offset %d limit %d (snapshot %d):\ngot total %d %v\nwant total %d %v",
-					i, search, n, rq.from, rq.to, rq.offset, rq.limit, k, q.Total, got, len(want), page)
-			}
-		}
+		})
 		if i%3 == 0 && len(want) > 0 {
 			size := func() int { return 1 + r.IntN(max(2, len(want)/10)) }
 			if all := nearKeysetPages(t, q, snaps, rq, n, search, size); !slices.Equal(all, want) {

@@ -24,14 +24,7 @@ func TestPairsMatchReference(t *testing.T) {
 	ds := scale.Generate(scale.Config{Gigs: gigs, Seed: 9, Now: now, Days: 40})
 	s := build(t, ds)
 	loaded := roundTrip(t, s)
-	// A snapshot whose pair counts pairBudget cut to one copy: the others' pairs are
-	// intersected as before.
-	counted, restore := engine.CapPairs(s)
-	capped := build(t, ds)
-	restore()
-	if counted < 2 || engine.PairCopies(capped) != 1 {
-		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, engine.PairCopies(capped))
-	}
+	capped := cappedSnapshot(t, ds, s, engine.CapPairs, engine.PairCopies)
 	ref := newReference(ds)
 	searches, matching := frequentSearches(ds)
 	r := rand.New(rand.NewPCG(9, 37))
@@ -119,4 +112,18 @@ func frequentSearches(ds *engine.Dataset) (searches []string, matching map[strin
 		}
 	}
 	return searches, matching
+}
+
+// cappedSnapshot builds ds again with its pair counts (those capPairs caps, as copies
+// counts them) cut by their budget to one copy, whose other copies' pairs are intersected
+// as before, and checks that s counted several.
+func cappedSnapshot(t *testing.T, ds *engine.Dataset, s *engine.Snapshot, capPairs func(*engine.Snapshot) (int, func()), copies func(*engine.Snapshot) int) *engine.Snapshot {
+	t.Helper()
+	counted, restore := capPairs(s)
+	capped := build(t, ds)
+	restore()
+	if counted < 2 || copies(capped) != 1 {
+		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, copies(capped))
+	}
+	return capped
 }
