@@ -70,10 +70,10 @@ type Snapshot struct {
 	// wait for), and its bodies checksum their gigs' bytes until then.
 	gigCRC   []uint32
 	crcReady atomic.Bool
-	// pairs crosses the dense word copies with the filters' large postings (pairs.go): set
-	// by a build before it returns, and in the background after a read (completeRead); nil
-	// until then.
-	pairs atomic.Pointer[pairCounts]
+	// pairs crosses the dense word copies with the filters' and the geo index's large
+	// postings (pairs.go): set by a build before it returns, and in the background after a
+	// read (completeRead); nil until then.
+	pairs atomic.Pointer[wordPairs]
 	ids   keyTable // position by gig id
 	// inputs is the hash of what each gig was rendered from (see reuse.go), nil in a
 	// snapshot read from a file.
@@ -253,7 +253,11 @@ func (s *Snapshot) indexRows(rows []gigRow, cat *catalog) error {
 	if err := s.indexWords(rows, cat); err != nil {
 		return err
 	}
-	return s.buildGeo(rows, cat)
+	if err := s.buildGeo(rows, cat); err != nil {
+		return err
+	}
+	s.pairs.Store(s.countWordPairs())
+	return nil
 }
 
 // dayNumber returns the days since 1970-01-01 of t's calendar date in its own location.

@@ -361,10 +361,10 @@ func (m members) denseEach(from, hi int, f func(p int) bool) {
 }
 
 // eachBit calls f on the positions of the set bits in [from, hi) of the words word reads,
-// in order, until f returns false.
-func eachBit(from, hi int, word func(w int) uint64, f func(p int) bool) {
+// in order, until f returns false, and reports whether f never did.
+func eachBit(from, hi int, word func(w int) uint64, f func(p int) bool) bool {
 	if from >= hi {
-		return
+		return true
 	}
 	for w := from >> 6; w<<6 < hi; w++ {
 		x := word(w)
@@ -373,10 +373,14 @@ func eachBit(from, hi int, word func(w int) uint64, f func(p int) bool) {
 		}
 		for x != 0 {
 			p := w<<6 + bits.TrailingZeros64(x)
-			if p >= hi || !f(p) {
-				return
+			if p >= hi {
+				return true
+			}
+			if !f(p) {
+				return false
 			}
 			x &= x - 1
 		}
 	}
+	return true
 }

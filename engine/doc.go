@@ -23,7 +23,9 @@
 // are also kept as a bit per gig, which a query intersects a word at a time
 // (densewords.go), and each such word crossed with each large posting of a filter keeps
 // its shared members counted per block, so that a frequent word with one city, country or
-// genre is counted from those counts (pairs.go). The directories of cities, venues and artists keep,
+// genre is counted from those counts (pairs.go); crossed likewise with the large postings
+// of the areas, tiles and points, a frequent word near a point is counted and paged from
+// the candidates one by one, each narrowed to the word (nearwords.go). The directories of cities, venues and artists keep,
 // per build, where each entry lies in their rendered bodies, a words index of their names
 // and (cities, venues) an index of their points, so that a typeahead, a radius and a page
 // of a directory are bits over its entries and copies of their bytes (directory.go). The

@@ -184,8 +184,10 @@ func venuePoints(cat *catalog) (pts []geoPoint, ofVenue []int32) {
 func (s *Snapshot) buildGeo(rows []gigRow, cat *catalog) error {
 	pts, ofVenue := venuePoints(cat)
 	var err error
-	s.geo, err = newGeoIndex(pts, len(rows), func(i int) int32 { return ofVenue[rows[i].venue] }, s)
-	return err
+	if s.geo, err = newGeoIndex(pts, len(rows), func(i int) int32 { return ofVenue[rows[i].venue] }, s); err != nil {
+		return err
+	}
+	return nil
 }
 
 // newGeoIndex files each of n positions under its point, pts[pointOf(i)] (none when -1),

@@ -175,48 +175,20 @@ func TestNearMatchesReference(t *testing.T) {
 				if len(want) > 0 {
 					nonEmpty++
 				}
-				page := want[min(rq.offset, len(want)):min(rq.offset+rq.limit, len(want))]
-				for _, snap := range snaps {
-					q.Reset()
-					setQuery(t, q, rq, n, search)
-					snap.Run(q)
+				checkNear(t, q, snaps, rq, n, search, want, func(k int) {
 					if engine.NearTiles(q) > 0 {
 						tiled++
 					}
-					if engine.NearAreas(q, snap) > 0 {
+					if engine.NearAreas(q, snaps[k]) > 0 {
 						areas++
 					}
-					got := hitsOf(t, snap, q)
-					if q.Total != len(want) || !slices.Equal(got, page) {
-						t.Fatalf("query %d %+v q=%q near %+v from=%+v to=%+v offset %d limit %d (read from its file: %v):\ngot total %d %v\nwant total %d %v",
-							i, rq.filters, search, n, rq.from, rq.to, rq.offset, rq.limit, snap != s, q.Total, got, len(want), page)
-					}
-				}
+				})
 				if len(want) == 0 || i%4 != 0 && tc.gigs < 10_000 {
 					continue
 				}
-				// Every page by keyset tokens, from the first.
 				paged++
-				var all []nearHit
-				var token []byte
-				for pages := 0; ; pages++ {
-					q.Reset()
-					setQuery(t, q, rq, n, search)
-					q.Offset, q.Limit = 0, max(1+r.IntN(7), len(want)/30)
-					if token != nil && !q.After(token) {
-						t.Fatalf("query %d: token %q refused", i, token)
-					}
-					snaps[pages%2].Run(q)
-					if q.Offset != len(all) {
-						t.Fatalf("query %d near %+v: after %q, offset %d, want %d", i, n, token, q.Offset, len(all))
-					}
-					all = append(all, hitsOf(t, snaps[pages%2], q)...)
-					if len(q.Page) == 0 || q.Offset+len(q.Page) >= q.Total {
-						break
-					}
-					token = snaps[pages%2].AppendQueryKeyset(token[:0], q, len(q.Page)-1)
-				}
-				if !slices.Equal(all, want) {
+				size := func() int { return max(1+r.IntN(7), len(want)/30) }
+				if all := nearKeysetPages(t, q, snaps, rq, n, search, size); !slices.Equal(all, want) {
 					t.Fatalf("query %d %+v near %+v: by keyset\n%v\nwant\n%v", i, rq.filters, n, all, want)
 				}
 			}
@@ -224,6 +196,51 @@ func TestNearMatchesReference(t *testing.T) {
 				t.Fatalf("%d of %d queries matched, %d paged, %d took tiles whole, %d areas: the test is too weak", nonEmpty, tc.queries, paged, tiled, areas)
 			}
 		})
+	}
+}
+
+// checkNear runs rq near n with search on each of snaps, checks its page at rq's offset
+// and its total against want, all its matches in order, and calls seen with the number of
+// the snapshot q was just run on.
+func checkNear(t *testing.T, q *engine.Query, snaps []*engine.Snapshot, rq refQuery, n nearRef, search string, want []nearHit, seen func(k int)) {
+	t.Helper()
+	page := want[min(rq.offset, len(want)):min(rq.offset+rq.limit, len(want))]
+	for k, snap := range snaps {
+		q.Reset()
+		setQuery(t, q, rq, n, search)
+		snap.Run(q)
+		seen(k)
+		if got := hitsOf(t, snap, q); q.Total != len(want) || !slices.Equal(got, page) {
+			t.Fatalf("%+v q=%q near %+v from=%+v to=%+v offset %d limit %d (snapshot %d):\ngot total %d %v\nwant total %d %v",
+				rq.filters, search, n, rq.from, rq.to, rq.offset, rq.limit, k, q.Total, got, len(want), page)
+		}
+	}
+}
+
+// nearKeysetPages runs rq near n with search through every page by keyset tokens, from the
+// first, each page of size() gigs, on each of snaps in turn, checking each page's offset,
+// and returns the gigs in order.
+func nearKeysetPages(t *testing.T, q *engine.Query, snaps []*engine.Snapshot, rq refQuery, n nearRef, search string, size func() int) []nearHit {
+	t.Helper()
+	var all []nearHit
+	var token []byte
+	for pages := 0; ; pages++ {
+		snap := snaps[pages%len(snaps)]
+		q.Reset()
+		setQuery(t, q, rq, n, search)
+		q.Offset, q.Limit = 0, size()
+		if token != nil && !q.After(token) {
+			t.Fatalf("near %+v q=%q: token %q refused", n, search, token)
+		}
+		snap.Run(q)
+		if q.Offset != len(all) {
+			t.Fatalf("near %+v q=%q: after %q, offset %d, want %d", n, search, token, q.Offset, len(all))
+		}
+		all = append(all, hitsOf(t, snap, q)...)
+		if len(q.Page) == 0 || q.Offset+len(q.Page) >= q.Total {
+			return all
+		}
+		token = snap.AppendQueryKeyset(token[:0], q, len(q.Page)-1)
 	}
 }
 
@@ -317,23 +334,33 @@ func TestKeysetTokenOfOrder(t *testing.T) {
 	}
 }
 
-// TestNearAllocations: a near page, in either order, allocates nothing once the query's
-// scratch has grown.
+// TestNearAllocations: a near page, in either order, alone, with a genre or with a search
+// for a frequent word (through its pairs with the candidates), allocates nothing once the
+// query's scratch has grown.
 func TestNearAllocations(t *testing.T) {
 	ds := geoDataset(5, 20_000)
 	s := build(t, ds)
+	// Large enough for postings of areas near London that are bitmaps, paired with words.
+	paired := build(t, scale.Generate(scale.Config{Gigs: 60_000, Seed: 5, Now: now, Days: 40}))
 	c := ds.Cities[0]
 	for _, tc := range []struct {
 		byDistance, genre bool
-	}{{false, true}, {true, true}, {false, false}, {true, false}} {
-		byDistance := tc.byDistance
+		search            string
+	}{{false, true, ""}, {true, true, ""}, {false, false, ""}, {true, false, ""}, {false, false, "hall"}, {true, false, "hall"}} {
+		byDistance, s := tc.byDistance, s
+		if tc.search != "" {
+			s = paired
+		}
 		q := engine.AcquireQuery()
 		dst := make([]byte, 0, 1<<16)
 		run := func() {
 			q.Reset()
-			if tc.genre {
+			switch {
+			case tc.genre:
 				q.Match(engine.DimGenre, []byte("rock"))
-			} else { // alone with a month's range, as the bench's near query
+			case tc.search != "": // the bench's near+q page: a frequent word from now
+				_ = q.Search([]byte(tc.search))
+			default: // alone with a month's range, as the bench's near query
 				q.From, q.To = engine.AtInstant(now), engine.OnDate(now.AddDate(0, 0, 30))
 			}
 			q.Near(c.Lat, c.Lon, 25, byDistance)
@@ -342,11 +369,11 @@ func TestNearAllocations(t *testing.T) {
 			dst, _ = s.AppendQueryPage(dst[:0], q, engine.PageMeta{Page: 1, PageSize: 20, Total: q.Total}, nil, true)
 		}
 		run()
-		if len(q.Page) == 0 {
-			t.Fatal("no gig: the test shows nothing")
+		if len(q.Page) == 0 || tc.search != "" && !engine.PairCounted(q) {
+			t.Fatalf("%d gigs, counted from pairs %v: the test shows nothing", len(q.Page), engine.PairCounted(q))
 		}
 		if n := testing.AllocsPerRun(50, run); n != 0 {
-			t.Errorf("by distance %v, genre %v: %.1f allocations per page", byDistance, tc.genre, n)
+			t.Errorf("by distance %v, genre %v, q=%q: %.1f allocations per page", byDistance, tc.genre, tc.search, n)
 		}
 		engine.ReleaseQuery(q)
 	}

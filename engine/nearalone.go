@@ -1,13 +1,14 @@
 package engine
 
-// A near query with no other filter than its dates is answered from the postings of its
-// candidates (the tiles and points within its radius: a dozen or so tiles around a city)
-// one at a time, rather than through a set of their union: each one's matches in the range
-// are counted from its day table or by rank, and the page of a query by start is the least
-// positions of their matches, a candidate's walk stopping once its positions are past the
-// page's last. Candidates hold disjoint positions (a gig is at one point), so the counts
-// add up. Beyond maxAloneCandidates candidates (a wide radius over many points), or a page
-// that ends far into the matches, a union is cheaper.
+// A near query with no other filter than its dates, and a search for a frequent word (see
+// nearwords.go), is answered from the postings of its candidates (the tiles and points
+// within its radius: a dozen or so tiles around a city) one at a time, rather than through
+// a set of their union: each one's matches in the range are counted from its day table or
+// by rank, and the page of a query by start is the least positions of their matches, a
+// candidate's walk stopping once its positions are past the page's last. Candidates hold
+// disjoint positions (a gig is at one point), so the counts add up. Beyond
+// maxAloneCandidates candidates (a wide radius over many points), or a page that ends far
+// into the matches, a union is cheaper.
 
 // maxAloneCandidates is the most candidates a near query is answered from one by one.
 const maxAloneCandidates = 64
@@ -18,13 +19,14 @@ const maxAloneCandidates = 64
 const maxAlonePage = 200
 
 // runNearAlone answers q, whose candidates findNear found, when near is its only filter
-// besides the range r and its candidates are few (see above), and reports whether it did.
+// besides the range r and a search nearWord takes, and its candidates are few (see
+// above), and reports whether it did.
 func (s *Snapshot) runNearAlone(q *Query, r posRange) bool {
 	depth := max(q.Limit, 0) // the matches a page by start walks to
 	if !q.afterSet {
 		depth += max(q.Offset, 0)
 	}
-	if len(q.toks) > 0 || len(q.cand) > maxAloneCandidates || !q.near.byDistance && depth > maxAlonePage {
+	if len(q.cand) > maxAloneCandidates || !q.near.byDistance && depth > maxAlonePage {
 		return false
 	}
 	for d := range q.vals {
@@ -32,13 +34,23 @@ func (s *Snapshot) runNearAlone(q *Query, r posRange) bool {
 			return false
 		}
 	}
+	var word members // with a search, its word's copy, which a page by distance checks gigs against
+	if len(q.toks) > 0 {
+		switch ok, matches := s.nearWord(q); {
+		case !ok:
+			return false
+		case !matches:
+			return true
+		}
+		word = members{words: s.wordBitsOf(q), lo: 0, hi: len(s.keys)}
+	}
 	keyset := q.afterSet && !q.near.byDistance
 	var after, offset int
 	if keyset {
 		after = s.positionAfter(q.afterKey, q.afterID)
 	}
 	for i := range q.cand {
-		m := s.candidate(q, i)
+		m := s.candidate(q, i, r)
 		c := s.countIn(q, m, r)
 		q.Total += c.total()
 		if keyset {
@@ -46,7 +58,7 @@ func (s *Snapshot) runNearAlone(q *Query, r posRange) bool {
 		}
 	}
 	if q.near.byDistance {
-		s.pageByDistance(q, members{}, r) // it reads m only when other filters apply
+		s.pageByDistance(q, word, r)
 		return true
 	}
 	from, skip := r.lo, q.Offset
@@ -60,7 +72,7 @@ func (s *Snapshot) runNearAlone(q *Query, r posRange) bool {
 	need := skip + min(q.Limit, q.Total-q.Offset)
 	least := q.merged[:0]
 	for i := range q.cand {
-		s.candidate(q, i).each(q, from, r.hi, func(p int) bool {
+		s.candidate(q, i, r).each(q, from, r.hi, func(p int) bool {
 			if !r.inCore(p) && !r.dayOK(s.days[p]) {
 				return true
 			}
@@ -85,8 +97,12 @@ func (s *Snapshot) runNearAlone(q *Query, r posRange) bool {
 	return true
 }
 
-// candidate returns the members of q's i-th candidate, a tile's or a point's posting.
-func (s *Snapshot) candidate(q *Query, i int) members {
+// candidate returns the members of q's i-th candidate, a tile's or a point's posting, or
+// with a search, those of them that hold its word in r (see wordCandidate).
+func (s *Snapshot) candidate(q *Query, i int, r posRange) members {
+	if len(q.toks) > 0 {
+		return s.wordCandidate(q, i, r)
+	}
 	p, _ := s.alt(q, group{d: dimNear}, i)
 	return members{bm: p.bm, list: p.list, days: p.days}
 }

@@ -12,8 +12,8 @@ import (
 // a filter dimension, a snapshot keeps how many positions the two share below each block
 // of pairBlock words, made once per snapshot, a pass over the words per pair: by a build
 // before it returns, and in the background after a read of a snapshot file, which does not
-// hold them (until then, the pairs are intersected as any other filters). A query of such a pair then counts its matches
-// from the table, ANDing at most a block's words at each end of its range, and walks its
+// hold them (until then, the pairs are intersected as any other filters; see wordPairs). A
+// query of such a pair then counts its matches from the table, ANDing at most a block's words at each end of its range, and walks its
 // page ANDing the words it reads: nothing is set out in scratch but the filter's words of
 // the block being read.
 
@@ -27,43 +27,63 @@ const pairBlock = 128
 // variable for tests only.
 var pairBudget = 64 << 20
 
-// pairCounts holds the counts of every pair of a dense copy and a filter's large posting.
+// pairCounts holds the counts of every pair of a dense copy and a large posting of a list
+// of postings: the filters' dimensions, or the geo index's points, tiles and areas
+// (nearwords.go).
 type pairCounts struct {
-	first  [numDims]int // the number of the first large posting of each dimension
-	views  int          // the large postings of every dimension
-	copies int          // the dense copies counted: the first ones, as pairBudget allows
-	blocks int          // of a pair's counts: one per block, then the total
+	first  []int // the number of the first large posting of each of the list's postings
+	views  int   // the large postings of all of them
+	copies int   // the dense copies counted: the first ones, as the budget allows
+	blocks int   // of a pair's counts: one per block, then the total
 	// cum holds pair (copy k, posting v)'s counts at (k*views+v)*(blocks+1): the members of
 	// both below each block, and then of both in all.
 	cum []int32
 }
 
-// countPairs counts the pairs of s's dense copies (s.words.dense) and its filters' large
-// postings.
-func (s *Snapshot) countPairs() *pairCounts {
-	d := &s.words.dense
-	c := new(pairCounts)
-	for dim := range s.index {
-		c.first[dim] = c.views
-		c.views += len(s.index[dim].views)
+// wordPairs holds a snapshot's pair counts: the dense copies crossed with the filters'
+// large postings, and with the geo index's (nearwords.go).
+type wordPairs struct{ filters, near pairCounts }
+
+// countWordPairs counts every pair of s's dense copies (see wordPairs).
+func (s *Snapshot) countWordPairs() *wordPairs {
+	return &wordPairs{filters: s.countPairs(), near: s.countNearPairs()}
+}
+
+// newPairCounts lays out, all zero, the counts of the pairs of d's copies and the large
+// postings of sets, of as many copies as budget bytes hold.
+func newPairCounts(d *wordBits, sets []*postings, budget int) pairCounts {
+	c := pairCounts{first: make([]int, len(sets))}
+	for i, ps := range sets {
+		c.first[i] = c.views
+		c.views += len(ps.views)
 	}
 	if d.width == 0 || len(d.bits) == 0 || c.views == 0 {
 		return c
 	}
 	c.blocks = (d.width + pairBlock - 1) / pairBlock
-	c.copies = min(len(d.bits)/d.width, pairBudget/(4*c.views*(c.blocks+1)))
+	c.copies = min(len(d.bits)/d.width, budget/(4*c.views*(c.blocks+1)))
+	c.cum = make([]int32, c.copies*c.views*(c.blocks+1))
+	return c
+}
+
+// countPairs counts the pairs of s's dense copies (s.words.dense) and its filters' large
+// postings.
+func (s *Snapshot) countPairs() pairCounts {
+	d := &s.words.dense
+	sets := make([]*postings, len(s.index))
+	for dim := range s.index {
+		sets[dim] = &s.index[dim]
+	}
+	c := newPairCounts(d, sets, pairBudget)
 	if c.copies == 0 {
 		return c
 	}
-	copies := c.copies
-	c.cum = make([]int32, copies*c.views*(c.blocks+1))
 	other := make([]uint64, d.width)
-	for dim := range s.index {
-		ps := &s.index[dim]
+	for dim, ps := range sets {
 		for v := range ps.views {
 			clear(other)
 			orPortable(other, ps.packed[ps.frz[2*v]:ps.frz[2*v+1]], 0, d.width, true)
-			for k := range copies {
+			for k := range c.copies {
 				word, cum := d.bits[k*d.width:(k+1)*d.width], c.of(k, c.first[dim]+v)
 				n := 0
 				for b := range c.blocks {
@@ -103,22 +123,27 @@ func (s *Snapshot) pairMembers(q *Query, g, h group) (m members, ok bool) {
 	if g.word == 0 {
 		g, h = h, g
 	}
-	c := s.pairs.Load()
-	if g.word == 0 || h.word > 0 || h.d == dimNear || len(q.vals[h.d]) != 1 || c == nil || len(c.cum) == 0 {
+	wp := s.pairs.Load()
+	if g.word == 0 || h.word > 0 || h.d == dimNear || len(q.vals[h.d]) != 1 || wp == nil || len(wp.filters.cum) == 0 {
 		return members{}, false
 	}
 	k := s.words.copyOf(&q.wg[g.word-1])
 	v := s.viewOf(q, h.d, 0)
-	if k < 0 || k >= c.copies || v < 0 {
+	if k < 0 || k >= wp.filters.copies || v < 0 {
 		return members{}, false
 	}
-	x, ps := &s.words, &s.index[h.d]
-	p := &q.pair
-	p.bits = x.dense.bits[k*x.dense.width : (k+1)*x.dense.width]
+	return s.pairOf(q, k, &s.index[h.d], v, &wp.filters, int(h.d)), true
+}
+
+// pairOf sets q.pair to the pair of dense copy k and large posting v of ps, the set-th of
+// the postings whose pairs c counts, and returns its members.
+func (s *Snapshot) pairOf(q *Query, k int, ps *postings, v int, c *pairCounts, set int) members {
+	d, p := &s.words.dense, &q.pair
+	p.bits = d.bits[k*d.width : (k+1)*d.width]
 	p.raw = ps.packed[ps.frz[2*v]:ps.frz[2*v+1]]
-	p.cum = c.of(k, c.first[h.d]+v)
-	p.other, p.got = grown(&q.dense[1], x.dense.width), -1
-	return members{pair: p}, true
+	p.cum = c.of(k, c.first[set]+v)
+	p.other, p.got = grown(&q.dense[1], d.width), -1
+	return members{pair: p}
 }
 
 // viewOf returns the number of the large posting of q's i-th value of dimension d, or -1
@@ -169,7 +194,16 @@ func (p *pairSet) at(k int) int {
 	return bitOfRank(b*pairBlock, k-int(p.cum[b]), p.word)
 }
 
-// each calls f on the members in [from, hi) in order, until f returns false.
+// each calls f on the members in [from, hi) in order, until f returns false. A block
+// its counts say is empty is not read.
 func (p *pairSet) each(from, hi int, f func(p int) bool) {
-	eachBit(max(from, 0), min(hi, len(p.bits)<<6), p.word, f)
+	hi = min(hi, len(p.bits)<<6)
+	for from = max(from, 0); from < hi; {
+		b := from >> 6 / pairBlock
+		end := min(hi, (b+1)*pairBlock<<6)
+		if p.cum[b+1] > p.cum[b] && !eachBit(from, end, p.word, f) {
+			return
+		}
+		from = end
+	}
 }

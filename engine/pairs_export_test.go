@@ -8,13 +8,27 @@ func PairCounted(q *Query) bool { return q.pair.bits != nil }
 // CapPairs makes the snapshots built until restore is called count the pairs of as many
 // dense copies as s counts in the bytes of one (see pairBudget), and reports how many s counts.
 func CapPairs(s *Snapshot) (counted int, restore func()) {
-	old, c := pairBudget, s.pairs.Load()
-	pairBudget = 4 * c.views * (c.blocks + 1)
-	return c.copies, func() { pairBudget = old }
+	return capPairs(&pairBudget, &s.pairs.Load().filters)
+}
+
+// CapNearPairs is CapPairs for the pairs with the geo index's postings (nearPairBudget).
+func CapNearPairs(s *Snapshot) (counted int, restore func()) {
+	return capPairs(&nearPairBudget, &s.pairs.Load().near)
+}
+
+// capPairs sets *budget to the bytes of one copy's counts in c until restore is called,
+// and reports how many copies c counts.
+func capPairs(budget *int, c *pairCounts) (counted int, restore func()) {
+	old := *budget
+	*budget = 4 * c.views * (c.blocks + 1)
+	return c.copies, func() { *budget = old }
 }
 
 // PairCopies reports how many dense copies s counts pairs of.
-func PairCopies(s *Snapshot) int { return s.pairs.Load().copies }
+func PairCopies(s *Snapshot) int { return s.pairs.Load().filters.copies }
+
+// NearPairCopies reports how many dense copies s counts pairs with the geo index of.
+func NearPairCopies(s *Snapshot) int { return s.pairs.Load().near.copies }
 
 // AwaitPairs waits until s, read from its file, has counted its pairs (completeRead).
 func AwaitPairs(s *Snapshot) {

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"cmp"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -22,42 +23,10 @@ func TestPairsMatchReference(t *testing.T) {
 	largeProperty(t, gigs)
 	ds := scale.Generate(scale.Config{Gigs: gigs, Seed: 9, Now: now, Days: 40})
 	s := build(t, ds)
-	// A snapshot read from its file counts its pairs in the background (loaded, once it
-	// has); until it has, it intersects them as any filters (early).
-	loaded, early := roundTrip(t, s), roundTrip(t, s)
-	engine.AwaitPairs(loaded)
-	engine.DropPairs(early)
-	// A snapshot whose pair counts pairBudget cut to one copy: the others' pairs are
-	// intersected as before.
-	counted, restore := engine.CapPairs(s)
-	capped := build(t, ds)
-	restore()
-	if counted < 2 || engine.PairCopies(capped) != 1 {
-		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, engine.PairCopies(capped))
-	}
+	loaded, early := readBack(t, s)
+	capped := cappedSnapshot(t, ds, s, engine.CapPairs, engine.PairCopies)
 	ref := newReference(ds)
-	texts := searchTexts(ds)
-	// The most common words of the titles, their beginnings, and the word every venue has.
-	counts := map[string]int{}
-	for _, g := range ds.Gigs {
-		for _, w := range strings.FieldsFunc(strings.ToLower(g.Title), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			counts[w]++
-		}
-	}
-	words := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return counts[b] - counts[a] })
-	searches := []string{"hall", "Hall", "h"}
-	for _, w := range words[:4] {
-		searches = append(searches, w, strings.ToUpper(w), string([]rune(w)[:3]), string([]rune(w)[:1]))
-	}
-	matching := map[string]map[string]bool{}
-	for _, q := range searches {
-		matching[q] = map[string]bool{}
-		for id, tx := range texts {
-			if refSearch(q, tx) {
-				matching[q][id] = true
-			}
-		}
-	}
+	searches, matching := frequentSearches(ds)
 	r := rand.New(rand.NewPCG(9, 37))
 	values := func(d engine.Dim) string {
 		switch d {
@@ -119,4 +88,58 @@ func TestPairsMatchReference(t *testing.T) {
 	if paired < queries/3 || pairedLoaded != paired {
 		t.Fatalf("only %d of %d queries were counted from pairs (%d read from its file): the test is too weak", paired, queries, pairedLoaded)
 	}
+}
+
+// frequentSearches returns searches for frequent words, whose postings are kept as bits:
+// the most common words of ds's titles, as they are and in capitals, their first three
+// letters and their first, and the word every venue has; and by search, the ids of the
+// gigs that match it.
+func frequentSearches(ds *engine.Dataset) (searches []string, matching map[string]map[string]bool) {
+	counts := map[string]int{}
+	for _, g := range ds.Gigs {
+		for _, w := range strings.FieldsFunc(strings.ToLower(g.Title), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			counts[w]++
+		}
+	}
+	words := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return cmp.Or(counts[b]-counts[a], strings.Compare(a, b)) })
+	searches = []string{"hall", "Hall", "h"}
+	for _, w := range words[:4] {
+		searches = append(searches, w, strings.ToUpper(w), string([]rune(w)[:3]), string([]rune(w)[:1]))
+	}
+	texts := searchTexts(ds)
+	matching = map[string]map[string]bool{}
+	for _, q := range searches {
+		matching[q] = map[string]bool{}
+		for id, tx := range texts {
+			if refSearch(q, tx) {
+				matching[q][id] = true
+			}
+		}
+	}
+	return searches, matching
+}
+
+// readBack reads s back from its file twice: loaded, once it has counted its pairs in the
+// background, and early, a snapshot whose pairs are not counted yet (it intersects them as
+// any filters).
+func readBack(t *testing.T, s *engine.Snapshot) (loaded, early *engine.Snapshot) {
+	t.Helper()
+	loaded, early = roundTrip(t, s), roundTrip(t, s)
+	engine.AwaitPairs(loaded)
+	engine.DropPairs(early)
+	return loaded, early
+}
+
+// cappedSnapshot builds ds again with its pair counts (those capPairs caps, as copies
+// counts them) cut by their budget to one copy, whose other copies' pairs are intersected
+// as before, and checks that s counted several.
+func cappedSnapshot(t *testing.T, ds *engine.Dataset, s *engine.Snapshot, capPairs func(*engine.Snapshot) (int, func()), copies func(*engine.Snapshot) int) *engine.Snapshot {
+	t.Helper()
+	counted, restore := capPairs(s)
+	capped := build(t, ds)
+	restore()
+	if counted < 2 || copies(capped) != 1 {
+		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, copies(capped))
+	}
+	return capped
 }

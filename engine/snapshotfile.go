@@ -68,7 +68,7 @@ func ReadSnapshotFile(path string) (*Snapshot, error) {
 // wait for).
 func (s *Snapshot) completeRead() {
 	s.checksumGigs()
-	s.pairs.Store(s.countPairs())
+	s.pairs.Store(s.countWordPairs())
 }
 
 // mapSnapshotFile maps the regular file at path into memory (see package mapfile): a

@@ -464,7 +464,6 @@ func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
 		return err
 	}
 	s.words.dense = newWordBits(&s.words, len(rows))
-	s.pairs.Store(s.countPairs())
 	return nil
 }
 
