@@ -3,6 +3,7 @@ package engine
 import (
 	"math/bits"
 	"sort"
+	"sync"
 )
 
 // Pair counts. A search for a frequent word with one value of another filter (q=lismo with
@@ -10,8 +11,10 @@ import (
 // words (denseSet), that is three passes over the range at each request, 75 µs at a million
 // gigs, whatever the page. For each pair of a dense copy and a large posting (a bitmap) of
 // a filter dimension, a snapshot keeps how many positions the two share below each block
-// of pairBlock words, made once per snapshot (built or read: they are not in the snapshot
-// file), a pass over the words per pair. A query of such a pair then counts its matches
+// of pairBlock words (they are not in the snapshot file), a pass over the words per pair,
+// made the first time a query asks for the pair (pairCum): a build (or a snapshot read
+// from its file) counted every pair once, half a second of a rebuild at a million gigs,
+// most of them pairs no query asks for. A query of such a pair then counts its matches
 // from the table, ANDing at most a block's words at each end of its range, and walks its
 // page ANDing the words it reads: nothing is set out in scratch but the filter's words of
 // the block being read.
@@ -33,12 +36,15 @@ type pairCounts struct {
 	copies int          // the dense copies counted: the first ones, as pairBudget allows
 	blocks int          // of a pair's counts: one per block, then the total
 	// cum holds pair (copy k, posting v)'s counts at (k*views+v)*(blocks+1): the members of
-	// both below each block, and then of both in all.
-	cum []int32
+	// both below each block, and then of both in all, once made[k*views+v] has run. Its
+	// memory is the system's zeroed pages until a pair is counted: the pairs no query asks
+	// for cost none.
+	cum  []int32
+	made []sync.Once
 }
 
-// countPairs counts the pairs of s's dense copies (s.words.dense) and its filters' large
-// postings.
+// countPairs lays out the counts of the pairs of s's dense copies (s.words.dense) and its
+// filters' large postings, each counted on first use (see pairCum).
 func (s *Snapshot) countPairs() pairCounts {
 	d := &s.words.dense
 	var c pairCounts
@@ -54,31 +60,44 @@ func (s *Snapshot) countPairs() pairCounts {
 	if c.copies == 0 {
 		return c
 	}
-	copies := c.copies
-	c.cum = make([]int32, copies*c.views*(c.blocks+1))
-	other := make([]uint64, d.width)
-	for dim := range s.index {
-		ps := &s.index[dim]
-		for v := range ps.views {
-			clear(other)
-			orPortable(other, ps.packed[ps.frz[2*v]:ps.frz[2*v+1]], 0, d.width, true)
-			for k := range copies {
-				word, cum := d.bits[k*d.width:(k+1)*d.width], c.of(k, c.first[dim]+v)
-				n := 0
-				for b := range c.blocks {
-					cum[b] = int32(n)
-					for w := b * pairBlock; w < min((b+1)*pairBlock, d.width); w++ {
-						n += bits.OnesCount64(word[w] & other[w])
-					}
-				}
-				cum[c.blocks] = int32(n)
-			}
-		}
-	}
+	c.cum = make([]int32, c.copies*c.views*(c.blocks+1))
+	c.made = make([]sync.Once, c.copies*c.views)
 	return c
 }
 
-// of returns the counts of copy k and large posting v.
+// pairCum returns the counts of copy k and large posting v (numbered across the
+// dimensions, see pairCounts.first), counting them the first time: other is scratch of
+// the copies' width in words, which it overwrites.
+func (s *Snapshot) pairCum(k, v int, other []uint64) []int32 {
+	c := &s.words.pairs
+	cum := c.of(k, v)
+	c.made[k*c.views+v].Do(func() { s.countPair(k, v, cum, other) })
+	return cum
+}
+
+// countPair counts the pair of copy k and large posting v into cum.
+func (s *Snapshot) countPair(k, v int, cum []int32, other []uint64) {
+	d, c := &s.words.dense, &s.words.pairs
+	dim := numDims - 1
+	for dim > 0 && c.first[dim] > v {
+		dim--
+	}
+	ps, j := &s.index[dim], v-c.first[dim]
+	other = other[:d.width]
+	clear(other)
+	orPortable(other, ps.packed[ps.frz[2*j]:ps.frz[2*j+1]], 0, d.width, true)
+	word := d.bits[k*d.width : (k+1)*d.width]
+	n := 0
+	for b := range c.blocks {
+		cum[b] = int32(n)
+		for w := b * pairBlock; w < min((b+1)*pairBlock, d.width); w++ {
+			n += bits.OnesCount64(word[w] & other[w])
+		}
+	}
+	cum[c.blocks] = int32(n)
+}
+
+// of returns the counts of copy k and large posting v, which pairCum makes.
 func (c *pairCounts) of(k, v int) []int32 {
 	at := (k*c.views + v) * (c.blocks + 1)
 	return c.cum[at : at+c.blocks+1 : at+c.blocks+1]
@@ -114,8 +133,8 @@ func (s *Snapshot) pairMembers(q *Query, g, h group) (m members, ok bool) {
 	p := &q.pair
 	p.bits = x.dense.bits[k*x.dense.width : (k+1)*x.dense.width]
 	p.raw = ps.packed[ps.frz[2*v]:ps.frz[2*v+1]]
-	p.cum = x.pairs.of(k, x.pairs.first[h.d]+v)
 	p.other, p.got = grown(&q.dense[1], x.dense.width), -1
+	p.cum = s.pairCum(k, x.pairs.first[h.d]+v, p.other)
 	return members{pair: p}, true
 }
 
