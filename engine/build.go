@@ -582,9 +582,7 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 		return fmt.Errorf("cannot render the genres: %w", err)
 	}
 	h := xxhash.New()
-	for _, part := range s.arena {
-		_, _ = h.Write(part)
-	}
+	writeGigHashes(h, s.gigHash)
 	for _, d := range dirs {
 		_, _ = h.Write(d.data)
 	}
