@@ -319,17 +319,15 @@ func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 	return parts
 }
 
-// renderGigs serializes every gig once, in parallel chunks: each is copied from its
-// content (see renderContents) into its worker's scratch buffer and its times appended,
-// then the chunk copied into a part of exactly its size, so that the arena is written once
-// and no buffer of hundreds of megabytes is grown or copied; its deflate fragment likewise
-// into zarena, copied from prev for a gig whose body did not change (compressing is a
-// third of a first build), and every byte of it for a gig that is prev's unchanged
-// (gigRow.isPrevs). Each gig's times are what prev knew of it (see priorOf), or the
-// build time; the sequence numbers of new and changed gigs are left 0 for carryLedger to
-// give.
+// renderGigs serializes every gig once, in parallel chunks (see renderChunk): each is
+// copied from its content (see renderContents) and its times appended, into a part of
+// the arena of exactly the chunk's size, so that no buffer of hundreds of megabytes is
+// grown or copied; its deflate fragment likewise into zarena, copied from prev for a gig
+// whose body did not change (compressing is a third of a first build), and every byte of
+// it for a gig that is prev's unchanged (gigRow.isPrevs). Each gig's times are what prev
+// knew of it (see priorOf), or the build time; the sequence numbers of new and changed
+// gigs are left 0 for carryLedger to give.
 func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
-	prev := ru.prev
 	chunks := (len(rows) + renderChunk - 1) / renderChunk
 	n, now := len(rows), s.built.Unix()
 	s.arena, s.zarena = make([][]byte, chunks), make([][]byte, chunks)
@@ -342,55 +340,14 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
 	if coder == nil {
 		coder = deflate.NewCoder(sampleGigs(rows, contents, now))
 	}
-	type scratch struct {
-		b, z []byte
-		m    deflate.Matcher
-	}
 	var scratches sync.Pool
 	_ = parallel(chunks, func(c int) error {
-		buf, _ := scratches.Get().(*scratch)
-		if buf == nil {
-			buf = new(scratch)
+		sc, _ := scratches.Get().(*gigScratch)
+		if sc == nil {
+			sc = new(gigScratch)
 		}
-		b, z := buf.b[:0], buf.z[:0]
-		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
-		for i := lo; i < hi; i++ {
-			at := len(b)
-			s.off[i] = at // within the part, until the parts' sizes are known
-			s.inputs[i] = rows[i].input
-			if rows[i].same {
-				b, z = s.copyGig(i, prev, int(rows[i].prevAt), b, z)
-				if i < len(rows)-1 {
-					b = append(b, ',')
-				}
-				continue
-			}
-			b = append(b, rows[i].content(contents)...)
-			s.content[i] = rows[i].hash
-			s.created[i], s.updated[i] = now, now
-			p, known := prev.priorOf(rows[i].prevAt, s.content[i])
-			if known {
-				s.created[i], s.firstSeq[i], s.lastSeq[i] = p.created, p.firstSeq, p.lastSeq
-				if p.lastSeq != 0 {
-					s.updated[i] = p.updated
-				}
-			}
-			b = appendGigTimes(b, s.created[i], s.updated[i])
-			s.gigHash[i] = xxhash.Sum64(b[at:])
-			s.gigCRC[i] = commaCRC(b[at:])
-			s.zoff[i] = len(z)
-			if known && ru.fragments && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
-				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment
-			} else {
-				z = coder.AppendFragment(z, b[at:], &buf.m)
-			}
-			if i < len(rows)-1 {
-				b = append(b, ',')
-			}
-		}
-		s.arena[c], s.zarena[c] = bytes.Clone(b), bytes.Clone(z)
-		buf.b, buf.z = b, z
-		scratches.Put(buf)
+		s.renderChunk(c, rows, contents, ru, coder, sc)
+		scratches.Put(sc)
 		return nil
 	})
 	base, zbase := 0, 0
