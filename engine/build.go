@@ -372,36 +372,48 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
 // Keys are folded once per entity, not per gig.
 func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 	ds := cat.ds
-	dims := [numDims]struct {
-		n        int
-		entities func(r *gigRow, dst []int32) []int32 // appends the row's entities to dst
-		slug     func(e int32) string
-		name     func(e int32) string
-	}{
-		DimCity: {len(ds.Cities), func(r *gigRow, dst []int32) []int32 { return append(dst, r.city) },
-			func(e int32) string { return ds.Cities[e].Slug }, func(e int32) string { return ds.Cities[e].Name }},
-		DimCountry: {len(cat.countries), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.countryOf[r.city]) },
-			func(e int32) string { return cat.countries[e] }, func(e int32) string { return cat.countries[e] }},
-		DimVenue: {len(ds.Venues), func(r *gigRow, dst []int32) []int32 { return append(dst, r.venue) },
-			func(e int32) string { return ds.Venues[e].Slug }, func(e int32) string { return ds.Venues[e].Name }},
-		DimArtist: {len(ds.Artists), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.artists(r)...) },
-			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
-		DimGenre: {len(ds.Genres), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.genres(r)...) },
-			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
-		DimStatus: {len(Statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.status)) },
-			func(e int32) string { return string(Statuses[e]) }, func(e int32) string { return string(Statuses[e]) }},
-	}
-	var scratch []int32
-	for d, dim := range dims {
-		at, pos := groupPositions(dim.n, func(emit func(int32, uint32)) {
+	// each calls emit with the entities of every row and its position, row by row: a
+	// loop per dimension, with no call per row but emit's.
+	type each = func(emit func(int32, uint32))
+	single := func(of func(r *gigRow) int32) each {
+		return func(emit func(int32, uint32)) {
 			for i := range rows {
-				scratch = dim.entities(&rows[i], scratch[:0])
-				for _, e := range scratch {
+				emit(of(&rows[i]), uint32(i))
+			}
+		}
+	}
+	refs := func(of func(r *gigRow) []int32) each {
+		return func(emit func(int32, uint32)) {
+			for i := range rows {
+				for _, e := range of(&rows[i]) {
 					emit(e, uint32(i))
 				}
 			}
-		})
+		}
+	}
+	dims := [numDims]struct {
+		n    int
+		each each
+		slug func(e int32) string
+		name func(e int32) string
+	}{
+		DimCity: {len(ds.Cities), single(func(r *gigRow) int32 { return r.city }),
+			func(e int32) string { return ds.Cities[e].Slug }, func(e int32) string { return ds.Cities[e].Name }},
+		DimCountry: {len(cat.countries), single(func(r *gigRow) int32 { return cat.countryOf[r.city] }),
+			func(e int32) string { return cat.countries[e] }, func(e int32) string { return cat.countries[e] }},
+		DimVenue: {len(ds.Venues), single(func(r *gigRow) int32 { return r.venue }),
+			func(e int32) string { return ds.Venues[e].Slug }, func(e int32) string { return ds.Venues[e].Name }},
+		DimArtist: {len(ds.Artists), refs(cat.artists),
+			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
+		DimGenre: {len(ds.Genres), refs(cat.genres),
+			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
+		DimStatus: {len(Statuses), single(func(r *gigRow) int32 { return int32(r.status) }),
+			func(e int32) string { return string(Statuses[e]) }, func(e int32) string { return string(Statuses[e]) }},
+	}
+	for d, dim := range dims {
+		at, pos := groupPositions(dim.n, dim.each)
 		var b postingsBuilder
+		b.reserve(2*dim.n + len(cat.claims[d]))
 		for _, key := range cat.claims[d] {
 			b.add(nil, key)
 		}

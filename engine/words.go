@@ -286,6 +286,7 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.tokens[x], b.tokens[y]) })
 	var words postingsBuilder
+	words.reserve(len(order))
 	for _, t := range order {
 		words.add(pos[at[t]:at[t+1]], "", b.tokens[t])
 	}
@@ -350,6 +351,7 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 	closeTo(-1, len(order))
 	slices.SortFunc(found, func(x, y heavy) int { return strings.Compare(x.prefix, y.prefix) })
 	var prefixes postingsBuilder
+	prefixes.reserve(len(found))
 	var scratch []uint64
 	var union []uint32
 	for _, h := range found {
