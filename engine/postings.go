@@ -189,7 +189,7 @@ func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 		}
 	}
 	b.keys, b.parts = b.keys[:keep], b.parts[:keep]
-	ps := postings{of: make([]uint32, len(b.keys)), start: []uint32{0}}
+	ps := postings{of: make([]uint32, len(b.keys)), start: make([]uint32, 1, len(b.keys)+1), big: make([]int32, 0, len(b.keys))}
 	size := 0
 	for _, l := range b.lists {
 		if len(l) < bigPosting {
@@ -203,6 +203,8 @@ func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 	numbered := map[string]uint32{}
 	var packed [][]byte
 	var sig []byte
+	var scratch []uint64
+	var lists [][]uint32
 	for i, parts := range b.parts {
 		if len(parts) == 1 {
 			if n := single[parts[0]]; n > 0 {
@@ -224,12 +226,11 @@ func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 		ps.of[i] = uint32(len(ps.big))
 		l := b.lists[parts[0]]
 		if len(parts) > 1 {
-			var u []uint32
+			lists = lists[:0]
 			for _, k := range parts {
-				u = append(u, b.lists[k]...)
+				lists = append(lists, b.lists[k])
 			}
-			slices.Sort(u)
-			l = slices.Compact(u)
+			l, scratch = unionLists(nil, scratch, lists, limit)
 		}
 		if len(l) < bigPosting {
 			ps.list = append(ps.list, l...)
@@ -247,6 +248,11 @@ func (b *postingsBuilder) build(limit int, days *Snapshot) (postings, error) {
 		}
 		ps.start = append(ps.start, uint32(len(ps.list)))
 	}
+	bytes := 0
+	for _, f := range packed {
+		bytes += len(f) + 31
+	}
+	ps.packed = make([]byte, 0, bytes)
 	for _, f := range packed {
 		for len(ps.packed)%32 != 0 {
 			ps.packed = append(ps.packed, 0)
