@@ -70,7 +70,11 @@ type Snapshot struct {
 	// wait for), and its bodies checksum their gigs' bytes until then.
 	gigCRC   []uint32
 	crcReady atomic.Bool
-	ids      keyTable // position by gig id
+	// pairs crosses the dense word copies with the filters' large postings (pairs.go): set
+	// by a build before it returns, and in the background after a read (completeRead); nil
+	// until then.
+	pairs atomic.Pointer[pairCounts]
+	ids   keyTable // position by gig id
 	// inputs is the hash of what each gig was rendered from (see reuse.go), nil in a
 	// snapshot read from a file.
 	inputs []uint64

@@ -65,7 +65,7 @@ func (s *Snapshot) detailGigs(d *detailPages, slug string) (string, []uint32, bo
 // whose range starts at t, and so its feed, changes only when this does. It builds the
 // gone index when no feed has yet.
 func (s *Snapshot) Begun(t time.Time) int {
-	return s.positions(AtInstant(t), Bound{}).lo + s.calendarIndex().gone.begun(t)
+	return s.Started(t) + s.calendarIndex().gone.begun(t)
 }
 
 // feedItem is one gig of a feed: a live gig's position, or (gone) a gone gig's position

@@ -11,13 +11,14 @@ import (
 // words (denseSet), that is three passes over the range at each request, 75 µs at a million
 // gigs, whatever the page. For each pair of a dense copy and a large posting (a bitmap) of
 // a filter dimension, a snapshot keeps how many positions the two share below each block
-// of pairBlock words (they are not in the snapshot file), a pass over the words per pair,
-// made the first time a query asks for the pair (pairCum): a build (or a snapshot read
-// from its file) counted every pair once, half a second of a rebuild at a million gigs,
-// most of them pairs no query asks for. A query of such a pair then counts its matches
-// from the table, ANDing at most a block's words at each end of its range, and walks its
-// page ANDing the words it reads: nothing is set out in scratch but the filter's words of
-// the block being read.
+// of pairBlock words, a pass over the words per pair, made the first time a query asks for
+// the pair (pairCum): counting every pair at once was half a second of a rebuild at a
+// million gigs, most of them pairs no query asks for. Their table is laid out by a build
+// before it returns, and in the background after a read of a snapshot file, which does not
+// hold them (until then, the pairs are intersected as any other filters). A query of such
+// a pair then counts its matches from the table, ANDing at most a block's words at each
+// end of its range, and walks its page ANDing the words it reads: nothing is set out in
+// scratch but the filter's words of the block being read.
 
 // pairBlock is the words of a block of a pair's counts (8,192 positions): a query's
 // count reads at most this many words at each end of its range.
@@ -45,9 +46,9 @@ type pairCounts struct {
 
 // countPairs lays out the counts of the pairs of s's dense copies (s.words.dense) and its
 // filters' large postings, each counted on first use (see pairCum).
-func (s *Snapshot) countPairs() pairCounts {
+func (s *Snapshot) countPairs() *pairCounts {
 	d := &s.words.dense
-	var c pairCounts
+	c := new(pairCounts)
 	for dim := range s.index {
 		c.first[dim] = c.views
 		c.views += len(s.index[dim].views)
@@ -66,18 +67,17 @@ func (s *Snapshot) countPairs() pairCounts {
 }
 
 // pairCum returns the counts of copy k and large posting v (numbered across the
-// dimensions, see pairCounts.first), counting them the first time: other is scratch of
-// the copies' width in words, which it overwrites.
-func (s *Snapshot) pairCum(k, v int, other []uint64) []int32 {
-	c := &s.words.pairs
+// dimensions, see pairCounts.first) of c, s's table, counting them the first time: other
+// is scratch of the copies' width in words, which it overwrites.
+func (s *Snapshot) pairCum(c *pairCounts, k, v int, other []uint64) []int32 {
 	cum := c.of(k, v)
-	c.made[k*c.views+v].Do(func() { s.countPair(k, v, cum, other) })
+	c.made[k*c.views+v].Do(func() { s.countPair(c, k, v, cum, other) })
 	return cum
 }
 
-// countPair counts the pair of copy k and large posting v into cum.
-func (s *Snapshot) countPair(k, v int, cum []int32, other []uint64) {
-	d, c := &s.words.dense, &s.words.pairs
+// countPair counts the pair of copy k and large posting v of c into cum.
+func (s *Snapshot) countPair(c *pairCounts, k, v int, cum []int32, other []uint64) {
+	d := &s.words.dense
 	dim := numDims - 1
 	for dim > 0 && c.first[dim] > v {
 		dim--
@@ -121,12 +121,13 @@ func (s *Snapshot) pairMembers(q *Query, g, h group) (m members, ok bool) {
 	if g.word == 0 {
 		g, h = h, g
 	}
-	if g.word == 0 || h.word > 0 || h.d == dimNear || len(q.vals[h.d]) != 1 || len(s.words.pairs.cum) == 0 {
+	c := s.pairs.Load()
+	if g.word == 0 || h.word > 0 || h.d == dimNear || len(q.vals[h.d]) != 1 || c == nil || len(c.cum) == 0 {
 		return members{}, false
 	}
 	k := s.words.copyOf(&q.wg[g.word-1])
 	v := s.viewOf(q, h.d, 0)
-	if k < 0 || k >= s.words.pairs.copies || v < 0 {
+	if k < 0 || k >= c.copies || v < 0 {
 		return members{}, false
 	}
 	x, ps := &s.words, &s.index[h.d]
@@ -134,7 +135,7 @@ func (s *Snapshot) pairMembers(q *Query, g, h group) (m members, ok bool) {
 	p.bits = x.dense.bits[k*x.dense.width : (k+1)*x.dense.width]
 	p.raw = ps.packed[ps.frz[2*v]:ps.frz[2*v+1]]
 	p.other, p.got = grown(&q.dense[1], x.dense.width), -1
-	p.cum = s.pairCum(k, x.pairs.first[h.d]+v, p.other)
+	p.cum = s.pairCum(c, k, c.first[h.d]+v, p.other)
 	return members{pair: p}, true
 }
 

@@ -58,8 +58,16 @@ func ReadSnapshotFile(path string) (*Snapshot, error) {
 		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
 	}
 	runtime.AddCleanup(s, func(m mapfile.Mapping) { m.UnmapAfter(unmapGrace) }, data)
-	go s.checksumGigs() // it keeps s, and so its mapping, until it is done
+	go s.completeRead() // it keeps s, and so its mapping, until it is done
 	return s, nil
+}
+
+// completeRead computes what a snapshot file does not hold and a read snapshot serves
+// without, only slower until it is there: the gigs' checksums, then the pair counts' table
+// (each pair counted when a query first asks for it, see pairCum).
+func (s *Snapshot) completeRead() {
+	s.checksumGigs()
+	s.pairs.Store(s.countPairs())
 }
 
 // mapSnapshotFile maps the regular file at path into memory (see package mapfile): a
@@ -424,7 +432,6 @@ func (s *Snapshot) views() error {
 		}
 	}
 	s.words.dense = newWordBits(&s.words, len(s.keys))
-	s.words.pairs = s.countPairs()
 	if err := s.viewDirectories(); err != nil {
 		return err
 	}

@@ -153,7 +153,6 @@ type wordIndex struct {
 	words    postings // a posting per token, numbered in the tokens' byte order
 	prefixes postings // a posting per heavy or frequent prefix, numbered in the prefixes' byte order
 	dense    wordBits
-	pairs    pairCounts // the dense copies crossed with the filters' large postings (pairs.go)
 }
 
 // wordGroup is a query's token resolved in a wordIndex: the tokens words[lo:hi] it begins,
@@ -480,7 +479,7 @@ func (s *Snapshot) indexWords(rows []gigRow, cat *catalog) error {
 		return err
 	}
 	s.words.dense = newWordBits(&s.words, len(rows))
-	s.words.pairs = s.countPairs()
+	s.pairs.Store(s.countPairs())
 	return nil
 }
 

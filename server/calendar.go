@@ -260,14 +260,14 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	now := s.now(ctx)
 	query := ctx.URI().QueryString()
 	var kb [512]byte
-	var key []byte
-	memo := s.memos.forSnapshot(snap)
+	key := memoKey{gz: gz, start: -1}
+	memo := s.memos.forRequest(ctx, snap)
 	if memo != nil {
-		key = append(append(kb[:0], "ics?"...), query...)
+		key.query = append(append(kb[:0], "ics?"...), query...)
 		if !hasFrom(query) {
-			key = strconv.AppendInt(append(key, '#'), int64(snap.Begun(now)), 10)
+			key.start = snap.Begun(now)
 		}
-		if e, ok := memo.get(key, gz); ok {
+		if e, ok := s.memos.get(memo, key); ok {
 			s.m.memoHit.Inc()
 			if s.sendHeaders(ctx, snap, e.tag, false, gz) {
 				ctx.Response.SetBodyRaw(e.body)
@@ -302,7 +302,7 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	if gz {
 		p.buf, p.zbuf = p.gzip(p.buf), p.buf
 	}
-	if memo != nil && s.memos.keep(memo, key, gz, nil, p.buf, tag) {
+	if memo != nil && s.memos.keep(memo, key, nil, p.buf, tag) {
 		s.m.memoStored.Inc()
 	}
 	if err := s.sendEncoded(ctx, snap, p, tag, false, gz); err != nil {

@@ -25,28 +25,31 @@ func (s *Server) release(p *params) { s.pool.Put(p) }
 // gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
-	query := ctx.URI().QueryString()
-	var memo *pageMemo
-	if hasFrom(query) {
-		memo = s.memos.forSnapshot(snap)
-	}
-	if memo != nil {
-		if e, ok := memo.get(query, gz); ok {
-			s.m.memoHit.Inc()
-			if len(e.link) > 0 {
-				ctx.Response.Header.SetBytesV("Link", e.link)
-			}
-			if s.sendHeaders(ctx, snap, e.tag, false, gz) {
-				ctx.Response.SetBodyRaw(e.body)
-			}
+	key := memoKey{query: ctx.URI().QueryString(), gz: gz, start: -1}
+	memo := s.memos.forRequest(ctx, snap)
+	// A range given is answered alike for the snapshot: looked up before the query is read.
+	given := memo != nil && hasFrom(key.query)
+	if given {
+		if e, ok := s.memos.get(memo, key); ok {
+			s.sendMemo(ctx, snap, e, gz)
 			return nil
 		}
 	}
 	p := s.acquire()
 	defer s.release(p)
-	p.parseGigs(ctx.QueryArgs(), s.now(ctx))
+	now := s.now(ctx)
+	p.parseGigs(ctx.QueryArgs(), now)
 	if err := invalidParams(p.invalid); err != nil {
 		return err
+	}
+	if memo != nil && !given {
+		if p.raw[pFrom] == nil { // from now: alike until the next gig starts
+			key.start = snap.Started(now)
+		}
+		if e, ok := s.memos.get(memo, key); ok {
+			s.sendMemo(ctx, snap, e, gz)
+			return nil
+		}
 	}
 	snap.Run(p.q)
 	if p.after {
@@ -70,11 +73,8 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	if len(l) > 0 {
 		ctx.Response.Header.SetBytesV("Link", l)
 	}
-	// A range that starts at a given time is answered alike until the snapshot changes.
-	if memo != nil && p.raw[pFrom] != nil {
-		if s.memos.keep(memo, query, gz, l, p.buf, tag) {
-			s.m.memoStored.Inc()
-		}
+	if memo != nil && s.memos.keep(memo, key, l, p.buf, tag) {
+		s.m.memoStored.Inc()
 	}
 	return s.sendEncoded(ctx, snap, p, tag, false, gz)
 }

@@ -8,31 +8,39 @@ import (
 	"sync/atomic"
 	"weak"
 
+	"github.com/valyala/fasthttp"
+
 	"github.com/gigs/gigs/engine"
 )
 
 // DefaultPageMemo is the size in bytes of the page memo (Options.PageMemo), and
-// maxPageMemo its largest.
+// maxPageMemo its largest. Each of its two generations, 16 MiB, holds about a thousand
+// pages of 20 gigs: the 417 pages of the bench's mix at 1M gigs (7.8 MB) fit in one.
 const (
-	DefaultPageMemo = 8 << 20
+	DefaultPageMemo = 32 << 20
 	maxPageMemo     = 1 << 30
 )
 
-// pageMemo keeps the answers of one snapshot to /v1/gigs queries that are functions of the
-// snapshot and the query's bytes alone, so that a query asked again (the first page of a
-// city this month, asked by many clients) is answered without being run: its body in the
-// encoding asked for, its tag and its Link header. Queries whose range starts now are not
-// kept: their answer changes as gigs begin.
+// pageMemo keeps the answers of one snapshot to /v1/gigs queries, so that a query asked
+// again (the first page of a city, asked by many clients) is answered without being run:
+// its body in the encoding asked for, its tag and its Link header. An answer is a function
+// of the snapshot, the query's bytes and, for a query whose range starts now, where now
+// puts the range's first gig (engine.Snapshot.Started): that position is part of the
+// key, so an answer from now is found again until the next gig starts, and never after.
 //
 // Each answer is kept in a slice of its own, never written after it is put: a response
 // sends the body found as it is while other requests add answers, and holds on to that
 // answer alone (as it would to a body it made). When its answers reach the memo's size, or
-// fill half its slots, the memo is full and replaced by an empty one (memos.replace); its
+// fill half its slots, the memo is full: memos.replace makes an empty one current, which
+// keeps the full one as its older generation until it fills in turn. An answer found in
+// the older generation is moved (its bytes, not a copy) into the current one, so that the
+// answers asked for stay while those no longer asked for go with their generation. Its
 // hash is seeded per memo.
 type pageMemo struct {
 	snap weak.Pointer[engine.Snapshot] // weak: a memo never keeps a snapshot replaced alive
 	size int                           // bytes of the answers it may keep
 	seed maphash.Seed                  // random: keys that collide cannot be chosen
+	old  atomic.Pointer[pageMemo]      // the older generation, when this one replaced it
 
 	mu    sync.Mutex
 	slots []memoSlot // open addressing, linear probing; a power of two long, at most half used
@@ -40,14 +48,28 @@ type pageMemo struct {
 	bytes int        // bytes kept
 }
 
-// memoSlot is one answer: its key, Link header and body back to back in data. hash is 0
-// in an empty slot.
+// memoKey names an answer: the raw query string, the encoding, and for a range from now
+// the position where it starts (-1 for a range given: its answer holds for the snapshot).
+type memoKey struct {
+	query []byte
+	gz    bool
+	start int
+}
+
+// memoSlot is one answer: its key's query, Link header and body back to back in data. hash
+// is 0 in an empty slot.
 type memoSlot struct {
 	hash      uint64
 	data      []byte
 	key, link int
+	start     int
 	gz        bool
 	tag       engine.Tag
+}
+
+func (sl *memoSlot) entry() memoEntry {
+	l := sl.key + sl.link
+	return memoEntry{link: sl.data[sl.key:l:l], body: sl.data[l:], tag: sl.tag}
 }
 
 // memoEntry is an answer found in a memo; its slices are not to be modified.
@@ -65,62 +87,64 @@ func newPageMemo(snap *engine.Snapshot, size int) *pageMemo {
 	return &pageMemo{snap: weak.Make(snap), size: size, seed: maphash.MakeSeed(), slots: make([]memoSlot, slots)}
 }
 
-func (m *pageMemo) hash(key []byte) uint64 { return maphash.Bytes(m.seed, key) | 1 }
+func (m *pageMemo) hash(k memoKey) uint64 {
+	return (maphash.Bytes(m.seed, k.query) ^ uint64(k.start+1)*0x9e3779b97f4a7c15) | 1
+}
 
-// find returns the slot of key in the encoding gz, or the empty slot where it would go.
-// m.mu is held.
-func (m *pageMemo) find(h uint64, key []byte, gz bool) *memoSlot {
+// find returns the slot of k, or the empty slot where it would go. m.mu is held.
+func (m *pageMemo) find(h uint64, k memoKey) *memoSlot {
 	mask := uint64(len(m.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		sl := &m.slots[i]
-		if sl.hash == 0 || sl.hash == h && sl.gz == gz && bytes.Equal(sl.data[:sl.key], key) {
+		if sl.hash == 0 || sl.hash == h && sl.gz == k.gz && sl.start == k.start && bytes.Equal(sl.data[:sl.key], k.query) {
 			return sl
 		}
 	}
 }
 
-// get returns the answer kept for key in the encoding gz.
-func (m *pageMemo) get(key []byte, gz bool) (memoEntry, bool) {
-	h := m.hash(key)
+// get returns the slot of the answer kept for k in this generation; its hash is 0 when
+// there is none.
+func (m *pageMemo) get(k memoKey) memoSlot {
+	h := m.hash(k)
 	m.mu.Lock()
-	sl := *m.find(h, key, gz)
+	sl := *m.find(h, k)
 	m.mu.Unlock()
-	if sl.hash == 0 {
-		return memoEntry{}, false
-	}
-	l := sl.key + sl.link
-	return memoEntry{link: sl.data[sl.key:l:l], body: sl.data[l:], tag: sl.tag}, true
+	return sl
 }
 
-// put keeps body, its tag and link as the answer to key in the encoding gz, and reports
-// whether it did, and whether it did not because the memo is full. An answer larger than
-// an eighth of the memo is not kept, and a key kept already keeps its first answer (the
-// same, from the same snapshot).
-func (m *pageMemo) put(key []byte, gz bool, link, body []byte, tag engine.Tag) (kept, full bool) {
-	n := len(key) + len(link) + len(body)
+// newSlot returns the slot of an answer to k: body, its tag and link.
+func newSlot(k memoKey, link, body []byte, tag engine.Tag) memoSlot {
+	data := append(append(append(make([]byte, 0, len(k.query)+len(link)+len(body)), k.query...), link...), body...)
+	return memoSlot{data: data, key: len(k.query), link: len(link), start: k.start, gz: k.gz, tag: tag}
+}
+
+// put keeps the answer sl (whose hash is set here) and reports whether it did, and whether
+// it did not because the memo is full. An answer larger than an eighth of the memo is not
+// kept, and a key kept already keeps its first answer (the same, from the same snapshot).
+func (m *pageMemo) put(sl memoSlot) (kept, full bool) {
+	n := len(sl.data)
 	if n > m.size/8 {
 		return false, false
 	}
-	h := m.hash(key)
-	data := append(append(append(make([]byte, 0, n), key...), link...), body...)
+	sl.hash = m.hash(memoKey{query: sl.data[:sl.key], gz: sl.gz, start: sl.start})
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.bytes+n > m.size || 2*(m.used+1) > len(m.slots) {
 		return false, true
 	}
-	sl := m.find(h, key, gz)
-	if sl.hash != 0 {
+	dst := m.find(sl.hash, memoKey{query: sl.data[:sl.key], gz: sl.gz, start: sl.start})
+	if dst.hash != 0 {
 		return false, false
 	}
-	*sl = memoSlot{hash: h, data: data, key: len(key), link: len(link), gz: gz, tag: tag}
+	*dst = sl
 	m.used++
 	m.bytes += n
 	return true, false
 }
 
-// memos holds the Server's current page memo.
+// memos holds the Server's current page memo: two generations of half its size each.
 type memos struct {
-	size int          // bytes of a memo; 0: no memo
+	size int          // bytes of both generations; 0: no memo
 	live *engine.Live // the snapshot served
 	mu   sync.Mutex   // held to replace cur
 	cur  atomic.Pointer[pageMemo]
@@ -139,10 +163,33 @@ func (ms *memos) forSnapshot(snap *engine.Snapshot) *pageMemo {
 	return ms.replace(nil, snap)
 }
 
-// keep puts an answer in m, or in a new memo of m's snapshot when m is full, and reports
-// whether it was kept.
-func (ms *memos) keep(m *pageMemo, key []byte, gz bool, link, body []byte, tag engine.Tag) bool {
-	kept, full := m.put(key, gz, link, body, tag)
+// get returns the answer to k in m or in its older generation, moving it from the older
+// into m (or m's successor, when m is full).
+func (ms *memos) get(m *pageMemo, k memoKey) (memoEntry, bool) {
+	if sl := m.get(k); sl.hash != 0 {
+		return sl.entry(), true
+	}
+	old := m.old.Load()
+	if old == nil {
+		return memoEntry{}, false
+	}
+	sl := old.get(k)
+	if sl.hash == 0 {
+		return memoEntry{}, false
+	}
+	ms.put(m, sl)
+	return sl.entry(), true
+}
+
+// keep puts an answer to k in m, or in a new memo of m's snapshot when m is full, and
+// reports whether it was kept.
+func (ms *memos) keep(m *pageMemo, k memoKey, link, body []byte, tag engine.Tag) bool {
+	return ms.put(m, newSlot(k, link, body, tag))
+}
+
+// put puts sl in m, or in a new generation when m is full, and reports whether it was kept.
+func (ms *memos) put(m *pageMemo, sl memoSlot) bool {
+	kept, full := m.put(sl)
 	if !full {
 		return kept
 	}
@@ -153,13 +200,14 @@ func (ms *memos) keep(m *pageMemo, key []byte, gz bool, link, body []byte, tag e
 	if m = ms.replace(m, snap); m == nil {
 		return false // no longer live
 	}
-	kept, _ = m.put(key, gz, link, body, tag)
+	kept, _ = m.put(sl)
 	return kept
 }
 
-// replace makes an empty memo of snap current, in place of full (when not nil) or of
-// another snapshot's memo, and returns the current memo of snap; nil when snap is not
-// live. One memo is made however many requests ask at once.
+// replace makes an empty memo of snap current, in place of full (when not nil; it becomes
+// the older generation, and its own older one is dropped) or of another snapshot's memo,
+// and returns the current memo of snap; nil when snap is not live. One memo is made
+// however many requests ask at once.
 func (ms *memos) replace(full *pageMemo, snap *engine.Snapshot) *pageMemo {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
@@ -169,13 +217,18 @@ func (ms *memos) replace(full *pageMemo, snap *engine.Snapshot) *pageMemo {
 	if ms.live.Load() != snap {
 		return nil
 	}
-	m := newPageMemo(snap, ms.size)
+	m := newPageMemo(snap, ms.size/2)
+	if full != nil {
+		full.old.Store(nil)
+		m.old.Store(full)
+	}
 	ms.cur.Store(m)
 	return m
 }
 
-// hasFrom reports whether a raw query string names from: the memo keeps and looks up
-// only such queries (those whose from is percent-encoded are run every time).
+// hasFrom reports whether a raw query string names from: the answer to such a query is
+// the snapshot's alone, looked up before the query is read (one whose from is
+// percent-encoded is looked up once read, as a range from now is).
 func hasFrom(query []byte) bool {
 	for len(query) > 0 {
 		if bytes.HasPrefix(query, []byte("from=")) {
@@ -188,4 +241,44 @@ func hasFrom(query []byte) bool {
 		query = query[i+1:]
 	}
 	return false
+}
+
+// forRequest returns the memo of snap for a request, or nil when there is none or the
+// request asks for an answer not taken from a store (Cache-Control: no-cache or no-store,
+// or Pragma: no-cache; see noCache): it is then run, as it is without a memo, and not kept.
+func (ms *memos) forRequest(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) *pageMemo {
+	if ms.size == 0 || noCache(&ctx.Request.Header) {
+		return nil
+	}
+	return ms.forSnapshot(snap)
+}
+
+// noCache reports whether a request's Cache-Control has the directive no-cache or no-store
+// (any case, with or without an argument), or, without Cache-Control, whether its Pragma is
+// no-cache (RFC 9111 5.4).
+func noCache(h *fasthttp.RequestHeader) bool {
+	cc := h.Peek("Cache-Control")
+	if len(cc) == 0 {
+		return bytes.EqualFold(bytes.TrimSpace(h.Peek("Pragma")), []byte("no-cache"))
+	}
+	for len(cc) > 0 {
+		var d []byte
+		d, cc, _ = bytes.Cut(cc, []byte{','})
+		d, _, _ = bytes.Cut(d, []byte{'='})
+		if d = bytes.TrimSpace(d); bytes.EqualFold(d, []byte("no-cache")) || bytes.EqualFold(d, []byte("no-store")) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendMemo writes a 200 (or 304) of an answer found in the memo.
+func (s *Server) sendMemo(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, e memoEntry, gz bool) {
+	s.m.memoHit.Inc()
+	if len(e.link) > 0 {
+		ctx.Response.Header.SetBytesV("Link", e.link)
+	}
+	if s.sendHeaders(ctx, snap, e.tag, false, gz) {
+		ctx.Response.SetBodyRaw(e.body)
+	}
 }

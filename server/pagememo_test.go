@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,19 +26,7 @@ import (
 // snapshot is swapped in.
 func TestPageMemoAnswersAlike(t *testing.T) {
 	live, snap := liveSnapshot(t)
-	var mu sync.Mutex
-	now := testNow
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
-	newServer := func(memo int) *Server {
-		return New(Options{Live: live, Now: clock, ReadLimit: 1 << 30, PageMemo: memo,
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	}
-	memo := newServer(0) // large enough to keep every answer (TestPageMemo fills one)
-	withMemo, without := listen(t, memo), listen(t, newServer(-1))
+	memo, withMemo, without, clock := memoPair(t, live)
 
 	longFilter := make([]string, 12)
 	for i := range longFilter {
@@ -54,9 +43,15 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 		"/v1/gigs?from=2026-11-22&after=" + url.QueryEscape(string(snap.AppendKeyset(nil, 30))),
 		"/v1/gigs?from=2026-11-22&after=" + url.QueryEscape(string(snap.AppendKeyset(nil, 3))) + "&page_size=2",
 		"/v1/gigs?from=2026-11-22&artist=" + strings.Join(longFilter, ","), // no Link header: too long
-		// Ranges from now: answered anew as the clock moves.
+		// Ranges from now: answered anew once the clock passes a gig's start.
 		"/v1/gigs?city=london",
+		"/v1/gigs?city=london&page=2&page_size=5",
 		"/v1/gigs?to=2026-12-20",
+		"/v1/gigs?to=2026-11-23T20:00:00Z", // a problem once the clock passes it
+		"/v1/gigs?country=gb,de&genre=rock&page_size=100",
+		"/v1/gigs?near=51.507,-0.128&radius=40km&sort=distance",
+		"/v1/gigs?q=hall",
+		"/v1/gigs?fr%6Fm=2026-12-01",
 		"/v1/gigs",
 		// Problems are never kept.
 		"/v1/gigs?from=2026-12-01&from=2026-12-02",
@@ -69,13 +64,12 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 	}
 	var changed []string
 	first := map[string]string{}
-	for round := range 4 {
+	const rounds = 6
+	for round := range rounds {
 		switch round {
-		case 2: // the clock moves past the first gigs
-			mu.Lock()
-			now = now.Add(72 * time.Hour)
-			mu.Unlock()
-		case 3: // another snapshot
+		case 2, 3, 4: // the clock moves: a minute (before the next gig starts), then past the first gigs
+			clock.set(clock.now().Add([]time.Duration{time.Minute, 5 * time.Hour, 72 * time.Hour}[round-2]))
+		case rounds - 1: // another snapshot
 			ds := scale.Generate(scale.Config{Gigs: 300, Seed: 7, Now: testNow, Days: 60})
 			next, err := engine.Build(ds, engine.Options{Now: testNow})
 			if err != nil {
@@ -85,7 +79,7 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 		}
 		for _, path := range paths {
 			for _, method := range []string{"GET", "HEAD"} {
-				for _, h := range []map[string]string{nil, {"Accept-Encoding": "gzip"}} {
+				for _, h := range []map[string]string{nil, {"Accept-Encoding": "gzip"}, {"Cache-Control": "no-cache"}} {
 					want := do(t, method, without+path, h)
 					got := do(t, method, withMemo+path, h)
 					name := fmt.Sprintf("round %d: %s %s %v", round, method, path, h)
@@ -93,7 +87,7 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 					if method == "GET" && h == nil {
 						if f, ok := first[path]; !ok {
 							first[path] = string(want.body)
-						} else if round == 3 && f != string(want.body) {
+						} else if round == rounds-1 && f != string(want.body) {
 							changed = append(changed, path)
 						}
 					}
@@ -115,6 +109,37 @@ func TestPageMemoAnswersAlike(t *testing.T) {
 	if hits, stored := testutil.ToFloat64(memo.m.memoHit), testutil.ToFloat64(memo.m.memoStored); hits == 0 || stored == 0 {
 		t.Errorf("memo hits %v, stored %v: the memo was not used", hits, stored)
 	}
+}
+
+// testClock is a clock tests move, from testNow.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+// memoPair serves live on two real listeners, with the page memo (large enough to keep
+// every answer; TestPageMemo fills one) and without, both on the clock returned, and
+// returns the first server and both base URLs.
+func memoPair(t *testing.T, live *engine.Live) (memo *Server, withMemo, without string, clock *testClock) {
+	clock = &testClock{t: testNow}
+	newServer := func(size int) *Server {
+		return New(Options{Live: live, Now: clock.now, ReadLimit: 1 << 30, PageMemo: size,
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}
+	memo = newServer(0)
+	return memo, listen(t, memo), listen(t, newServer(-1)), clock
 }
 
 // sameResponse fails when two responses differ in status, body or a header other than
@@ -140,13 +165,15 @@ func TestPageMemo(t *testing.T) {
 	snap := testSnapshot(t)
 	m := newPageMemo(snap, 0) // 64 KiB
 	body := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, 1000+i) }
-	key := func(i int) []byte { return fmt.Appendf(nil, "city=c%d&from=2026-12-01", i) }
-	if _, ok := m.get(key(1), false); ok {
+	key := func(i int, gz bool) memoKey {
+		return memoKey{query: fmt.Appendf(nil, "city=c%d&from=2026-12-01", i), gz: gz, start: -1}
+	}
+	if sl := m.get(key(1, false)); sl.hash != 0 {
 		t.Fatal("found in an empty memo")
 	}
 	n := 0
 	for ; ; n++ {
-		kept, full := m.put(key(n), n%2 == 1, []byte("<link>"), body(n), engine.Tag(n))
+		kept, full := m.put(newSlot(key(n, n%2 == 1), []byte("<link>"), body(n), engine.Tag(n)))
 		if full {
 			break
 		}
@@ -158,35 +185,40 @@ func TestPageMemo(t *testing.T) {
 		t.Errorf("a 64 KiB memo kept %d entries of about 1 KB", n)
 	}
 	for i := range n {
-		e, ok := m.get(key(i), i%2 == 1)
-		if !ok || !bytes.Equal(e.body, body(i)) || string(e.link) != "<link>" || e.tag != engine.Tag(i) {
-			t.Fatalf("entry %d: %v, %d bytes, tag %d", i, ok, len(e.body), e.tag)
+		sl := m.get(key(i, i%2 == 1))
+		if e := sl.entry(); sl.hash == 0 || !bytes.Equal(e.body, body(i)) || string(e.link) != "<link>" || e.tag != engine.Tag(i) {
+			t.Fatalf("entry %d: %d bytes, tag %d", i, len(e.body), e.tag)
 		}
-		if _, ok := m.get(key(i), i%2 == 0); ok {
+		if m.get(key(i, i%2 == 0)).hash != 0 {
 			t.Errorf("entry %d found in the other encoding", i)
+		}
+		other := key(i, i%2 == 1)
+		other.start = 7
+		if m.get(other).hash != 0 {
+			t.Errorf("entry %d found for a range from now", i)
 		}
 	}
 	one := newPageMemo(snap, 0)
-	one.put(key(0), false, nil, body(0), 0)
-	if kept, full := one.put(key(0), false, nil, body(1), 1); kept || full {
+	one.put(newSlot(key(0, false), nil, body(0), 0))
+	if kept, full := one.put(newSlot(key(0, false), nil, body(1), 1)); kept || full {
 		t.Errorf("a key kept again: kept %v, full %v", kept, full)
 	}
-	if kept, full := newPageMemo(snap, 0).put(key(0), false, nil, make([]byte, 9<<10), 0); kept || full {
+	if kept, full := newPageMemo(snap, 0).put(newSlot(key(0, false), nil, make([]byte, 9<<10), 0)); kept || full {
 		t.Errorf("an entry larger than an eighth of the memo: kept %v, full %v", kept, full)
 	}
 
 	// keep renews a full memo; the bytes handed out before stay as they were.
 	var live engine.Live
 	live.Publish(snap)
-	ms := memos{size: 64 << 10, live: &live}
+	ms := memos{size: 128 << 10, live: &live}
 	old := ms.forSnapshot(snap)
 	kept := map[int][]byte{}
 	for i := range 3 * n {
 		cur := ms.forSnapshot(snap)
-		if !ms.keep(cur, key(i), false, nil, body(i), engine.Tag(i)) {
+		if !ms.keep(cur, key(i, false), nil, body(i), engine.Tag(i)) {
 			t.Fatalf("entry %d not kept", i)
 		}
-		e, ok := ms.forSnapshot(snap).get(key(i), false)
+		e, ok := ms.get(ms.forSnapshot(snap), key(i, false))
 		if !ok {
 			t.Fatalf("entry %d not found after keep", i)
 		}
@@ -209,18 +241,106 @@ func TestPageMemo(t *testing.T) {
 		t.Error("a request on the snapshot just replaced lost its memo before another was made")
 	}
 	m = ms.forSnapshot(other)
-	if m == nil || m.snap.Value() != other {
-		t.Fatal("no memo for the live snapshot after a swap")
+	if m == nil || m.snap.Value() != other || m.old.Load() != nil {
+		t.Fatal("no memo of its own for the live snapshot after a swap")
 	}
-	if ms.forSnapshot(snap) != nil || ms.keep(old, key(0), false, nil, body(0), 0) || ms.cur.Load() != m {
+	if ms.forSnapshot(snap) != nil || ms.keep(old, key(0, false), nil, body(0), 0) || ms.cur.Load() != m {
 		t.Error("a request on a snapshot no longer live used or replaced the live snapshot's memo")
 	}
 	off := memos{live: &live}
 	if off.forSnapshot(other) != nil {
 		t.Error("a memo of size 0")
 	}
-	if a, b := newPageMemo(snap, 0), newPageMemo(snap, 0); a.hash(key(0)) == b.hash(key(0)) {
+	if a, b := newPageMemo(snap, 0), newPageMemo(snap, 0); a.hash(key(0, false)) == b.hash(key(0, false)) {
 		t.Error("two memos hash a key alike: their hash is not seeded")
+	}
+}
+
+// TestPageMemoGenerations: answers asked for again and again stay in the memo however
+// many others pass through it, those not asked for again leave it, and its two
+// generations never hold more than its size.
+func TestPageMemoGenerations(t *testing.T) {
+	snap := testSnapshot(t)
+	var live engine.Live
+	live.Publish(snap)
+	const size = 256 << 10
+	ms := memos{size: size, live: &live}
+	body := func(i int) []byte { return bytes.Repeat(fmt.Appendf(nil, "%d;", i), 300) } // 1 to 2 KB
+	key := func(i int) memoKey { return memoKey{query: fmt.Appendf(nil, "q=%d", i), start: 3} }
+	const hot = 20
+	rotations := 0
+	last := ms.forSnapshot(snap)
+	for i := range 5000 { // the cold keys fill about 30 generations
+		m := ms.forSnapshot(snap)
+		if m != last {
+			rotations++
+			last = m
+		}
+		if old := m.old.Load(); m.bytes+memoBytes(old) > size {
+			t.Fatalf("request %d: the generations hold %d + %d bytes, more than %d", i, m.bytes, memoBytes(old), size)
+		}
+		k := hot + i // a cold key, asked once
+		if i%2 == 0 {
+			k = i / 2 % hot
+		}
+		if e, ok := ms.get(m, key(k)); ok {
+			if !bytes.Equal(e.body, body(k)) {
+				t.Fatalf("key %d: another answer", k)
+			}
+			if k >= hot {
+				t.Fatalf("cold key %d found", k)
+			}
+			continue
+		}
+		if k < hot && i > 2*hot {
+			t.Errorf("request %d: hot key %d not found", i, k)
+		}
+		ms.keep(m, key(k), nil, body(k), 0)
+	}
+	if rotations < 10 {
+		t.Errorf("%d generations: the test proves little", rotations)
+	}
+	if _, ok := ms.get(ms.forSnapshot(snap), key(hot)); ok {
+		t.Error("the first cold key is still kept")
+	}
+}
+
+// memoBytes returns the bytes m keeps, 0 when m is nil.
+func memoBytes(m *pageMemo) int {
+	if m == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes
+}
+
+func TestNoCache(t *testing.T) {
+	for _, c := range []struct {
+		cc, pragma string
+		want       bool
+	}{
+		{"", "", false},
+		{"no-cache", "", true},
+		{"No-Store", "", true},
+		{"max-age=0, no-cache", "", true},
+		{`no-cache="x"`, "", true},
+		{"max-age=0", "", false},
+		{"no-cachex", "", false},
+		{"", "no-cache", true},
+		{"max-age=60", "no-cache", false}, // Cache-Control present: Pragma is ignored
+		{"", "x-no-cache", false},
+	} {
+		var h fasthttp.RequestHeader
+		if c.cc != "" {
+			h.Set("Cache-Control", c.cc)
+		}
+		if c.pragma != "" {
+			h.Set("Pragma", c.pragma)
+		}
+		if got := noCache(&h); got != c.want {
+			t.Errorf("Cache-Control %q, Pragma %q: %v, want %v", c.cc, c.pragma, got, c.want)
+		}
 	}
 }
 
@@ -301,7 +421,7 @@ func TestPageMemoMadeOnce(t *testing.T) {
 	ms.cur.Store(newPageMemo(s1, 0))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	newPageMemo(s2, ms.size)
+	newPageMemo(s2, ms.size/2)
 	runtime.ReadMemStats(&after)
 	one := after.TotalAlloc - before.TotalAlloc
 	runtime.ReadMemStats(&before)
@@ -333,14 +453,14 @@ func TestPageMemoConcurrent(t *testing.T) {
 				k := (i*7 + w) % 300
 				key := fmt.Appendf(nil, "k=%d", k)
 				m := ms.forSnapshot(snap)
-				if e, ok := m.get(key, false); ok {
+				if e, ok := ms.get(m, memoKey{query: key, start: w % 2}); ok {
 					if !bytes.Equal(e.body, body(k)) || e.tag != engine.Tag(k) {
 						t.Errorf("key %d: another answer", k)
 						return
 					}
 					continue
 				}
-				ms.keep(m, key, false, nil, body(k), engine.Tag(k))
+				ms.keep(m, memoKey{query: key, start: w % 2}, nil, body(k), engine.Tag(k))
 			}
 		})
 	}
@@ -377,4 +497,51 @@ func TestReplacedSnapshotFreed(t *testing.T) {
 		}
 	}
 	t.Error("the replaced snapshot is still alive")
+}
+
+// TestPageMemoFromNow: a query whose range starts now is answered from the memo while no
+// gig starts, anew (and as a server without a memo answers it) once the first one has,
+// and never from the memo when the request asks for no stored answer.
+func TestPageMemoFromNow(t *testing.T) {
+	live, _ := liveSnapshot(t)
+	memo, withMemo, without, clock := memoPair(t, live)
+	const path = "/v1/gigs?page_size=3" // its first gig is the next to start
+	hits := func() float64 { return testutil.ToFloat64(memo.m.memoHit) }
+	get := func(h map[string]string) response {
+		t.Helper()
+		got, want := do(t, "GET", withMemo+path, h), do(t, "GET", without+path, h)
+		sameResponse(t, fmt.Sprint(clock.now(), h), got, want)
+		return got
+	}
+	var page struct {
+		Data []struct {
+			StartsAt time.Time `json:"starts_at"`
+		}
+	}
+	first := get(nil)
+	if err := json.Unmarshal(first.body, &page); err != nil || len(page.Data) == 0 {
+		t.Fatalf("%s: %v, %d gigs", path, err, len(page.Data))
+	}
+	start := page.Data[0].StartsAt
+	for _, c := range []struct {
+		at     time.Time
+		header map[string]string
+		hit    bool
+	}{
+		{testNow, nil, true},
+		{start.Add(-time.Second), nil, true}, // no gig has started yet
+		{start.Add(-time.Second), map[string]string{"Cache-Control": "no-cache"}, false},
+		{start.Add(time.Second), nil, false}, // the first gig has started
+		{start.Add(time.Second), nil, true},
+	} {
+		clock.set(c.at)
+		before := hits()
+		r := get(c.header)
+		if hit := hits() > before; hit != c.hit {
+			t.Errorf("at %s, %v: hit %v, want %v", c.at, c.header, hit, c.hit)
+		}
+		if same := bytes.Equal(r.body, first.body); same != c.at.Before(start) {
+			t.Errorf("at %s: the same body as at first %v", c.at, same)
+		}
+	}
 }

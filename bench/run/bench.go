@@ -45,7 +45,7 @@ type sizeResult struct {
 	Mix, Page, Ceiling    []wrkResult // full load
 	MixCeiling            []wrkResult // the mix against the ceiling server answering its 1,000 requests
 	PageGzip              []wrkResult // the page with Accept-Encoding: gzip, run after Page
-	PageRun               []wrkResult // the page's query from now: run for each request, outside the page memo
+	PageRun               []wrkResult // the page's query from now: run for each request, asking for no memo (noMemo)
 	PageBytes, GzipBytes  int         // the page's body, identity and gzip
 	Half                  []wrkResult // the page at about half the page's peak rate
 	HalfConns             int
@@ -252,7 +252,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	page1 := wrkRun{URL: base + paths.Page, Conns: conns, Dur: m.Dur, CPU: loadCPU}
 	pageGzip := page1
 	pageRun := page1
-	pageRun.URL = base + paths.PageRun
+	pageRun.URL, pageRun.Headers = base+paths.PageRun, []string{noMemo}
 	pageGzip.Headers = []string{"Accept-Encoding: gzip"}
 	r.PageBytes = len(body)
 	if status, zbody, _ := get(base+paths.Page, map[string]string{"Accept-Encoding": "gzip"}); status == 200 {

@@ -15,8 +15,8 @@ import (
 
 // A discoveryRow is one of the discovery queries (issue 37) measured side by side with a
 // ceiling of its own: a minimal server answering the bytes gigsd answered for it. Each
-// query's range is from now (no from=), so the page memo never keeps it: gigsd runs it
-// for every request.
+// request asks for no stored answer (noMemo), so the page memo never answers it: gigsd runs
+// it for every request.
 type discoveryRow struct {
 	Name, Path   string
 	Goal         float64 // the share of its ceiling the issue asks for at 1M; 0: none
@@ -142,7 +142,7 @@ func measureDiscovery(ctx context.Context, m mode, cfg benchConfig, work, base s
 				return err
 			}
 			d.Ceiling = append(d.Ceiling, cr)
-			own, cmd, err := wrkRun{URL: base + d.Path, Conns: conns, Dur: m.Dur, CPU: loadCPU}.run(ctx, work)
+			own, cmd, err := wrkRun{URL: base + d.Path, Headers: []string{noMemo}, Conns: conns, Dur: m.Dur, CPU: loadCPU}.run(ctx, work)
 			if err != nil {
 				return err
 			}

@@ -294,7 +294,7 @@ func (r *report) markdown() string {
 		w("")
 		w("### Discovery queries")
 		w("")
-		w("Each run for every request (its range from now, which the page memo never keeps), against a ceiling serving the bytes gigsd answered for it, side by side in each run.")
+		w("Each run for every request (sent with `Cache-Control: no-cache`, which the page memo never answers), against a ceiling serving the bytes gigsd answered for it, side by side in each run.")
 		w("")
 		w("| gigs | query | path | gigs on the page / total | bytes | gigsd req/s | ceiling req/s | gigsd/ceiling |")
 		w("|---|---|---|---|---|---|---|---|")
@@ -321,7 +321,7 @@ func (r *report) markdown() string {
 		w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%); testkit/mix makes it. **mix static**: the same 1,000 requests, in the same order, against a static fasthttp server (the ceiling's) answering each with the status, headers and body gigsd answered, recorded once per dataset: the limit of this design, an answer already known. Each run loads the static server, then gigsd.")
 		if len(r.Sizes) > 0 {
 			w("- **page**: one filtered page, `%s` (the largest city, a 30-day range), against gigsd and against the **ceiling**, a minimal fasthttp server answering the same headers and body.", r.Sizes[0].PagePath)
-			w("- **page run**: the same query with its range from now (no `from`: `%s`), which gigsd runs for every request, against the same ceiling; the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
+			w("- **page run**: the same query with its range from now (no `from`: `%s`), sent with `Cache-Control: no-cache`, so that gigsd runs it for every request, against the same ceiling; the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
 		}
 		w("- **half load**: the page at about half of its peak rate (wrk waits 1 ms between a connection's requests; the connection count is calibrated by one run).")
 		w("- **export**: `/v1/gigs/download` with `Accept-Encoding: gzip`, 4 connections; JSON delivered = downloads/s × the raw JSON's size. First byte: 20 downloads from the bench process.")

@@ -36,6 +36,10 @@ type wrkRun struct {
 	CPU     int
 }
 
+// noMemo is the request header of the runs that measure a query run for every request:
+// gigsd's page memo neither answers nor keeps a request that asks for no stored answer.
+const noMemo = "Cache-Control: no-cache"
+
 // mixScript sends the paths of a file (the script's first argument) in turn, or the URL's
 // own path when there is none.
 const mixScript = `

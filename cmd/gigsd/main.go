@@ -206,7 +206,7 @@ func (m *Main) flagSet(out io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "how long a keep-alive connection may wait idle for its next request")
 	fs.DurationVar(&c.HeaderTimeout, "header-timeout", server.DefaultHeaderTimeout, "how long a client may take to send a request's headers, from the connection's opening or the request's first byte")
 	fs.StringVar(&c.PublicURL, "public-url", "http://localhost:8080", "the URL the public reaches the API at, the same on every replica: JSON-LD @id and url are made of it, and the iCalendar feeds' UIDs of its host")
-	fs.IntVar(&c.PageMemo, "page-memo", server.DefaultPageMemo>>20, "MiB of /v1/gigs answers kept per snapshot, so that a page asked again is not run again (pages whose range is given; 0: none)")
+	fs.IntVar(&c.PageMemo, "page-memo", server.DefaultPageMemo>>20, "MiB of /v1/gigs answers kept per snapshot, so that a page asked again is not run again (0: none)")
 	fs.BoolVar(&c.Snapshot, "snapshot", true, "keep each published snapshot in <data-dir>/snapshot and, at start, serve the one there (when built within -max-stale) until the first refresh ends")
 	fs.StringVar(&c.Redis, "redis", "", "Redis URL (redis://[user:password@]host:port/db, rediss:// for TLS) where replicas share the API keys and count the read and export limits together; empty: keys in -data-dir and limits per replica")
 	fs.StringVar(&c.Publish, "publish", "", "publish each snapshot built to this bucket for -follow replicas: a directory, or a gocloud.dev URL (s3://bucket?region=..., gs://bucket, azblob://container)")

@@ -27,8 +27,8 @@ type Set struct {
 	City string
 	// Page is one filtered page: the busiest city, a 30-day range from a week on.
 	Page string
-	// PageRun is Page's query with its range from now (no from), which the page memo does
-	// not keep: gigsd runs it for each request.
+	// PageRun is Page's query with its range from now (no from), which the bench sends
+	// asking for no stored answer (Cache-Control: no-cache): gigsd runs it for each request.
 	PageRun string
 }
 
