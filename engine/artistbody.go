@@ -34,7 +34,7 @@ func artistItems(artists []Artist, u upcoming) ([]artistJSON, []int32) {
 
 // renderArtistDetails lays out the detail body of every artist of the directory: its
 // entry, and the positions of its gigs from the build time on. items and order are what
-// artistItems returned.
+// artistItems returned, the artist directory's entries, which it takes rendered.
 func (s *Snapshot) renderArtistDetails(rows []gigRow, cat *catalog, u upcoming, items []artistJSON, order []int32) error {
 	now := s.built.Unix()
 	at, pos := groupPositions(len(cat.ds.Artists), func(emit func(int32, uint32)) {
@@ -46,12 +46,13 @@ func (s *Snapshot) renderArtistDetails(rows []gigRow, cat *catalog, u upcoming, 
 			}
 		}
 	})
-	objs, slugs, positions := make([]any, len(items)), make([]string, len(items)), make([][]uint32, len(items))
+	slugs, positions := make([]string, len(items)), make([][]uint32, len(items))
 	for k, a := range order {
-		objs[k], slugs[k], positions[k] = &items[k], items[k].Slug, pos[at[a]:at[a+1]]
+		slugs[k], positions[k] = items[k].Slug, pos[at[a]:at[a+1]]
 	}
+	entry := func(k int) []byte { return s.entry(DirArtists, k) }
 	var err error
-	if s.artistDetail, err = s.renderDetails("artist", objs, slugs, positions); err != nil {
+	if s.artistDetail, err = s.renderDetails(entry, slugs, positions); err != nil {
 		return fmt.Errorf("cannot render the artists' pages: %w", err)
 	}
 	return nil

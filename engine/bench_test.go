@@ -207,18 +207,24 @@ func benchmarkBuild(b *testing.B, n int) {
 	ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
 	var s *engine.Snapshot
 	var heap, objects uint64
+	var cpu time.Duration
+	measured := true
 	for b.Loop() {
 		b.StopTimer() // collect the previous snapshot outside the timing
 		s = nil
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
+		cpuBefore, ok := processCPU()
 		b.StartTimer()
 		var err error
 		if s, err = engine.Build(ds, engine.Options{Now: now}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
+		cpuAfter, ok2 := processCPU()
+		measured = measured && ok && ok2
+		cpu += cpuAfter - cpuBefore
 		runtime.GC()
 		runtime.GC() // a second cycle empties the pools' victim caches
 		var after runtime.MemStats
@@ -234,6 +240,9 @@ func benchmarkBuild(b *testing.B, n int) {
 	}
 	b.ReportMetric(float64(size)/(1<<20), "json-MiB")
 	b.ReportMetric(float64(objects), "heap-objects")
+	if measured {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // BenchmarkWordsIndex measures the words index's part of a build alone.

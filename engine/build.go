@@ -332,17 +332,15 @@ func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 	return parts
 }
 
-// renderGigs serializes every gig once, in parallel chunks: each is copied from its
-// content (see renderContents) into its worker's scratch buffer and its times appended,
-// then the chunk copied into a part of exactly its size, so that the arena is written once
-// and no buffer of hundreds of megabytes is grown or copied; its deflate fragment likewise
-// into zarena, copied from prev for a gig whose body did not change (compressing is a
-// third of a first build), and every byte of it for a gig that is prev's unchanged
-// (gigRow.isPrevs). Each gig's times are what prev knew of it (see priorOf), or the
-// build time; the sequence numbers of new and changed gigs are left 0 for carryLedger to
-// give.
+// renderGigs serializes every gig once, in parallel chunks (see renderChunk): each is
+// copied from its content (see renderContents) and its times appended, into a part of
+// the arena of exactly the chunk's size, so that no buffer of hundreds of megabytes is
+// grown or copied; its deflate fragment likewise into zarena, copied from prev for a gig
+// whose body did not change (compressing is a third of a first build), and every byte of
+// it for a gig that is prev's unchanged (gigRow.isPrevs). Each gig's times are what prev
+// knew of it (see priorOf), or the build time; the sequence numbers of new and changed
+// gigs are left 0 for carryLedger to give.
 func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
-	prev := ru.prev
 	chunks := (len(rows) + renderChunk - 1) / renderChunk
 	n, now := len(rows), s.built.Unix()
 	s.arena, s.zarena = make([][]byte, chunks), make([][]byte, chunks)
@@ -355,55 +353,14 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
 	if coder == nil {
 		coder = deflate.NewCoder(sampleGigs(rows, contents, now))
 	}
-	type scratch struct {
-		b, z []byte
-		m    deflate.Matcher
-	}
 	var scratches sync.Pool
 	_ = parallel(chunks, func(c int) error {
-		buf, _ := scratches.Get().(*scratch)
-		if buf == nil {
-			buf = new(scratch)
+		sc, _ := scratches.Get().(*gigScratch)
+		if sc == nil {
+			sc = new(gigScratch)
 		}
-		b, z := buf.b[:0], buf.z[:0]
-		lo, hi := c*renderChunk, min((c+1)*renderChunk, len(rows))
-		for i := lo; i < hi; i++ {
-			at := len(b)
-			s.off[i] = at // within the part, until the parts' sizes are known
-			s.inputs[i] = rows[i].input
-			if rows[i].same {
-				b, z = s.copyGig(i, prev, int(rows[i].prevAt), b, z)
-				if i < len(rows)-1 {
-					b = append(b, ',')
-				}
-				continue
-			}
-			b = append(b, rows[i].content(contents)...)
-			s.content[i] = rows[i].hash
-			s.created[i], s.updated[i] = now, now
-			p, known := prev.priorOf(rows[i].prevAt, s.content[i])
-			if known {
-				s.created[i], s.firstSeq[i], s.lastSeq[i] = p.created, p.firstSeq, p.lastSeq
-				if p.lastSeq != 0 {
-					s.updated[i] = p.updated
-				}
-			}
-			b = appendGigTimes(b, s.created[i], s.updated[i])
-			s.gigHash[i] = xxhash.Sum64(b[at:])
-			s.gigCRC[i] = commaCRC(b[at:])
-			s.zoff[i] = len(z)
-			if known && ru.fragments && bytes.Equal(prev.GigJSON(p.at), b[at:]) {
-				z = append(z, prev.gigZ(p.at)...) // the same body has the same fragment
-			} else {
-				z = coder.AppendFragment(z, b[at:], &buf.m)
-			}
-			if i < len(rows)-1 {
-				b = append(b, ',')
-			}
-		}
-		s.arena[c], s.zarena[c] = bytes.Clone(b), bytes.Clone(z)
-		buf.b, buf.z = b, z
-		scratches.Put(buf)
+		s.renderChunk(c, rows, contents, ru, coder, sc)
+		scratches.Put(sc)
 		return nil
 	})
 	base, zbase := 0, 0
@@ -428,36 +385,48 @@ func (s *Snapshot) renderGigs(rows []gigRow, contents [][]byte, ru *reuse) {
 // Keys are folded once per entity, not per gig.
 func (s *Snapshot) buildIndexes(rows []gigRow, cat *catalog) error {
 	ds := cat.ds
-	dims := [numDims]struct {
-		n        int
-		entities func(r *gigRow, dst []int32) []int32 // appends the row's entities to dst
-		slug     func(e int32) string
-		name     func(e int32) string
-	}{
-		DimCity: {len(ds.Cities), func(r *gigRow, dst []int32) []int32 { return append(dst, r.city) },
-			func(e int32) string { return ds.Cities[e].Slug }, func(e int32) string { return ds.Cities[e].Name }},
-		DimCountry: {len(cat.countries), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.countryOf[r.city]) },
-			func(e int32) string { return cat.countries[e] }, func(e int32) string { return cat.countries[e] }},
-		DimVenue: {len(ds.Venues), func(r *gigRow, dst []int32) []int32 { return append(dst, r.venue) },
-			func(e int32) string { return ds.Venues[e].Slug }, func(e int32) string { return ds.Venues[e].Name }},
-		DimArtist: {len(ds.Artists), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.artists(r)...) },
-			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
-		DimGenre: {len(ds.Genres), func(r *gigRow, dst []int32) []int32 { return append(dst, cat.genres(r)...) },
-			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
-		DimStatus: {len(Statuses), func(r *gigRow, dst []int32) []int32 { return append(dst, int32(r.status)) },
-			func(e int32) string { return string(Statuses[e]) }, func(e int32) string { return string(Statuses[e]) }},
-	}
-	var scratch []int32
-	for d, dim := range dims {
-		at, pos := groupPositions(dim.n, func(emit func(int32, uint32)) {
+	// each calls emit with the entities of every row and its position, row by row: a
+	// loop per dimension, with no call per row but emit's.
+	type each = func(emit func(int32, uint32))
+	single := func(of func(r *gigRow) int32) each {
+		return func(emit func(int32, uint32)) {
 			for i := range rows {
-				scratch = dim.entities(&rows[i], scratch[:0])
-				for _, e := range scratch {
+				emit(of(&rows[i]), uint32(i))
+			}
+		}
+	}
+	refs := func(of func(r *gigRow) []int32) each {
+		return func(emit func(int32, uint32)) {
+			for i := range rows {
+				for _, e := range of(&rows[i]) {
 					emit(e, uint32(i))
 				}
 			}
-		})
+		}
+	}
+	dims := [numDims]struct {
+		n    int
+		each each
+		slug func(e int32) string
+		name func(e int32) string
+	}{
+		DimCity: {len(ds.Cities), single(func(r *gigRow) int32 { return r.city }),
+			func(e int32) string { return ds.Cities[e].Slug }, func(e int32) string { return ds.Cities[e].Name }},
+		DimCountry: {len(cat.countries), single(func(r *gigRow) int32 { return cat.countryOf[r.city] }),
+			func(e int32) string { return cat.countries[e] }, func(e int32) string { return cat.countries[e] }},
+		DimVenue: {len(ds.Venues), single(func(r *gigRow) int32 { return r.venue }),
+			func(e int32) string { return ds.Venues[e].Slug }, func(e int32) string { return ds.Venues[e].Name }},
+		DimArtist: {len(ds.Artists), refs(cat.artists),
+			func(e int32) string { return ds.Artists[e].Slug }, func(e int32) string { return ds.Artists[e].Name }},
+		DimGenre: {len(ds.Genres), refs(cat.genres),
+			func(e int32) string { return ds.Genres[e].Slug }, func(e int32) string { return ds.Genres[e].Name }},
+		DimStatus: {len(Statuses), single(func(r *gigRow) int32 { return int32(r.status) }),
+			func(e int32) string { return string(Statuses[e]) }, func(e int32) string { return string(Statuses[e]) }},
+	}
+	for d, dim := range dims {
+		at, pos := groupPositions(dim.n, dim.each)
 		var b postingsBuilder
+		b.reserve(2*dim.n + len(cat.claims[d]))
 		for _, key := range cat.claims[d] {
 			b.add(nil, key)
 		}
@@ -595,9 +564,7 @@ func (s *Snapshot) renderDirectories(rows []gigRow, cat *catalog, prev *Snapshot
 		return fmt.Errorf("cannot render the genres: %w", err)
 	}
 	h := xxhash.New()
-	for _, part := range s.arena {
-		_, _ = h.Write(part)
-	}
+	writeGigHashes(h, s.gigHash)
 	for _, d := range dirs {
 		_, _ = h.Write(d.data)
 	}

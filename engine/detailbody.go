@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -163,57 +161,59 @@ type detailPages struct {
 var comma, closing = []byte{','}, []byte("]}}")
 
 // renderDetails lays out the detail bodies of one kind of entity and computes their ETags:
-// items are the entities' objects in slug order, slugs their slugs, positions[i] the gigs
-// of items[i], listed as "upcoming".
-func (s *Snapshot) renderDetails(kind string, items []any, slugs []string, positions [][]uint32) (detailPages, error) {
-	n := len(items)
+// entry(i) is the JSON object of entity i, in slug order, as its directory lists it (the
+// detail's head is that entry's bytes, not rendered again), slugs their slugs, positions[i]
+// the gigs of entity i, listed as "upcoming".
+func (s *Snapshot) renderDetails(entry func(i int) []byte, slugs []string, positions [][]uint32) (detailPages, error) {
+	n := len(slugs)
 	v := detailPages{headAt: make([]int, 1, n+1), posAt: make([]int, 1, n+1), tagAt: make([]int, 1, n+1)}
-	total := 0
-	for _, p := range positions {
+	total, heads := 0, 0
+	for i, p := range positions {
 		total += len(p)
+		heads += len(`{"data":`) + len(entry(i)) - 1 + len(`,"upcoming":[`)
 	}
 	v.pos = make([]uint32, 0, total)
-	v.head = make([]byte, 0, 512*n) // a head is some 300 bytes
+	v.head = make([]byte, 0, heads)
 	var tags strings.Builder
 	tags.Grow(n * len(`W/"0123456789abcdef"`))
 	var h xxhash.Digest
-	var word [8]byte
+	var hashes []byte
 	var sum [24]byte
-	for i := range items {
-		var err error
+	for i := range n {
 		at := len(v.head)
-		if v.head, err = appendJSON(append(v.head, `{"data":`...), items[i]); err != nil {
-			return v, fmt.Errorf("cannot render %s %q: %w", kind, slugs[i], err)
-		}
-		v.head = append(v.head[:len(v.head)-1], `,"upcoming":[`...)
+		e := entry(i) // an object: its closing brace gives way to the list
+		v.head = append(append(v.head, `{"data":`...), e[:len(e)-1]...)
+		v.head = append(v.head, `,"upcoming":[`...)
 		v.headAt = append(v.headAt, len(v.head))
 		v.pos = append(v.pos, positions[i]...)
 		v.posAt = append(v.posAt, len(v.pos))
 		// The tag hashes the head and the gigs' hashes, not the gigs' bytes again.
 		h.Reset()
 		_, _ = h.Write(v.head[at:])
+		hashes = hashes[:0]
 		for _, p := range positions[i] {
-			_, _ = h.Write(binary.LittleEndian.AppendUint64(word[:0], s.gigHash[p]))
+			hashes = binary.LittleEndian.AppendUint64(hashes, s.gigHash[p])
 		}
+		_, _ = h.Write(hashes)
 		tags.Write(appendETagSum(sum[:0], h.Sum64()))
 		v.tagAt = append(v.tagAt, tags.Len())
 	}
 	v.tags = tags.String()
-	v.head = bytes.Clone(v.head) // of its size: an artist's head is some 150 bytes, not 512
 	var err error
 	v.slugs, err = newKeyTable(slugs)
 	return v, err
 }
 
-// renderVenueDetails lays out every venue's detail body; items are in venue number order,
-// and positions[i] are the upcoming gigs of items[i].
+// renderVenueDetails lays out every venue's detail body; items are in venue number order
+// (the venue directory's, whose entries are rendered), and positions[i] are the upcoming
+// gigs of items[i].
 func (s *Snapshot) renderVenueDetails(items []venueJSON, positions [][]uint32) error {
-	objs, slugs := make([]any, len(items)), make([]string, len(items))
+	slugs := make([]string, len(items))
 	for i := range items {
-		objs[i], slugs[i] = &items[i], items[i].Slug
+		slugs[i] = items[i].Slug
 	}
 	var err error
-	s.venueDetail, err = s.renderDetails("venue", objs, slugs, positions)
+	s.venueDetail, err = s.renderDetails(s.VenueItem, slugs, positions)
 	return err
 }
 

@@ -22,14 +22,14 @@ type Export struct {
 	Size       int // bytes of the identity body
 	Gzip       [][]byte
 	GzipSize   int    // bytes of Gzip's parts together
-	ETag       string // weak, of the content: the same for both encodings
+	ETag       string // weak, of the content (see writeGigHashes): the same for both encodings
 
 	gzipOnce sync.Once
 	gzipTag  string
 }
 
 // Tag returns the strong entity tag (RFC 9110 8.8.1) of the body in one encoding, which
-// If-Range needs: the identity body's is made from its bytes as ETag is, the gzip body's
+// If-Range needs: the identity body's is ETag's (of its bytes, the gigs' by their hashes), the gzip body's
 // from its compressed bytes, so that a range of one encoding, or of a body compressed by
 // another build, is never taken for a range of the other. The gzip body's is computed on
 // the first call (milliseconds for a hundred megabytes), then kept.
@@ -109,13 +109,12 @@ func (s *Snapshot) renderExport() error {
 	tail = s.Cursor().Append(tail)
 	e.Tail = append(tail, `"}}`...)
 	e.Size = len(e.Head) + s.gigsSize() + len(e.Tail)
-	h := xxhash.New()
-	body := append(append([][]byte{e.Head}, s.arena...), e.Tail)
-	for _, part := range body {
-		_, _ = h.Write(part)
-	}
+	h := xxhash.New() // of the body's bytes, the gigs' by their hashes
+	_, _ = h.Write(e.Head)
+	writeGigHashes(h, s.gigHash)
+	_, _ = h.Write(e.Tail)
 	var err error
-	if e.Gzip, e.GzipSize, err = compressExport(body); err != nil {
+	if e.Gzip, e.GzipSize, err = compressExport(append(append([][]byte{e.Head}, s.arena...), e.Tail)); err != nil {
 		return err
 	}
 	var sum [24]byte

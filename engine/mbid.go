@@ -82,9 +82,5 @@ func (b *postingsBuilder) claim(key string, hadPositions bool) {
 	if hadPositions {
 		k = int32(len(b.lists) - 1)
 	}
-	i := b.key(key)
-	if !b.owned[key] {
-		b.owned[key], b.parts[i] = true, b.parts[i][:0]
-	}
-	b.file(i, k)
+	b.own(b.key(key), k)
 }

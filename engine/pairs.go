@@ -3,6 +3,7 @@ package engine
 import (
 	"math/bits"
 	"sort"
+	"sync"
 )
 
 // Pair counts. A search for a frequent word with one value of another filter (q=lismo with
@@ -10,7 +11,9 @@ import (
 // words (denseSet), that is three passes over the range at each request, 75 µs at a million
 // gigs, whatever the page. For each pair of a dense copy and a large posting (a bitmap) of
 // a filter dimension, a snapshot keeps how many positions the two share below each block
-// of pairBlock words, made once per snapshot, a pass over the words per pair: by a build
+// of pairBlock words, a pass over the words per pair, made the first time a query asks for
+// the pair (pairCum): counting every pair at once was half a second of a rebuild at a
+// million gigs, most of them pairs no query asks for. Their table is laid out by a build
 // before it returns, and in the background after a read of a snapshot file, which does not
 // hold them (until then, the pairs are intersected as any other filters; see wordPairs). A
 // query of such a pair then counts its matches from the table, ANDing at most a block's words at each end of its range, and walks its
@@ -38,6 +41,11 @@ type pairCounts struct {
 	// cum holds pair (copy k, posting v)'s counts at (k*views+v)*(blocks+1): the members of
 	// both below each block, and then of both in all.
 	cum []int32
+	// made[k*views+v] counts pair (k, v) into cum the first time it is asked for (pairCum)
+	// when the counts are made lazily (the filters'): until then cum's memory is the
+	// system's zeroed pages, so the pairs no query asks for cost none. Nil when every pair
+	// is counted at once (the geo index's, nearwords.go).
+	made []sync.Once
 }
 
 // wordPairs holds a snapshot's pair counts: the dense copies crossed with the filters'
@@ -66,40 +74,52 @@ func newPairCounts(d *wordBits, sets []*postings, budget int) pairCounts {
 	return c
 }
 
-// countPairs counts the pairs of s's dense copies (s.words.dense) and its filters' large
-// postings.
+// countPairs lays out the counts of the pairs of s's dense copies (s.words.dense) and its
+// filters' large postings, each counted on first use (see pairCum).
 func (s *Snapshot) countPairs() pairCounts {
-	d := &s.words.dense
 	sets := make([]*postings, len(s.index))
 	for dim := range s.index {
 		sets[dim] = &s.index[dim]
 	}
-	c := newPairCounts(d, sets, pairBudget)
-	if c.copies == 0 {
-		return c
-	}
-	other := make([]uint64, d.width)
-	for dim, ps := range sets {
-		for v := range ps.views {
-			clear(other)
-			orPortable(other, ps.packed[ps.frz[2*v]:ps.frz[2*v+1]], 0, d.width, true)
-			for k := range c.copies {
-				word, cum := d.bits[k*d.width:(k+1)*d.width], c.of(k, c.first[dim]+v)
-				n := 0
-				for b := range c.blocks {
-					cum[b] = int32(n)
-					for w := b * pairBlock; w < min((b+1)*pairBlock, d.width); w++ {
-						n += bits.OnesCount64(word[w] & other[w])
-					}
-				}
-				cum[c.blocks] = int32(n)
-			}
-		}
-	}
+	c := newPairCounts(&s.words.dense, sets, pairBudget)
+	c.made = make([]sync.Once, c.copies*c.views)
 	return c
 }
 
-// of returns the counts of copy k and large posting v.
+// pairCum returns the counts of copy k and large posting v (numbered across the postings,
+// see pairCounts.first) of c, counting them the first time when c counts lazily: other is
+// scratch of the copies' width in words, which it overwrites.
+func (s *Snapshot) pairCum(c *pairCounts, k, v int, other []uint64) []int32 {
+	cum := c.of(k, v)
+	if c.made != nil {
+		c.made[k*c.views+v].Do(func() { s.countPair(c, k, v, cum, other) })
+	}
+	return cum
+}
+
+// countPair counts the pair of copy k and the filters' large posting v of c into cum.
+func (s *Snapshot) countPair(c *pairCounts, k, v int, cum []int32, other []uint64) {
+	d := &s.words.dense
+	dim := len(c.first) - 1
+	for dim > 0 && c.first[dim] > v {
+		dim--
+	}
+	ps, j := &s.index[dim], v-c.first[dim]
+	other = other[:d.width]
+	clear(other)
+	orPortable(other, ps.packed[ps.frz[2*j]:ps.frz[2*j+1]], 0, d.width, true)
+	word := d.bits[k*d.width : (k+1)*d.width]
+	n := 0
+	for b := range c.blocks {
+		cum[b] = int32(n)
+		for w := b * pairBlock; w < min((b+1)*pairBlock, d.width); w++ {
+			n += bits.OnesCount64(word[w] & other[w])
+		}
+	}
+	cum[c.blocks] = int32(n)
+}
+
+// of returns the counts of copy k and large posting v, which pairCum makes.
 func (c *pairCounts) of(k, v int) []int32 {
 	at := (k*c.views + v) * (c.blocks + 1)
 	return c.cum[at : at+c.blocks+1 : at+c.blocks+1]
@@ -141,8 +161,8 @@ func (s *Snapshot) pairOf(q *Query, k int, ps *postings, v int, c *pairCounts, s
 	d, p := &s.words.dense, &q.pair
 	p.bits = d.bits[k*d.width : (k+1)*d.width]
 	p.raw = ps.packed[ps.frz[2*v]:ps.frz[2*v+1]]
-	p.cum = c.of(k, c.first[set]+v)
 	p.other, p.got = grown(&q.dense[1], d.width), -1
+	p.cum = s.pairCum(c, k, c.first[set]+v, p.other)
 	return members{pair: p}
 }
 

@@ -137,14 +137,12 @@ func appendInputBools(b []byte, list ...bool) []byte {
 	return b
 }
 
-// copyGig appends the JSON and fragment of prev's gig at position p to b and z, as gig i
-// of s, with its hashes and its ledger's times and numbers.
-func (s *Snapshot) copyGig(i int, prev *Snapshot, p int, b, z []byte) ([]byte, []byte) {
+// copyGig files prev's gig at position p as gig i of s: its hashes and its ledger's times
+// and numbers (its JSON and fragment are copied by the caller).
+func (s *Snapshot) copyGig(i int, prev *Snapshot, p int) {
 	s.content[i], s.gigHash[i], s.gigCRC[i] = prev.content[p], prev.gigHash[p], prev.gigCRC[p]
 	s.created[i], s.updated[i] = prev.created[p], prev.updated[p]
 	s.firstSeq[i], s.lastSeq[i] = prev.firstSeq[p], prev.lastSeq[p]
-	s.zoff[i] = len(z)
-	return append(b, prev.GigJSON(p)...), append(z, prev.gigZ(p)...)
 }
 
 // locate files in each row a guess of its position in prev (-1: none), which gigRow.isPrevs

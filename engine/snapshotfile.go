@@ -63,9 +63,9 @@ func ReadSnapshotFile(path string) (*Snapshot, error) {
 }
 
 // completeRead computes what a snapshot file does not hold and a read snapshot serves
-// without, only slower until it is there: the gigs' checksums, then the pair counts (half
-// a second at a million gigs, more than the rest of the read, which a restart does not
-// wait for).
+// without, only slower until it is there: the gigs' checksums, then the pair counts (the
+// geo index's counted here, the filters' laid out and each counted when a query first
+// asks for it, see pairCum).
 func (s *Snapshot) completeRead() {
 	s.checksumGigs()
 	s.pairs.Store(s.countWordPairs())

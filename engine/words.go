@@ -285,6 +285,7 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.tokens[x], b.tokens[y]) })
 	var words postingsBuilder
+	words.reserve(len(order))
 	for _, t := range order {
 		words.add(pos[at[t]:at[t+1]], "", b.tokens[t])
 	}
@@ -349,34 +350,48 @@ func (b *wordIndexBuilder) build(at, pos []uint32, limit int) (wordIndex, error)
 	closeTo(-1, len(order))
 	slices.SortFunc(found, func(x, y heavy) int { return strings.Compare(x.prefix, y.prefix) })
 	var prefixes postingsBuilder
+	prefixes.reserve(len(found))
 	var scratch []uint64
 	var union []uint32
+	var lists [][]uint32
 	for _, h := range found {
-		union, scratch = unionOf(union[:0], scratch, pos, at, order[h.from:h.to], limit)
+		union, scratch, lists = unionOf(union[:0], scratch, lists, pos, at, order[h.from:h.to], limit)
 		prefixes.add(slices.Clone(union), "", h.prefix)
 	}
 	x.prefixes, err = prefixes.build(limit, nil)
 	return x, err
 }
 
-// unionOf appends the ascending union of the tokens' positions to dst: through a bit per
-// position when they are many, else sorted. bits is scratch, returned grown.
-func unionOf(dst []uint32, scratch []uint64, pos, at []uint32, tokens []int32, limit int) ([]uint32, []uint64) {
-	m := 0
+// unionOf appends the ascending union of the tokens' positions to dst (see unionLists);
+// scratch and lists are scratch, returned grown.
+func unionOf(dst []uint32, scratch []uint64, lists [][]uint32, pos, at []uint32, tokens []int32, limit int) ([]uint32, []uint64, [][]uint32) {
+	lists = lists[:0]
 	for _, t := range tokens {
-		m += int(at[t+1] - at[t])
+		lists = append(lists, pos[at[t]:at[t+1]])
+	}
+	dst, scratch = unionLists(dst, scratch, lists, limit)
+	return dst, scratch, lists
+}
+
+// unionLists appends the ascending union of lists of positions below limit to dst:
+// through a bit per position when they are many, else sorted. scratch is scratch,
+// returned grown.
+func unionLists(dst []uint32, scratch []uint64, lists [][]uint32, limit int) ([]uint32, []uint64) {
+	m := 0
+	for _, l := range lists {
+		m += len(l)
 	}
 	if m < limit/64 {
-		for _, t := range tokens {
-			dst = append(dst, pos[at[t]:at[t+1]]...)
+		for _, l := range lists {
+			dst = append(dst, l...)
 		}
 		slices.Sort(dst)
 		return slices.Compact(dst), scratch
 	}
 	w := grown(&scratch, (limit+63)>>6)
 	clear(w)
-	for _, t := range tokens {
-		for _, p := range pos[at[t]:at[t+1]] {
+	for _, l := range lists {
+		for _, p := range l {
 			w[p>>6] |= 1 << (p & 63)
 		}
 	}
