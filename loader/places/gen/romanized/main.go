@@ -95,26 +95,13 @@ func main() {
 		found, foundBare, wrong, wrongBare := false, false, false, false
 		for _, n := range native {
 			t.names++
-			got, err := g.Read(places.Place{Locality: n, Country: cc}, places.Context{})
-			switch {
-			case err == nil && got.City == town:
-				found = true
-				t.namesFound++
-			case err == nil && !got.Made:
-				wrong = true
-			default:
-				if len(missed[cc]) < *misses {
-					missed[cc] = append(missed[cc], n+" ("+r[1]+")")
-				}
+			hit, other := outcome(g, places.Place{Locality: n, Country: cc}, town)
+			found, wrong, t.namesFound = found || hit, wrong || other, t.namesFound+b2i(hit)
+			if !hit && !other && len(missed[cc]) < *misses {
+				missed[cc] = append(missed[cc], n+" ("+r[1]+")")
 			}
-			bare, err := g.Read(places.Place{Locality: n}, places.Context{})
-			switch {
-			case err == nil && bare.City == town:
-				foundBare = true
-				t.namesBare++
-			case err == nil && !bare.Made:
-				wrongBare = true
-			}
+			hit, other = outcome(g, places.Place{Locality: n}, town)
+			foundBare, wrongBare, t.namesBare = foundBare || hit, wrongBare || other, t.namesBare+b2i(hit)
 		}
 		t.found += b2i(found)
 		t.foundBare += b2i(foundBare)
@@ -144,6 +131,12 @@ func main() {
 	for cc, ms := range missed {
 		fmt.Printf("missed in %s: %s\n", cc, strings.Join(ms, ", "))
 	}
+}
+
+// outcome reads the place: hit when it is the town, other when it is another gazetteer town.
+func outcome(g *places.Gazetteer, p places.Place, town *places.City) (hit, other bool) {
+	r, err := g.Read(p, places.Context{})
+	return err == nil && r.City == town, err == nil && !r.Made && r.City != town
 }
 
 func row(cc string, t *tally) {
