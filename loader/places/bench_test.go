@@ -47,6 +47,24 @@ func BenchmarkLocate(b *testing.B) {
 	}
 }
 
+// romanizedPlaces are towns written in Cyrillic or Greek that the gazetteer knows only by
+// their names in Latin letters (romanize.go): the country stated, and not.
+var romanizedPlaces = []Place{
+	{Locality: "Змеиногорск", Country: "RU"}, {Locality: "Ναύπλιο", Country: "GR"}, {Locality: "Рудозем"},
+}
+
+// BenchmarkLocateRomanized measures look-ups of romanizedPlaces in turn, which cost the
+// look-ups of their names as written, and of their spellings.
+func BenchmarkLocateRomanized(b *testing.B) {
+	g := Default()
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		g.Read(romanizedPlaces[n%len(romanizedPlaces)], Context{})
+		n++
+	}
+}
+
 // BenchmarkFirstUse measures what the first use of the embedded gazetteer costs: reading
 // its frozen form in place, and the indexing of regions and zones. Run once in a fresh
 // process (-test.benchtime 1x) it is the first load, page faults included.

@@ -10,6 +10,7 @@ func FuzzRead(f *testing.F) {
 		{"Springfield 62701", ""}, {"Springfield", "62701-1234"}, {"46500 Rocamadour", ""},
 		{"Hauptstraße 1-5, 4041 Linz", ""}, {"Tulsa, OK 74103", "74103"}, {", ,", "00000"},
 		{"Wheatfield, IN 46392", ""}, {"75011 Lyon, FR", "75011"}, {"Valencia", ""},
+		{"Кольчугино", ""}, {"21100 Ναύπλιο", ""}, {"25596 Gribbohm", ""}, {"Ταϋγετος, Елец", ""},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -308,6 +308,11 @@ func (g *Gazetteer) implied(p Place) string {
 	if len(found) == 0 {
 		found = g.CitiesNamed(stripPostal(p.Locality))
 	}
+	if len(found) == 0 { // a name in Cyrillic or Greek that one town bears romanized
+		if c, _, err := g.romanizedOne(p, stripPostal(p.Locality), "", Context{}); c != nil && err == nil {
+			return c.Country
+		}
+	}
 	if p.HasGeo {
 		if c, d := nearest(found, p.Lat, p.Lon); c != nil && d <= nearCity {
 			return c.Country
@@ -370,13 +375,16 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 	found := inCountry(buf[:0], g.CitiesNamed(p.Locality), country) // most populous first
 	// Else the name without a postal code, then without a region's code after it.
 	if len(found) == 0 {
-		name := stripPostal(p.Locality)
-		if found = inCountry(found, g.CitiesNamed(name), country); len(found) == 0 {
-			found = inCountry(found, g.CitiesNamed(g.withoutRegion(name, country)), country)
+		name := stripPostal(p.Locality) // each name looked up once: most are the locality
+		if name != p.Locality {
+			found = inCountry(found, g.CitiesNamed(name), country)
 		}
-	}
-	if len(found) == 0 {
-		return nil, "", nil
+		if short := g.withoutRegion(name, country); len(found) == 0 && short != name {
+			found = inCountry(found, g.CitiesNamed(short), country)
+		}
+		if len(found) == 0 { // a name in Cyrillic or Greek, romanized (romanize.go)
+			return g.romanizedOne(p, name, country, ctx)
+		}
 	}
 	var rbuf [64]byte
 	if r := engine.AppendFold(rbuf[:0], []byte(p.Region)); len(r) > 0 {

@@ -6,7 +6,8 @@
 // ISO 3166-1 countries of package engine.
 //
 // Look-ups fold case, accents and punctuation (engine.Fold), so "Kraków", "krakow" and
-// "KRAKOW" are one city. A Gazetteer is safe for concurrent use and never changes once
+// "KRAKOW" are one city; a town named in Cyrillic or Greek that no city is named is also
+// looked up by its name romanized (romanize.go), so "Змеиногорск" is Zmeinogorsk. A Gazetteer is safe for concurrent use and never changes once
 // made; the embedded one is read on first use, from the table's frozen form (frozen.go).
 package places
 

@@ -15,8 +15,9 @@ import (
 // Postcodes confirm places. postcodes.tsv.gz beside this file (written by
 // loader/places/gen/postcodes; see its documentation for the sources and their licences)
 // gives, for the countries a well-kept postcode dataset covers (the US's ZIP codes, from
-// GeoNames; France's codes postaux, from the Base Adresse Nationale), each postcode's
-// places, and for the US its state and coordinates.
+// GeoNames; France's codes postaux, from the Base Adresse Nationale; Germany's
+// Postleitzahlen, from OpenStreetMap), each postcode's places, and for the US its state
+// and coordinates.
 //
 // A postcode stated beside a town (in the locality, "Tulsa, OK 74103", "75011 Paris", or
 // as a source's postal code) confirms a reading of the place when the dataset has the code
@@ -33,14 +34,14 @@ var postcodesGzip []byte
 
 // postcode is one line of the postcode table.
 type postcode struct {
-	region   string // the US state's code; "" for France
+	region   string // the US state's code; "" for France and Germany
 	lat, lon float64
 	hasGeo   bool
 	names    []string // the places the code serves, folded (engine.Fold)
 }
 
 // postcodeCountries are the countries of the postcode table.
-var postcodeCountries = []string{"US", "FR"}
+var postcodeCountries = []string{"US", "FR", "DE"}
 
 // postcodeKey is a code of a country of the postcode table.
 type postcodeKey struct{ country, code string }

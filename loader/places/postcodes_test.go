@@ -30,7 +30,12 @@ func TestReadPostcodes(t *testing.T) {
 		{"a shape alone invents nothing", Place{Locality: "46501 Rocamadour"}, "", false, "has no country", ""},
 		{"an arrondissement's code with its country", Place{Locality: "75011 Paris", Country: "FR"}, "paris", false, "", "Europe/Paris"},
 		{"a code of another town: the town stands", Place{Locality: "75011 Lyon", Country: "FR"}, "lyon", false, "", "Europe/Paris"},
-		{"a German code: no dataset, the shape dropped", Place{Locality: "52249 Eschweiler"}, "eschweiler", false, "", "Europe/Berlin"},
+		{"a German code confirms the country", Place{Locality: "52249 Eschweiler"}, "eschweiler", false, "the postcode 52249 (DE)", "Europe/Berlin"},
+		{"a German code after the town", Place{Locality: "Eschweiler 52249"}, "eschweiler", false, "the postcode 52249 (DE)", "Europe/Berlin"},
+		{"a German village it lacks", Place{Locality: "25596 Gribbohm"}, "gribbohm-de", true, "the postcode 25596 (DE)", "Europe/Berlin"},
+		{"a German code of another town confirms nothing", Place{Locality: "52249 Gribbohm"}, "", false, "has no country", ""},
+		{"no German code of that number: a shape alone", Place{Locality: "52248 Gribbohm"}, "", false, "has no country", ""},
+		{"a German code with its country stated", Place{Locality: "52249 Eschweiler", Country: "DE"}, "eschweiler", false, "", "Europe/Berlin"},
 	}
 	for _, tt := range tests {
 		r, err := Default().Read(tt.p, Context{})

