@@ -82,7 +82,8 @@ func TestSourcesCheck(t *testing.T) {
 ]</script>`
 	os.WriteFile(filepath.Join(local, "garage.html"), []byte(page), 0o644)
 	// A band's calendar in Pacific time: "London, CA" is London, California there, and
-	// "Zzyzx Springs, CA", a town no gazetteer has, is made in California.
+	// "Zzyzx Springs, CA", a town no gazetteer has, is made in California rather than in
+	// Canada, the country of the feed's zone deciding.
 	cal := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-TIMEZONE:America/Los_Angeles\r\n" +
 		"BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20270605T200000\r\nSUMMARY:The Band\r\nLOCATION:Hall\\, London\\, CA\r\nEND:VEVENT\r\n" +
 		"BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20270606T200000\r\nSUMMARY:The Band\r\nLOCATION:Barn\\, Zzyzx Springs\\, CA\r\nEND:VEVENT\r\n" +
@@ -110,7 +111,7 @@ func TestSourcesCheck(t *testing.T) {
 			[]string{`^\{"source":"venue-garage","events":\[\],"dropped":\[\{"ref":"file://.*/garage.html","line":4,"reason":"event \\"Idles\\": missing startDate"\}\],"places":\[\{"place":"London \|  \| GB","city":"london-gb","country":"GB","timezone":"Europe/London","events":1\}\]\}$`}, ""},
 		{"each place's reading", []string{"-sources", filepath.Join(local, "band.json"), "-now", "2027-06-01T00:00:00Z", "-json", "band-calendar"},
 			[]string{`"places":\[\{"place":"London, CA \|  \| ","city":"london-ca-us","country":"US","timezone":"America/Los_Angeles","decided_by":"the feed's time zone \(America/Los_Angeles\)","events":1\},` +
-				`\{"place":"Zzyzx Springs, CA \|  \| ","city":"zzyzx-springs-us","country":"US","timezone":"America/Los_Angeles","made":true,"events":1\}\]`}, ""},
+				`\{"place":"Zzyzx Springs, CA \|  \| ","city":"zzyzx-springs-us","country":"US","timezone":"America/Los_Angeles","made":true,"decided_by":"the feed's time zone \(America/Los_Angeles\)","events":1\}\]`}, ""},
 		{"a reading the context decided, as text", []string{"-sources", filepath.Join(local, "band.json"), "-now", "2027-06-01T00:00:00Z", "band-calendar"},
 			[]string{`^  placed "London, CA \|  \| " in london-ca-us \(US, America/Los_Angeles\), decided by the feed's time zone \(America/Los_Angeles\): 1 events$`}, ""},
 		{"as JSON", []string{"-sources", filepath.Join(local, "sources.json"), "-max-dropped", "0.5", "-now", "2027-06-01T00:00:00Z", "-json"},
