@@ -259,11 +259,9 @@ func (s *Server) gigsFeed(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
 	now := s.now(ctx)
 	query := ctx.URI().QueryString()
-	var kb [512]byte
-	key := memoKey{gz: gz, start: -1}
+	key := memoKey{route: memoGigsFeed, query: query, gz: gz, start: -1}
 	memo := s.memos.forRequest(ctx, snap)
 	if memo != nil {
-		key.query = append(append(kb[:0], "ics?"...), query...)
 		if !hasFrom(query) {
 			key.start = snap.Begun(now)
 		}

@@ -25,7 +25,7 @@ func (s *Server) release(p *params) { s.pool.Put(p) }
 // gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
-	key := memoKey{query: ctx.URI().QueryString(), gz: gz, start: -1}
+	key := memoKey{route: memoGigs, query: ctx.URI().QueryString(), gz: gz, start: -1}
 	memo := s.memos.forRequest(ctx, snap)
 	// A range given is answered alike for the snapshot: looked up before the query is read.
 	given := memo != nil && hasFrom(key.query)

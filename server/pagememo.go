@@ -48,13 +48,23 @@ type pageMemo struct {
 	bytes int        // bytes kept
 }
 
-// memoKey names an answer: the raw query string, the encoding, and for a range from now
-// the position where it starts (-1 for a range given: its answer holds for the snapshot).
+// memoKey names an answer: the route it answers, the raw query string, the encoding, and
+// for a range from now the position where it starts (-1 for a range given: its answer
+// holds for the snapshot).
 type memoKey struct {
+	route memoRoute
 	query []byte
 	gz    bool
 	start int
 }
+
+// memoRoute is the route of a memo's answer: one query string is asked of several.
+type memoRoute uint8
+
+const (
+	memoGigs     memoRoute = iota // /v1/gigs
+	memoGigsFeed                  // /v1/gigs.ics
+)
 
 // memoSlot is one answer: its key's query, Link header and body back to back in data. hash
 // is 0 in an empty slot.
@@ -63,6 +73,7 @@ type memoSlot struct {
 	data      []byte
 	key, link int
 	start     int
+	route     memoRoute
 	gz        bool
 	tag       engine.Tag
 }
@@ -88,7 +99,7 @@ func newPageMemo(snap *engine.Snapshot, size int) *pageMemo {
 }
 
 func (m *pageMemo) hash(k memoKey) uint64 {
-	return (maphash.Bytes(m.seed, k.query) ^ uint64(k.start+1)*0x9e3779b97f4a7c15) | 1
+	return (maphash.Bytes(m.seed, k.query) ^ uint64(k.start+1)*0x9e3779b97f4a7c15 ^ uint64(k.route)<<56) | 1
 }
 
 // find returns the slot of k, or the empty slot where it would go. m.mu is held.
@@ -96,7 +107,7 @@ func (m *pageMemo) find(h uint64, k memoKey) *memoSlot {
 	mask := uint64(len(m.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		sl := &m.slots[i]
-		if sl.hash == 0 || sl.hash == h && sl.gz == k.gz && sl.start == k.start && bytes.Equal(sl.data[:sl.key], k.query) {
+		if sl.hash == 0 || sl.hash == h && sl.route == k.route && sl.gz == k.gz && sl.start == k.start && bytes.Equal(sl.data[:sl.key], k.query) {
 			return sl
 		}
 	}
@@ -115,7 +126,7 @@ func (m *pageMemo) get(k memoKey) memoSlot {
 // newSlot returns the slot of an answer to k: body, its tag and link.
 func newSlot(k memoKey, link, body []byte, tag engine.Tag) memoSlot {
 	data := append(append(append(make([]byte, 0, len(k.query)+len(link)+len(body)), k.query...), link...), body...)
-	return memoSlot{data: data, key: len(k.query), link: len(link), start: k.start, gz: k.gz, tag: tag}
+	return memoSlot{data: data, key: len(k.query), link: len(link), start: k.start, route: k.route, gz: k.gz, tag: tag}
 }
 
 // put keeps the answer sl (whose hash is set here) and reports whether it did, and whether
@@ -126,13 +137,13 @@ func (m *pageMemo) put(sl memoSlot) (kept, full bool) {
 	if n > m.size/8 {
 		return false, false
 	}
-	sl.hash = m.hash(memoKey{query: sl.data[:sl.key], gz: sl.gz, start: sl.start})
+	sl.hash = m.hash(memoKey{route: sl.route, query: sl.data[:sl.key], gz: sl.gz, start: sl.start})
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.bytes+n > m.size || 2*(m.used+1) > len(m.slots) {
 		return false, true
 	}
-	dst := m.find(sl.hash, memoKey{query: sl.data[:sl.key], gz: sl.gz, start: sl.start})
+	dst := m.find(sl.hash, memoKey{route: sl.route, query: sl.data[:sl.key], gz: sl.gz, start: sl.start})
 	if dst.hash != 0 {
 		return false, false
 	}

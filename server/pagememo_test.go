@@ -545,3 +545,23 @@ func TestPageMemoFromNow(t *testing.T) {
 		}
 	}
 }
+
+// TestPageMemoRoutes: one query string asked of /v1/gigs and of /v1/gigs.ics names two
+// answers; "/v1/gigs?ics?…" once named the feed's (a review case).
+func TestPageMemoRoutes(t *testing.T) {
+	live, _ := liveSnapshot(t)
+	_, withMemo, without, _ := memoPair(t, live)
+	for _, path := range []string{
+		"/v1/gigs.ics?country=GB&from=2026-01-01",
+		"/v1/gigs?ics?country=GB&from=2026-01-01",
+		"/v1/gigs?country=GB&from=2026-01-01",
+		"/v1/gigs.ics?country=GB&from=2026-01-01",
+	} {
+		for range 2 { // the second from the memo
+			got, want := do(t, "GET", withMemo+path, nil), do(t, "GET", without+path, nil)
+			if got.status != want.status || want.status == 200 && !bytes.Equal(got.body, want.body) { // a problem names its request
+				t.Fatalf("%s: with the memo %d %.60q, without %d %.60q", path, got.status, got.body, want.status, want.body)
+			}
+		}
+	}
+}
