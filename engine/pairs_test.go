@@ -11,6 +11,8 @@ import (
 
 	"github.com/gigs/gigs/engine"
 	"github.com/gigs/gigs/testkit/scale"
+	"sync"
+	"sync/atomic"
 )
 
 // TestPairsMatchReference checks searches for frequent words and prefixes (postings kept
@@ -142,4 +144,64 @@ func cappedSnapshot(t *testing.T, ds *engine.Dataset, s *engine.Snapshot, capPai
 		t.Fatalf("pairs of %d copies counted, %d under the cap: want at least 2, and 1", counted, copies(capped))
 	}
 	return capped
+}
+
+// TestPairsConcurrentFirstUse: goroutines that ask a snapshot read from its file for the
+// same pairs at once, while it counts them in the background and then each on first use
+// (pairCum), get the answers of the snapshot as built (a review case; run under -race).
+func TestPairsConcurrentFirstUse(t *testing.T) {
+	ds := scale.Generate(scale.Config{Gigs: 20_000, Seed: 9, Now: now, Days: 40})
+	s := build(t, ds)
+	searches, _ := frequentSearches(ds)
+	countries := map[string]bool{}
+	for _, c := range ds.Cities {
+		countries[c.Country] = true
+	}
+	type answer struct{ total, first int }
+	run := func(snap *engine.Snapshot, country, search string) (answer, bool) {
+		q := engine.AcquireQuery()
+		defer engine.ReleaseQuery(q)
+		q.Match(engine.DimCountry, []byte(country))
+		if err := q.Search([]byte(search)); err != nil {
+			t.Error(err)
+		}
+		q.Limit = 20
+		snap.Run(q)
+		a := answer{q.Total, -1}
+		if len(q.Page) > 0 {
+			a.first = q.Page[0]
+		}
+		return a, engine.PairCounted(q)
+	}
+	want := map[[2]string]answer{}
+	for c := range countries {
+		for _, w := range searches {
+			want[[2]string{c, w}], _ = run(s, c, w)
+		}
+	}
+	for _, await := range []bool{false, true} {
+		loaded := roundTrip(t, s)
+		if await {
+			engine.AwaitPairs(loaded) // every pair then counted on first use, by one of them
+		}
+		var wg sync.WaitGroup
+		var paired atomic.Int64
+		for range 4 {
+			wg.Go(func() {
+				for k, a := range want {
+					got, p := run(loaded, k[0], k[1])
+					if p {
+						paired.Add(1)
+					}
+					if got != a {
+						t.Errorf("country=%s q=%q: got %+v, want %+v", k[0], k[1], got, a)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if await && paired.Load() == 0 {
+			t.Fatal("no query was counted from pairs: the test shows nothing")
+		}
+	}
 }
