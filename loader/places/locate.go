@@ -20,6 +20,8 @@ type Place struct {
 	Postcode string // a postal code the source states on its own (see postcodes.go)
 	Lat, Lon float64
 	HasGeo   bool
+
+	by string // what chose this reading of an address line, when a rule did (readings)
 }
 
 // Near bounds the distances Locate trusts coordinates over.
@@ -122,7 +124,7 @@ func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 		// Only readings of the first named town compete: a town read as a neighbourhood
 		// of another ("Williamsburg, New York") stays the town.
 		if c != nil && (len(found) == 0 || sameName(q.Locality, town)) {
-			found, town = append(found, Reading{City: c, By: by}), q.Locality
+			found, town = append(found, Reading{City: c, By: joinBy(q.by, by)}), q.Locality
 		}
 	}
 	if len(found) > 0 {
