@@ -11,7 +11,7 @@ func TestCityOverNamesakeCountry(t *testing.T) {
 	g := Default()
 	for _, c := range []struct {
 		line, slug, by string // slug "": no reading in Australia (the line fails or is read elsewhere)
-		notIn              string
+		notIn          string
 	}{
 		{line: "Venue, عمان", slug: "amman"},
 		{line: "عمان", slug: "amman"},
