@@ -39,3 +39,28 @@ func TestCityOverNamesakeCountry(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessedCountry checks a context whose country is guessed (Context.Guessed): it
+// reads a region's code and takes a town of its own when no namesake abroad is four times
+// as populous, but never against one; a stated country takes its own town still.
+func TestGuessedCountry(t *testing.T) {
+	g := Default()
+	us := Context{Country: "US", CountryBy: "the feed's towns", Guessed: true}
+	stated := Context{Country: "US", CountryBy: "the feed's country"}
+	for _, c := range []struct {
+		line string
+		ctx  Context
+		want string // the city's country
+	}{
+		{"Toronto", us, "CA"},
+		{"Toronto", stated, "US"},
+		{"Salem, IN", us, "US"},
+		{"Moscow", us, "RU"},
+		{"Moscow", stated, "US"},
+	} {
+		r, err := g.Read(Place{Locality: c.line}, c.ctx)
+		if err != nil || r.City.Country != c.want {
+			t.Errorf("%q (guessed %v): %+v %v, want %s", c.line, c.ctx.Guessed, r.City, err, c.want)
+		}
+	}
+}
