@@ -37,7 +37,9 @@ func statedPlace(p source.Place) places.Place {
 // feedContext is what a source says around its events' places (places.Context): the
 // country the operator's hint for the source names, else the one country every event of
 // the feed that states a country states, when two or more do, else the country most of
-// its events are placed in without doubt (readCountry).
+// its events are placed in without doubt (readCountry), which is a guess: it reads region
+// codes and places towns the gazetteer lacks, but does not take a city of its own over a
+// namesake abroad four times as populous (places.Context.Guessed).
 func (n *normalizer) feedContext(events []source.Event, src Source) places.Context {
 	if src.Home != nil {
 		if code, ok := places.Country(src.Home.Country); ok {
@@ -55,13 +57,15 @@ func (n *normalizer) feedContext(events []source.Event, src Source) places.Conte
 		}
 		country, stated = code, stated+1
 	}
+	guessed := false
 	if stated < 2 && country == "" {
 		country, stated = n.readCountry(events)
+		guessed = true
 	}
 	if stated < 2 {
 		return places.Context{}
 	}
-	return places.Context{Country: country, CountryBy: "the country of the feed's other events (" + country + ")"}
+	return places.Context{Country: country, CountryBy: "the country of the feed's other events (" + country + ")", Guessed: guessed}
 }
 
 // Of a feed's events that state no country, readCountry reads at most maxContextReads

@@ -360,12 +360,17 @@ func cityRadius(c *City) float64 {
 // in the region named place, or near a more populous city named place of its country
 // and beyond that city's extent (see townBeforePlace); nil when none does, when several
 // towns of that name do, or when a town of that name lies within the place's extent: the
-// name is then the place's district's ("Kreuzberg, Berlin").
+// name is then the place's district's ("Kreuzberg, Berlin"). When the line states no
+// country, only the most populous city named place is the larger place ("Dorchester,
+// London" is not Dorchester, Ontario, near London, Ontario), and a town with a namesake
+// abroad four times as populous is none (the Gateshead near Newcastle, New South Wales,
+// is not the one of "Gateshead, Newcastle").
 func (g *Gazetteer) townIn(town, place, country string) *City {
 	towns := g.CitiesNamed(town)
 	if len(towns) == 0 || sameName(town, place) {
 		return nil
 	}
+	largest := towns[0] // the most populous of the town's name
 	var rbuf [64]byte
 	r := engine.AppendFold(rbuf[:0], []byte(place))
 	if len(r) == 0 {
@@ -380,9 +385,12 @@ func (g *Gazetteer) townIn(town, place, country string) *City {
 		if country != "" && t.Country != country {
 			continue
 		}
+		if country == "" && largest.Country != t.Country && largest.Population >= 4*t.Population {
+			continue
+		}
 		ok := t.inRegion(r)
 		for j, p := range places {
-			if j == maxNamesakes {
+			if j == maxNamesakes || country == "" && j > 0 {
 				break
 			}
 			if p.Country != t.Country || p == t || p.Population <= t.Population || !p.HasGeo || !t.HasGeo {

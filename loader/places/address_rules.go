@@ -340,7 +340,8 @@ func unknownRegionCode(_ *Gazetteer, r *lineReading) bool {
 // district of the larger place, within its extent (cityRadius), is not a town of its own:
 // "Kreuzberg, Berlin" is in Berlin. The country is the town's when the line states none.
 // Regions of the US, Canada and Australia are read by the rules before (asRegion), and a
-// town the line names twice or in several countries so is left to them.
+// town the line names twice or in several countries so is left to them. The reading
+// names the town's region too, so that it is looked up as the town townIn found.
 func townBeforePlace(g *Gazetteer, r *lineReading) bool {
 	n := len(r.rest)
 	if r.town || n < 2 {
@@ -353,13 +354,16 @@ func townBeforePlace(g *Gazetteer, r *lineReading) bool {
 	town := stripPostal(r.rest[n-2])
 	stated, _ := countryCode(r.q.Country)
 	if c := g.townIn(town, place, stated); c != nil {
-		r.q.Locality, r.town = town, true
+		r.q.Locality, r.q.Region, r.town, r.q.by = town, c.Region, true, byTownBeforePlace
 		if r.q.Country == "" {
 			r.q.Country = c.Country
 		}
 	}
 	return false
 }
+
+// byTownBeforePlace is the By of a Reading townBeforePlace decided.
+const byTownBeforePlace = "the town named before the larger place it lies in or near"
 
 // lastPartTown reads the last part left as the town, postal codes at either end dropped;
 // earlier parts are a venue's name or a street: "The Brudenell, 33 Queen's Rd, Leeds LS6

@@ -17,6 +17,22 @@ type Context struct {
 	ZoneBy    string
 	Country   string // ISO 3166-1 alpha-2; "" when the feed says none
 	CountryBy string
+	// Guessed reports that Country is guessed (from where the feed's own towns are placed)
+	// rather than stated: it reads a region's code ("Salem, IN" is in Indiana) and places
+	// towns the gazetteer lacks, but never takes a city of its own over a namesake abroad
+	// four times as populous ("Toronto" in a US band's calendar is Toronto, Canada).
+	Guessed bool
+}
+
+// largerAbroad reports whether a city of cs outside c's country has four times c's people:
+// a guessed country does not choose c over it (Context.Guessed).
+func largerAbroad(cs []*City, c *City) bool {
+	for _, x := range cs {
+		if x.Country != c.Country && x.Population >= 4*c.Population {
+			return true
+		}
+	}
+	return false
 }
 
 // Reading is where Read placed a place: its city, whether the city was made for a town
@@ -133,7 +149,7 @@ func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bo
 		}
 		q.Country = ctx.Country
 		c, by, err := g.named(q, ctx.Country, ctx)
-		if c == nil || err != nil {
+		if c == nil || err != nil || ctx.Guessed && largerAbroad(g.CitiesNamed(q.Locality), c) {
 			return Reading{}, false
 		}
 		if byZone { // said only of a reading found, not of every look-up
@@ -247,27 +263,36 @@ func joinBy(a, b string) string {
 
 // foundInFeedCountry returns, of the cities several readings of a place name in several
 // countries, the one in the context's country when only one is there: "Salem, IN" in a
-// feed of US venues is Salem, Indiana, not the larger Salem in India. (A zone chooses in
-// choose, which comes after.)
-func foundInFeedCountry(found []Reading, ctx Context) (Reading, bool) {
+// feed of US venues is Salem, Indiana, not the larger Salem in India. A guessed country
+// (Context.Guessed) takes it only when its reading states a region (regional, in found's
+// order) or no city abroad is four times as populous. (A zone chooses in choose, which
+// comes after.)
+func foundInFeedCountry(found []Reading, regional []bool, ctx Context) (Reading, bool) {
 	country, by := ctx.Country, ctx.CountryBy
 	if country == "" {
 		return Reading{}, false
 	}
 	var in *Reading
-	other := false
+	other, region := false, false
 	for i := range found {
 		switch r := &found[i]; {
 		case r.City.Country != country:
 			other = true
 		case in == nil:
-			in = r
+			in, region = r, regional[i]
 		case in.City != r.City:
 			return Reading{}, false // several there: choose decides
 		}
 	}
 	if in == nil || !other {
 		return Reading{}, false
+	}
+	if ctx.Guessed && !region {
+		for i := range found {
+			if c := found[i].City; c.Country != country && c.Population >= 4*in.City.Population {
+				return Reading{}, false
+			}
+		}
 	}
 	return Reading{City: in.City, By: joinBy(by, in.By)}, true
 }

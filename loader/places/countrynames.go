@@ -35,10 +35,15 @@ const minCountryKey = 4
 
 // localCountries maps folded country names that engine's table lacks to ISO 3166-1
 // alpha-2 codes, made on first use. A name CLDR gives two countries in different
-// languages is left out: it names neither for sure.
+// languages is left out: it names neither for sure. So is a name that is also a
+// gazetteer city's (the Arabic عمان is Oman and Amman, تونس Tunisia and Tunis, the
+// Russian Сальвадор El Salvador and Salvador): a place that ends in it is the city, as
+// it was before these names were read (the English and Latin-letter names of engine's
+// table are read as countries first, as they always were).
 var localCountries = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	clash := map[string]bool{}
+	g := Default()
 	var buf []byte
 	add := func(name, code string) {
 		buf = engine.AppendFold(buf[:0], []byte(name))
@@ -47,6 +52,10 @@ var localCountries = sync.OnceValue(func() map[string]string {
 		}
 		if _, ok := engine.CountryCodeBytes(buf); ok {
 			return // engine's table names it already: its answer stands
+		}
+		if len(g.byName.lookup(buf)) > 0 {
+			clash[string(buf)] = true // a city's name: the city's
+			return
 		}
 		switch c, ok := m[string(buf)]; {
 		case !ok:

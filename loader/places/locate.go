@@ -20,6 +20,8 @@ type Place struct {
 	Postcode string // a postal code the source states on its own (see postcodes.go)
 	Lat, Lon float64
 	HasGeo   bool
+
+	by string // what chose this reading of an address line, when a rule did (readings)
 }
 
 // Near bounds the distances Locate trusts coordinates over.
@@ -100,8 +102,10 @@ func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 	}
 	var firstErr, ambiguity error
 	var buf [4]Reading
-	found := buf[:0] // the city each reading names, in the readings' order
-	var town string  // the locality of the first reading that names a city
+	var regionBuf [4]bool
+	found := buf[:0]          // the city each reading names, in the readings' order
+	regional := regionBuf[:0] // whether that reading states a region
+	var town string           // the locality of the first reading that names a city
 	for i, q := range readings {
 		code, err := g.country(q)
 		if err != nil {
@@ -122,11 +126,12 @@ func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 		// Only readings of the first named town compete: a town read as a neighbourhood
 		// of another ("Williamsburg, New York") stays the town.
 		if c != nil && (len(found) == 0 || sameName(q.Locality, town)) {
-			found, town = append(found, Reading{City: c, By: by}), q.Locality
+			found, town = append(found, Reading{City: c, By: joinBy(q.by, by)}), q.Locality
+			regional = append(regional, q.Region != "")
 		}
 	}
 	if len(found) > 0 {
-		if r, ok := foundInFeedCountry(found, ctx); ok {
+		if r, ok := foundInFeedCountry(found, regional, ctx); ok {
 			return r, nil
 		}
 		return choose(found, ctx), nil
