@@ -180,11 +180,32 @@ func (f *File) Save(s *engine.Snapshot) {
 	f.log.Info("snapshot file written", "file", f.path, "gigs", s.Len(), "took", time.Since(start).String())
 }
 
-// downloaded records that a follower put s, published from the bucket, in the file's
-// place. A File that builds carries on the bucket's ledger, unless it may have numbered
-// changes past it already (an upload that failed, or a crash before it; a cursor file it
-// cannot read): then its first build numbers after those (see engine.Options.Published).
+// kept records the outcome of a follower's putting the file of s, published from the
+// bucket and served, in the file's place: err is nil when it is there, synced with its
+// directory. It counts the write; when it failed, the File records nothing (the file holds
+// what it held, and Save writes s again). A nil File records nothing.
+func (f *File) kept(s *engine.Snapshot, err error) {
+	if f == nil {
+		return
+	}
+	if err != nil {
+		f.writes.WithLabelValues("error").Inc()
+		return
+	}
+	f.writes.WithLabelValues("ok").Inc()
+	f.downloaded(s)
+}
+
+// downloaded records that the file holds s, published from the bucket, durably. A File
+// that builds carries on the bucket's ledger, unless it may have numbered changes past it
+// already (an upload that failed, or a crash before it; a cursor file it cannot read):
+// then its first build numbers after those (see engine.Options.Published). The cursor is
+// recorded only once the file is in place, so that a crash never leaves it ahead of the
+// file a restart serves. A nil File records nothing.
 func (f *File) downloaded(s *engine.Snapshot) {
+	if f == nil {
+		return
+	}
 	f.saved, f.savedCursor = s.Version(), s.Cursor()
 	if f.builds && !f.ahead(s.Cursor()) {
 		if err := f.MarkPublished(s); err != nil {
