@@ -26,8 +26,9 @@ const markName = "published-cursor"
 // Load before the refreshes start, then the refresh loop.
 //
 // A File of a daemon that builds snapshots also keeps <data-dir>/published-cursor: the
-// change-feed cursor of the last snapshot it published, written (synced) before each is
-// served. The snapshot file is written after, and may never be (a crash, a full disk): a
+// change-feed cursor of the last snapshot it published, written (synced) before each it
+// builds is served (one downloaded from the bucket is recorded once its file is in place:
+// see kept). The snapshot file is written after, and may never be (a crash, a full disk): a
 // restart that finds the file behind that cursor serves it, and its first build expires
 // every earlier cursor (engine.Options.Published), so that no client's cursor is ever
 // read as changes numbered anew.
