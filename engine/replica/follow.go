@@ -180,7 +180,7 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	err = keep()
 	f.swapped(m, snap)
 	if err != nil {
-		f.Log.Error("published snapshot served, but not kept as the snapshot file: a restart serves the file's older one",
+		f.Log.Error("published snapshot served, but not kept as the snapshot file: a restart may serve the file's older one",
 			"object", m.Object, "file", f.Path, "err", err)
 	}
 	f.File.kept(snap, err)
