@@ -4,7 +4,7 @@
 // may import; it imports the standard library only.
 //
 // Write makes a temporary file beside the target, writes and syncs it, renames it over the
-// target and syncs the directory, so that the rename itself survives a crash. A process
+// target and syncs the directory (SyncDir), so that the rename itself survives a crash. A process
 // killed in the middle leaves a temporary file, never a short target; Clean removes those
 // of one target when its owner starts.
 package atomicfile
@@ -70,11 +70,13 @@ func writeFile(path string, perm fs.FileMode, write func(w io.Writer) error) err
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return SyncDir(dir)
 }
 
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
+// SyncDir syncs the directory dir, so that a rename into it (or a file created or
+// removed there) survives a crash: syncing a file makes its bytes durable, not its name.
+// A file system that cannot sync a directory (EINVAL) is taken as having nothing to sync.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -95,3 +95,21 @@ func names(t *testing.T, dir string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestSyncDir syncs a directory, and fails naming what is not there.
+func TestSyncDir(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dir  string
+		ok   bool
+	}{
+		{"a directory", t.TempDir(), true},
+		{"missing", filepath.Join(t.TempDir(), "gone"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := SyncDir(tc.dir); (err == nil) != tc.ok {
+				t.Errorf("SyncDir(%s): %v, want ok %v", tc.dir, err, tc.ok)
+			}
+		})
+	}
+}

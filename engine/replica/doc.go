@@ -21,8 +21,11 @@
 // result. Deltas pass through the disk, never whole through memory: a publisher writes
 // one to a temporary file and stops at the size followers accept, a follower downloads
 // one to a temporary file and maps it. A follower serves the snapshot it made before it
-// syncs its file and puts it in place. A follower fetches nothing upstream, and serves the
-// publisher's bytes, so every replica gives the same bodies, ETags and change cursors.
+// syncs its file and puts it in place (its directory synced too), and records it (for a
+// daemon that builds, its cursor as published) only after: a crash never leaves the
+// published cursor ahead of the file a restart serves. A follower fetches nothing
+// upstream, and serves the publisher's bytes, so every replica gives the same bodies,
+// ETags and change cursors.
 //
 // Buckets are opened with gocloud.dev/blob: a local directory by default (a plain path or
 // file:///path), S3 (s3://bucket?region=...), Google Cloud Storage (gs://bucket) or Azure

@@ -26,8 +26,9 @@ const markName = "published-cursor"
 // Load before the refreshes start, then the refresh loop.
 //
 // A File of a daemon that builds snapshots also keeps <data-dir>/published-cursor: the
-// change-feed cursor of the last snapshot it published, written (synced) before each is
-// served. The snapshot file is written after, and may never be (a crash, a full disk): a
+// change-feed cursor of the last snapshot it published, written (synced) before each it
+// builds is served (one downloaded from the bucket is recorded once its file is in place:
+// see kept). The snapshot file is written after, and may never be (a crash, a full disk): a
 // restart that finds the file behind that cursor serves it, and its first build expires
 // every earlier cursor (engine.Options.Published), so that no client's cursor is ever
 // read as changes numbered anew.
@@ -180,11 +181,32 @@ func (f *File) Save(s *engine.Snapshot) {
 	f.log.Info("snapshot file written", "file", f.path, "gigs", s.Len(), "took", time.Since(start).String())
 }
 
-// downloaded records that a follower put s, published from the bucket, in the file's
-// place. A File that builds carries on the bucket's ledger, unless it may have numbered
-// changes past it already (an upload that failed, or a crash before it; a cursor file it
-// cannot read): then its first build numbers after those (see engine.Options.Published).
+// kept records the outcome of a follower's putting the file of s, published from the
+// bucket and served, in the file's place: err is nil when it is there, synced with its
+// directory. It counts the write; when it failed, the File records nothing (the file holds
+// what it held, and Save writes s again). A nil File records nothing.
+func (f *File) kept(s *engine.Snapshot, err error) {
+	if f == nil {
+		return
+	}
+	if err != nil {
+		f.writes.WithLabelValues("error").Inc()
+		return
+	}
+	f.writes.WithLabelValues("ok").Inc()
+	f.downloaded(s)
+}
+
+// downloaded records that the file holds s, published from the bucket, durably. A File
+// that builds carries on the bucket's ledger, unless it may have numbered changes past it
+// already (an upload that failed, or a crash before it; a cursor file it cannot read):
+// then its first build numbers after those (see engine.Options.Published). The cursor is
+// recorded only once the file is in place, so that a crash never leaves it ahead of the
+// file a restart serves. A nil File records nothing.
 func (f *File) downloaded(s *engine.Snapshot) {
+	if f == nil {
+		return
+	}
 	f.saved, f.savedCursor = s.Version(), s.Cursor()
 	if f.builds && !f.ahead(s.Cursor()) {
 		if err := f.MarkPublished(s); err != nil {

@@ -236,3 +236,135 @@ func TestFileOfADownload(t *testing.T) {
 		})
 	}
 }
+
+// TestFileOfADownloadKeptFirst serves a download through a follower whose File is of a
+// daemon that builds: the downloaded file is in place (synced, its directory too) before
+// the cursor is recorded as published, so that a crash never leaves the cursor ahead of
+// the file a restart serves; when the file cannot be put in place (a directory there),
+// the snapshot is served all the same, the failure logged naming the file and counted,
+// and the File records nothing: the published cursor stays, and Save writes the snapshot.
+func TestFileOfADownloadKeptFirst(t *testing.T) {
+	b := bucket(t)
+	old := built(t, 300, now)
+	newer, err := engine.Build(scale.Generate(scale.Config{Gigs: 320, Seed: 301, Now: now.Add(time.Hour)}), engine.Options{Now: now.Add(time.Hour), Prev: old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := filepath.Join(t.TempDir(), "snapshot")
+	if err := newer.WriteFile(pub); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replica.Publish(context.Background(), b, pub, newer, now.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if newer.Version() == old.Version() || newer.Cursor().Epoch != old.Cursor().Epoch || newer.Cursor().Seq <= old.Cursor().Seq {
+		t.Fatalf("the published snapshot (%s at %s) does not carry on the file's (%s at %s) with new data", newer.Version(), newer.Cursor(), old.Version(), old.Cursor())
+	}
+	for _, tc := range []struct {
+		name string
+		kept bool
+	}{
+		{"kept", true},
+		{"its place a directory", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path, mark := filepath.Join(dir, replica.FileName), filepath.Join(dir, "published-cursor")
+			if err := old.WriteFile(path); err != nil {
+				t.Fatal(err)
+			}
+			live, logs, reg := &engine.Live{}, &bytes.Buffer{}, prometheus.NewRegistry()
+			log := slog.New(slog.NewJSONHandler(logs, nil))
+			f := replica.NewFile(dir, true, live, log, reg)
+			if err := f.Load(math.MaxInt64); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.MarkPublished(old); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.kept {
+				if err := os.Remove(path); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Join(path, "in the way"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fl := follower(t, b)
+			fl.Path, fl.File, fl.Live, fl.Log = path, f, live, log
+			var fileThen, markThen string // when the snapshot is put into service
+			fl.Swapped = func(*engine.Snapshot) {
+				if s, err := engine.ReadSnapshotFile(path); err == nil {
+					fileThen = s.Cursor().String()
+				}
+				markThen = readMark(t, mark)
+			}
+			if swapped, err := fl.Poll(context.Background()); !swapped || err != nil || live.Load().Cursor() != newer.Cursor() {
+				t.Fatalf("swapped %v, %v; want %s served", swapped, err, newer.Cursor())
+			}
+			if markThen != old.Cursor().String() {
+				t.Errorf("the published cursor was %s before the file was in place, want %s", markThen, old.Cursor())
+			}
+			want, writes := old.Cursor(), map[string]float64{"ok": 0, "error": 1}
+			if tc.kept {
+				want, writes = newer.Cursor(), map[string]float64{"ok": 1, "error": 0}
+				if fileThen != newer.Cursor().String() {
+					t.Errorf("the snapshot file held %q when the snapshot was served, want %s's file in place", fileThen, newer.Cursor())
+				}
+			} else if !strings.Contains(logs.String(), "not kept as the snapshot file") || !strings.Contains(logs.String(), path) {
+				t.Errorf("the failure is not logged naming %s:\n%s", path, logs)
+			}
+			if got := readMark(t, mark); got != want.String() || f.Published() != want {
+				t.Errorf("published cursor %s (file %s), want %s", f.Published(), got, want)
+			}
+			for result, n := range writes {
+				if got := counted(t, reg, "gigs_snapshot_file_writes_total", result); got != n {
+					t.Errorf("writes %s: %v, want %v", result, got, n)
+				}
+			}
+			if !tc.kept {
+				if err := os.RemoveAll(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			logs.Reset()
+			f.Save(live.Load()) // what the File believes the file holds
+			if written := strings.Contains(logs.String(), "snapshot file written"); written == tc.kept {
+				t.Errorf("Save wrote the snapshot file: %v, want %v:\n%s", written, !tc.kept, logs)
+			}
+			if read, err := engine.ReadSnapshotFile(path); err != nil || read.Cursor() != newer.Cursor() {
+				t.Errorf("the snapshot file: %v, want %s's", err, newer.Cursor())
+			}
+		})
+	}
+}
+
+// readMark returns what the published cursor's file at path holds; "" when none.
+func readMark(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// counted returns the value of the counter name of reg with label result.
+func counted(t *testing.T, reg *prometheus.Registry, name, result string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if mf.GetName() == name && l.GetName() == "result" && l.GetValue() == result {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	t.Fatalf("no %s{result=%q}", name, result)
+	return 0
+}

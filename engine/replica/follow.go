@@ -20,6 +20,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/engine/atomicfile"
 )
 
 // Follower serves the snapshots a publisher puts in a bucket. Use it from one goroutine.
@@ -31,7 +32,8 @@ type Follower struct {
 	Live  *engine.Live
 	Log   *slog.Logger
 	Every time.Duration // how often the manifest is read
-	// Swapped, when set, runs after each snapshot put into service.
+	// Swapped, when set, runs after each snapshot put into service, once its file is
+	// kept (or failed to be) and before File records it.
 	Swapped func(*engine.Snapshot)
 	Metrics *FollowMetrics
 
@@ -143,6 +145,7 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	if f.served.Object == "" && cur != nil && cur.Version() == m.DataVersion && cur.Built().Equal(m.Built) {
 		f.served = m // the snapshot file read at start is this one
 		f.swapped(m, cur)
+		f.File.downloaded(cur)
 	}
 	switch {
 	case m.id() == f.served.id():
@@ -170,22 +173,26 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	f.Metrics.downloads.WithLabelValues("ok").Inc()
 	f.served = m
 	f.Live.Publish(snap)
-	f.swapped(m, snap)
 	f.Log.Info("published snapshot served", "object", m.Object, "gigs", snap.Len(), "data_version", m.DataVersion, "published", m.Published)
-	if err := keep(); err != nil {
-		f.Log.Warn("published snapshot served, but a restart will not find it", "object", m.Object, "err", err)
+	// Served first; then the file is made durable in its place, and only then may the
+	// File record it (and its cursor as published): a crash in between leaves the
+	// cursor with the file a restart serves, never ahead of it.
+	err = keep()
+	f.swapped(m, snap)
+	if err != nil {
+		f.Log.Error("published snapshot served, but not kept as the snapshot file: a restart may serve the file's older one",
+			"object", m.Object, "file", f.Path, "err", err)
 	}
+	f.File.kept(snap, err)
 	return true, nil
 }
 
+// swapped follows s, m's snapshot, put into service, before the File records it.
 func (f *Follower) swapped(m Manifest, s *engine.Snapshot) {
 	f.Live.SetNextRefresh(m.NextRefresh.Add(f.Every))
 	f.Metrics.published.Set(float64(m.Published.UnixNano()) / 1e9)
 	if f.Swapped != nil {
 		f.Swapped(s)
-	}
-	if f.File != nil {
-		f.File.downloaded(s)
 	}
 }
 
@@ -242,12 +249,13 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 }
 
 // fetch makes m's current snapshot file beside f.Path, checks it, and returns its
-// snapshot and keep, which puts the file in f.Path's place (synced): by the chain of
+// snapshot and keep, which puts the file in f.Path's place (see keeper): by the chain of
 // deltas from the file at f.Path when the manifest lists one from it, else (or when that
 // fails) from m's whole snapshot and the deltas after it. The file in service stays on
 // any failure. keep is called once the snapshot is served, so that neither the sync nor
-// the rename delays that; its error (f.Path is a directory, say) means the snapshot is
-// served all the same, mapped from a file no longer named, but a restart will not find it.
+// the rename delays that, and before anything records it; its error (f.Path is a
+// directory, say) means the snapshot is served all the same, mapped from a file no longer
+// named, but a restart will not find it.
 func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, func() error, error) {
 	if from := f.chainFrom(m); from >= 0 {
 		tmp, err := f.applyChain(ctx, f.Path, m.Deltas[from:])
@@ -305,8 +313,10 @@ func readFile(tmp string, m Manifest, sum string) (*engine.Snapshot, error) {
 	return snap, nil
 }
 
-// keeper returns the function that syncs the snapshot file at tmp and puts it in
-// f.Path's place, or removes it.
+// keeper returns the function that syncs the snapshot file at tmp, renames it to f.Path
+// and syncs the directory, so that a crash after it returns nil finds the file at
+// f.Path; or removes tmp. An error after the rename (the directory's sync) leaves the
+// file at f.Path, not known to survive a crash.
 func (f *Follower) keeper(tmp string) func() error {
 	return func() error {
 		file, err := os.OpenFile(tmp, os.O_RDWR, 0)
@@ -322,6 +332,9 @@ func (f *Follower) keeper(tmp string) func() error {
 		if err != nil {
 			os.Remove(tmp)
 			return fmt.Errorf("not kept as the snapshot file: %w", err)
+		}
+		if err := atomicfile.SyncDir(filepath.Dir(f.Path)); err != nil {
+			return fmt.Errorf("snapshot file not synced in its directory: %w", err)
 		}
 		return nil
 	}
