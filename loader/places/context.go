@@ -24,15 +24,21 @@ type Context struct {
 	Guessed bool
 }
 
-// largerAbroad reports whether a city of cs outside c's country has four times c's people:
+// largerAbroad reports whether a city of cs outside c's country outweighs c (outweighs):
 // a guessed country does not choose c over it (Context.Guessed).
 func largerAbroad(cs []*City, c *City) bool {
 	for _, x := range cs {
-		if x.Country != c.Country && x.Population >= 4*c.Population {
+		if x.Country != c.Country && outweighs(x, c) {
 			return true
 		}
 	}
 	return false
+}
+
+// outweighs reports whether x has four times c's people, or is a town and c a village
+// (minTown).
+func outweighs(x, c *City) bool {
+	return x.Population >= 4*c.Population || c.village() && !x.village()
 }
 
 // Reading is where Read placed a place: its city, whether the city was made for a town
@@ -46,6 +52,9 @@ type Reading struct {
 
 // byPopulation is a Reading's By when the most populous of several namesakes was taken.
 const byPopulation = "the most populous of its namesakes by four times"
+
+// byTown is a Reading's By when the only town among villages of its name was taken.
+const byTown = "the only town of its name, the others villages"
 
 // choose picks among the cities several readings of a place name (see Read).
 func choose(found []Reading, ctx Context) Reading {
@@ -74,7 +83,8 @@ func choose(found []Reading, ctx Context) Reading {
 
 // standsOut returns, of several cities of one name, the only one in a zone keeping the
 // clock of the context's zone, else the most populous when it has four times the people
-// of each other, and what decided; nil when none stands out.
+// of each other (a village never counts against a town: minTown), and what decided; nil
+// when none stands out.
 func standsOut(cs []*City, ctx Context) (*City, string) {
 	if ctx.Zone != "" {
 		var match *City
@@ -94,12 +104,16 @@ func standsOut(cs []*City, ctx Context) (*City, string) {
 			top = c
 		}
 	}
+	by := byPopulation
 	for _, c := range cs {
 		if c != top && c.Population*4 > top.Population {
-			return nil, ""
+			if !c.village() || top.village() {
+				return nil, ""
+			}
+			by = byTown
 		}
 	}
-	return top, byPopulation
+	return top, by
 }
 
 // ambiguous is the error of a name several towns of a country bear, none standing out.
@@ -289,7 +303,7 @@ func foundInFeedCountry(found []Reading, regional []bool, ctx Context) (Reading,
 	}
 	if ctx.Guessed && !region {
 		for i := range found {
-			if c := found[i].City; c.Country != country && c.Population >= 4*in.City.Population {
+			if c := found[i].City; c.Country != country && outweighs(c, in.City) {
 				return Reading{}, false
 			}
 		}

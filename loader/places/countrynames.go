@@ -36,9 +36,9 @@ const minCountryKey = 4
 // localCountries maps folded country names that engine's table lacks to ISO 3166-1
 // alpha-2 codes, made on first use. A name CLDR gives two countries in different
 // languages is left out: it names neither for sure. So is a name that is also a
-// gazetteer city's (the Arabic عمان is Oman and Amman, تونس Tunisia and Tunis, the
-// Russian Сальвадор El Salvador and Salvador): a place that ends in it is the city, as
-// it was before these names were read (the English and Latin-letter names of engine's
+// gazetteer town's, not only a village's (minTown): the Arabic عمان is Oman and Amman,
+// تونس Tunisia and Tunis, the Russian Сальвадор El Salvador and Salvador; a place that
+// ends in it is the city, as it was before these names were read (the English and Latin-letter names of engine's
 // table are read as countries first, as they always were).
 var localCountries = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
@@ -53,8 +53,8 @@ var localCountries = sync.OnceValue(func() map[string]string {
 		if _, ok := engine.CountryCodeBytes(buf); ok {
 			return // engine's table names it already: its answer stands
 		}
-		if len(g.byName.lookup(buf)) > 0 {
-			clash[string(buf)] = true // a city's name: the city's
+		if cs := g.byName.lookup(buf); len(cs) > 0 && !cs[0].village() {
+			clash[string(buf)] = true // a town's name: the town's (a village's is the country's)
 			return
 		}
 		switch c, ok := m[string(buf)]; {

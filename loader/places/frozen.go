@@ -17,7 +17,7 @@ import (
 // The embedded gazetteer is the table loader/places/gen writes in its frozen form
 // (cities.frozen beside this file, the only form committed): the table as look-ups want
 // it, its names folded and grouped, so that its first use reads it rather than parsing,
-// folding and indexing 112,000 lines. TestFrozenTable checks that the form is canonical
+// folding and indexing 150,000 lines. TestFrozenTable checks that the form is canonical
 // and lossless (its gazetteer's table, dumped, read back and frozen, is it byte for
 // byte); `go test ./loader/places -run TestFrozenTable -freeze PATH` rewrites it from the
 // table gen wrote at PATH (`make gazetteer` does). The
@@ -36,7 +36,8 @@ import (
 //	names:   their count; the folded names one after another, in byte order, as a
 //	         string; where each one's name and cities end, as two 4-byte little-endian
 //	         numbers per name, the names' cities counted one name's after another's; the
-//	         count of all their cities, then each one's index, most populous first; the
+//	         count of all their cities, then each one's index: its towns most populous
+//	         first, then its villages (of fewer than 1,000 people) most populous first; the
 //	         count of slots (a power of two, at least twice the names'), then in each the
 //	         index + 1 of a name (0 when free) as a 4-byte little-endian number: a name
 //	         is at the slot of its hash (hashKey), or the next free one
@@ -90,7 +91,7 @@ func freeze(es []entry) []byte {
 		str(r.name)
 	}
 	num(len(es))
-	names := map[string][]int{} // folded name → its cities' indexes
+	names := map[string][]int{} // folded name → its cities' indexes: towns first (allNamed)
 	for i, e := range es {
 		c := e.city
 		str(c.Slug)
@@ -118,8 +119,11 @@ func freeze(es []entry) []byte {
 		num(i)
 	}
 	keys := make([]string, 0, len(names))
-	for k := range names {
+	for k, l := range names {
 		keys = append(keys, k)
+		slices.SortStableFunc(l, func(i, j int) int { // towns, then villages; each as listed
+			return cmp.Compare(b2i(es[i].city.village()), b2i(es[j].city.village()))
+		})
 	}
 	slices.Sort(keys)
 	num(len(keys))
@@ -178,12 +182,9 @@ func thaw(form string) (*Gazetteer, error) {
 	n := r.count(6)
 	cities := make([]City, n)
 	g := &Gazetteer{cities: make([]*City, n), bySlug: make([]*City, n)}
-	type regionZone struct {
-		region, zone int
-		major        bool
-	}
+	type regionZone struct{ region, zone, tier int }
 	seen := map[regionZone]bool{}
-	var firsts []*City // of each region, zone and size (see index)
+	var firsts []*City // of each region, zone and tier (see index)
 	for i := range cities {
 		c := &cities[i]
 		slug, name := r.str(), r.str()
@@ -198,7 +199,7 @@ func thaw(form string) (*Gazetteer, error) {
 			c.Lat, c.Lon, c.HasGeo = r.float(), r.float(), true
 		}
 		g.cities[i] = c
-		if rz := (regionZone{reg, z, c.Major()}); !seen[rz] {
+		if rz := (regionZone{reg, z, c.tier()}); !seen[rz] {
 			seen[rz] = true
 			firsts = append(firsts, c)
 		}
@@ -304,7 +305,7 @@ func le32(s string, i int) uint32 {
 type nameTable struct {
 	keys  string  // the folded names, one after another in byte order
 	ends  string  // where each name's key ends in keys and its cities in lists, as in the form
-	lists []*City // the cities of each name, most populous first; one name's after another's
+	lists []*City // the cities of each name, towns first (freeze); one name's after another's
 	slots string  // as in the form: a name's index + 1 at its hash's slot or the next free one
 }
 
@@ -364,6 +365,14 @@ func (t *nameTable) each(f func(string, []*City)) {
 	for i := range len(t.ends) / 8 {
 		f(t.span(i))
 	}
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // hashKey is the 32-bit FNV-1a hash of k.

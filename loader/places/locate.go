@@ -44,10 +44,12 @@ const (
 //     written on one line ("Austin, TX, US", "Leeds, UK") is read from its end first, by
 //     the rules of readingRules (address_rules.go), and a locality that is a country's name ("Burgerweeshuis, Netherlands") is the
 //     country.
-//  2. The city of that name in the country (by any of its names): the one of the place's
-//     region; none when the place states another region of the country in the US, Canada
-//     or Australia (a town the gazetteer lacks, step 3: elsewhere a region may be written
-//     in another scheme's codes, "75" for Paris); else, of several, the one nearest the
+//  2. The city of that name in the country (by any of its names; a village only when no
+//     town of the country bears it, see minTown): the one of the place's region; none
+//     when the place states another region of the country in the US, Canada or Australia,
+//     or another region the gazetteer knows for a village (a town the gazetteer lacks,
+//     step 3: elsewhere a region may be written in another scheme's codes, "75" for
+//     Paris); else, of several, the one nearest the
 //     place's coordinates (within 50 km), else the most populous. A region's code after
 //     the town in a one-line address is the place's own ("Mansfield, MA, US" stated in RI). A place with coordinates and no locality is in the country's
 //     city nearest them, within 50 km; one without is in the city that bears the
@@ -377,15 +379,16 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		return nil, "", nil
 	}
 	var buf [32]*City
-	found := inCountry(buf[:0], g.CitiesNamed(p.Locality), country) // most populous first
+	// The towns of the name in the country, else its villages (minTown); most populous first.
+	found := towns(inCountry(buf[:0], g.allNamed(p.Locality), country))
 	// Else the name without a postal code, then without a region's code after it.
 	if len(found) == 0 {
 		name := stripPostal(p.Locality) // each name looked up once: most are the locality
 		if name != p.Locality {
-			found = inCountry(found, g.CitiesNamed(name), country)
+			found = towns(inCountry(found, g.allNamed(name), country))
 		}
 		if short := g.withoutRegion(name, country); len(found) == 0 && short != name {
-			found = inCountry(found, g.CitiesNamed(short), country)
+			found = towns(inCountry(found, g.allNamed(short), country))
 		}
 		if len(found) == 0 { // a name in Cyrillic or Greek, romanized (romanize.go)
 			return g.romanizedOne(p, name, country, ctx)
@@ -406,8 +409,12 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 			}
 			return c, "", nil
 		}
-		if regionCountries[country] && g.regionCode(country, p.Region) != "" {
-			return nil, "", nil // a town of that name in another region, which the gazetteer lacks
+		// A town of that name in another region, which the gazetteer lacks: in the US,
+		// Canada and Australia, and of villages anywhere, when the region is one the
+		// gazetteer knows (elsewhere a town's region may be written in another scheme:
+		// "75" for Paris, a county for an English village).
+		if g.regionCode(country, p.Region) != "" && (regionCountries[country] || found[0].village()) {
+			return nil, "", nil
 		}
 	}
 	if len(found) == 1 {
@@ -420,6 +427,9 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 	}
 	if c, by := standsOut(found, ctx); c != nil {
 		return c, by, nil
+	}
+	if found[0].village() {
+		return nil, "", nil // villages nothing tells apart: the town is made, as one the gazetteer lacks
 	}
 	return nil, "", ambiguous(p.Locality, country, found)
 }
@@ -635,7 +645,8 @@ func sameName(a, b string) bool {
 	return bytes.Equal(engine.AppendFold(ba[:0], []byte(a)), engine.AppendFold(bb[:0], []byte(b)))
 }
 
-// hasNamesake reports whether the gazetteer has a city of that name in the country.
+// hasNamesake reports whether the gazetteer has a city of that name in the country, of
+// those CitiesNamed lists.
 func (g *Gazetteer) hasNamesake(name, country string) bool {
 	for _, c := range g.CitiesNamed(name) {
 		if c.Country == country {

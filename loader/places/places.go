@@ -1,6 +1,7 @@
 // Package places resolves the places upstream sources name into cities with an IANA time
-// zone: a gazetteer of every place of 1,000 people or more in the world (112,309), with its
-// region, coordinates and its names in other languages and scripts (the table
+// zone: a gazetteer of every place of 1,000 people or more in the world (112,309) and of
+// the villages of 500 to 999 people (41,000; see City for how a village is named), with
+// its region, coordinates and its names in other languages and scripts (the table
 // loader/places/gen writes from GeoNames data, see its documentation for the sources and
 // their licences, embedded in its frozen form, cities.frozen beside this file), and the
 // ISO 3166-1 countries of package engine.
@@ -71,6 +72,20 @@ const MajorCity = 15000
 
 // Major reports whether the city is a major one (see MajorCity).
 func (c *City) Major() bool { return c.Population == 0 || c.Population >= MajorCity }
+
+// minTown is the population from which a gazetteer city is a town. A place of fewer
+// people (a village; the gazetteer holds those of 500 or more) is named only where no town
+// bears its name: CitiesNamed lists the villages of a name only when no town anywhere has
+// it, a place in a country is a village of its name only when no town of the country has
+// the name (and, when the place states a region, only a village of that region), a village
+// never stands out among namesakes against a town, and villages of one name that nothing
+// tells apart are as if the gazetteer lacked them (the town is made, as before). So a
+// village never takes a reading a town had, and its zone counts for its region's and
+// country's only where no town gives one.
+const minTown = 1000
+
+// village reports whether the city is a village (see minTown).
+func (c *City) village() bool { return c.Population > 0 && c.Population < minTown }
 
 // entry is a city and its names folded (engine.Fold), each once: its own and its others.
 type entry struct {
@@ -212,7 +227,8 @@ func settle(es []entry) []entry {
 }
 
 // index makes the look-ups of countries, regions and zones from the cities; firsts are
-// the first city of each country, region, zone and size (Major), in the cities' order.
+// the first city of each country, region, zone and tier (City.tier), in the cities'
+// order.
 func (g *Gazetteer) index(firsts []*City) {
 	g.byCountry = map[string][]*City{}
 	for _, c := range g.cities { // most populous first: so are the lists made here
@@ -220,34 +236,49 @@ func (g *Gazetteer) index(firsts []*City) {
 	}
 	g.zones, g.regions, g.regionZones = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	g.regionCodes = map[string]string{}
-	// Zones are the major cities' (MajorCity), or when a country or region has none,
-	// every city's.
-	smallZones, smallRegionZones := map[string][]string{}, map[string][]string{}
+	// Zones are the major cities' (MajorCity), or when a country or region has none, its
+	// towns', or when it has none, its villages' (minTown).
+	var tiers [3]struct{ zones, regionZones map[string][]string }
+	tiers[0].zones, tiers[0].regionZones = g.zones, g.regionZones
+	for i := 1; i < len(tiers); i++ {
+		tiers[i].zones, tiers[i].regionZones = map[string][]string{}, map[string][]string{}
+	}
 	addZone := func(m map[string][]string, k, zone string) {
 		if !slices.Contains(m[k], zone) {
 			m[k] = append(m[k], zone)
 		}
 	}
 	for _, c := range firsts {
-		zones, regionZones := g.zones, g.regionZones
-		if !c.Major() {
-			zones, regionZones = smallZones, smallRegionZones
-		}
-		g.indexRegion(c, zones, regionZones, addZone)
+		t := &tiers[c.tier()]
+		g.indexRegion(c, t.zones, t.regionZones, addZone)
 	}
-	for k, zs := range smallZones {
-		if len(g.zones[k]) == 0 {
-			g.zones[k] = zs
+	for _, t := range tiers[1:] {
+		for k, zs := range t.zones {
+			if len(g.zones[k]) == 0 {
+				g.zones[k] = zs
+			}
 		}
-	}
-	for k, zs := range smallRegionZones {
-		if len(g.regionZones[k]) == 0 {
-			g.regionZones[k] = zs
+		for k, zs := range t.regionZones {
+			if len(g.regionZones[k]) == 0 {
+				g.regionZones[k] = zs
+			}
 		}
 	}
 	for _, l := range g.zones {
 		slices.Sort(l)
 	}
+}
+
+// tier is the city's rank in the zones of its region and country (index): 0 for a major
+// city, 1 for another town, 2 for a village.
+func (c *City) tier() int {
+	switch {
+	case c.Major():
+		return 0
+	case c.village():
+		return 2
+	}
+	return 1
 }
 
 // indexRegion adds the city's zone to its country's and region's (in zones and
@@ -298,9 +329,29 @@ func LookupCity(name, country string) (*City, error) {
 	return Default().Locate(Place{Locality: name, Country: country})
 }
 
-// CitiesNamed returns the gazetteer cities of a name in any country, most populous first.
-// The slice is the gazetteer's: do not modify it.
+// CitiesNamed returns the gazetteer cities of a name in any country, most populous first:
+// its towns, or its villages when no town bears the name (see minTown). The slice is the
+// gazetteer's: do not modify it.
 func (g *Gazetteer) CitiesNamed(name string) []*City {
+	return towns(g.allNamed(name))
+}
+
+// allNamed returns the gazetteer cities of a name in any country, towns and villages: its
+// towns first, then its villages, each most populous first (see freeze).
+func (g *Gazetteer) allNamed(name string) []*City {
 	var buf [64]byte
 	return g.byName.lookup(engine.AppendFold(buf[:0], []byte(name)))
+}
+
+// towns returns cs, cities listed towns first (see allNamed), without its villages when it
+// has a town.
+func towns(cs []*City) []*City {
+	if len(cs) == 0 || cs[0].village() {
+		return cs
+	}
+	n := len(cs)
+	for n > 0 && cs[n-1].village() {
+		n--
+	}
+	return cs[:n]
 }

@@ -116,6 +116,7 @@ type codeMatch struct {
 	country, code string
 	town          string // the town's name as the reading writes it
 	pc            postcode
+	chose         bool // the code told what the reading left open (withPostcodes)
 }
 
 // lookUp appends to out the lines of the table for the codes, in any of its countries.
@@ -176,7 +177,8 @@ func townOf(q Place) string {
 // withPostcodes confirms each reading by the place's postcodes (see confirmedBy): a
 // confirmed reading states the code's country, its region when it states none, and the
 // zone of the gazetteer city nearest the code when it states none. It returns the
-// readings and what confirmed them, for a Reading's By ("" when nothing did).
+// readings and the code that confirmed them: the first that chose, else the first (for a
+// Reading's By and a made town's place: decided).
 func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch) {
 	var codesBuf [4]string
 	codes := postcodesOf(codesBuf[:0], p)
@@ -215,8 +217,8 @@ func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch
 		// The code chose when it told what the reading left open: a region's code tells
 		// the country already ("Tulsa, OK 74103").
 		chose := was.Country == "" && was.Region == "" || q.Region != was.Region || q.Zone != was.Zone
-		if by.code == "" && chose {
-			by = m
+		if by.code == "" || chose && !by.chose {
+			by, by.chose = m, chose
 		}
 	}
 	return readings, by
@@ -224,10 +226,18 @@ func (g *Gazetteer) withPostcodes(p Place, readings []Place) ([]Place, codeMatch
 
 // decided says in r.By that the postcode chose r's city, when it filled in the reading's
 // country, region or zone and the city is in the code's country and region, and nothing
-// else chose.
+// else chose. A town made for a place the gazetteer lacks (r.Made) that the code confirmed
+// and that states no coordinates is made at the code's place, when the table has one (US
+// ZIP codes).
 func (m codeMatch) decided(r Reading) Reading {
-	if m.code != "" && r.By == "" && r.City.Country == m.country && (m.pc.region == "" || r.City.Region == m.pc.region) {
+	if m.code == "" || r.City.Country != m.country || m.pc.region != "" && r.City.Region != m.pc.region {
+		return r
+	}
+	if m.chose && r.By == "" {
 		r.By = "the postcode " + m.code + " (" + m.country + ")"
+	}
+	if r.Made && !r.City.HasGeo && m.pc.hasGeo && sameName(r.City.Name, m.town) {
+		r.City.Lat, r.City.Lon, r.City.HasGeo = m.pc.lat, m.pc.lon, true // made by this Read: its own
 	}
 	return r
 }

