@@ -136,6 +136,7 @@ func venueAlone(s *lineSplit) bool {
 // gazetteer, into the readings Locate tries in turn (Gazetteer.readings). A place may state
 // its region and country beside the line (a platform's metro area's).
 var readingRules = []readingRule{
+	{"a town after its settlement's type is the town, in Cyrillic (address_ru.go)", settlementTown},
 	{"a locality without a comma is read as it is", noComma},
 	{"the line is cut at its commas", cutLine},
 	{"postal codes alone at the end go", postcodesLast},
