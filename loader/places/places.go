@@ -1,6 +1,6 @@
 // Package places resolves the places upstream sources name into cities with an IANA time
 // zone: a gazetteer of every place of 1,000 people or more in the world (112,309) and of
-// the villages of 500 to 999 people (41,000; see City for how a village is named), with
+// the villages of 500 to 999 people (41,588; see minTown for how a village is named), with
 // its region, coordinates and its names in other languages and scripts (the table
 // loader/places/gen writes from GeoNames data, see its documentation for the sources and
 // their licences, embedded in its frozen form, cities.frozen beside this file), and the

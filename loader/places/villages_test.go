@@ -2,7 +2,6 @@ package places
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -18,11 +17,11 @@ func TestVillages(t *testing.T) {
 		name    string
 		p       Place
 		ctx     Context
-		country string // "" when it fails
+		country string
 		region  string // the city's region code
 		village bool   // a village of the gazetteer
 		made    bool
-		by      string // Reading.By, or the error's text when country is ""
+		by      string // Reading.By
 	}{
 		{"a village no town's name bears", Place{Locality: "Yoxford"}, Context{}, "GB", "ENG", true, false, ""},
 		{"a village with its country", Place{Locality: "Yoxford, UK"}, Context{}, "GB", "ENG", true, false, ""},
@@ -43,12 +42,6 @@ func TestVillages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r, err := Default().Read(tt.p, tt.ctx)
-		if tt.country == "" {
-			if err == nil || !strings.Contains(err.Error(), tt.by) {
-				t.Errorf("%s: %+v, %v; want an error holding %q", tt.name, r.City, err, tt.by)
-			}
-			continue
-		}
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
