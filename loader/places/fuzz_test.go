@@ -3,7 +3,7 @@ package places
 import "testing"
 
 // FuzzRead reads places as sources state them, a postcode beside or within the locality,
-// in a calendar's zone: it never panics, and a place it reads has a city with a zone.
+// villages, Cyrillic addresses with their settlements' types, in a calendar's zone: it never panics, and a place it reads has a city with a zone.
 func FuzzRead(f *testing.F) {
 	for _, s := range [][2]string{
 		{"Villarreal, Castellón", ""}, {"Smalltown, IN", ""}, {"Los Angeles, EE.UU.", ""}, {"Praha 1, Чехия", ""},
@@ -11,6 +11,8 @@ func FuzzRead(f *testing.F) {
 		{"Hauptstraße 1-5, 4041 Linz", ""}, {"Tulsa, OK 74103", "74103"}, {", ,", "00000"},
 		{"Wheatfield, IN 46392", ""}, {"75011 Lyon, FR", "75011"}, {"Valencia", ""},
 		{"Кольчугино", ""}, {"21100 Ναύπλιο", ""}, {"25596 Gribbohm", ""}, {"Ταϋγετος, Елец", ""},
+		{"658083 Алтайский край, г. Новоалтайск", ""}, {"г., с. д. 41, г.Ёж", ""}, {"Tefft, IN 46380", ""},
+		{"Weibern", ""}, {"Neuendorf, DE", ""},
 	} {
 		f.Add(s[0], s[1])
 	}
