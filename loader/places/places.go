@@ -79,7 +79,8 @@ func (c *City) Major() bool { return c.Population == 0 || c.Population >= MajorC
 // it, a place in a country is a village of its name only when no town of the country has
 // the name (and, when the place states a region, only a village of that region), a village
 // never stands out among namesakes against a town, and villages of one name that nothing
-// tells apart are as if the gazetteer lacked them (the town is made, as before). So a
+// tells apart are as if the gazetteer lacked them (the town is made, as before); a name
+// romanized (romanize.go) is never a village's. So a
 // village never takes a reading a town had, and its zone counts for its region's and
 // country's only where no town gives one.
 const minTown = 1000

@@ -258,7 +258,10 @@ func (g *Gazetteer) romanizedOne(p Place, name, country string, ctx Context) (*C
 	if p.HasGeo {
 		found = keepNear(found, p.Lat, p.Lon)
 	}
-	found = withoutVillages(found)
+	// Never a village: a romanized spelling is a guess, and villages, many with names
+	// like towns' old ones, made more of them wrong (make romanized-hits: 186 wrong of
+	// 6,461 with the country stated, 202 with villages).
+	found = slices.DeleteFunc(found, (*City).village)
 	switch {
 	case len(found) == 0:
 		return nil, "", nil
@@ -270,21 +273,7 @@ func (g *Gazetteer) romanizedOne(p Place, name, country string, ctx Context) (*C
 			return c, byRomanized + "; " + by, nil
 		}
 	}
-	if found[0].village() {
-		return nil, "", nil // villages nothing tells apart: as if the gazetteer lacked them
-	}
 	return nil, "", ambiguous(name, cmpOr(country, found[0].Country), found)
-}
-
-// withoutVillages returns cs without its villages when it has a town (minTown), in cs's
-// memory.
-func withoutVillages(cs []*City) []*City {
-	for _, c := range cs {
-		if !c.village() {
-			return slices.DeleteFunc(cs, (*City).village)
-		}
-	}
-	return cs
 }
 
 // keepNear returns the cities of cs within nearCity of (lat, lon), in cs's memory.
