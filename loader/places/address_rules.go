@@ -152,6 +152,7 @@ var readingRules = []readingRule{
 	{"a region's name ending the line may be its city's too", regionNameCity},
 	{"a region ends what is left: the part before it is its town", regionBeforeCountry},
 	{"a region's code the gazetteer lacks after the town goes", unknownRegionCode},
+	{"a county the gazetteer does not know after a town goes (address_county.go)", countyAfterTown},
 	{"a town before its region, or before a larger place near it, is the town", townBeforePlace},
 	{"the town is the last part left, postal codes dropped", lastPartTown},
 	{"a postcode before the town: the code after it is the country, first", postcodeBeforeTown},
