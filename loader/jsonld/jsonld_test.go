@@ -544,6 +544,65 @@ func TestAliases(t *testing.T) {
 	}
 }
 
+// TestAtPrefixedProperties: a Drupal module of the Domaine d'O (Montpellier) writes its
+// venues' addresses as "@streetAddress", "@addressLocality" and "@postalCode"
+// (testdata/real/pages/domainedo-montpellier-structured-data.html); keywords keep their
+// meaning, and a member written both ways keeps the one without "@".
+func TestAtPrefixedProperties(t *testing.T) {
+	tests := []struct {
+		name, address string
+		want          source.Place
+	}{
+		{"properties with @", `{"@type":"PostalAddress","@streetAddress":"178, rue de la Carrière","@addressLocality":"Montpellier","@postalCode":"34090"}`,
+			source.Place{Name: "Domaine d'O", Street: "178, rue de la Carrière", Locality: "Montpellier", PostalCode: "34090"}},
+		{"both ways: the property's own name", `{"@addressLocality":"Nîmes","addressLocality":"Montpellier"}`,
+			source.Place{Name: "Domaine d'O", Locality: "Montpellier"}},
+		{"no such property", `{"@addressTown":"Montpellier","addressCountry":"FR"}`,
+			source.Place{Name: "Domaine d'O", Country: "FR"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<script type="application/ld+json">{"@context":"http://schema.org","@type":"Event","name":"Concert",
+"startDate":"2020-02-26T19:00:00","location":{"@type":"Place","name":"Domaine d'O","address":` + tt.address + `}}</script>`
+			events, drops := Parse([]byte(page), "https://example.com/page")
+			if len(events) != 1 || len(drops) > 0 {
+				t.Fatalf("%d events, drops %+v; want 1", len(events), drops)
+			}
+			if got := events[0].Venue; !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("venue %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAddressOnThePlace: a location typed PostalAddress (schema.org allows it), and a Place
+// whose address is text with the address's other properties on the place itself.
+func TestAddressOnThePlace(t *testing.T) {
+	tests := []struct {
+		name, location string
+		want           source.Place
+	}{
+		{"a PostalAddress as the location", `{"@type":"PostalAddress","name":"Inkonst","addressLocality":"Malmö","addressCountry":"SE"}`,
+			source.Place{Name: "Inkonst", Locality: "Malmö", Country: "SE"}},
+		{"a text address and a town on the place", `{"@type":"Place","name":"Hall","address":"Storgatan 1","addressLocality":"Rävlanda"}`,
+			source.Place{Name: "Hall", Street: "Storgatan 1", Locality: "Rävlanda"}},
+		{"an address object wins", `{"@type":"Place","name":"Hall","addressLocality":"Nowhere","address":{"addressLocality":"Rävlanda"}}`,
+			source.Place{Name: "Hall", Locality: "Rävlanda"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<script type="application/ld+json">{"@type":"MusicEvent","name":"Jazz Sabbath","startDate":"2026-09-09T19:00","location":` + tt.location + `}</script>`
+			events, drops := Parse([]byte(page), "https://example.com/page")
+			if len(events) != 1 || len(drops) > 0 {
+				t.Fatalf("%d events, drops %+v; want 1", len(events), drops)
+			}
+			if got := events[0].Venue; !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("venue %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestTypeNamesAreNoPerformers: The Events Calendar (WordPress) writes the type a performer
 // should have, "performer":"Organization", on every event (pages of djz.de and
 // wildundhund.de in adbar/htmldate's tests/eval).
