@@ -11,6 +11,8 @@ func FuzzRead(f *testing.F) {
 		{"Hauptstraße 1-5, 4041 Linz", ""}, {"Tulsa, OK 74103", "74103"}, {", ,", "00000"},
 		{"Wheatfield, IN 46392", ""}, {"75011 Lyon, FR", "75011"}, {"Valencia", ""},
 		{"Кольчугино", ""}, {"21100 Ναύπλιο", ""}, {"25596 Gribbohm", ""}, {"Ταϋγετος, Елец", ""},
+		{"2200 København N", ""}, {"Budapest XIII. kerület", ""}, {"Paris 11e Arrondissement", ""}, {"Berlin-Kreuzberg", ""},
+		{"東京都渋谷区", ""}, {"広東省広州市天河区", ""}, {"서울특별시 마포구", ""}, {"Shibuya-ku", ""}, {"Haßfurt, Bayern", ""},
 	} {
 		f.Add(s[0], s[1])
 	}
