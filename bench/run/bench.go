@@ -112,6 +112,8 @@ func bench(ctx context.Context, m mode, cfg benchConfig) (*report, error) {
 			return nil, fmt.Errorf("refresh: %w", err)
 		}
 		logf("  rebuilt in %s (read %s); the first build %s", rep.Refresh.Build, rep.Refresh.Read, rep.Refresh.FirstBuild)
+		f := rep.Refresh.Follow
+		logf("  a follower downloaded %d bytes for it (the whole object %d), and answered from it %s after its publication", f.Downloaded, f.Whole, f.Apply)
 	}
 	if m.PeerSize > 0 {
 		logf("PostgreSQL at %d gigs", m.PeerSize)
@@ -124,9 +126,10 @@ func bench(ctx context.Context, m mode, cfg benchConfig) (*report, error) {
 }
 
 // startGigsd starts gigsd on a dataset file of n synthetic gigs in work, read and rebuilt
-// every refresh, with limits that never throttle the load, and a key for the export. It
-// returns the process, its base URL and admin address, and the key.
-func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refresh time.Duration) (*process, string, string, string, error) {
+// every refresh, with limits that never throttle the load, a key for the export, and
+// more flags when given. It returns the process, its base URL and admin address, and the
+// key.
+func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refresh time.Duration, more ...string) (*process, string, string, string, error) {
 	if err := os.RemoveAll(work); err != nil {
 		return nil, "", "", "", err
 	}
@@ -152,11 +155,11 @@ func startGigsd(ctx context.Context, cfg benchConfig, work string, n int, refres
 		return nil, "", "", "", err
 	}
 	base := "http://" + addr
-	p, err := start(ctx, serverCPU, base+"/readyz", 10*time.Minute, cfg.Gigsd, "-dataset", dataset, "-addr", addr,
+	p, err := start(ctx, serverCPU, base+"/readyz", 10*time.Minute, cfg.Gigsd, append([]string{"-dataset", dataset, "-addr", addr,
 		"-admin-addr", admin, "-data-dir", data, "-read-limit", "1000000000", "-export-limit", "1000000000",
 		// The load tool is one address standing for many clients: no per-client connection cap.
 		"-max-conns-per-client", "-1",
-		"-refresh", refresh.String(), "-log-level", "info")
+		"-refresh", refresh.String(), "-log-level", "info"}, more...)...)
 	return p, base, admin, key, err
 }
 

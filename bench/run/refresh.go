@@ -16,19 +16,24 @@ import (
 var refreshChurn = scale.Churn{Edited: 0.02, Added: 0.01, Removed: 0.01, Seed: 7}
 
 // refreshResult is the refresh run: gigsd's rebuild of a dataset after refreshChurn,
-// beside its first build of the dataset before.
+// beside its first build of the dataset before, and a follower taking the rebuild from
+// gigsd's bucket.
 type refreshResult struct {
 	Gigs                   int
 	Every                  time.Duration // gigsd's -refresh
 	Edited, Added, Removed int
 	FirstRead, FirstBuild  time.Duration // gigsd's log of its first build
 	Read, Build            time.Duration // and of the rebuild after the changes
+	Follow                 followResult
 }
 
-// measureRefresh serves m.RefreshSize gigs, refreshed every m.RefreshEvery, swaps in the
-// same dataset changed by refreshChurn once the first snapshot and its file are done, and
-// reads the rebuild's times from gigsd's log. It checks that the rebuild read the changed
-// file (it began after the swap, serves an added gig and answers a removed one 410).
+// measureRefresh serves m.RefreshSize gigs, refreshed every m.RefreshEvery and published
+// to a directory bucket, and starts a follower of the bucket once the first snapshot is
+// published; then it swaps in the same dataset changed by refreshChurn, reads the
+// rebuild's times from gigsd's log, and measures what the follower downloads for it and
+// when it first answers from it. It checks that the rebuild read the changed file (it
+// began after the swap; gigsd and the follower serve an added gig and answer a removed
+// one 410).
 func measureRefresh(ctx context.Context, m mode, cfg benchConfig) (refreshResult, error) {
 	r := refreshResult{Gigs: m.RefreshSize, Every: m.RefreshEvery}
 	work, err := filepath.Abs(filepath.Join(cfg.Out, "work", "refresh"))
@@ -49,7 +54,8 @@ func measureRefresh(ctx context.Context, m mode, cfg benchConfig) (refreshResult
 		return r, err
 	}
 	ds = nil
-	p, base, _, _, err := startGigsd(ctx, cfg, work, r.Gigs, r.Every)
+	bucket := filepath.Join(work, "bucket")
+	p, base, _, _, err := startGigsd(ctx, cfg, work, r.Gigs, r.Every, "-publish", bucket)
 	if err != nil {
 		return r, err
 	}
@@ -59,9 +65,14 @@ func measureRefresh(ctx context.Context, m mode, cfg benchConfig) (refreshResult
 		return r, fmt.Errorf("gigsd did not log its build")
 	}
 	r.FirstRead, r.FirstBuild = logDuration(l, "read"), logDuration(l, "build")
-	if p.nthLogged("snapshot file written", 1, 10*time.Minute) == nil {
-		return r, fmt.Errorf("gigsd did not log its snapshot file written")
+	if p.nthLogged("snapshot published", 1, 10*time.Minute) == nil { // after its file is written
+		return r, fmt.Errorf("gigsd did not log its snapshot published to %s", bucket)
 	}
+	f, err := startFollower(ctx, cfg, work, bucket)
+	if err != nil {
+		return r, fmt.Errorf("follower: %w", err)
+	}
+	defer f.stop()
 	swapped := time.Now()
 	if err := os.Rename(next, filepath.Join(work, "dataset")); err != nil {
 		return r, err
@@ -78,12 +89,18 @@ func measureRefresh(ctx context.Context, m mode, cfg benchConfig) (refreshResult
 		return r, fmt.Errorf("the rebuild began at %s, before the changed dataset was in place (%s): raise the refresh interval (%s)",
 			began.Format(time.RFC3339Nano), swapped.Format(time.RFC3339Nano), r.Every)
 	}
-	for _, c := range []struct {
-		id     string
-		status int
-	}{{ch.Added[0], 200}, {ch.Removed[0], 410}} { // a removed gig is gone, as the ledger says
-		if status, _, _ := get(base+"/v1/gigs/"+c.id, nil); status != c.status {
-			return r, fmt.Errorf("after the rebuild, /v1/gigs/%s answered %d, not %d", c.id, status, c.status)
+	// The publish follows the snapshot file's writing, which follows the log line.
+	if r.Follow, err = f.follow(ctx, p, 10*time.Minute); err != nil {
+		return r, fmt.Errorf("follower: %w", err)
+	}
+	for _, at := range []string{base, f.base} {
+		for _, c := range []struct {
+			id     string
+			status int
+		}{{ch.Added[0], 200}, {ch.Removed[0], 410}} { // a removed gig is gone, as the ledger says
+			if status, _, _ := get(at+"/v1/gigs/"+c.id, nil); status != c.status {
+				return r, fmt.Errorf("after the rebuild, %s/v1/gigs/%s answered %d, not %d", at, c.id, status, c.status)
+			}
 		}
 	}
 	return r, nil

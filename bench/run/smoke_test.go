@@ -44,7 +44,8 @@ func TestSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Goals", "of the ceiling", "p99 at half of peak load", "first byte", "failed requests across 3 swaps", "**page run**", "### Discovery queries", "### Typeahead", "p99 at half of its peak load", "sort=distance, run for each request", "near, 25 km, and q, one common word", "mix vs the static server answering the same 1,000 requests", "## Refresh", "rebuild after 4% of gigs changed", "mix ceiling: taskset", "## Commands", "taskset -c 1 wrk"} {
+	for _, want := range []string{"## Goals", "of the ceiling", "p99 at half of peak load", "first byte", "failed requests across 3 swaps", "**page run**", "### Discovery queries", "### Typeahead", "p99 at half of its peak load", "sort=distance, run for each request", "near, 25 km, and q, one common word", "mix vs the static server answering the same 1,000 requests", "the same filtered query run for each request (no memo) vs the ceiling (2k gigs)",
+		"## Refresh", "rebuild after 4% of gigs changed", "a follower applying it, from its publication to the first answer from it (2k gigs)", "mix ceiling: taskset", "## Commands", "taskset -c 1 wrk"} {
 		if !strings.Contains(string(report), want) && !strings.Contains(string(report), strings.ReplaceAll(want, "of the ceiling", "vs the ceiling")) {
 			t.Errorf("the report lacks %q:\n%s", want, report)
 		}
@@ -58,6 +59,11 @@ func TestSmoke(t *testing.T) {
 		if strings.Trim(v, "0.") == "" {
 			t.Errorf("a zero figure in %q", row[0])
 		}
+	}
+	// The follower took the refresh by a delta, and downloaded bytes for it.
+	share := regexp.MustCompile(`(?m)^\| bytes a follower downloads for that refresh, of the whole snapshot object \(2k gigs\) \| ≤ 5% \| ([\d.]+)% \([\d.]+ of [\d.]+ MB; deltas applied: 1, fallbacks to the whole object: 0\) \|`).FindSubmatch(report)
+	if share == nil || strings.Trim(string(share[1]), "0.") == "" {
+		t.Errorf("the report lacks the follower's bytes, downloaded by one delta:\n%s", report)
 	}
 	if chart, err := os.ReadFile(filepath.Join(out, "chart.svg")); err != nil || !strings.Contains(string(chart), "<polyline") {
 		t.Errorf("chart.svg: %v", err)

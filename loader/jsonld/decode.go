@@ -32,7 +32,10 @@ func (o *object) get(key string) any {
 
 // unalias names "type" and "id" "@type" and "@id" in an object that has neither keyword:
 // schema.org's context makes them aliases (its examples and Artsdata write them so), and
-// no schema.org property has either name.
+// no schema.org property has either name. It also names a property written with an "@"
+// that is no JSON-LD keyword by its name ("@addressLocality" is "addressLocality"), when
+// the object has no member of that name: a Drupal site writes its venues' addresses so,
+// and JSON-LD processors would drop those members, not read them as something else.
 func (o *object) unalias() {
 	for _, k := range [...]string{"type", "id"} {
 		if o.get("@"+k) != nil {
@@ -44,6 +47,20 @@ func (o *object) unalias() {
 			}
 		}
 	}
+	for i, k := range o.keys {
+		if len(k) > 1 && k[0] == '@' && !keywords[k] && o.get(k[1:]) == nil {
+			o.keys[i] = k[1:]
+		}
+	}
+}
+
+// keywords are the JSON-LD 1.1 keywords: members that are not properties.
+var keywords = map[string]bool{
+	"@base": true, "@container": true, "@context": true, "@direction": true, "@graph": true,
+	"@id": true, "@import": true, "@included": true, "@index": true, "@json": true,
+	"@language": true, "@list": true, "@nest": true, "@none": true, "@prefix": true,
+	"@propagate": true, "@protected": true, "@reverse": true, "@set": true, "@type": true,
+	"@value": true, "@version": true, "@vocab": true,
 }
 
 // decoded is what one block yielded.

@@ -14,6 +14,10 @@
 // page are not returned; both are reported as drops. A location, performer, offer, address,
 // country or geo that only refers to another node ({"@id": ...}) is resolved against the
 // nodes of the same page. An event keeps at most 50 offers, and a genre list 20 genres.
+// A location is a Place, whose address is a PostalAddress or text, or a PostalAddress
+// itself, the address's properties then on the location; a member written with an "@" that
+// is no JSON-LD keyword ("@addressLocality") is read as the property it names when the
+// object has no member of that name.
 //
 // The adapter only reports what the page says, as package source requires: dates are read
 // with source.ParseISO and keep their offset or lack of one, a door time given as a clock

@@ -226,8 +226,9 @@ func (p *parser) location(v any) source.Place {
 }
 
 // place reads a Place. Its address is a PostalAddress or a plain string, kept whole in
-// Street; its coordinates are in "geo" or on the place itself and are kept only when both
-// are in range and not 0,0.
+// Street, or the properties of a PostalAddress on the place itself (a location typed
+// PostalAddress); its coordinates are in "geo" or on the place itself and are kept only
+// when both are in range and not 0,0.
 func (p *parser) place(o *object) source.Place {
 	if pl, ok := p.places[o]; ok {
 		return pl
@@ -236,18 +237,21 @@ func (p *parser) place(o *object) source.Place {
 	if pl.Name == "" {
 		pl.Name = schemaorg.NameFromURL(pl.URL)
 	}
-	switch a := p.deref(first(o.get("address"))).(type) {
-	case *object:
-		pl.Street = text(a.get("streetAddress"))
-		pl.Locality = text(a.get("addressLocality"))
-		pl.Region = text(a.get("addressRegion"))
-		pl.PostalCode = text(a.get("postalCode"))
-		pl.Country = text(a.get("addressCountry"))
-		if c, ok := p.deref(first(a.get("addressCountry"))).(*object); ok {
-			pl.Country = text(c.get("name"))
-		}
-	default:
-		pl.Street = text(addressLines(str(a)))
+	addr := p.deref(first(o.get("address")))
+	a, ok := addr.(*object)
+	if !ok {
+		pl.Street = text(addressLines(str(addr)))
+		// A PostalAddress given as the location itself, or a Place with its address's
+		// properties on it (schema.org allows both).
+		a = o
+	}
+	pl.Street = cmp.Or(pl.Street, text(a.get("streetAddress")))
+	pl.Locality = text(a.get("addressLocality"))
+	pl.Region = text(a.get("addressRegion"))
+	pl.PostalCode = text(a.get("postalCode"))
+	pl.Country = text(a.get("addressCountry"))
+	if c, ok := p.deref(first(a.get("addressCountry"))).(*object); ok {
+		pl.Country = text(c.get("name"))
 	}
 	geo, ok := p.deref(first(o.get("geo"))).(*object)
 	if !ok {

@@ -544,6 +544,45 @@ func TestAliases(t *testing.T) {
 	}
 }
 
+// TestPlaceShapes reads locations as venues' pages write them: a Drupal module of the
+// Domaine d'O (Montpellier) writes the address's properties with an "@" before them
+// (testdata/real/pages/domainedo-montpellier-structured-data.html), keywords keeping their
+// meaning and a member written both ways the one without "@"; a location typed
+// PostalAddress (schema.org allows it); a Place whose address is text with the address's
+// other properties on the place itself.
+func TestPlaceShapes(t *testing.T) {
+	tests := []struct {
+		name, location string
+		want           source.Place
+	}{
+		{"properties with @", `{"@type":"Place","name":"Domaine d'O","address":{"@type":"PostalAddress","@streetAddress":"178, rue de la Carrière","@addressLocality":"Montpellier","@postalCode":"34090"}}`,
+			source.Place{Name: "Domaine d'O", Street: "178, rue de la Carrière", Locality: "Montpellier", PostalCode: "34090"}},
+		{"both ways: the property's own name", `{"@type":"Place","name":"Domaine d'O","address":{"@addressLocality":"Nîmes","addressLocality":"Montpellier"}}`,
+			source.Place{Name: "Domaine d'O", Locality: "Montpellier"}},
+		{"no such property", `{"@type":"Place","name":"Domaine d'O","address":{"@addressTown":"Montpellier","addressCountry":"FR"}}`,
+			source.Place{Name: "Domaine d'O", Country: "FR"}},
+		{"a PostalAddress as the location", `{"@type":"PostalAddress","name":"Inkonst","addressLocality":"Malmö","addressCountry":"SE"}`,
+			source.Place{Name: "Inkonst", Locality: "Malmö", Country: "SE"}},
+		{"a text address and a town on the place", `{"@type":"Place","name":"Hall","address":"Storgatan 1","addressLocality":"Rävlanda"}`,
+			source.Place{Name: "Hall", Street: "Storgatan 1", Locality: "Rävlanda"}},
+		{"an address object wins", `{"@type":"Place","name":"Hall","addressLocality":"Nowhere","address":{"addressLocality":"Rävlanda"}}`,
+			source.Place{Name: "Hall", Locality: "Rävlanda"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<script type="application/ld+json">{"@context":"http://schema.org","@type":"MusicEvent","name":"Concert",
+"startDate":"2020-02-26T19:00:00","location":` + tt.location + `}</script>`
+			events, drops := Parse([]byte(page), "https://example.com/page")
+			if len(events) != 1 || len(drops) > 0 {
+				t.Fatalf("%d events, drops %+v; want 1", len(events), drops)
+			}
+			if got := events[0].Venue; !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("venue %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestTypeNamesAreNoPerformers: The Events Calendar (WordPress) writes the type a performer
 // should have, "performer":"Organization", on every event (pages of djz.de and
 // wildundhund.de in adbar/htmldate's tests/eval).

@@ -31,7 +31,8 @@
 // Values are mapped as package schemaorg does for JSON-LD too: dates with source.ParseISO,
 // keeping their offset or lack of one, a door time given as a clock alone on the start's
 // date; statuses and availabilities as URLs or bare names; prices as text such as "£25" or
-// "25,50"; a location as a Place item or a name; performers as items or names; offers as
+// "25,50"; a location as a Place item (or a PostalAddress item, the address's properties
+// then on the location) or a name; performers as items or names; offers as
 // Offer or AggregateOffer items, with an aggregate's nested offers read instead of it. An
 // event without a name or a readable startDate is never lost silently: it becomes a drop
 // naming the event and the reason. Text is stripped of control characters,

@@ -180,7 +180,8 @@ func (p *parser) linkText(n int32) string {
 	return b.String()
 }
 
-// place reads a Place. Its address is a PostalAddress item or text, kept whole in Street;
+// place reads a Place. Its address is a PostalAddress item or text, kept whole in Street,
+// or the properties of a PostalAddress on the place itself (a location typed PostalAddress);
 // its country is text or a Country item's name; its coordinates are in a GeoCoordinates
 // item "geo" or on the place itself and are kept only when both are in range and not 0,0.
 func (p *parser) place(it int32) source.Place {
@@ -199,19 +200,20 @@ func (p *parser) place(it int32) source.Place {
 			pl.Name = schemaorg.NameFromURL(pl.URL)
 		}
 	}
+	as := ps // a PostalAddress as the location itself, or a Place with its address's properties on it
 	if a := ps.get("address"); len(a) > 0 && p.isItem(a[0].el) {
-		as := p.propsOf(a[0].el)
-		// schema.org's PostalAddress, else data-vocabulary.org's Address.
-		pl.Street = cmp.Or(p.text(as.get("streetaddress")), p.text(as.get("street-address")))
-		pl.Locality = cmp.Or(p.text(as.get("addresslocality")), p.text(as.get("locality")))
-		pl.Region = cmp.Or(p.text(as.get("addressregion")), p.text(as.get("region")))
-		pl.PostalCode = cmp.Or(p.text(as.get("postalcode")), p.text(as.get("postal-code")))
-		pl.Country = cmp.Or(p.text(as.get("addresscountry")), p.text(as.get("country-name")))
-		if c := as.get("addresscountry"); len(c) > 0 && p.isItem(c[0].el) {
-			pl.Country = p.text(p.propsOf(c[0].el).get("name"))
-		}
+		as = p.propsOf(a[0].el)
 	} else {
 		pl.Street = p.text(a)
+	}
+	// schema.org's PostalAddress, else data-vocabulary.org's Address.
+	pl.Street = cmp.Or(pl.Street, p.text(as.get("streetaddress")), p.text(as.get("street-address")))
+	pl.Locality = cmp.Or(p.text(as.get("addresslocality")), p.text(as.get("locality")))
+	pl.Region = cmp.Or(p.text(as.get("addressregion")), p.text(as.get("region")))
+	pl.PostalCode = cmp.Or(p.text(as.get("postalcode")), p.text(as.get("postal-code")))
+	pl.Country = cmp.Or(p.text(as.get("addresscountry")), p.text(as.get("country-name")))
+	if c := as.get("addresscountry"); len(c) > 0 && p.isItem(c[0].el) {
+		pl.Country = p.text(p.propsOf(c[0].el).get("name"))
 	}
 	geo := ps
 	if g := ps.get("geo"); len(g) > 0 && p.isItem(g[0].el) {

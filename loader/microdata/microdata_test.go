@@ -407,6 +407,14 @@ func TestPlace(t *testing.T) {
 			`<span itemprop=locality>Minneapolis</span><span itemprop=region>MN</span><span itemprop=postal-code>55454</span>` +
 			`<span itemprop=country-name>USA</span></span></span>`,
 			source.Place{Name: "Triple Rock", Street: "629 Cedar Ave", Locality: "Minneapolis", Region: "MN", PostalCode: "55454", Country: "USA"}},
+		// A location typed PostalAddress, its name and town on it (Kulturbolaget's concert
+		// pages, Malmö), and a Place with its address's properties on itself.
+		{`<div itemscope itemprop=location itemtype=http://schema.org/PostalAddress><span itemprop=name>Inkonst</span>` +
+			`<span itemprop=addressLocality>Malm&ouml;</span></div>`,
+			source.Place{Name: "Inkonst", Locality: "Malmö"}},
+		{`<div itemprop=location itemscope itemtype=https://schema.org/Place><b itemprop=name>Hall</b>` +
+			`<span itemprop=address>Storgatan 1</span><span itemprop=addressLocality>Rävlanda</span><meta itemprop=addressCountry content=SE></div>`,
+			source.Place{Name: "Hall", Street: "Storgatan 1", Locality: "Rävlanda", Country: "SE"}},
 	}
 	for _, tt := range tests {
 		if got := parseOne(t, event(`<i itemprop=name>N</i>`+tt.props)).Venue; got != tt.want {

@@ -3,7 +3,9 @@ package places
 import "testing"
 
 // FuzzRead reads places as sources state them, a postcode beside or within the locality,
-// villages, Cyrillic addresses with their settlements' types, in a calendar's zone: it never panics, and a place it reads has a city with a zone.
+// villages, Cyrillic addresses with their settlements' types, districts and East Asian
+// units, in a calendar's zone: it never panics, and a place it reads has a city with a
+// zone.
 func FuzzRead(f *testing.F) {
 	for _, s := range [][2]string{
 		{"Villarreal, Castellón", ""}, {"Smalltown, IN", ""}, {"Los Angeles, EE.UU.", ""}, {"Praha 1, Чехия", ""},
@@ -13,6 +15,8 @@ func FuzzRead(f *testing.F) {
 		{"Кольчугино", ""}, {"21100 Ναύπλιο", ""}, {"25596 Gribbohm", ""}, {"Ταϋγετος, Елец", ""},
 		{"658083 Алтайский край, г. Новоалтайск", ""}, {"г., с. д. 41, г.Ёж", ""}, {"Tefft, IN 46380", ""},
 		{"Weibern", ""}, {"Neuendorf, DE", ""},
+		{"2200 København N", ""}, {"Budapest XIII. kerület", ""}, {"Paris 11e Arrondissement", ""}, {"Berlin-Kreuzberg", ""},
+		{"東京都渋谷区", ""}, {"広東省広州市天河区", ""}, {"서울특별시 마포구", ""}, {"Shibuya-ku", ""}, {"Haßfurt, Bayern", ""},
 	} {
 		f.Add(s[0], s[1])
 	}

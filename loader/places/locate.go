@@ -315,6 +315,14 @@ func (g *Gazetteer) implied(p Place) string {
 	if len(found) == 0 {
 		found = g.CitiesNamed(stripPostal(p.Locality))
 	}
+	if len(found) == 0 { // a city named with its district (district.go)
+		if c := g.district(stripPostal(p.Locality), ""); c != nil {
+			return c.Country
+		}
+		if c, _ := g.eastAsian(p, stripPostal(p.Locality), ""); c != nil {
+			return c.Country
+		}
+	}
 	if len(found) == 0 { // a name in Cyrillic or Greek that one town bears romanized
 		if c, _, err := g.romanizedOne(p, stripPostal(p.Locality), "", Context{}); c != nil && err == nil {
 			return c.Country
@@ -389,6 +397,14 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 		if short := g.withoutRegion(name, country); len(found) == 0 && short != name {
 			found = towns(inCountry(found, g.allNamed(short), country))
+		}
+		if len(found) == 0 { // "København K", "Berlin-Kreuzberg" (district.go)
+			if c := g.district(name, country); c != nil {
+				return c, byDistrict, nil
+			}
+			if c, err := g.eastAsian(p, name, country); c != nil || err != nil { // "東京都渋谷区" (eastasia.go)
+				return c, byUnits, err
+			}
 		}
 		if len(found) == 0 { // a name in Cyrillic or Greek, romanized (romanize.go)
 			return g.romanizedOne(p, name, country, ctx)

@@ -8,7 +8,10 @@
 //
 // Look-ups fold case, accents and punctuation (engine.Fold), so "Kraków", "krakow" and
 // "KRAKOW" are one city; a town named in Cyrillic or Greek that no city is named is also
-// looked up by its name romanized (romanize.go), so "Змеиногорск" is Zmeinogorsk. A Gazetteer is safe for concurrent use and never changes once
+// looked up by its name romanized (romanize.go), so "Змеиногорск" is Zmeinogorsk; a city
+// written with one of its districts is the city ("København K", "Berlin-Kreuzberg":
+// district.go), and so is a ward an East Asian address names with its units ("東京都渋谷区"
+// is Tokyo: eastasia.go). A Gazetteer is safe for concurrent use and never changes once
 // made; the embedded one is read on first use, from the table's frozen form (frozen.go).
 package places
 

@@ -19,6 +19,15 @@ func TestReadAllocations(t *testing.T) {
 			ctx Context
 		}{Place{Locality: line}, Context{}})
 	}
+	// A city named with its district, with East Asian units, a town before its region in
+	// the country's language (district.go, eastasia.go, townregion.go).
+	for _, p := range []Place{{Locality: "København K"}, {Locality: "Budapest XIII. ker.", Country: "HU"},
+		{Locality: "東京都渋谷区", Country: "JP"}, {Locality: "서울특별시 마포구", Country: "KR"}, {Locality: "Haßfurt, Bayern", Country: "DE"}} {
+		cases = append(cases, struct {
+			p   Place
+			ctx Context
+		}{p, Context{}})
+	}
 	for _, p := range romanizedPlaces {
 		cases = append(cases, struct {
 			p   Place

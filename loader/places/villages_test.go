@@ -25,7 +25,7 @@ func TestVillages(t *testing.T) {
 	}{
 		{"a village no town's name bears", Place{Locality: "Yoxford"}, Context{}, "GB", "ENG", true, false, ""},
 		{"a village with its country", Place{Locality: "Yoxford, UK"}, Context{}, "GB", "ENG", true, false, ""},
-		{"a village before its county, on one line", Place{Locality: "Yoxford, Suffolk, UK"}, Context{}, "GB", "ENG", true, false, ""},
+		{"a village before its county, on one line", Place{Locality: "Yoxford, Suffolk, UK"}, Context{}, "GB", "ENG", true, false, byTownBeforeNoTown},
 		{"a village with its county, a region the gazetteer does not know", Place{Locality: "Yoxford", Region: "Suffolk", Country: "GB"}, Context{}, "GB", "ENG", true, false, ""},
 		{"a village with a postcode of no dataset", Place{Locality: "Yoxford IP17 3EX", Country: "GB"}, Context{}, "GB", "ENG", true, false, ""},
 		// Fischbach: a town of 1,672 and villages of 916 and 880 in Germany.

@@ -1,0 +1,80 @@
+package places
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDistrict checks cities named with one of their districts (district.go): read as the
+// city, never made as a town of their own; and names of the same shapes that are other
+// towns, or that leave the city in doubt, not read so. The Danish postal districts are
+// those of heavymetal.dk's concert calendar (testdata/real/pages).
+func TestDistrict(t *testing.T) {
+	checkReadings(t, byDistrict, []readingCase{
+		{"Copenhagen's postal district", Place{Locality: "København S", Country: "DK"}, "copenhagen", "", ""},
+		{"two letters", Place{Locality: "København NV", Country: "DK"}, "copenhagen", "", ""},
+		{"no country: the district's city tells it", Place{Locality: "København K"}, "copenhagen", "", ""},
+		{"postcode and district", Place{Locality: "2200 København N"}, "copenhagen", "", ""},
+		{"Frederiksberg C", Place{Locality: "Frederiksberg C", Country: "Denmark"}, "frederiksberg", "", ""},
+		{"Aarhus C", Place{Locality: "Aarhus C", Country: "DK"}, "aarhus", "", ""},
+		{"Aalborg Ø", Place{Locality: "Aalborg Ø", Country: "DK"}, "aalborg", "", ""},
+		{"a Roman numeral", Place{Locality: "Budapest XIII.", Country: "HU"}, "budapest", "", ""},
+		{"a Roman numeral and the word for district", Place{Locality: "Budapest XIII. ker.", Country: "HU"}, "budapest", "", ""},
+		{"a district GeoNames lists", Place{Locality: "Budapest XIII. kerület", Country: "HU"}, "", "", ""},
+		{"an arrondissement spelled out", Place{Locality: "Paris 11e Arrondissement", Country: "FR"}, "paris", "", ""},
+		{"a hyphenated district", Place{Locality: "Berlin-Kreuzberg", Country: "DE"}, "berlin", "", ""},
+		{"a hyphenated district, no country", Place{Locality: "Hamburg-Altona"}, "hamburg", "", ""},
+		{"a hyphenated district in Polish", Place{Locality: "Warszawa-Mokotów", Country: "PL"}, "warsaw", "", ""},
+		// Not districts, or districts the name leaves in doubt.
+		{"letters after a town outside Denmark", Place{Locality: "Zzyzxville S", Country: "US", Region: "CA"}, "", "", ""},
+		{"a town of two names", Place{Locality: "Garmisch-Partenkirchen", Country: "DE"}, "", "", ""},
+		{"a city with a namesake in its country", Place{Locality: "Frankfurt-Oder", Country: "DE"}, "", "", ""},
+		{"a town joined to a smaller city's name", Place{Locality: "Mülheim-Kärlich", Country: "DE"}, "", "", ""},
+		{"a numeral after a small town", Place{Locality: "Zzyzxdorf III", Country: "DE"}, "", "", ""},
+	})
+}
+
+func TestRomanNumeral(t *testing.T) {
+	for s, want := range map[string]bool{"I": true, "IV": true, "XIII": true, "XXIII": true, "XXXIX": true,
+		"": false, "XL": false, "IIII": false, "xiii": false, "C": false, "M": false, "XXXX": false, "VX": false} {
+		if got := romanNumeral(s); got != want {
+			t.Errorf("romanNumeral(%q) = %v", s, got)
+		}
+	}
+}
+
+// readingCase is a place and the reading it must give: the city's slug, decided by by when
+// by is set; or, when slug is "", an error holding err, or (err "") any outcome but a
+// reading the rule under test decided.
+type readingCase struct {
+	name     string
+	p        Place
+	slug, by string
+	err      string
+}
+
+// checkReadings reads each case's place with no context; rule is the By of the rule under
+// test.
+func checkReadings(t *testing.T, rule string, tests []readingCase) {
+	t.Helper()
+	g := Default()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := g.Read(tt.p, Context{})
+			switch {
+			case tt.slug == "" && tt.err != "":
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("read %v, error %v; want an error with %q", r.City, err, tt.err)
+				}
+			case tt.slug == "":
+				if err == nil && strings.Contains(r.By, rule) {
+					t.Errorf("read as %s by %q", r.City.Slug, r.By)
+				}
+			case err != nil:
+				t.Errorf("error %v; want %s", err, tt.slug)
+			case r.City.Slug != tt.slug || r.Made || tt.by != "" && r.By != tt.by:
+				t.Errorf("%s (made %v, by %q); want %s by %q", r.City.Slug, r.Made, r.By, tt.slug, tt.by)
+			}
+		})
+	}
+}

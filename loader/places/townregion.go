@@ -1,0 +1,32 @@
+package places
+
+// townBeforeNoTown reads, of the last two parts left, the first as the town when the line
+// states its country, the first names a town of that country and the second names none:
+// the second is where the town lies, written in a way the gazetteer does not know (a
+// region in the country's own language: "Haßfurt, Bayern", "Ribe, Syddanmark"; a county
+// or a valley), never a town of its own made from that name. Postal codes at either end
+// of either part are dropped ("97437 Haßfurt, Bayern").
+func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
+	n := len(r.rest)
+	if r.town || n < 2 {
+		return false
+	}
+	country, ok := countryCode(r.q.Country)
+	if !ok {
+		return false
+	}
+	var buf [8]*City
+	place := stripPostal(r.rest[n-1])
+	if len(inCountry(buf[:0], g.CitiesNamed(place), country)) > 0 || g.district(place, country) != nil {
+		return false
+	}
+	town := stripPostal(r.rest[n-2])
+	if len(inCountry(buf[:0], g.CitiesNamed(town), country)) == 0 {
+		return false
+	}
+	r.q.Locality, r.town, r.q.by = town, true, byTownBeforeNoTown
+	return false
+}
+
+// byTownBeforeNoTown is the By of a Reading townBeforeNoTown decided.
+const byTownBeforeNoTown = "the town named before a place of its country that is no town"
