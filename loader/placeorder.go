@@ -41,10 +41,10 @@ const maxTownName = 80
 
 // Orders of a line other than venue first, as decided_by names them.
 const (
-	byRegionCode = "the line names a town and its region"
-	byTownAlone  = "the line names a town alone"
-	byTownFirst  = "the line names its town first"
-	byTownWithin = "the line names its town within a part"
+	byTownAndRegion = "the line names a town and its region"
+	byTownAlone     = "the line names a town alone"
+	byTownFirst     = "the line names its town first"
+	byTownWithin    = "the line names its town within a part"
 )
 
 // restate reads a place named by a town and its region, or by a town alone, as that town
@@ -99,7 +99,7 @@ func (n *normalizer) townAndRegion(p *source.Place, name string) string {
 		return "" // a venue named before a state's code is no town of the state
 	}
 	p.Locality, p.Country, p.Street = q.Locality, "", ""
-	return byRegionCode
+	return byTownAndRegion
 }
 
 // reorder reads a place whose venue-first reading failed, or made a town (made), with its
