@@ -47,10 +47,10 @@ func notMusic(kinds []string) string {
 	other := ""
 	for _, k := range kinds {
 		for _, w := range kindWords(k) {
-			if musicWords[w] {
+			if musicWord(w) {
 				return ""
 			}
-			if other == "" && otherWords[w] {
+			if other == "" && otherWord(w) {
 				other = strings.TrimSpace(k)
 			}
 		}

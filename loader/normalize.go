@@ -83,6 +83,10 @@ type normalizer struct {
 	readings     map[string]*PlaceReading
 	readingOrder []string
 	log          *slog.Logger // where disagreements of sources are told; nil: nowhere
+
+	// orders are the events of the source being added whose places restate read in
+	// another order than venue first, and the order (see placeorder.go).
+	orders map[*source.Event]string
 }
 
 // newNormalizer returns a normalizer for about size records.
@@ -108,7 +112,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	if k := notMusic(ev.Kinds); k != "" {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
 	}
-	city, reading, err := n.lookupCity(ev.Venue)
+	city, reading, err := n.placeEvent(ev)
 	if err != nil {
 		return err
 	}
@@ -200,15 +204,19 @@ func (n *normalizer) venueIdentity(p source.Place) string {
 // and reporting the ones it cannot use as drops. A venue site's events away from its home
 // venue are guests: see RoleGuest.
 func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *SourceReport) {
+	n.orders = map[*source.Event]string{}
 	for j := range events {
 		scrub(&events[j]) // before home compares names
+		if by := n.restate(&events[j].Venue); by != "" {
+			n.orders[&events[j]] = by // before the feed's context is read from its places
+		}
 	}
 	n.feed, n.readings, n.readingOrder = n.feedContext(events, src), map[string]*PlaceReading{}, nil
 	defer func() {
 		for _, k := range n.readingOrder {
 			sr.Places = append(sr.Places, *n.readings[k])
 		}
-		n.feed, n.readings, n.readingOrder = places.Context{}, nil, nil
+		n.feed, n.readings, n.readingOrder, n.orders = places.Context{}, nil, nil, nil
 	}()
 	atHome := func(*source.Event) bool { return true }
 	if src.Role == RoleVenue {

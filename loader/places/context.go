@@ -158,7 +158,13 @@ func (g *Gazetteer) inContextCountry(readings []Place, ctx Context) (Reading, bo
 		ctx.Country = g.ZoneCountry(ctx.Zone)
 	}
 	for _, q := range readings {
-		if q.Country != "" || q.Region != "" || ctx.Country == "" {
+		if q.Country != "" || q.Region != "" {
+			// A reading that states its region or country comes first: the place states
+			// it, and a later bare reading ("Maine" of "Bangor, Maine", the region's name
+			// as a city's) is not looked up before it.
+			return Reading{}, false
+		}
+		if ctx.Country == "" {
 			continue
 		}
 		q.Country = ctx.Country

@@ -58,6 +58,11 @@ func TestRead(t *testing.T) {
 		{"bare town, the zone's country chooses", Place{Locality: "London"}, Context{Zone: "America/Toronto", ZoneBy: "calendar zone"}, "london-ca", false, "the country of calendar zone"},
 		{"the zone's country makes no town", Place{Locality: "Zzyzxdorf"}, Context{Zone: "Europe/Berlin", ZoneBy: "calendar zone"}, "", false, "has no country"},
 		{"a zone of two countries", Place{Locality: "Zzyzxgrad"}, Context{Zone: "Europe/Belgrade", ZoneBy: "calendar zone"}, "", false, "has no country"},
+		// A state written by its name after the town is the town's: the zone's country
+		// never looks the state's name up as a city's first ("Maine" is a town of
+		// Wisconsin, in another zone).
+		{"a town and its state's name, the zone's country", Place{Locality: "Bangor, Maine"}, Context{Zone: "America/New_York", ZoneBy: "calendar zone"}, "bangor-us", false, ""},
+		{"a town and its state's name and ZIP", Place{Locality: "Portland, Oregon 97224"}, Context{Zone: "America/Los_Angeles", ZoneBy: "calendar zone"}, "portland-or-us", false, ""},
 		// Of several towns of the stated region, the coordinates choose (Delhi's other
 		// names hold "New Delhi"; the demo corpus's venue sites state the region).
 		{"several of the region, coordinates choose", Place{Locality: "New Delhi", Region: "Delhi", Country: "India", Lat: 28.6182, Lon: 77.1964, HasGeo: true}, Context{}, "new-delhi", false, "coordinates"},
