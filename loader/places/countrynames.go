@@ -1,6 +1,7 @@
 package places
 
 import (
+	"strings"
 	"sync"
 
 	"golang.org/x/text/language"
@@ -103,11 +104,15 @@ func isoCodes() []string {
 }
 
 // countryCode returns the alpha-2 code of a country named by its code or by a name in
-// any language and script (engine.CountryCode, then the names above), and whether there
-// is one. It allocates nothing.
+// any language and script (engine.CountryCode, then the names above), with or without the
+// English article, and whether there is one. It allocates nothing.
 func countryCode(name string) (string, bool) {
 	if code, ok := engine.CountryCode(name); ok {
 		return code, true
+	}
+	// English writes some countries with the article: "the UK", "the Netherlands".
+	if len(name) > 4 && strings.EqualFold(name[:4], "the ") {
+		return countryCode(name[4:])
 	}
 	var buf [64]byte
 	if len(name) > len(buf) {

@@ -4,8 +4,9 @@ package places
 // states its country, the first names a town of that country and the second names none:
 // the second is where the town lies, written in a way the gazetteer does not know (a
 // region in the country's own language: "Haßfurt, Bayern", "Ribe, Syddanmark"; a county
-// or a valley), never a town of its own made from that name. Postal codes at either end
-// of either part are dropped ("97437 Haßfurt, Bayern").
+// or a valley), never a town of its own made from that name; or the part before that town,
+// when it names a town in or near it (townIn). Postal codes at either end of either part
+// are dropped ("97437 Haßfurt, Bayern").
 func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 	n := len(r.rest)
 	if r.town || n < 2 {
@@ -23,6 +24,15 @@ func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 	town := stripPostal(r.rest[n-2])
 	if len(inCountry(buf[:0], g.CitiesNamed(town), country)) == 0 {
 		return false
+	}
+	// The town may itself follow a smaller one near it, as a British address names a
+	// village before its post town: "Wem, Shrewsbury, Shropshire, UK" is in Wem.
+	if n >= 3 {
+		smaller := stripPostal(r.rest[n-3])
+		if c := g.townIn(smaller, town, country); c != nil {
+			r.q.Locality, r.q.Region, r.town, r.q.by = smaller, c.Region, true, byTownBeforePlace
+			return false
+		}
 	}
 	r.q.Locality, r.town, r.q.by = town, true, byTownBeforeNoTown
 	return false
