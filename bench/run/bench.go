@@ -319,7 +319,7 @@ func measureSize(ctx context.Context, m mode, cfg benchConfig, n int, rep *repor
 	if r.HalfConns, r.Half, err = halfLoad(ctx, m, work, base+paths.Page, median(rates(r.Page)), rep, "half"); err != nil {
 		return r, err
 	}
-	if r.Typeahead, err = measureTypeahead(ctx, m, work, base, rep); err != nil {
+	if r.Typeahead, err = measureTypeahead(ctx, m, cfg, work, base, rep); err != nil {
 		return r, err
 	}
 	logf("  typeahead %s: %.0f req/s; at half load p99 %.2f ms", r.Typeahead.Path, median(rates(r.Typeahead.Peak)), median(p99s(r.Typeahead.Half)))

@@ -45,7 +45,7 @@ func TestSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Goals", "of the ceiling", "p99 at half of peak load", "first byte", "failed requests across 3 swaps", "**page run**", "### Discovery queries", "### Typeahead", "p99 at half of its peak load", "sort=distance, run for each request", "near, 25 km, and q, one common word", "mix vs the static server answering the same 1,000 requests", "the same filtered query run for each request (no memo) vs the ceiling (2k gigs)",
-		"## Refresh", "rebuild after 4% of gigs changed", "a follower applying it, from its publication to the first answer from it (2k gigs)", "mix ceiling: taskset", "## Commands", "taskset -c 1 wrk"} {
+		"## Refresh", "rebuild after 4% of gigs changed", "a follower applying it, from its publication to the first answer from it (2k gigs)", "mix ceiling: taskset", "## Commands", "taskset -c 1 wrk", "typeahead half, ceiling: taskset -c 1 wrk"} {
 		if !strings.Contains(string(report), want) && !strings.Contains(string(report), strings.ReplaceAll(want, "of the ceiling", "vs the ceiling")) {
 			t.Errorf("the report lacks %q:\n%s", want, report)
 		}

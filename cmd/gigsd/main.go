@@ -611,6 +611,7 @@ func (m *Main) newLoader(refreshes *loader.Metrics) (*loader.Loader, *fetch.Clie
 			if rep.Published {
 				m.published()
 			}
+			m.settled()
 		},
 	}), fetcher, nil
 }
@@ -649,6 +650,7 @@ func (m *Main) serveDataset(refreshes *loader.Metrics) func(context.Context) {
 			} else {
 				m.Logger.Error("dataset snapshot not published, keeping the previous one", "file", m.Config.Dataset, "err", err)
 			}
+			m.settled()
 			refreshes.Observe(rep, err)
 			select {
 			case <-ctx.Done():
@@ -681,11 +683,13 @@ func readDataset(path string) (*engine.Dataset, error) {
 	return ds, nil
 }
 
-// published runs after each publish: the memory of the refresh is released, then the
-// snapshot saved to its file (so that the file's log line finds memory settled).
+// published runs after each publish, in the settings of the refresh (see building): the
+// memory of the refresh is released and the collector set back to defaultGCPercent, then
+// the snapshot saved to its file (so that the file's log line finds memory settled).
 func (m *Main) published() {
 	start := time.Now()
 	released()
+	m.collectAsServing()
 	m.Logger.Debug("refresh memory released", "took", time.Since(start).String())
 	if m.snapFile != nil {
 		m.snapFile.Save(m.Live.Load())

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -439,25 +440,44 @@ func TestDataset(t *testing.T) {
 	}
 }
 
-// A refresh builds at buildGCPercent and gives defaultGCPercent back; a GOGC of the
-// operator's is left alone.
+// A refresh builds at buildGCPercent with a P more than the runtime's default, keeps both
+// until its memory is released (published sets the collector back) and gives the P back
+// when settled; a GOGC or GOMAXPROCS of the operator's is left alone.
 func TestBuildingSetsGC(t *testing.T) {
 	gcPercent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
 	defer debug.SetGCPercent(debug.SetGCPercent(defaultGCPercent))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtimeProcs))
 	for _, tc := range []struct {
-		gogc                 string // the environment's
-		start, during, after int
+		gogc, gomaxprocs      string // the environment's
+		start, during, after  int    // GOGC
+		procsDuring, procsNow int    // GOMAXPROCS while building, and once settled
 	}{
-		{"", defaultGCPercent, buildGCPercent, defaultGCPercent},
-		{"50", 50, 50, 50},
+		{"", "", defaultGCPercent, buildGCPercent, defaultGCPercent, runtimeProcs + 1, runtimeProcs},
+		{"50", "", 50, 50, 50, runtimeProcs + 1, runtimeProcs},
+		{"", "3", defaultGCPercent, buildGCPercent, defaultGCPercent, 3, 3},
 	} {
 		debug.SetGCPercent(tc.start)
+		runtime.GOMAXPROCS(runtimeProcs)
+		if tc.gomaxprocs != "" {
+			runtime.GOMAXPROCS(3)
+		}
 		m := NewMain()
-		m.getenv = func(k string) string { return map[string]string{"GOGC": tc.gogc}[k] }
-		during := 0
-		m.building(func() { during = gcPercent() })
+		m.getenv = func(k string) string { return map[string]string{"GOGC": tc.gogc, "GOMAXPROCS": tc.gomaxprocs}[k] }
+		during, procs := 0, 0
+		m.building(func() { during, procs = gcPercent(), runtime.GOMAXPROCS(0) })
+		if held, heldProcs := gcPercent(), runtime.GOMAXPROCS(0); held != tc.during || heldProcs != procs {
+			t.Errorf("GOGC %q: GOGC %d and GOMAXPROCS %d after the build, before the memory is released; want %d and %d", tc.gogc, held, heldProcs, tc.during, procs)
+		}
+		m.collectAsServing()
+		m.settled()
 		if after := gcPercent(); during != tc.during || after != tc.after {
 			t.Errorf("GOGC %q: %d while building and %d after, want %d and %d", tc.gogc, during, after, tc.during, tc.after)
+		}
+		if tc.gomaxprocs == "" && (procs != tc.procsDuring || runtime.GOMAXPROCS(0) != tc.procsNow) {
+			t.Errorf("GOMAXPROCS %d while building and %d once settled, want %d and %d", procs, runtime.GOMAXPROCS(0), tc.procsDuring, tc.procsNow)
+		}
+		if tc.gomaxprocs != "" && (procs != 3 || runtime.GOMAXPROCS(0) != 3) {
+			t.Errorf("GOMAXPROCS=%s: %d while building and %d once settled, want the operator's", tc.gomaxprocs, procs, runtime.GOMAXPROCS(0))
 		}
 	}
 }

@@ -39,27 +39,48 @@ func (m *Main) setGC() {
 	}
 }
 
-// building runs a refresh's merge and build with one P more than the runtime's default
-// (its default follows the CPUs this process may use), unless the operator set
-// GOMAXPROCS. A build runs one goroutine fewer than GOMAXPROCS (engine.Build leaves one),
-// so requests always find a P: on one CPU, without it, a request waits for the build's
-// goroutine to be preempted, 10 ms and more, and behind each step the runtime cannot
-// preempt. The extra P is given back afterwards: with more Ps than CPUs the operating
-// system time-slices the server's own threads, and tail latency suffers. The collector
-// runs at buildGCPercent meanwhile and at defaultGCPercent after, unless the operator set
-// GOGC. Refreshes run one at a time: overlapping ones would give each other's settings back.
+// building runs a refresh's merge and build (build) in the settings of a refresh, which
+// last until settled gives them back, once the refresh has published, released its
+// memory and saved its file (or failed): one P more than the runtime's default (its
+// default follows the CPUs this process may use), unless the operator set GOMAXPROCS, and
+// the collector at buildGCPercent until the refresh's memory is released (see published),
+// unless the operator set GOGC.
+//
+// A build runs one goroutine fewer than GOMAXPROCS (engine.Build leaves one), so requests
+// always find a P: on one CPU, without it, a request waits for the build's goroutine to be
+// preempted, 10 ms and more, and behind each step the runtime cannot preempt. The same
+// holds after the publish, while the refresh's memory is handed back: the scavenger's
+// walk over every freed page (some 3 GB after a rebuild of a million gigs) runs on the
+// refresh's thread and is never preempted, and with a single P every request waited for
+// it, half a second once per refresh on one CPU. The extra P is given back afterwards:
+// with more Ps than CPUs the operating system time-slices the server's own threads, and
+// tail latency suffers. Refreshes run one at a time: overlapping ones would give each
+// other's settings back.
 func (m *Main) building(build func()) {
 	if m.getenv("GOGC") == "" {
 		debug.SetGCPercent(buildGCPercent)
-		defer debug.SetGCPercent(defaultGCPercent)
 	}
-	if m.getenv("GOMAXPROCS") != "" {
-		build()
-		return
+	if m.getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtimeProcs + 1)
 	}
-	runtime.GOMAXPROCS(runtimeProcs + 1)
-	defer runtime.GOMAXPROCS(runtimeProcs)
 	build()
+}
+
+// settled gives back the settings of a refresh (see building) once the refresh is done,
+// published or not.
+func (m *Main) settled() {
+	m.collectAsServing()
+	if m.getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtimeProcs)
+	}
+}
+
+// collectAsServing sets the collector back to defaultGCPercent, unless the operator set
+// GOGC.
+func (m *Main) collectAsServing() {
+	if m.getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 }
 
 // runtimeProcs is GOMAXPROCS as the runtime set it at start.
