@@ -52,3 +52,17 @@ func TestPointMetresMatchesDistanceMetres(t *testing.T) {
 		}
 	}
 }
+
+// TestAsinNear: asinNear is math.Asin within a few units in the last place where its
+// series is used, and math.Asin beyond.
+func TestAsinNear(t *testing.T) {
+	for i := range 100001 {
+		x := float64(i) / 100000 * 0.05
+		if got, want := asinNear(x), math.Asin(x); math.Abs(got-want) > 1e-15*want {
+			t.Fatalf("asinNear(%v) = %v, math.Asin %v", x, got, want)
+		}
+	}
+	if asinNear(1) != math.Asin(1) {
+		t.Fatal("asinNear(1) is not math.Asin(1)")
+	}
+}
