@@ -7,9 +7,6 @@ import (
 	"testing"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/gigs/gigs/engine"
-	"github.com/gigs/gigs/testkit/scale"
 )
 
 // BenchmarkDiscovery measures the bench's near rows (bench/run/discovery.go) in memory,
@@ -28,13 +25,7 @@ func BenchmarkDiscovery(b *testing.B) {
 
 // benchmarkDiscovery builds n gigs and runs BenchmarkDiscovery's requests on them.
 func benchmarkDiscovery(b *testing.B, n int, near, to string) {
-	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: testNow}), engine.Options{Now: testNow})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var live engine.Live
-	live.Publish(snap)
-	h := testServer(b, &live).Handler()
+	h := scaleHandler(b, n)
 	for _, tc := range []struct{ name, uri string }{
 		{"city, 30 days", "/v1/gigs?city=london-0&to=" + to},
 		{"near 25km, 30 days", near},
