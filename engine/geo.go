@@ -356,6 +356,15 @@ type nearQuery struct {
 // half its latitude and half its longitude, and its latitude's cosine.
 type nearTrig struct{ slat, clat, slon, clon, cos0 float64 }
 
+// trigOf returns the trigonometry of the point (lat, lon).
+func trigOf(lat, lon float64) nearTrig {
+	var t nearTrig
+	t.slat, t.clat = math.Sincos(lat * rad / 2)
+	t.slon, t.clon = math.Sincos(lon * rad / 2)
+	t.cos0 = math.Cos(lat * rad)
+	return t
+}
+
 // Near restricts q to the gigs at venues within radiusKm of (lat, lon), and orders its
 // page by distance (then start, then id) when byDistance is set; Run sets Dist. The
 // caller checks the values (ValidPosition, 0 < radiusKm <= MaxRadiusKm). Call it before
@@ -379,14 +388,13 @@ func (g *geoIndex) findNear(q *Query) bool {
 	if latLo > -90 && latHi < 90 {
 		dlon = math.Asin(min(1, math.Sin(delta*math.Pi/180)/math.Cos(n.lat*math.Pi/180))) * 180 / math.Pi
 	}
-	cos0 := math.Cos(n.lat * rad)
 	// A point is within the radius for sure, or beyond it, when its haversine term, from
 	// the points' sines and cosines without calling on any (hav), is clearly below or
 	// above the radius's; only the few on the edge are measured (with DistanceKm's own
 	// arithmetic). Distances are measured for the page alone.
-	slat, clat := math.Sincos(n.lat * rad / 2)
-	slon, clon := math.Sincos(n.lon * rad / 2)
-	q.near.trig = nearTrig{slat, clat, slon, clon, cos0}
+	q.near.trig = trigOf(n.lat, n.lon)
+	t := q.near.trig
+	slat, clat, slon, clon, cos0 := t.slat, t.clat, t.slon, t.clon, t.cos0
 	h := math.Sin(n.km / EarthRadiusKm / 2)
 	aIn, aOut := h*h*(1-1e-9), h*h*(1+1e-9)
 	// Tiles wholly within the radius are taken whole, away from the poles (see tileWithin).
@@ -622,6 +630,17 @@ func (g *geoIndex) hav(k int, slat, clat, slon, clon, cos0 float64) float64 {
 	return dlat*dlat + cos0*t[0]*dlon*dlon
 }
 
+// asinNear returns the arcsine of x, 0 <= x <= 1: for the half-chords of distances within
+// MaxRadiusKm (x at most 0.0393), by its series to x⁹, whose rest is below 1e-17 (a
+// ten-billionth of a metre on the ground), without math.Asin's square root and division.
+func asinNear(x float64) float64 {
+	if x > 0.04 {
+		return math.Asin(x)
+	}
+	x2 := x * x
+	return x * (1 + x2*(1.0/6+x2*(3.0/40+x2*(5.0/112+x2*(35.0/1152)))))
+}
+
 // havOf returns the haversine term of a distance in kilometres, a hair above.
 func havOf(km float64) float64 {
 	h := math.Sin(km / EarthRadiusKm / 2)
@@ -654,13 +673,21 @@ func (s *Snapshot) nearMarked(q *Query, p uint32) bool {
 	return k != noPoint && q.mark[k>>6]&(1<<(k&63)) != 0
 }
 
-// metresOf returns the distance in metres from q's point to position p's venue.
-func (s *Snapshot) metresOf(q *Query, p int) uint32 { return s.geo.pointMetres(q, int(s.geo.of[p])) }
-
-// pointMetres returns the distance in whole metres from q's point to point k.
+// pointMetres returns the distance in whole metres from q's point to point k, which
+// findNear set the trigonometry of, as DistanceMetres gives it. It is measured from the
+// haversine term hav computes from the index's sines and cosines, with no sine to
+// compute: that term differs from DistanceKm's in its last places only, a few nanometres
+// on the ground, so the two round to the same metre unless the distance lies within a
+// micrometre of half a metre, where it is measured with DistanceKm's own arithmetic.
 func (g *geoIndex) pointMetres(q *Query, k int) uint32 {
+	t := &q.near.trig
+	a := g.hav(k, t.slat, t.clat, t.slon, t.clon, t.cos0)
+	m := 2 * EarthRadiusKm * asinNear(math.Sqrt(min(1, max(0, a)))) * 1000
+	if f := m - math.Floor(m); math.Abs(f-0.5) > 1e-6 {
+		return uint32(math.Round(m))
+	}
 	lat, lon := g.at(k)
-	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, math.Cos(q.near.lat*rad), g.trig[5*k]) * 1000))
+	return uint32(math.Round(distanceKm(q.near.lat, q.near.lon, lat, lon, t.cos0, g.trig[5*k]) * 1000))
 }
 
 // appendVenueRef appends a gig's venue: its slug and name, and its position when known

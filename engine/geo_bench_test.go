@@ -20,6 +20,11 @@ func BenchmarkNearPage(b *testing.B) {
 		{"city+30 days", func(q *engine.Query) { q.Match(engine.DimCity, []byte("london-0")); month(q) }},
 		{"near 25km+30 days", func(q *engine.Query) { q.Near(lat, lon, 25, false); month(q) }},
 		{"near 25km+30 days by distance", func(q *engine.Query) { q.Near(lat, lon, 25, true); month(q) }},
+		// The bench's row: from now (an instant, as a request without from) to a date.
+		{"near 25km+now to 30 days", func(q *engine.Query) {
+			q.Near(lat, lon, 25, false)
+			q.From, q.To = engine.AtInstant(now), engine.OnDate(now.AddDate(0, 0, 30))
+		}},
 		{"city+30 days gzip", func(q *engine.Query) { q.Match(engine.DimCity, []byte("london-0")); month(q) }},
 		{"near 25km+30 days gzip", func(q *engine.Query) { q.Near(lat, lon, 25, false); month(q) }},
 		{"near 25km+30 days by distance gzip", func(q *engine.Query) { q.Near(lat, lon, 25, true); month(q) }},

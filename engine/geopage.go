@@ -125,8 +125,12 @@ func (s *Snapshot) setDist(q *Query) {
 		return
 	}
 	q.Dist = q.Dist[:0]
+	last, metres := uint32(noPoint), uint32(0)
 	for _, p := range q.Page {
-		q.Dist = append(q.Dist, s.metresOf(q, p))
+		if k := s.geo.of[p]; k != last { // a page's gigs are often at one venue in a row
+			last, metres = k, s.geo.pointMetres(q, int(k))
+		}
+		q.Dist = append(q.Dist, metres)
 	}
 }
 

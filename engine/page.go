@@ -49,8 +49,16 @@ func (s *Snapshot) appendGigsPage(dst []byte, positions []int, dists []uint32, i
 		_, _ = h.Write(b)
 		rest = rest[n:]
 	}
-	for i := range dists {
-		_, _ = h.Write(appendDistance(insert[:0], dists[i]))
+	if len(dists) > 0 {
+		b := hashes[:0] // the distances' text, written to h as it would be one by one
+		for _, d := range dists {
+			if len(b) > len(hashes)-32 {
+				_, _ = h.Write(b)
+				b = hashes[:0]
+			}
+			b = appendDistance(b, d)
+		}
+		_, _ = h.Write(b)
 	}
 	if !gz {
 		dst = append(dst, `{"data":[`...)

@@ -35,13 +35,7 @@ func benchSizes() []int {
 
 // benchmarkMix builds n gigs and replays their mix, whole and by kind.
 func benchmarkMix(b *testing.B, n int) {
-	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: testNow}), engine.Options{Now: testNow})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var live engine.Live
-	live.Publish(snap)
-	h := testServer(b, &live).Handler()
+	h := scaleHandler(b, n)
 	var ctx fasthttp.RequestCtx
 	set, err := mix.Paths(func(path string) (int, []byte) {
 		serveURI(h, &ctx, path)
@@ -76,6 +70,17 @@ func benchmarkMix(b *testing.B, n int) {
 			}
 		})
 	}
+}
+
+// scaleHandler returns the handler of a test server of the synthetic dataset of n gigs.
+func scaleHandler(b *testing.B, n int) fasthttp.RequestHandler {
+	snap, err := engine.Build(scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: testNow}), engine.Options{Now: testNow})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var live engine.Live
+	live.Publish(snap)
+	return testServer(b, &live).Handler()
 }
 
 // serveURI answers a GET of uri with h into ctx, reset first.
