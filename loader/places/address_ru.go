@@ -26,10 +26,13 @@ func settlementTown(_ *Gazetteer, r *lineReading) bool {
 	if scriptOf(r.p.Locality) != cyrillicScript {
 		return false
 	}
+	// "м." is the Ukrainian місто only in Ukrainian text: in Russian it is a metro station
+	// ("Клуб, м. Сокол, Москва" is in Moscow).
+	ukrainian := strings.ContainsAny(r.p.Locality, "іїєґІЇЄҐ")
 	for s := r.p.Locality; s != ""; {
 		var part string
 		part, s, _ = strings.Cut(s, ",")
-		if town, ok := afterSettlementType(strings.TrimSpace(part)); ok {
+		if town, ok := afterSettlementType(strings.TrimSpace(part), ukrainian); ok {
 			q := r.p
 			q.Locality = stripPostal(town)
 			r.out = append(r.out, q)
@@ -41,8 +44,8 @@ func settlementTown(_ *Gazetteer, r *lineReading) bool {
 
 // afterSettlementType returns the name after a settlement's type that starts s (see
 // settlementTypes), when a capital letter starts it: "Новоалтайск" of "г. Новоалтайск",
-// not the house of "д. 41".
-func afterSettlementType(s string) (string, bool) {
+// not the house of "д. 41". The Ukrainian "м." counts only when ukrainian is set.
+func afterSettlementType(s string, ukrainian bool) (string, bool) {
 	i := strings.IndexAny(s, ". ")
 	if i <= 0 {
 		return "", false
@@ -50,7 +53,7 @@ func afterSettlementType(s string) (string, bool) {
 	word, dot := s[:i], s[i] == '.'
 	found := false
 	for _, t := range settlementTypes {
-		if strings.EqualFold(word, t) && (dot || utf8.RuneCountInString(t) >= 3) {
+		if strings.EqualFold(word, t) && (dot || utf8.RuneCountInString(t) >= 3) && (t != "м" || ukrainian) {
 			found = true
 			break
 		}

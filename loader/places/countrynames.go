@@ -112,7 +112,9 @@ func countryCode(name string) (string, bool) {
 	}
 	// English writes some countries with the article: "the UK", "the Netherlands".
 	if len(name) > 4 && strings.EqualFold(name[:4], "the ") {
-		return countryCode(name[4:])
+		if code, ok := engine.CountryCode(name[4:]); ok {
+			return code, true
+		}
 	}
 	var buf [64]byte
 	if len(name) > len(buf) {

@@ -22,6 +22,10 @@ type Place struct {
 	HasGeo   bool
 
 	by string // what chose this reading of an address line, when a rule did (readings)
+	// unread is a part of the line after the town that the gazetteer cannot read (a county,
+	// a region in another language): it may tell the town's namesakes apart, so the most
+	// populous of them is not chosen over it (townBeforeNoTown).
+	unread string
 }
 
 // Near bounds the distances Locate trusts coordinates over.
@@ -441,11 +445,15 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 			return c, "coordinates", nil
 		}
 	}
-	if c, by := standsOut(found, ctx); c != nil {
+	if c, by := standsOut(found, ctx); c != nil && (p.unread == "" || by == ctx.ZoneBy) {
 		return c, by, nil
 	}
 	if found[0].village() {
 		return nil, "", nil // villages nothing tells apart: the town is made, as one the gazetteer lacks
+	}
+	if p.unread != "" {
+		return nil, "", fmt.Errorf("%w; %q after it may tell which, but is no region the gazetteer knows",
+			ambiguous(p.Locality, country, found), p.unread)
 	}
 	return nil, "", ambiguous(p.Locality, country, found)
 }

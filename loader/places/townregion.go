@@ -22,7 +22,8 @@ func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 		return false
 	}
 	town := stripPostal(r.rest[n-2])
-	if len(inCountry(buf[:0], g.CitiesNamed(town), country)) == 0 {
+	namesakes := len(inCountry(buf[:0], g.CitiesNamed(town), country))
+	if namesakes == 0 {
 		return false
 	}
 	// The town may itself follow a smaller one near it, as a British address names a
@@ -35,6 +36,12 @@ func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 		}
 	}
 	r.q.Locality, r.town, r.q.by = town, true, byTownBeforeNoTown
+	if namesakes > 1 {
+		// The part after the town may be what tells its namesakes apart: the most
+		// populous is not taken over it ("Newport, Isle of Wight, UK" is not Newport in
+		// Wales), a zone of the context still may.
+		r.q.unread = place
+	}
 	return false
 }
 
