@@ -24,10 +24,10 @@ import (
 //     venue's name before it, a district after a hyphen or after it, a province's code).
 //
 // A place is read in such an order only when the gazetteer confirms it: the town is a
-// gazetteer city (never a made one, except a town before its region in a feed whose zone
-// is that region's country's: the line states the region, which places a town the
-// gazetteer lacks) of the country the place or its source states, or else in the feed's
-// zone or its country, and within townKm of the place's coordinates when it has them. The
+// gazetteer city (never a made one) of the country the place or its source states, or
+// else in the feed's zone or in its country keeping its clock (a country of several zones:
+// "Home" in an America/New_York feed is no town of Washington), never a village for a word
+// alone ("Arena"), and within townKm of the place's coordinates when it has them. The
 // first two orders are read before the feed's context is (restate: a country misread
 // would otherwise be the feed's), the last two only when the venue-first reading fails or
 // makes a town the gazetteer lacks (reorder). The reading's decided_by names the order.
@@ -57,9 +57,9 @@ func (n *normalizer) restate(p *source.Place) string {
 	if p.Street != "" || strings.TrimSpace(p.Locality) != "" {
 		return ""
 	}
-	if _, ok := n.townNamed(name, *p, false); ok {
+	if c, ok := n.townNamed(name, *p, false); ok && !(c.Village() && !strings.ContainsRune(name, ' ')) {
 		p.Locality = name
-		return byTownAlone
+		return byTownAlone // a village's one word alone is a venue's name ("Arena") as often
 	}
 	return ""
 }
@@ -67,9 +67,10 @@ func (n *normalizer) restate(p *source.Place) string {
 // townAndRegion reads a line of two parts, a town and its region ("Pittsburgh, PA",
 // "Hamilton, ON", "Toronto, Ontario", "Austin, TX 78701"), which the venue-first reading
 // takes for a venue and its country, town or street, as the town in its region: when the
-// line, read as an address on one line, names a gazetteer town of that region, or a town
-// the gazetteer lacks in a region of the country of the feed's zone ("Livingston, LA" in
-// America/Chicago). It returns the order it read it in; "" leaves p as it is.
+// line, read as an address on one line, names a gazetteer town or village of that region.
+// A name the gazetteer lacks is no town ("The Stone Pony, NJ", "TBA, TX": a venue before
+// its state), and the line keeps the venue-first reading's reason. It returns the order it
+// read it in; "" leaves p as it is.
 func (n *normalizer) townAndRegion(p *source.Place, name string) string {
 	region, country, street := strings.TrimSpace(p.Locality), strings.TrimSpace(p.Country), strings.TrimSpace(p.Street)
 	line := region
@@ -91,12 +92,11 @@ func (n *normalizer) townAndRegion(p *source.Place, name string) string {
 	}
 	q := places.Place{Locality: name + ", " + line}
 	r, err := n.places.Read(q, places.Context{Zone: p.FeedZone})
-	if err != nil || !slices.Contains(n.places.RegionCountries(region), r.City.Country) ||
-		!r.Made && !slices.Contains(n.places.CitiesNamed(name), r.City) {
-		return "" // "The Fillmore, New York": a venue in the city named after its state
-	}
-	if r.Made && (p.FeedZone == "" || n.places.ZoneCountry(p.FeedZone) != r.City.Country) {
-		return "" // a venue named before a state's code is no town of the state
+	if err != nil || r.Made || !slices.Contains(n.places.RegionCountries(region), r.City.Country) ||
+		!slices.Contains(n.places.CitiesNamed(name), r.City) {
+		// "The Fillmore, New York": a venue in the city named after its state; "The Stone
+		// Pony, NJ", "TBA, TX": a venue named before a state, no town of it.
+		return ""
 	}
 	p.Locality, p.Country, p.Street = q.Locality, "", ""
 	return byTownAndRegion
@@ -187,8 +187,10 @@ func (n *normalizer) townNamed(name string, p source.Place, own bool) (*places.C
 		return nil, false
 	case want != "" && r.City.Country != want:
 		return nil, false
-	case want == "" && zone != "" && r.City.Timezone != zone && n.places.ZoneCountry(zone) != r.City.Country:
-		return nil, false // the feed's zone is the town's, or its country's
+	case want == "" && zone != "" && (!r.City.KeepsClock(zone) || r.City.Timezone != zone && n.places.ZoneCountry(zone) != r.City.Country):
+		// The feed's zone is the town's, or its country's and keeps the town's clock: a
+		// town of another of the country's zones is no town of the feed.
+		return nil, false
 	case p.HasGeo && r.City.HasGeo && places.Distance(p.Lat, p.Lon, r.City.Lat, r.City.Lon) > townKm:
 		return nil, false
 	}
