@@ -24,10 +24,10 @@ import (
 //     venue's name before it, a district after a hyphen or after it, a province's code).
 //
 // A place is read in such an order only when the gazetteer confirms it: the town is a
-// gazetteer city (never a made one, except a town before its region in a feed whose zone
-// is that region's country's: the line states the region, which places a town the
-// gazetteer lacks) of the country the place or its source states, or else in the feed's
-// zone or its country, and within townKm of the place's coordinates when it has them. The
+// gazetteer city (never a made one) of the country the place or its source states, or
+// else in the feed's zone or in its country keeping its clock (a country of several zones:
+// "Home" in an America/New_York feed is no town of Washington), never a village for a word
+// alone ("Arena") unless the coordinates confirm it, and within townKm of the place's coordinates when it has them. The
 // first two orders are read before the feed's context is (restate: a country misread
 // would otherwise be the feed's), the last two only when the venue-first reading fails or
 // makes a town the gazetteer lacks (reorder). The reading's decided_by names the order.
@@ -57,7 +57,9 @@ func (n *normalizer) restate(p *source.Place) string {
 	if p.Street != "" || strings.TrimSpace(p.Locality) != "" {
 		return ""
 	}
-	if _, ok := n.townNamed(name, *p, false); ok {
+	if c, ok := n.townNamed(name, *p, false); ok && (p.HasGeo || !c.Village() || strings.ContainsRune(name, ' ')) {
+		// A village's one word alone is a venue's name ("Arena") as often, unless the
+		// event's coordinates lie near it ("Zwillikon").
 		p.Locality = name
 		return byTownAlone
 	}
@@ -67,9 +69,10 @@ func (n *normalizer) restate(p *source.Place) string {
 // townAndRegion reads a line of two parts, a town and its region ("Pittsburgh, PA",
 // "Hamilton, ON", "Toronto, Ontario", "Austin, TX 78701"), which the venue-first reading
 // takes for a venue and its country, town or street, as the town in its region: when the
-// line, read as an address on one line, names a gazetteer town of that region, or a town
-// the gazetteer lacks in a region of the country of the feed's zone ("Livingston, LA" in
-// America/Chicago). It returns the order it read it in; "" leaves p as it is.
+// line, read as an address on one line, names a gazetteer town or village of that region.
+// A name the gazetteer lacks is no town ("The Stone Pony, NJ", "TBA, TX": a venue before
+// its state), and the line keeps the venue-first reading's reason. It returns the order it
+// read it in; "" leaves p as it is.
 func (n *normalizer) townAndRegion(p *source.Place, name string) string {
 	region, country, street := strings.TrimSpace(p.Locality), strings.TrimSpace(p.Country), strings.TrimSpace(p.Street)
 	line := region
@@ -91,12 +94,11 @@ func (n *normalizer) townAndRegion(p *source.Place, name string) string {
 	}
 	q := places.Place{Locality: name + ", " + line}
 	r, err := n.places.Read(q, places.Context{Zone: p.FeedZone})
-	if err != nil || !slices.Contains(n.places.RegionCountries(region), r.City.Country) ||
-		!r.Made && !slices.Contains(n.places.CitiesNamed(name), r.City) {
-		return "" // "The Fillmore, New York": a venue in the city named after its state
-	}
-	if r.Made && (p.FeedZone == "" || n.places.ZoneCountry(p.FeedZone) != r.City.Country) {
-		return "" // a venue named before a state's code is no town of the state
+	if err != nil || r.Made || !slices.Contains(n.places.RegionCountries(region), r.City.Country) ||
+		!slices.Contains(n.places.CitiesNamed(name), r.City) {
+		// "The Fillmore, New York": a venue in the city named after its state; "The Stone
+		// Pony, NJ", "TBA, TX": a venue named before a state, no town of it.
+		return ""
 	}
 	p.Locality, p.Country, p.Street = q.Locality, "", ""
 	return byTownAndRegion
@@ -110,10 +112,21 @@ func (n *normalizer) townAndRegion(p *source.Place, name string) string {
 // part, the words before the town join the venue's name ("Hovedscenen, Kulturhuset"). Of
 // a line whose venue-first reading made a town, only its last part is read again, for a
 // town within it: a venue named like a town elsewhere stays where the line puts it.
+//
+// A town is read first only when the line confirms it: the town is a city of MajorCity
+// people or more, or the place's coordinates lie near it; no part after it names a town
+// or a region of its country ("Hope, 12 Queens Road, Brighton, East Sussex": a venue, its
+// street, its town); and the venue's name so read is no region or region's code ("Milano,
+// MI"). Only the line's last lastParts parts are read for a town within, and lines longer
+// than maxOrderLine bytes are left as the venue-first reading has them: what a line costs
+// to read does not grow with it.
 func (n *normalizer) reorder(p *source.Place, made bool) string {
+	if len(p.Name)+len(p.Street)+len(p.Locality) > maxOrderLine {
+		return ""
+	}
 	rest := lineParts(p.Street, p.Locality)
 	if len(rest) > 0 && !made {
-		if _, ok := n.townNamed(p.Name, *p, false); ok {
+		if town, ok := n.townNamed(p.Name, *p, false); ok && (town.Major() || p.HasGeo) {
 			venue := len(rest) - 1
 			for i := len(rest) - 1; i >= 0; i-- {
 				if !hasDigit(rest[i]) {
@@ -121,11 +134,11 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 					break
 				}
 			}
-			town := strings.TrimSpace(p.Name)
-			p.Name = rest[venue]
-			p.Street = strings.Join(append(rest[:venue:venue], rest[venue+1:]...), ", ")
-			p.Locality = town
-			return byTownFirst
+			if !n.placesAfter(rest, town.Country) && !n.regionLike(rest[venue]) {
+				p.Name, p.Locality = rest[venue], strings.TrimSpace(p.Name)
+				p.Street = strings.Join(append(rest[:venue:venue], rest[venue+1:]...), ", ")
+				return byTownFirst
+			}
 		}
 	}
 	parts := lineParts(p.Locality)
@@ -136,10 +149,13 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 	if nameOnly {
 		parts = []string{p.Name} // "Jazzclub Unterfahrt (München)"
 	}
-	for i := len(parts) - 1; i >= 0; i-- {
-		for _, c := range townsWithin(parts[i]) {
-			if nameOnly && c.before == "" && c.region == "" {
+	for i := len(parts) - 1; i >= 0 && i >= len(parts)-lastParts; i-- {
+		for _, c := range townsWithin(parts[i], nameOnly) {
+			if nameOnly && c.before == "" && c.region == "" && c.province == "" {
 				continue // a name that is a town alone: restate's
+			}
+			if c.bare && !venueBefore(c.before) {
+				continue // "Hamburger Hof", "Muri bei Bern", "Hotel Bristol": no town after a venue's word
 			}
 			q := *p
 			if c.region != "" && strings.TrimSpace(p.Country) != "" {
@@ -159,6 +175,34 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 		}
 	}
 	return ""
+}
+
+// maxOrderLine bounds the bytes of a line reorder reads in other orders; lastParts, the
+// parts at its end it reads for a town within, or for a town or region after a town
+// read first.
+const (
+	maxOrderLine = 1024
+	lastParts    = 4
+)
+
+// placesAfter reports whether one of the last lastParts of parts names a town or a region
+// of the country: the line then names its town after the venue, as venue-first lines do.
+func (n *normalizer) placesAfter(parts []string, country string) bool {
+	for _, s := range parts[max(0, len(parts)-lastParts):] {
+		if n.regionLike(s) && slices.Contains(n.places.RegionCountries(s), country) {
+			return true
+		}
+		if _, ok := n.townNamed(s, source.Place{Country: country}, true); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// regionLike reports whether s may name a region rather than a venue: a region's code
+// ("MI", "NSW") or a region the gazetteer knows ("Ontario").
+func (n *normalizer) regionLike(s string) bool {
+	return regionCodeLike(s) || len(n.places.RegionCountries(s)) > 0
 }
 
 // townNamed returns the gazetteer city that name, read alone as a town, is, when the
@@ -187,8 +231,10 @@ func (n *normalizer) townNamed(name string, p source.Place, own bool) (*places.C
 		return nil, false
 	case want != "" && r.City.Country != want:
 		return nil, false
-	case want == "" && zone != "" && r.City.Timezone != zone && n.places.ZoneCountry(zone) != r.City.Country:
-		return nil, false // the feed's zone is the town's, or its country's
+	case want == "" && zone != "" && (!r.City.KeepsClock(zone) || r.City.Timezone != zone && n.places.ZoneCountry(zone) != r.City.Country):
+		// The feed's zone is the town's, or its country's and keeps the town's clock: a
+		// town of another of the country's zones is no town of the feed.
+		return nil, false
 	case p.HasGeo && r.City.HasGeo && places.Distance(p.Lat, p.Lon, r.City.Lat, r.City.Lon) > townKm:
 		return nil, false
 	}
@@ -215,21 +261,25 @@ func lineParts(lines ...string) []string {
 
 // townWithin is a town a part of a locality may name, the words before it, and whether
 // only a space parts them (a bare word after a venue's name is taken for a town only when
-// it names a city of 15,000 people or more: "Kulturhuset Tromsø", not "Hotel California").
+// it names a city of 15,000 people or more and the words before hold a venue's word:
+// "Kulturhuset Tromsø", not "Hotel California", "Hamburger Hof" or "Muri bei Bern").
 type townWithin struct {
 	town, before string
 	region       string // a region's code after the town ("Muri AG", "Milano MI"), which chooses between namesakes
+	province     string // a province's name in brackets after the town ("Getafe (Madrid)"), which the gazetteer's regions do not name
 	bare         bool
 }
 
 // townsWithin returns the towns a part of a locality may name, most likely first: with
 // its words that hold digits (postal codes) left out, the part itself ("48157 Münster" of
-// "Münster, 48157 Münster-Coerde"); what brackets close it ("Jazzclub Unterfahrt
-// (München)") or a dash parts from the rest ("Jazzclub Unterfahrt - München"); the words
+// "Münster, 48157 Münster-Coerde"); what brackets close it when the part is the venue's
+// name (nameOnly: "Jazzclub Unterfahrt (München)"), else the words before the brackets
+// ("Getafe (Madrid)": a town and its province); what a dash parts from the rest
+// ("Jazzclub Unterfahrt - München"); the words
 // before a region's code ("Muri AG", "Muri (AG)", "20121 Milano MI"); the words before a
 // hyphen ("Münster-Coerde": a district of Münster); then its last word and its last two
 // words after a venue's name ("Kulturhuset Tromsø").
-func townsWithin(part string) []townWithin {
+func townsWithin(part string, nameOnly bool) []townWithin {
 	var words []string
 	for _, w := range strings.Fields(part) {
 		if !hasDigit(w) {
@@ -242,7 +292,15 @@ func townsWithin(part string) []townWithin {
 	s := strings.Join(words, " ")
 	out := []townWithin{{town: s}}
 	if i := strings.LastIndexByte(s, '('); i > 0 && strings.HasSuffix(s, ")") && !regionCodeLike(s[i+1:len(s)-1]) {
-		return append(out, townWithin{town: strings.TrimSpace(s[i+1 : len(s)-1]), before: strings.TrimSpace(s[:i])})
+		inner, before := strings.TrimSpace(s[i+1:len(s)-1]), strings.TrimSpace(s[:i])
+		if !nameOnly {
+			// "Alcalá de Henares (Madrid)": a town and its province, never the province's
+			// capital; the province's name is no region of the gazetteer's to choose by.
+			return append(out, townWithin{town: before, province: inner})
+		}
+		// The venue's name: the town and its province ("Getafe (Madrid)"), else the
+		// venue's name and its town.
+		return append(out, townWithin{town: before, province: inner}, townWithin{town: inner, before: before})
 	}
 	for _, dash := range []string{" - ", " – ", " — "} {
 		if i := strings.LastIndex(s, dash); i > 0 {
@@ -301,4 +359,37 @@ func (n *normalizer) placeEvent(ev *source.Event) (*places.City, places.Reading,
 		r.By = by
 	}
 	return c, r, nil
+}
+
+// venueWords are parts of words that name a kind of venue, in the languages of the
+// gazetteer's countries, lower case: words before a town's name that hold one make it the
+// venue's town ("Kulturhuset Tromsø", "Jazzclub Unterfahrt München"). A hotel's, an inn's
+// or a café's name is no venue's word: such houses are named after towns elsewhere
+// ("Hotel Bristol", "Hamburger Hof", "Le Petit Paris").
+var venueWords = []string{
+	"arena", "aula", "bar", "bühne", "center", "centre", "church", "cinema", "club", "forum",
+	"hall", "haus", "hus", "jazz", "keller", "kino", "kirche", "kirke", "klub", "kultur",
+	"kyrka", "lounge", "music", "musik", "oper", "pub", "saal", "sala", "salle", "scen",
+	"scène", "stage", "studio", "talo", "teat", "theat", "théâtre", "zentrum",
+}
+
+// connectors are words that tie a place's name to a town's, which then names where the
+// place lies, not the venue's town: "Muri bei Bern", "Newcastle upon Tyne".
+var connectors = []string{"am", "an", "auf", "b.", "bei", "im", "near", "nr", "ob", "on", "sous", "sur", "upon"}
+
+// venueBefore reports whether the words before a town's name after a space name a venue
+// (they hold a venueWords word) and end in no connector.
+func venueBefore(before string) bool {
+	fields := strings.Fields(strings.ToLower(before))
+	if len(fields) == 0 || slices.Contains(connectors, fields[len(fields)-1]) {
+		return false
+	}
+	for _, f := range fields {
+		for _, w := range venueWords {
+			if strings.Contains(f, w) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -45,7 +45,17 @@ func TestPlaceOrders(t *testing.T) {
 	}{
 		{"town and state in a Louisiana feed", "Zachary\\, LA", "America/Chicago", "", 0, 0, "zachary", "", byTownAndRegion},
 		{"a small town and its state", "Livingston\\, LA", "America/Chicago", "", 0, 0, "livingston-la-us", "", byTownAndRegion},
-		{"a town the gazetteer lacks, and its state", "Zzyzxville\\, LA", "America/Chicago", "", 0, 0, "zzyzxville-us", "", byTownAndRegion},
+		{"a town the gazetteer lacks, and its state, is no town", "Zzyzxville\\, LA", "America/Chicago", "", 0, 0, "", "", ""},
+		{"a venue before its state's code", "The Stone Pony\\, NJ", "America/New_York", "", 0, 0, "", "", ""},
+		{"no venue before a state's code", "Online\\, CA", "America/Los_Angeles", "", 0, 0, "", "", ""},
+		{"a venue to be announced before a state's code", "TBA\\, TX", "America/Chicago", "", 0, 0, "", "", ""},
+		{"a private event before a state's code", "Private Event\\, MA", "America/New_York", "", 0, 0, "", "", ""},
+		{"a venue before its state's code, of a city of the state", "Blue Note\\, NY", "America/New_York", "", 0, 0, "", "", ""},
+		{"a venue before its state's name", "Bar\\, New Jersey", "America/New_York", "", 0, 0, "", "", ""},
+		{"a town of another zone of the feed's country", "Home", "America/New_York", "", 0, 0, "", "", ""},
+		{"a town of another zone, a venue's word", "Dakota", "America/New_York", "", 0, 0, "", "", ""},
+		{"a village of another zone, a venue's word", "Arena", "America/New_York", "", 0, 0, "", "", ""},
+		{"a village's one word alone in its own zone", "Arena", "America/Chicago", "", 0, 0, "", "", ""},
 		{"a state's code alone is no town", "LA", "America/Chicago", "", 0, 0, "", "", ""},
 		{"town and state, no zone, the state's code a country's", "Pittsburgh\\, PA", "", "", 0, 0, "pittsburgh", "", byTownAndRegion},
 		{"town and state, no zone", "Austin\\, TX", "", "", 0, 0, "austin", "", byTownAndRegion},
@@ -78,6 +88,18 @@ func TestPlaceOrders(t *testing.T) {
 		{"the village before its county", "Village Hall\\, Great Ayton\\, North Yorkshire", "Europe/London", "", 0, 0, "great-ayton", "", byTownWithin},
 		{"venue first", "Polar Bear Music Club\\, 229 Spring Bank\\, Hull\\, HU3 1LR", "", "", 0, 0, "kingston-upon-hull", "", ""},
 		{"the town before its county, no context", "Molly Mangan's\\, Molly Mangan's Irish Bar\\, 64-70 Newland Avenue\\, Hull\\, East Yorkshire\\, HU5 3AB", "", "", 0, 0, "kingston-upon-hull", "", byTownWithin},
+		{"a town and its province", "Sala X\\, Alcalá de Henares (Madrid)", "Europe/Madrid", "", 0, 0, "alcala-de-henares", "Sala X", byTownWithin},
+		{"a town and its province, no venue", "Getafe (Madrid)", "Europe/Madrid", "", 0, 0, "getafe", "", byTownWithin},
+		{"a venue, a town and its province", "Auditorio\\, Talavera de la Reina (Toledo)", "Europe/Madrid", "", 0, 0, "talavera-de-la-reina", "", byTownWithin},
+		{"a town of a namesake abroad and its province", "Teatro\\, Mérida (Badajoz)", "Europe/Madrid", "", 0, 0, "merida-es", "", byTownWithin},
+		{"a town and its province, a venue's street before", "Sala Paúl\\, Calle Larga 1\\, Jerez de la Frontera (Cádiz)", "Europe/Madrid", "", 0, 0, "jerez-de-la-frontera", "", byTownWithin},
+		{"a venue named like a small town, its town after", "Church\\, 1 High Street\\, Sometown\\, Gloucestershire", "Europe/London", "", 0, 0, "", "", ""},
+		{"a venue named like a town, its town and county after", "Hope\\, 12 Queens Road\\, Brighton\\, East Sussex", "Europe/London", "", 0, 0, "brighton-gb", "", byTownWithin},
+		{"a town and its province's code is no venue", "Milano\\, MI", "Europe/Rome", "", 0, 0, "", "", ""},
+		{"a town's adjective before a town", "Hamburger Hof", "Europe/Berlin", "", 0, 0, "", "", ""},
+		{"a village near a town", "Muri bei Bern", "Europe/Zurich", "", 0, 0, "", "", ""},
+		{"an article and an adjective before a town", "Le Petit Paris", "Europe/Paris", "", 0, 0, "", "", ""},
+		{"a hotel named after a town", "Hotel Bristol", "Europe/London", "", 0, 0, "", "", ""},
 		{"venue first, the venue named like a town", "Paris\\, Oranienstraße 5\\, Berlin", "Europe/Berlin", "", 0, 0, "berlin", "Paris", ""},
 	}
 	for _, tt := range tests {
@@ -159,4 +181,26 @@ func FuzzPlaceOrders(f *testing.F) {
 			t.Fatalf("%q reordered %+v as %+v (%s): no town's name", line, p, q, by)
 		}
 	})
+}
+
+// TestPlaceOrdersLongLine checks that a line longer than maxOrderLine is left as the
+// venue-first reading has it: a town first and a venue's name last 20,000 parts later is
+// not read town first, and reading it costs what the venue-first reading costs.
+func TestPlaceOrdersLongLine(t *testing.T) {
+	n := newNormalizer(noon, 1)
+	for _, tt := range []struct {
+		name, line, zone, by string
+	}{
+		{"short", "Москва, ул. Старая Басманная 21/4, Актовый Зал", "Europe/Moscow", byTownFirst},
+		{"long", "Москва, " + strings.Repeat("корпус А, ", 20000) + "Актовый Зал", "Europe/Moscow", ""},
+		{"short, a town within", "Hovedscenen, Kulturhuset Tromsø", "Europe/Oslo", byTownWithin},
+		{"long, a town within", strings.Repeat("Hovedscenen ", 100) + ", Kulturhuset Tromsø", "Europe/Oslo", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := orderPlace(tt.line, tt.zone, "", 0, 0)
+			if by := n.reorder(&p, false); by != tt.by {
+				t.Errorf("%.60q… read %q; want %q", tt.line, by, tt.by)
+			}
+		})
+	}
 }
