@@ -57,7 +57,7 @@ func (n *normalizer) restate(p *source.Place) string {
 	if p.Street != "" || strings.TrimSpace(p.Locality) != "" {
 		return ""
 	}
-	if c, ok := n.townNamed(name, *p, false); ok && (p.HasGeo || !c.Village() || strings.ContainsRune(name, ' ')) {
+	if c, ok := n.townNamed(name, *p, false, ""); ok && (p.HasGeo || !c.Village() || strings.ContainsRune(name, ' ')) {
 		// A village's one word alone is a venue's name ("Arena") as often, unless the
 		// event's coordinates lie near it ("Zwillikon").
 		p.Locality = name
@@ -126,7 +126,7 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 	}
 	rest := lineParts(p.Street, p.Locality)
 	if len(rest) > 0 && !made {
-		if town, ok := n.townNamed(p.Name, *p, false); ok && (town.Major() || p.HasGeo) {
+		if town, ok := n.townNamed(p.Name, *p, false, ""); ok && (town.Major() || p.HasGeo) {
 			venue := len(rest) - 1
 			for i := len(rest) - 1; i >= 0; i-- {
 				if !hasDigit(rest[i]) {
@@ -161,7 +161,11 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 			if c.region != "" && strings.TrimSpace(p.Country) != "" {
 				q.Region = c.region // a region's code means nothing without its country: "MI", Michigan
 			}
-			if city, ok := n.townNamed(c.town, q, !c.bare); ok && (!c.bare || city.Major()) {
+			doubt := "" // a part after the town's that may tell its namesakes apart
+			if i+1 < len(parts) && !strings.HasPrefix(strings.ToLower(parts[i+1]), strings.ToLower(c.town)) {
+				doubt = parts[i+1] // "Newport, Isle of Wight"; not "Münster, Münster-Coerde"
+			}
+			if city, ok := n.townNamed(c.town, q, !c.bare, doubt); ok && (!c.bare || city.Major()) {
 				switch {
 				case c.before == "": // "Muri AG": the venue is named by its town
 				case nameOnly:
@@ -192,7 +196,7 @@ func (n *normalizer) placesAfter(parts []string, country string) bool {
 		if n.regionLike(s) && slices.Contains(n.places.RegionCountries(s), country) {
 			return true
 		}
-		if _, ok := n.townNamed(s, source.Place{Country: country}, true); ok {
+		if _, ok := n.townNamed(s, source.Place{Country: country}, true, ""); ok {
 			return true
 		}
 	}
@@ -208,8 +212,10 @@ func (n *normalizer) regionLike(s string) bool {
 // townNamed returns the gazetteer city that name, read alone as a town, is, when the
 // place's context confirms it (see the comment above); a part of a line ending in one the
 // gazetteer cannot read (own: "Hull" of "Hull, East Yorkshire, HU5 3AB") needs none, and
-// is read as the line's last part would be.
-func (n *normalizer) townNamed(name string, p source.Place, own bool) (*places.City, bool) {
+// is read as the line's last part would be. doubt, when not "", is such a part after the
+// name: it may be what tells the name's namesakes apart, so the most populous of them is
+// not taken for want of it ("Newport, Isle of Wight" is not Newport, Wales).
+func (n *normalizer) townNamed(name string, p source.Place, own bool, doubt string) (*places.City, bool) {
 	name = strings.TrimSpace(name)
 	if !townLike(name) {
 		return nil, false
@@ -227,7 +233,7 @@ func (n *normalizer) townNamed(name string, p source.Place, own bool) (*places.C
 	}
 	r, err := n.places.Read(places.Place{Locality: name, Region: p.Region, Country: want, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}, places.Context{Zone: zone})
 	switch {
-	case err != nil || r.Made:
+	case err != nil || r.Made, doubt != "" && r.ByPopulation():
 		return nil, false
 	case want != "" && r.City.Country != want:
 		return nil, false

@@ -101,6 +101,7 @@ func TestPlaceOrders(t *testing.T) {
 		{"an article and an adjective before a town", "Le Petit Paris", "Europe/Paris", "", 0, 0, "", "", ""},
 		{"a hotel named after a town", "Hotel Bristol", "Europe/London", "", 0, 0, "", "", ""},
 		{"venue first, the venue named like a town", "Paris\\, Oranienstraße 5\\, Berlin", "Europe/Berlin", "", 0, 0, "berlin", "Paris", ""},
+		{"a town of namesakes before a county that may tell which", "Pub\\, Newport\\, Isle of Wight", "Europe/London", "", 0, 0, "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -53,6 +53,11 @@ type Reading struct {
 // byPopulation is a Reading's By when the most populous of several namesakes was taken.
 const byPopulation = "the most populous of its namesakes by four times"
 
+// ByPopulation reports whether the reading took the most populous of several namesakes
+// because nothing else told them apart: a caller that holds a part of the line the
+// gazetteer could not read (a county) may not take it.
+func (r Reading) ByPopulation() bool { return strings.Contains(r.By, byPopulation) }
+
 // byTown is a Reading's By when the only town among villages of its name was taken.
 const byTown = "the only town of its name, the others villages"
 
