@@ -89,8 +89,7 @@ var districtRules = [...]districtRule{
 
 // district returns the city of the country a locality names with one of its districts
 // (districtRules); nil when no rule reads it, or when the rest names no city of the rule's
-// size in the country, or one with a namesake in its country, or when what follows the city
-// names a town of its own near it and beyond its extent (townIn). country "" is any country:
+// size in the country, or one with a namesake in its country. country "" is any country:
 // the city then also tells the country, when it is the only one of its name and size.
 func (g *Gazetteer) district(locality, country string) *City {
 	name := strings.TrimSpace(locality)
@@ -105,10 +104,7 @@ func (g *Gazetteer) district(locality, country string) *City {
 		if city == "" {
 			continue
 		}
-		c := g.onlyLarge(city, cmp.Or(r.country, country), r.large, r.strict)
-		// What follows the city may be a town of its own near it, beyond its extent
-		// (townIn): "Wien-Schwechat" is Schwechat's, "Paris-Saclay" Saclay's.
-		if c != nil && g.townIn(strings.TrimLeft(strings.TrimPrefix(name, city), " -"), city, c.Country) == nil {
+		if c := g.onlyLarge(city, cmp.Or(r.country, country), r.large, r.strict); c != nil {
 			return c
 		}
 	}
