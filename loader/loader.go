@@ -268,6 +268,9 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 	if l.o.Stats != nil {
 		rep.Fetch = l.o.Stats().Sub(before)
 	}
+	if err := ctx.Err(); err != nil {
+		return rep, nil, nil, err // stopped: nothing is normalized, nothing built
+	}
 
 	fresh := map[string]lastGood{}
 	for name := range l.lastErr { // a source a reload removed has no failure to show
@@ -315,6 +318,9 @@ func (l *Loader) gather(ctx context.Context, start time.Time) (Report, *normaliz
 		norm.places = l.o.Places
 	}
 	for i, src := range l.o.Sources {
+		if err := ctx.Err(); err != nil {
+			return rep, nil, nil, err // a stop waits for one source's events at most
+		}
 		norm.addAll(use[i], i, src, &rep.Sources[i])
 	}
 	rep.Records = len(norm.recs)
