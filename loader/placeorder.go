@@ -162,8 +162,8 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 				q.Region = c.region // a region's code means nothing without its country: "MI", Michigan
 			}
 			doubt := "" // a part after the town's that may tell its namesakes apart
-			if i+1 < len(parts) && !strings.HasPrefix(strings.ToLower(parts[i+1]), strings.ToLower(c.town)) {
-				doubt = parts[i+1] // "Newport, Isle of Wight"; not "Münster, Münster-Coerde"
+			if next := parts[i+1:]; len(next) > 0 && !(len(next[0]) >= len(c.town) && strings.EqualFold(next[0][:len(c.town)], c.town)) {
+				doubt = next[0] // "Newport, Isle of Wight"; not "Münster, Münster-Coerde"
 			}
 			if city, ok := n.townNamed(c.town, q, !c.bare, doubt); ok && (!c.bare || city.Major()) {
 				switch {
