@@ -3,7 +3,6 @@ package loader
 import (
 	"fmt"
 	"log/slog"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -350,7 +349,7 @@ const farFromCity = 300e3 // metres
 // checkGeo puts right coordinates written longitude first, and drops coordinates that
 // are far from the venue's city: they would put the venue on a map where it is not.
 func (n *normalizer) checkGeo(p *source.Place, c *places.City) {
-	near := func() bool { return !c.HasGeo || distance(p.Lat, p.Lon, c.Lat, c.Lon) <= farFromCity }
+	near := func() bool { return !c.HasGeo || places.Distance(p.Lat, p.Lon, c.Lat, c.Lon)*1e3 <= farFromCity }
 	if !p.HasGeo || near() {
 		return
 	}
@@ -392,7 +391,7 @@ func (n *normalizer) venue(p source.Place, c *places.City, role Role) int32 {
 	if !ok && p.HasGeo {
 		for _, j := range n.near[c.Slug] {
 			v := &n.venues[j]
-			if distance(p.Lat, p.Lon, v.place.Lat, v.place.Lon) <= nearby && n.joins(role, name, j, false) {
+			if places.Distance(p.Lat, p.Lon, v.place.Lat, v.place.Lon)*1e3 <= nearby && n.joins(role, name, j, false) {
 				i, ok = j, true
 				break
 			}
@@ -528,15 +527,6 @@ func fill(dst *string, s string) {
 	if *dst == "" {
 		*dst = s
 	}
-}
-
-// distance is the great-circle distance in metres.
-func distance(lat1, lon1, lat2, lon2 float64) float64 {
-	const r = 6371e3
-	rad := math.Pi / 180
-	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
-	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
-	return 2 * r * math.Asin(math.Sqrt(a))
 }
 
 // contentKey names a gig by venue slug, venue-local date and time, and headliner key: how
