@@ -109,7 +109,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	case ev.Start.IsZero():
 		return fmt.Errorf("no start")
 	}
-	if k := notMusic(ev.Kinds); k != "" {
+	if k := notMusic(ev.Kinds); k != "" && !titleNamesConcert(title) {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
 	}
 	city, reading, err := n.placeEvent(ev)
