@@ -211,6 +211,7 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 			n.orders[&events[j]] = by // before the feed's context is read from its places
 		}
 	}
+	n.placeAlone(events) // a venue named alone, where the feed's other events place it
 	n.feed, n.readings, n.readingOrder = n.feedContext(events, src), map[string]*PlaceReading{}, nil
 	defer func() {
 		for _, k := range n.readingOrder {

@@ -163,7 +163,7 @@ func (n *normalizer) notePlace(p source.Place, r places.Reading) {
 		locality = strings.TrimSpace(p.Street)
 	}
 	stated := strings.Join([]string{locality, strings.TrimSpace(p.Region), strings.TrimSpace(p.Country)}, " | ")
-	k := stated + "\x00" + r.City.Slug
+	k := stated + "\x00" + r.City.Slug + "\x00" + r.By // a place read two ways is listed twice, each with what decided
 	pr := n.readings[k]
 	if pr == nil {
 		pr = &PlaceReading{Place: stated, City: r.City.Slug, Country: r.City.Country, Timezone: r.City.Timezone, Made: r.Made, By: r.By}
