@@ -14,6 +14,8 @@ import (
 // kind as the reason. An event whose source states nothing, or only words neither list
 // holds ("Event", "Festival", "DanceEvent", "Undefined"), is taken as music: the source
 // lists gigs. Ticketmaster's "Miscellaneous" segment (tours, parking, food) is not music.
+// A title that names a concert keeps the event whatever its kinds say (kindtitle.go). The
+// English words below are matched in the plural too ("Families", "Talks & Community").
 
 // musicWords mark a music event.
 var musicWords = wordSet("music musicevent concert concerts gig gigs band bands clubbing nightlife " +
@@ -31,7 +33,7 @@ var otherWords = wordSet("sport sports sportsevent athletics football soccer bas
 	"educationevent lecture lectures seminar seminars workshop workshops course class classes " +
 	"conference business businessevent exhibition exhibitionevent museum literary literaryevent " +
 	"book reading food foodevent tasting market sale saleevent hackathon meeting fair miscellaneous " +
-	"parking")
+	"parking expo talk shop")
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}

@@ -1,5 +1,7 @@
 package loader
 
+import "strings"
+
 // Small venues', towns' and listings sites' calendars classify their events in their own
 // language (CATEGORIES "Konzerte", "Partys & Nachtleben", "Lesungen & Literatur",
 // "Familie & Kinder"; "Conciertos", "Teatro"; "Muziek & Theater"). These words join
@@ -33,4 +35,15 @@ var otherWordsAbroad = wordSet(
 // musicWord and otherWord report whether a folded word marks a music event, or one that is
 // not music, in any language.
 func musicWord(w string) bool { return musicWords[w] || musicWordsAbroad[w] }
-func otherWord(w string) bool { return otherWords[w] || otherWordsAbroad[w] }
+func otherWord(w string) bool { return otherWords[w] || otherWords[singular(w)] || otherWordsAbroad[w] }
+
+// singular returns an English plural's singular ("families" family, "talks" talk), else w.
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}

@@ -108,7 +108,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	case ev.Start.IsZero():
 		return fmt.Errorf("no start")
 	}
-	if k := notMusic(ev.Kinds); k != "" {
+	if k := notMusic(ev.Kinds); k != "" && !titleNamesConcert(title) {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
 	}
 	city, reading, err := n.placeEvent(ev)
@@ -210,6 +210,7 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 			n.orders[&events[j]] = by // before the feed's context is read from its places
 		}
 	}
+	n.placeAlone(events) // a venue named alone, where the feed's other events place it
 	n.feed, n.readings, n.readingOrder = n.feedContext(events, src), map[string]*PlaceReading{}, nil
 	defer func() {
 		for _, k := range n.readingOrder {

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gigs/gigs/loader/places"
@@ -58,14 +59,19 @@ func (n *normalizer) feedContext(events []source.Event, src Source) places.Conte
 		country, stated = code, stated+1
 	}
 	guessed := false
+	var regions []string
 	if stated < 2 && country == "" {
-		country, stated = n.readCountry(events)
+		country, stated, regions = n.readCountry(events)
 		guessed = true
 	}
 	if stated < 2 {
 		return places.Context{}
 	}
-	return places.Context{Country: country, CountryBy: "the country of the feed's other events (" + country + ")", Guessed: guessed}
+	ctx := places.Context{Country: country, CountryBy: "the country of the feed's other events (" + country + ")", Guessed: guessed}
+	if len(regions) > 0 {
+		ctx.Regions, ctx.RegionsBy = regions, regionsBy(regions)
+	}
+	return ctx
 }
 
 // Of a feed's events that state no country, readCountry reads at most maxContextReads
@@ -76,9 +82,12 @@ const maxContextReads = 64
 // (a gazetteer town, nothing to choose between readings: "Indianapolis, IN"), when at
 // least two are and four in five of them are there, and how many are; "" otherwise. A
 // band's calendar writes "Venue, Town, ST" and never its country: its other events say
-// it.
-func (n *normalizer) readCountry(events []source.Event) (string, int) {
+// it. It returns too the regions of that country they are placed in (places.FeedRegion),
+// sorted, when there are at most maxFeedRegions: a town's calendar and a city's listing
+// name a region or two, a touring band's many (see places.Context.Regions).
+func (n *normalizer) readCountry(events []source.Event) (string, int, []string) {
 	counts := map[string]int{}
+	regions := map[string]bool{}
 	read, placed := 0, 0
 	for i := range events {
 		if read == maxContextReads {
@@ -95,13 +104,43 @@ func (n *normalizer) readCountry(events []source.Event) (string, int) {
 		}
 		counts[r.City.Country]++
 		placed++
+		regions[places.FeedRegion(r.City)] = true
 	}
 	for c, k := range counts {
 		if k >= 2 && k*5 >= placed*4 {
-			return c, k
+			return c, k, feedRegions(regions, c)
 		}
 	}
-	return "", 0
+	return "", 0, nil
+}
+
+// maxFeedRegions bounds the regions a feed's context lists (readCountry).
+const maxFeedRegions = 3
+
+// feedRegions returns the regions of country among regions, sorted; none when there are
+// more than maxFeedRegions.
+func feedRegions(regions map[string]bool, country string) []string {
+	var out []string
+	for r := range regions {
+		if strings.HasPrefix(r, country+"-") && !strings.HasSuffix(r, "-") {
+			out = append(out, r)
+		}
+	}
+	if len(out) > maxFeedRegions {
+		return nil
+	}
+	slices.Sort(out)
+	return out
+}
+
+// regionsBy is a context's RegionsBy for its regions: "the regions of the feed's other
+// events (MA, NH)".
+func regionsBy(regions []string) string {
+	names := make([]string, len(regions))
+	for i, r := range regions {
+		_, names[i], _ = strings.Cut(r, "-")
+	}
+	return "the regions of the feed's other events (" + strings.Join(names, ", ") + ")"
 }
 
 // placeContext is the context a place is read in: its source's, with the zone of the
@@ -124,7 +163,7 @@ func (n *normalizer) notePlace(p source.Place, r places.Reading) {
 		locality = strings.TrimSpace(p.Street)
 	}
 	stated := strings.Join([]string{locality, strings.TrimSpace(p.Region), strings.TrimSpace(p.Country)}, " | ")
-	k := stated + "\x00" + r.City.Slug
+	k := stated + "\x00" + r.City.Slug + "\x00" + r.By // a place read two ways is listed twice, each with what decided
 	pr := n.readings[k]
 	if pr == nil {
 		pr = &PlaceReading{Place: stated, City: r.City.Slug, Country: r.City.Country, Timezone: r.City.Timezone, Made: r.Made, By: r.By}

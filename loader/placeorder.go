@@ -151,13 +151,16 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 	}
 	for i := len(parts) - 1; i >= 0 && i >= len(parts)-lastParts; i-- {
 		for _, c := range townsWithin(parts[i], nameOnly) {
-			if nameOnly && c.before == "" && c.region == "" && c.province == "" {
+			if nameOnly && c.before == "" && c.region == "" && c.province == "" && c.country == "" {
 				continue // a name that is a town alone: restate's
 			}
 			if c.bare && !venueBefore(c.before) {
 				continue // "Hamburger Hof", "Muri bei Bern", "Hotel Bristol": no town after a venue's word
 			}
 			q := *p
+			if c.country != "" {
+				q.Country = c.country // "日本 大阪": the line's country, not the feed's
+			}
 			if c.region != "" && strings.TrimSpace(p.Country) != "" {
 				q.Region = c.region // a region's code means nothing without its country: "MI", Michigan
 			}
@@ -165,7 +168,8 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 			if next := parts[i+1:]; len(next) > 0 && !(len(next[0]) >= len(c.town) && strings.EqualFold(next[0][:len(c.town)], c.town)) {
 				doubt = next[0] // "Newport, Isle of Wight"; not "Münster, Münster-Coerde"
 			}
-			if city, ok := n.townNamed(c.town, q, !c.bare, doubt); ok && (!c.bare || city.Major()) {
+			loose := c.bare || c.glued // a word's end or start: a town of 15,000 people or more
+			if city, ok := n.townNamed(c.town, q, !loose, doubt); ok && (!loose || city.Major()) {
 				switch {
 				case c.before == "": // "Muri AG": the venue is named by its town
 				case nameOnly:
@@ -173,7 +177,7 @@ func (n *normalizer) reorder(p *source.Place, made bool) string {
 				default:
 					p.Name = strings.TrimSpace(p.Name) + ", " + c.before
 				}
-				p.Locality, p.Region = c.town, q.Region
+				p.Locality, p.Region, p.Country = c.town, q.Region, q.Country
 				return byTownWithin
 			}
 		}
@@ -274,6 +278,10 @@ type townWithin struct {
 	region       string // a region's code after the town ("Muri AG", "Milano MI"), which chooses between namesakes
 	province     string // a province's name in brackets after the town ("Getafe (Madrid)"), which the gazetteer's regions do not name
 	bare         bool
+	// A Chinese, Japanese or Korean part read largest unit first (placeeastasia.go): the
+	// country it names first, as an ISO code; whether the town is glued to the venue's name.
+	country string
+	glued   bool
 }
 
 // townsWithin returns the towns a part of a locality may name, most likely first: with
@@ -297,6 +305,9 @@ func townsWithin(part string, nameOnly bool) []townWithin {
 	}
 	s := strings.Join(words, " ")
 	out := []townWithin{{town: s}}
+	if ea := eastAsianFirst(part); len(ea) > 0 {
+		return append(out, ea...) // "首尔 YES24 Live Hall": largest unit first
+	}
 	if i := strings.LastIndexByte(s, '('); i > 0 && strings.HasSuffix(s, ")") && !regionCodeLike(s[i+1:len(s)-1]) {
 		inner, before := strings.TrimSpace(s[i+1:len(s)-1]), strings.TrimSpace(s[:i])
 		if !nameOnly {

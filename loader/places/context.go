@@ -22,6 +22,11 @@ type Context struct {
 	// towns the gazetteer lacks, but never takes a city of its own over a namesake abroad
 	// four times as populous ("Toronto" in a US band's calendar is Toronto, Canada).
 	Guessed bool
+	// Regions are the regions the feed's other events are placed in without doubt, as
+	// FeedRegion names them ("US-MA"), when they are few; RegionsBy says so. A bare town's
+	// namesakes in them come first (feedregions.go).
+	Regions   []string
+	RegionsBy string
 }
 
 // largerAbroad reports whether a city of cs outside c's country outweighs c (outweighs):
@@ -86,11 +91,15 @@ func choose(found []Reading, ctx Context) Reading {
 	return Reading{City: found[0].City, By: "the first reading of the address"}
 }
 
-// standsOut returns, of several cities of one name, the only one in a zone keeping the
-// clock of the context's zone, else the most populous when it has four times the people
+// standsOut returns, of several cities of one name, the one the regions of the feed's
+// other events hold (inFeedRegions), else the only one in a zone keeping the clock of the
+// context's zone, else the most populous when it has four times the people
 // of each other (a village never counts against a town: minTown), and what decided; nil
 // when none stands out.
 func standsOut(cs []*City, ctx Context) (*City, string) {
+	if c, by, ok := inFeedRegions(cs, ctx); ok {
+		return c, by
+	}
 	if ctx.Zone != "" {
 		var match *City
 		n := 0

@@ -1,0 +1,72 @@
+package loader
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gigs/gigs/loader/source"
+)
+
+// TestFeedRegionsChooseNamesakes reads the LOCATION lines of a Boston jazz listing
+// (testdata/real/ical/jazzweekly-boston-cambridge.ics, an America/New_York feed of venues
+// in Massachusetts and New Hampshire): a bare town's namesakes in the regions of the
+// feed's other events come first, and a name both regions hold stays ambiguous.
+func TestFeedRegionsChooseNamesakes(t *testing.T) {
+	lines := []string{
+		"400 Soldiers Field Rd\\, Boston\\, MA 02134",
+		"1 Bennett St\\, Cambridge\\, MA 02138",
+		"135 Congress St\\, Portsmouth\\, NH 03801",
+		"135 Congress St\\, Portsmouth\\, NH 03801",
+		"Arlington Visitor Center\\, Arlington",
+		"Spire Center for the Performing Arts\\, Plymouth",
+		"Concord Conservatory of Music\\, Concord",
+	}
+	events := make([]source.Event, len(lines))
+	for i, l := range lines {
+		events[i] = event("Quartet", "", "", "", "2026-06-21T19:00")
+		events[i].Ref = l
+		events[i].Venue = orderPlace(strings.ReplaceAll(l, "\\,", ","), "America/New_York", "", 0, 0)
+	}
+	n := newNormalizer(noon, len(events))
+	if ctx := n.feedContext(events, Source{}); strings.Join(ctx.Regions, " ") != "US-MA US-NH" {
+		t.Fatalf("the feed's regions are %q; want US-MA US-NH", ctx.Regions)
+	}
+	var sr SourceReport
+	n.addAll(events, 0, Source{}, &sr)
+	got := map[string]string{}
+	for _, r := range n.recs {
+		got[r.ev.Ref] = r.city.Name + ", " + r.city.Region + ", " + r.city.Timezone
+	}
+	if want := "Arlington, MA, America/New_York"; got[lines[4]] != want {
+		t.Errorf("%q placed in %q; want %q", lines[4], got[lines[4]], want)
+	}
+	// Plymouth: Massachusetts' (7,494 people in GeoNames) and New Hampshire's (4,456), none
+	// standing out; never Minnesota's, the most populous, in another zone.
+	if g := got[lines[5]]; strings.Contains(g, "MN") || !strings.HasSuffix(g, "America/New_York") {
+		t.Errorf("%q placed in %q; want no town outside the feed's regions", lines[5], g)
+	}
+	if g := got[lines[6]]; g != "" {
+		t.Errorf("%q placed in %q; want it dropped", lines[6], g)
+	}
+	if len(sr.Dropped) != 1 || !strings.HasPrefix(sr.Dropped[0].Reason, `ambiguous place: "Concord"`) {
+		t.Errorf("dropped %+v; want Concord alone, ambiguous", sr.Dropped)
+	}
+	for _, p := range sr.Places {
+		if strings.HasPrefix(p.Place, "Arlington") && !strings.Contains(p.By, "the regions of the feed's other events (MA, NH)") {
+			t.Errorf("Arlington decided by %q; want the feed's regions named", p.By)
+		}
+	}
+}
+
+// TestFeedRegionsOfATouringBand checks that a feed in more regions than maxFeedRegions
+// lists none: a touring band's calendar tells no region.
+func TestFeedRegionsOfATouringBand(t *testing.T) {
+	var events []source.Event
+	for _, town := range []string{"Birmingham, AL", "Las Vegas, NV", "Missoula, MT", "Bend, OR", "Oakland, CA"} {
+		events = append(events, event("Widespread Panic", "Amphitheater", town, "", "2026-07-10T19:00"))
+	}
+	n := newNormalizer(noon, len(events))
+	if ctx := n.feedContext(events, Source{}); ctx.Country != "US" || ctx.Regions != nil {
+		t.Errorf("context %+v; want US and no regions", ctx)
+	}
+}
