@@ -312,7 +312,8 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 // one made for it; one city per slug in a run. An address given on one line, in Street
 // or, for a venue named by its address, in Name ("Memphis, TN, US"), with no locality
 // ("100 Main St, Austin, TX 78701"), is read for its city; so is a street written as a
-// postcode and a town ("4041 Linz") when the gazetteer has the town.
+// postcode and a town ("4041 Linz") when the gazetteer has the town, and a town the
+// venue's name ends in when its postcode confirms it (townInName).
 // streetTownKm is how far from a venue's coordinates the town its street names may lie.
 const streetTownKm = 50
 
@@ -329,6 +330,11 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, e
 		q.Locality = p.Street
 		if rs, errs := n.places.Read(q, n.placeContext(p)); errs == nil && !rs.Made &&
 			(err != nil || !q.HasGeo || !rs.City.HasGeo || engine.DistanceKm(q.Lat, q.Lon, rs.City.Lat, rs.City.Lon) <= streetTownKm) {
+			r, err = rs, nil
+		}
+	}
+	if err != nil {
+		if rs, ok := n.townInName(p); ok {
 			r, err = rs, nil
 		}
 	}

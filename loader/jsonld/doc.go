@@ -2,7 +2,9 @@
 //
 // Parse finds every <script type="application/ld+json"> element of a page (tag and
 // attribute names in any case, attributes in any order and quoting, a type with parameters),
-// blanks the "<!--" and "<![CDATA[" wrappers old pages put around the JSON, and decodes it with
+// each ending where HTML's script data states end it (a "</script" that closes a "<script"
+// written between "<!--" and "-->" inside the JSON, as WordPress's video shim in EventON's
+// descriptions, does not), blanks the "<!--" and "<![CDATA[" wrappers old pages put around the JSON, and decodes it with
 // encoding/json. A block that is not valid JSON is repaired byte for byte (raw control
 // characters inside strings, trailing commas, byte order marks) and decoded again; a block
 // that is still invalid becomes a source.Drop, and the values read before the error are kept.
@@ -20,7 +22,9 @@
 // object has no member of that name.
 //
 // The adapter only reports what the page says, as package source requires: dates are read
-// with source.ParseISO and keep their offset or lack of one, a door time given as a clock
+// with schemaorg.When (ISO 8601 and the other ways pages write them) and keep their offset
+// or lack of one, but for EventON's, which is the site's and not the event's (the clock is
+// then read in the venue's zone), a door time given as a clock
 // alone takes the start's date, and fields that cannot be read are left empty. An event
 // without a name or a readable startDate is never lost silently: it becomes a drop naming
 // the event and the reason. Page strings are untrusted: text is HTML-unescaped, stripped of

@@ -14,5 +14,8 @@ func FuzzParse(f *testing.F) {
 		`"doorTime":"18:00","offers":{"offers":{"offers":{"price":"1,5"}}},"location":[{"@id":"#p"}],` +
 		`"performer":{"@id":"#p"}},{"@id":"#p","name":"P","geo":{"latitude":"1","longitude":"2"}}</script>`))
 	f.Add([]byte("<script type=application/ld+json>\uFEFF[{\"@type\":\"Event\",\"name\":\"a\nb\",},]</script>"))
+	// EventON's dates and location (a-trane.de): the site's offset, the address in the street.
+	f.Add([]byte(`<script type="application/ld+json">{"@type": "Event","name": "x","startDate": "2026-8-26T20:30+2:00",` +
+		`"endDate": "2026-8-26T23:50+5.5:00","location":[{"@type":"Place","name":"A-Trane Berlin","address":{"@type": "PostalAddress","streetAddress":"Bleibtreustrasse 1 10623 "}}]}</script>`))
 	schemaorgtest.Fuzz(f, fixtureDir, Parse)
 }

@@ -14,7 +14,7 @@ type block struct {
 
 // scripts returns the JSON-LD blocks of page in document order. It follows the HTML
 // tokenizer only as far as finding script elements needs: comments are skipped, and every
-// script's content, whatever its type, runs to the next "</script".
+// script's content, whatever its type, runs to the "</script" that ends it (scriptEnd).
 func scripts(page []byte) []block {
 	var blocks []block
 	lines := lineCounter{text: page, base: 1}
@@ -38,7 +38,7 @@ func scripts(page []byte) []block {
 				return blocks
 			}
 			start := i + len("<script") + n
-			end := indexFold(page[start:], "</script")
+			end := scriptEnd(page[start:])
 			if end < 0 {
 				end = len(page) - start
 			}
@@ -54,6 +54,41 @@ func scripts(page []byte) []block {
 		}
 	}
 	return blocks
+}
+
+// scriptEnd returns the offset in b, a script element's content, of the "</script" that
+// ends the element, or -1, as the HTML tokenizer's script data states find it: an end tag
+// ends it unless it closes a "<script" met between "<!--" and "-->", which browsers read
+// as text. WordPress writes "<!--[if lt IE 9]><script>document.createElement('video');
+// </script><![endif]-->" before every video of a post, and EventON copies the post into
+// its JSON-LD's description (Harlem Jazz Club, Barcelona): the JSON runs on past that
+// "</script".
+func scriptEnd(b []byte) int {
+	escaped, double := false, false // in "<!--": the escaped states; in "<script" there: double escaped
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '<' && hasPrefixFold(b[i:], "</script") && tagNameEnds(b[i+len("</script"):]):
+			if !double {
+				return i
+			}
+			double = false
+		case c == '<' && escaped && !double && hasPrefixFold(b[i:], "<script") && tagNameEnds(b[i+len("<script"):]):
+			double = true
+		case c == '<' && !escaped && bytes.HasPrefix(b[i:], []byte("<!--")):
+			escaped = true
+			i++ // the "--" of "<!--" may already close it: "<!-->"
+		case c == '-' && escaped && bytes.HasPrefix(b[i:], []byte("-->")):
+			escaped, double = false, false
+			i += 2
+		}
+	}
+	return -1
+}
+
+// tagNameEnds reports whether b, which follows a tag name, ends it: white space, '/', '>'
+// or the end of the page.
+func tagNameEnds(b []byte) bool {
+	return len(b) == 0 || isSpace(b[0]) || b[0] == '/' || b[0] == '>'
 }
 
 // isScriptTag reports whether b starts with a <script start tag.
@@ -210,21 +245,6 @@ func hasPrefixFold(b []byte, prefix string) bool {
 		}
 	}
 	return true
-}
-
-// indexFold returns the index of the first occurrence in b of the lower-case ASCII s,
-// ignoring ASCII case, or -1.
-func indexFold(b []byte, s string) int {
-	for i := 0; ; i++ {
-		j := bytes.IndexByte(b[i:], s[0])
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if hasPrefixFold(b[i:], s) {
-			return i
-		}
-	}
 }
 
 // lineCounter maps byte offsets of text to 1-based page lines.

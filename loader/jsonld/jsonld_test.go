@@ -326,6 +326,14 @@ func TestScripts(t *testing.T) {
 		{"inside another script", `<script>"<script type='application/ld+json'>1</script>`, nil},
 		{"two blocks", "<script type=application/ld+json>1</script>\n\n<script type=application/ld+json>2</script>", []string{"1 1", "3 2"}},
 		{"wrapped", "<script type=application/ld+json>\n<!--//--><![CDATA[//><!--\n{}\n//--><!]]>\n</script>", []string{"1 {}"}},
+		// The script data states of HTML: a "</script" closing a "<script" inside "<!--" is
+		// text (Harlem Jazz Club's EventON page: WordPress's video shim in a description).
+		{"a script in a comment in the block", `<script type=application/ld+json>{"d":"<!--[if lt IE 9]><script>document.createElement('video');</script><![endif]--> x"}</script><p>`,
+			[]string{`1 {"d":"<!--[if lt IE 9]><script>document.createElement('video');</script><![endif]--> x"}`}},
+		{"a comment alone hides no end tag", `<script type=application/ld+json>{"d":"<!-- x"}</script><script type=application/ld+json>2</script>`, []string{`1 {"d":"<!-- x"}`, "1 2"}},
+		{"a script outside a comment is no double escape", `<script type=application/ld+json>{"d":"<script>"}</script>`, []string{`1 {"d":"<script>"}`}},
+		{"an end tag's name ends", `<script type=application/ld+json>{"d":"</scripts>"}</script>`, []string{`1 {"d":"</scripts>"}`}},
+		{"an empty comment escapes nothing", `<script type=application/ld+json>{"d":"<!--><script>"}</script>`, []string{`1 {"d":"<!--><script>"}`}},
 	}
 	for _, tt := range tests {
 		var got []string

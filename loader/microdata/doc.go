@@ -28,8 +28,9 @@
 // a listing of the page. An item with itemprop that is no item's property counts as
 // top-level. An item reached in several ways is read once.
 //
-// Values are mapped as package schemaorg does for JSON-LD too: dates with source.ParseISO,
-// keeping their offset or lack of one, a door time given as a clock alone on the start's
+// Values are mapped as package schemaorg does for JSON-LD too: dates with schemaorg.When,
+// keeping their offset or lack of one (but for EventON's, the site's: see
+// schemaorg.When), a door time given as a clock alone on the start's
 // date; statuses and availabilities as URLs or bare names; prices as text such as "£25" or
 // "25,50"; a location as a Place item (or a PostalAddress item, the address's properties
 // then on the location) or a name; performers as items or names; offers as

@@ -11,9 +11,10 @@ import (
 
 // Pages write dates other than ISO 8601 asks, and When reads the common ways:
 // "2018-7-19" and "2019-9-18T10:00" (no zero padding), "2012-05-13-11:00:00" (a dash for
-// the T), and dates in English words: "Saturday, August 4, 2018 7:30 PM",
-// "Aug 4 2018 19:30", "4 August 2018, 19:30", "August 4th, 2018 at 7pm". A time with a
-// twelve-hour clock needs its AM or PM.
+// the T), EventON's "2026-8-26T20:30+2:00" (its offset the site's, see siteOffset), and
+// dates in English words: "Saturday, August 4, 2018 7:30 PM", "Aug 4 2018 19:30",
+// "4 August 2018, 19:30", "August 4th, 2018 at 7pm". A time with a twelve-hour clock needs
+// its AM or PM.
 var (
 	unpadded = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[T ]|-)(\d{1,2}):(\d{2})(?::(\d{2}))?(.*))?$`)
 	// month day, year [time] and day month year [time], after an optional weekday.
@@ -21,6 +22,14 @@ var (
 	dmy = regexp.MustCompile(`^(?:[a-z]+\.?,?\s+)?(\d{1,2})(?:st|nd|rd|th)?\.?\s+([a-z]+)\.?,?\s+(\d{4})(.*)$`)
 	// the clock after such a date: "7:30 PM", "at 19:30", "- 7pm".
 	clock = regexp.MustCompile(`^[\s,@-]*(?:at\s+)?(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?\s*$`)
+	// siteOffset is the UTC offset EventON, a WordPress events plug-in, writes after its
+	// clocks ("2026-8-26T20:30+2:00"): WordPress's gmt_offset in hours, then ":00" ("+2:00",
+	// "-5:00", "+5.5:00", "+0:00"). It is the site's offset when the page was made, not the
+	// event's: a page of August writes "+2:00" for a December concert in Berlin, and a site
+	// that set no zone "+0:00" for all. The clock before it is the venue's wall clock, and is
+	// read as that, in the venue's zone. Hours of two digits without a decimal ("+10:00")
+	// are an offset ISO 8601 allows too, which nothing tells from EventON's: they are kept.
+	siteOffset = regexp.MustCompile(`^[+-](?:\d|\d\d\.\d+|\d\.\d+):00$`)
 )
 
 var months = map[string]int{
@@ -39,7 +48,11 @@ func loose(s string) string {
 			if sec == "" {
 				sec = "00"
 			}
-			out += fmt.Sprintf("T%02s:%s:%s%s", m[4], m[5], sec, strings.TrimSpace(m[7]))
+			offset := strings.TrimSpace(m[7])
+			if siteOffset.MatchString(offset) {
+				offset = "" // the site's offset, not the event's: the clock is venue-local
+			}
+			out += fmt.Sprintf("T%02s:%s:%s%s", m[4], m[5], sec, offset)
 		}
 		return out
 	}

@@ -8,6 +8,15 @@ func TestLooseDates(t *testing.T) {
 		{"2019-9-18T10:00", "2019-09-18T10:00:00"},
 		{"2012-05-13-11:00:00", "2012-05-13T11:00:00"},
 		{"2018-8-6T9:05:00-04:00", "2018-08-06T09:05:00-04:00"},
+		// EventON (WordPress): the site's offset of the day the page was made, dropped
+		{"2026-8-26T20:30+2:00", "2026-08-26T20:30:00"}, // A-Trane, Berlin
+		{"2026-8-29T21:00+2:00", "2026-08-29T21:00:00"}, // Harlem Jazz Club, Barcelona
+		{"2026-12-5T19:30-5:00", "2026-12-05T19:30:00"},
+		{"2027-1-9T20:00+5.5:00", "2027-01-09T20:00:00"},
+		{"2026-8-28T21:00+0:00", "2026-08-28T21:00:00"},
+		{"2026-8-26T20:30+2:30", "2026-08-26T20:30:00+2:30"},  // no gmt_offset: kept, and unread
+		{"2026-8-5T20:00+10:00", "2026-08-05T20:00:00+10:00"}, // ISO 8601's as well: kept
+		{"2026-8-5T20:00+10.5:00", "2026-08-05T20:00:00"},
 		{"Saturday, August  4, 2018  7:30 PM", "2018-08-04T19:30:00"},
 		{"Wednesday, August  8, 2018  7:00 PM", "2018-08-08T19:00:00"},
 		{"Aug 4 2018 19:30", "2018-08-04T19:30:00"},
@@ -22,6 +31,33 @@ func TestLooseDates(t *testing.T) {
 	} {
 		if got := loose(c.in); got != c.want {
 			t.Errorf("loose(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestSiteOffset checks that EventON's dates keep their wall clock and lose the site's
+// offset, which is not the event's (see siteOffset), while an offset ISO 8601 writes is
+// kept, with a zero-padded date or without.
+func TestSiteOffset(t *testing.T) {
+	for _, c := range []struct {
+		in        string
+		wall      string
+		hasOffset bool
+		offset    int
+	}{
+		{"2026-8-26T20:30+2:00", "2026-08-26 20:30", false, 0},
+		{"2026-12-26T20:30+2:00", "2026-12-26 20:30", false, 0},
+		{"2026-12-5T19:30-5:00", "2026-12-05 19:30", false, 0},
+		{"2026-12-26T20:30+01:00", "2026-12-26 20:30", true, 3600},
+		{"2018-8-6T9:05:00-04:00", "2018-08-06 09:05", true, -4 * 3600},
+	} {
+		w, err := When(c.in)
+		if err != nil {
+			t.Errorf("When(%q): %v", c.in, err)
+			continue
+		}
+		if got := w.Wall.Format("2006-01-02 15:04"); got != c.wall || w.HasOffset != c.hasOffset || w.Offset != c.offset {
+			t.Errorf("When(%q) = %s, offset %v %d; want %s, %v %d", c.in, got, w.HasOffset, w.Offset, c.wall, c.hasOffset, c.offset)
 		}
 	}
 }
