@@ -71,7 +71,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	var tag engine.Tag
 	p.buf, tag = snap.AppendQueryPage(p.buf[:0], p.q, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
 	if len(l) > 0 {
-		ctx.Response.Header.SetBytesV("Link", l)
+		setHeader(&ctx.Response.Header, keyLink, l)
 	}
 	if memo != nil && s.memos.keep(memo, key, l, p.buf, tag) {
 		s.m.memoStored.Inc()
@@ -283,7 +283,7 @@ func (s *Server) sendHeaders(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, ta
 		return false
 	}
 	if gz {
-		ctx.Response.Header.Set("Content-Encoding", "gzip")
+		setHeader(&ctx.Response.Header, keyEncoding, valGzip)
 	}
 	return true
 }
@@ -294,10 +294,10 @@ func (s *Server) sendHeaders(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, ta
 func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag []byte, vary, fixed bool) bool {
 	h := &ctx.Response.Header
 	s.setMaxAge(ctx)
-	h.SetBytesV("ETag", etag)
-	h.SetBytesV("Last-Modified", s.lastModified(snap))
+	setHeader(h, keyETag, etag)
+	setHeader(h, keyLastModified, s.lastModified(snap))
 	if vary {
-		h.Set("Vary", "Accept-Encoding")
+		setHeader(h, keyVary, valVaryEncoding)
 	}
 	if notModified(&ctx.Request.Header, etag, snap.Changed(), fixed) {
 		ctx.SetStatusCode(fasthttp.StatusNotModified)

@@ -287,7 +287,7 @@ func noCache(h *fasthttp.RequestHeader) bool {
 func (s *Server) sendMemo(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, e memoEntry, gz bool) {
 	s.m.memoHit.Inc()
 	if len(e.link) > 0 {
-		ctx.Response.Header.SetBytesV("Link", e.link)
+		setHeader(&ctx.Response.Header, keyLink, e.link)
 	}
 	if s.sendHeaders(ctx, snap, e.tag, false, gz) {
 		ctx.Response.SetBodyRaw(e.body)
