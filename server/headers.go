@@ -2,9 +2,15 @@ package server
 
 import "github.com/valyala/fasthttp"
 
-// The names of the response headers every /v1 request sets, as bytes for setHeader. They
-// are canonical, and begin turns the response's normalizing off: written as they are.
+// The names of the headers every /v1 request reads (peek) and sets (setHeader), as bytes.
+// They are canonical: fasthttp normalizes the names of the request headers it reads, and
+// begin turns the response's normalizing off, so they are found and written as they are.
 var (
+	keyAcceptEncoding  = []byte("Accept-Encoding")
+	keyIfNoneMatch     = []byte("If-None-Match")
+	keyIfModifiedSince = []byte("If-Modified-Since")
+	keyPragma          = []byte("Pragma")
+
 	keyRequestID     = []byte(hdrRequestID)
 	keyNoSniff       = []byte("X-Content-Type-Options")
 	keyAllowOrigin   = []byte("Access-Control-Allow-Origin")
@@ -14,7 +20,7 @@ var (
 	keyXRateLimit    = []byte("X-RateLimit-Limit")
 	keyXRateRemain   = []byte("X-RateLimit-Remaining")
 	keyXRateReset    = []byte("X-RateLimit-Reset")
-	keyCacheControl  = []byte("Cache-Control")
+	keyCacheControl  = []byte("Cache-Control") // read too
 	keyETag          = []byte("ETag")
 	keyLastModified  = []byte("Last-Modified")
 	keyVary          = []byte("Vary")
@@ -34,3 +40,7 @@ var (
 // value twice); SetCanonical takes the name as it is and removes line breaks from the
 // value once. key is not modified.
 func setHeader(h *fasthttp.ResponseHeader, key, value []byte) { h.SetCanonical(key, value) }
+
+// peek returns the value of the request header key, a canonical name: as
+// RequestHeader.Peek does, without copying and normalizing the name first.
+func peek(h *fasthttp.RequestHeader, key []byte) []byte { return h.PeekCanonical(key) }
