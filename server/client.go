@@ -105,15 +105,15 @@ func (r *rateHeaders) set(ctx *fasthttp.RequestCtx, d limit.Decision) {
 	h := &ctx.Response.Header
 	var b [64]byte
 	reset := appendCeilSeconds(b[40:40], d.Reset)
-	h.SetBytesV("RateLimit-Policy", r.policy)
+	setHeader(h, keyRatePolicy, r.policy)
 	v := append(append(append(b[:0], '"'), r.name...), `";r=`...)
 	v = strconv.AppendInt(v, int64(d.Remaining), 10)
 	v = append(v, ";t="...)
 	v = append(v, reset...)
-	h.SetBytesV("RateLimit", v)
-	h.SetBytesV("X-RateLimit-Limit", r.limit)
-	h.SetBytesV("X-RateLimit-Remaining", strconv.AppendInt(b[:0], int64(d.Remaining), 10))
-	h.SetBytesV("X-RateLimit-Reset", reset)
+	setHeader(h, keyRateLimit, v)
+	setHeader(h, keyXRateLimit, r.limit)
+	setHeader(h, keyXRateRemain, strconv.AppendInt(b[:0], int64(d.Remaining), 10))
+	setHeader(h, keyXRateReset, reset)
 }
 
 // appendCeilSeconds appends d in whole seconds, rounded up.

@@ -115,5 +115,5 @@ func (s *Server) setMaxAge(ctx *fasthttp.RequestCtx) {
 	h := &ctx.Response.Header
 	maxAge := int64(s.o.Live.NextRefresh().Sub(s.now(ctx)) / time.Second)
 	var cc [48]byte
-	h.SetBytesV("Cache-Control", strconv.AppendInt(append(cc[:0], "public, max-age="...), max(maxAge, 0), 10))
+	setHeader(h, keyCacheControl, strconv.AppendInt(append(cc[:0], "public, max-age="...), max(maxAge, 0), 10))
 }

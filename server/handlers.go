@@ -24,7 +24,7 @@ func (s *Server) release(p *params) { s.pool.Put(p) }
 
 // gigs answers /v1/gigs: one page of the filtered listing, assembled from pre-rendered gigs.
 func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
-	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	gz := acceptsGzip(peek(&ctx.Request.Header, keyAcceptEncoding))
 	key := memoKey{route: memoGigs, query: ctx.URI().QueryString(), gz: gz, start: -1}
 	memo := s.memos.forRequest(ctx, snap)
 	// A range given is answered alike for the snapshot: looked up before the query is read.
@@ -71,7 +71,7 @@ func (s *Server) gigs(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	var tag engine.Tag
 	p.buf, tag = snap.AppendQueryPage(p.buf[:0], p.q, engine.PageMeta{Page: p.page, PageSize: p.pageSize, Total: p.q.Total, TotalPages: totalPages}, p.links, gz)
 	if len(l) > 0 {
-		ctx.Response.Header.SetBytesV("Link", l)
+		setHeader(&ctx.Response.Header, keyLink, l)
 	}
 	if memo != nil && s.memos.keep(memo, key, l, p.buf, tag) {
 		s.m.memoStored.Inc()
@@ -142,7 +142,7 @@ func (s *Server) gig(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) error {
 	}
 	var ok bool
 	var tag engine.Tag
-	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	gz := acceptsGzip(peek(&ctx.Request.Header, keyAcceptEncoding))
 	if p.buf, tag, ok = snap.AppendGig(p.buf[:0], id, gz); !ok {
 		return s.unknownGig(ctx, snap, id)
 	}
@@ -195,7 +195,7 @@ func (s *Server) sendDetail(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, b e
 	if s.validate(ctx, snap, append(tag[:0], b.ETag...), true, true) {
 		return nil
 	}
-	gz := acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	gz := acceptsGzip(peek(&ctx.Request.Header, keyAcceptEncoding))
 	if gz {
 		ctx.Response.Header.Set("Content-Encoding", "gzip")
 	}
@@ -245,7 +245,7 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, pre *engi
 	if s.validate(ctx, snap, []byte(pre.ETag), pre.Gzip != nil, fixed) {
 		return nil
 	}
-	if pre.Gzip != nil && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding")) {
+	if pre.Gzip != nil && acceptsGzip(peek(&ctx.Request.Header, keyAcceptEncoding)) {
 		ctx.Response.Header.Set("Content-Encoding", "gzip")
 		ctx.Response.SetBodyRaw(pre.Gzip)
 		return nil
@@ -258,7 +258,7 @@ func (s *Server) send(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, pre *engi
 // send, with the ETag of its tag: compressed when the client takes gzip and the body is
 // large enough to gain from it.
 func (s *Server) sendAssembled(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, p *params, tag engine.Tag, fixed bool) error {
-	gz := len(p.buf) >= engine.GzipMin && acceptsGzip(ctx.Request.Header.Peek("Accept-Encoding"))
+	gz := len(p.buf) >= engine.GzipMin && acceptsGzip(peek(&ctx.Request.Header, keyAcceptEncoding))
 	if gz {
 		p.buf, p.zbuf = p.gzip(p.buf), p.buf
 	}
@@ -283,7 +283,7 @@ func (s *Server) sendHeaders(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, ta
 		return false
 	}
 	if gz {
-		ctx.Response.Header.Set("Content-Encoding", "gzip")
+		setHeader(&ctx.Response.Header, keyEncoding, valGzip)
 	}
 	return true
 }
@@ -294,10 +294,10 @@ func (s *Server) sendHeaders(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, ta
 func (s *Server) validate(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, etag []byte, vary, fixed bool) bool {
 	h := &ctx.Response.Header
 	s.setMaxAge(ctx)
-	h.SetBytesV("ETag", etag)
-	h.SetBytesV("Last-Modified", s.lastModified(snap))
+	setHeader(h, keyETag, etag)
+	setHeader(h, keyLastModified, s.lastModified(snap))
 	if vary {
-		h.Set("Vary", "Accept-Encoding")
+		setHeader(h, keyVary, valVaryEncoding)
 	}
 	if notModified(&ctx.Request.Header, etag, snap.Changed(), fixed) {
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
@@ -332,7 +332,7 @@ func (s *Server) lastModified(snap *engine.Snapshot) []byte {
 // when it is absent and the body depends on the snapshot alone, If-Modified-Since against
 // when its data last changed (in any of HTTP's three date formats).
 func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixed bool) bool {
-	if inm := h.Peek("If-None-Match"); len(inm) > 0 {
+	if inm := peek(h, keyIfNoneMatch); len(inm) > 0 {
 		if etagListMatches(inm, etag) {
 			return true
 		}
@@ -346,7 +346,7 @@ func notModified(h *fasthttp.RequestHeader, etag []byte, changed time.Time, fixe
 	if !fixed {
 		return false
 	}
-	if ims := h.Peek("If-Modified-Since"); len(ims) > 0 {
+	if ims := peek(h, keyIfModifiedSince); len(ims) > 0 {
 		var t time.Time
 		ok := false
 		if len(ims) == len(http1123) && ims[3] == ',' { // IMF-fixdate, else the obsolete forms (RFC 9110 5.6.7)

@@ -268,9 +268,9 @@ func (ms *memos) forRequest(ctx *fasthttp.RequestCtx, snap *engine.Snapshot) *pa
 // (any case, with or without an argument), or, without Cache-Control, whether its Pragma is
 // no-cache (RFC 9111 5.4).
 func noCache(h *fasthttp.RequestHeader) bool {
-	cc := h.Peek("Cache-Control")
+	cc := peek(h, keyCacheControl)
 	if len(cc) == 0 {
-		return bytes.EqualFold(bytes.TrimSpace(h.Peek("Pragma")), []byte("no-cache"))
+		return bytes.EqualFold(bytes.TrimSpace(peek(h, keyPragma)), []byte("no-cache"))
 	}
 	for len(cc) > 0 {
 		var d []byte
@@ -287,7 +287,7 @@ func noCache(h *fasthttp.RequestHeader) bool {
 func (s *Server) sendMemo(ctx *fasthttp.RequestCtx, snap *engine.Snapshot, e memoEntry, gz bool) {
 	s.m.memoHit.Inc()
 	if len(e.link) > 0 {
-		ctx.Response.Header.SetBytesV("Link", e.link)
+		setHeader(&ctx.Response.Header, keyLink, e.link)
 	}
 	if s.sendHeaders(ctx, snap, e.tag, false, gz) {
 		ctx.Response.SetBodyRaw(e.body)

@@ -508,10 +508,10 @@ func (s *Server) begin(ctx *fasthttp.RequestCtx) {
 	id = strconv.AppendUint(id, s.requests.Add(1), 36)
 	h := &ctx.Response.Header
 	h.DisableNormalizing() // keep "ETag" as written; every name below is canonical already
-	h.SetBytesV(hdrRequestID, id)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", exposedHeaders)
+	setHeader(h, keyRequestID, id)
+	setHeader(h, keyNoSniff, valNoSniff)
+	setHeader(h, keyAllowOrigin, valAnyOrigin)
+	setHeader(h, keyExposeHeaders, valExposeHeaders)
 	if l := s.m.conns.Load(); l != nil && l.Crowded() {
 		ctx.SetConnectionClose()
 	}
