@@ -24,7 +24,7 @@ var dropClasses = []struct {
 }{
 	{"not_music", []string{"not music"}},
 	{"no_venue", []string{"venue without a name"}},
-	{"no_place", []string{"has no country", "has no city", "unknown city", "unknown country", "no time zone", "locality of"}},
+	{"no_place", []string{"has no country", "has no city", "unknown city", "unknown country", "no time zone", "locality of", "ambiguous place"}},
 	{"date_tba", []string{"date to be announced", "draft event"}},
 	{"out_of_range", []string{"years ahead"}},
 	{"no_start", []string{"startdate", "dtstart", "no start", "no usable start", "time zone"}},
