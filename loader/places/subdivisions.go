@@ -66,11 +66,8 @@ func readSubdivisions() subdivisionTable {
 		}
 		country, code, region := f[0], f[1], f[2]
 		t.codes[country+"\x00"+code] = true
-		for _, name := range f[3:] {
-			key = engine.AppendFold(append(append(key[:0], country...), 0), []byte(name))
-			if len(key) == len(country)+1 {
-				continue
-			}
+		for _, name := range f[3:] { // folded already
+			key = append(append(append(key[:0], country...), 0), name...)
 			// A name of a first level's and of a subdivision below it is the first
 			// level's, which holds it ("Navarra", "Madrid"); a name of two regions'
 			// names neither region.

@@ -102,3 +102,20 @@ func BenchmarkSubdivisionsFirstUse(b *testing.B) {
 		readSubdivisions()
 	}
 }
+
+// TestReadSubdivisionAllocations gates Read of lines that end in a subdivision
+// (subdivisionPlaces, and a first level's name in another language before a town of
+// namesakes): read without allocating, as other lines are (TestReadAllocations).
+func TestReadSubdivisionAllocations(t *testing.T) {
+	g := Default()
+	places := append(slices.Clone(subdivisionPlaces), Place{Locality: "Avenida Maracanã, Maracanã, Rio de Janeiro - RJ, Brazil"},
+		Place{Locality: "Neustadt, Sachsen", Country: "DE"})
+	for _, p := range places {
+		if _, err := g.Read(p, Context{}); err != nil {
+			t.Fatalf("Read(%+v): %v", p, err)
+		}
+		if n := testing.AllocsPerRun(100, func() { g.Read(p, Context{}) }); n != 0 {
+			t.Errorf("Read(%q): %v allocations", p.Locality, n)
+		}
+	}
+}

@@ -18,8 +18,10 @@
 // Each line of the table is a country's code, the subdivision's ISO 3166-2 code (without
 // the country's), its region code in the gazetteer (the GeoNames admin1 code, which is
 // the ISO code in the US, Canada and Australia; empty for a subdivision below the first
-// level, or one whose source gives no admin1 code) and its distinct names, tab-separated, sorted by country and code. A name with a
-// comma ("Prague, Hlavní mešto") is left out: a line's parts are cut at commas.
+// level, or one whose source gives no admin1 code) and its distinct names folded as
+// package places looks them up (engine.Fold: "nordrhein westfalen"), tab-separated, sorted
+// by country and code. A name with a comma ("Prague, Hlavní mešto") is left out: a line's
+// parts are cut at commas.
 package main
 
 import (
@@ -32,6 +34,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gigs/gigs/engine"
 )
 
 // subdivision is one line of the table.
@@ -66,7 +70,7 @@ func main() {
 		return strings.Compare(a.country+"-"+a.code, b.country+"-"+b.code)
 	})
 	var b bytes.Buffer
-	b.WriteString("# country, ISO 3166-2 code, gazetteer region code (first level only), names; written by loader/places/gen/subdivisions\n")
+	b.WriteString("# country, ISO 3166-2 code, gazetteer region code (first level only), names folded; written by loader/places/gen/subdivisions\n")
 	for _, s := range lines {
 		b.WriteString(strings.Join(append([]string{s.country, s.code, s.region}, s.names...), "\t"))
 		b.WriteByte('\n')
@@ -142,11 +146,14 @@ func readCLDR(path string, get func(country, code string) *subdivision) {
 	}
 }
 
-// add adds a name to the subdivision's, once; not one with a comma or a tab.
+// add adds a name to the subdivision's, folded (engine.Fold, as package places looks
+// names up), once; not one with a comma.
 func (s *subdivision) add(name string) {
-	name = strings.TrimSpace(name)
-	if name != "" && !strings.ContainsAny(name, ",\t\n") && !slices.Contains(s.names, name) {
-		s.names = append(s.names, name)
+	if strings.Contains(name, ",") {
+		return
+	}
+	if k := engine.Fold(name); k != "" && !slices.Contains(s.names, k) {
+		s.names = append(s.names, k)
 	}
 }
 
