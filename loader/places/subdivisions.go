@@ -2,9 +2,7 @@ package places
 
 import (
 	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"io"
 	"strings"
 	"sync"
 
@@ -48,14 +46,7 @@ var subdivisions = sync.OnceValue(readSubdivisions)
 
 // readSubdivisions reads the embedded table.
 func readSubdivisions() subdivisionTable {
-	r, err := gzip.NewReader(bytes.NewReader(subdivisionsGzip))
-	if err != nil {
-		panic("places: subdivisions.tsv.gz: " + err.Error())
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		panic("places: subdivisions.tsv.gz: " + err.Error())
-	}
+	b := gunzip(subdivisionsGzip, "subdivisions.tsv.gz")
 	t := subdivisionTable{names: map[string]string{}, codes: map[string]bool{}}
 	clash := map[string]bool{} // names of first-level subdivisions of two regions
 	var key []byte

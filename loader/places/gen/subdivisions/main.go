@@ -26,8 +26,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"log"
 	"os"
@@ -36,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/places/gen/internal/genio"
 )
 
 // subdivision is one line of the table.
@@ -75,16 +74,7 @@ func main() {
 		b.WriteString(strings.Join(append([]string{s.country, s.code, s.region}, s.names...), "\t"))
 		b.WriteByte('\n')
 	}
-	var z bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
-	w.Write(b.Bytes())
-	if err := w.Close(); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(*out, z.Bytes(), 0o644); err != nil {
-		log.Fatal(err)
-	}
-	log.Printf("%d subdivisions, %d bytes", len(lines), z.Len())
+	log.Printf("%d subdivisions, %d bytes", len(lines), genio.WriteGzip(*out, b.Bytes()))
 }
 
 // readFirstLevel reads iso3166-2-db's regions: each country's folder, a file per language.
@@ -109,7 +99,7 @@ func readFirstLevel(dir string, get func(country, code string) *subdivision) {
 				continue
 			}
 			var regions []struct{ Name, ISO, Admin string }
-			readJSON(f, &regions)
+			genio.ReadJSON(f, &regions)
 			for _, r := range regions {
 				if r.ISO == "" {
 					continue
@@ -137,7 +127,7 @@ func readCLDR(path string, get func(country, code string) *subdivision) {
 			}
 		}
 	}
-	readJSON(path, &doc)
+	genio.ReadJSON(path, &doc)
 	for k, name := range doc.Subdivisions.LocaleDisplayNames.Subdivisions {
 		if len(k) < 3 {
 			continue
@@ -154,15 +144,5 @@ func (s *subdivision) add(name string) {
 	}
 	if k := engine.Fold(name); k != "" && !slices.Contains(s.names, k) {
 		s.names = append(s.names, k)
-	}
-}
-
-func readJSON(path string, v any) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		log.Fatalf("%s: %v", path, err)
 	}
 }
