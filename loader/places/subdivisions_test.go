@@ -105,11 +105,12 @@ func BenchmarkSubdivisionsFirstUse(b *testing.B) {
 
 // TestReadSubdivisionAllocations gates Read of lines that end in a subdivision
 // (subdivisionPlaces, and a first level's name in another language before a town of
-// namesakes): read without allocating, as other lines are (TestReadAllocations).
+// namesakes) or in a street after the town (streetlast.go): read without allocating, as
+// other lines are (TestReadAllocations).
 func TestReadSubdivisionAllocations(t *testing.T) {
 	g := Default()
 	places := append(slices.Clone(subdivisionPlaces), Place{Locality: "Avenida Maracanã, Maracanã, Rio de Janeiro - RJ, Brazil"},
-		Place{Locality: "Neustadt, Sachsen", Country: "DE"})
+		Place{Locality: "Neustadt, Sachsen", Country: "DE"}, Place{Locality: "Kolín, Pražská 3"})
 	for _, p := range places {
 		if _, err := g.Read(p, Context{}); err != nil {
 			t.Fatalf("Read(%+v): %v", p, err)
