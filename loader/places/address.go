@@ -157,6 +157,9 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	}
 	r := regionPart(parts[len(parts)-1])
 	before := parts[len(parts)-2]
+	if len(parts) > 2 && isCounty(before) {
+		before = parts[len(parts)-3] // "Springfield, Sangamon County, IL": the town before its county
+	}
 	if g.regionsNamed(r) == nil || postalOnly(before) {
 		return p, false
 	}
@@ -357,7 +360,8 @@ func cityRadius(c *City) float64 {
 }
 
 // townIn returns the gazetteer town named town (in country, when it is not "") that lies
-// in the region named place, or near a more populous city named place of its country
+// in the region named place (by its code or any of its names, "Bayern" or "Bavaria":
+// subdivisions.go), or near a more populous city named place of its country
 // and beyond that city's extent (see townBeforePlace); nil when none does, when several
 // towns of that name do, or when a town of that name lies within the place's extent: the
 // name is then the place's district's ("Kreuzberg, Berlin"). When the line states no
@@ -378,6 +382,7 @@ func (g *Gazetteer) townIn(town, place, country string) *City {
 	}
 	places := g.CitiesNamed(place)
 	var found *City
+	subCountry, subRegion := "", "" // the first-level subdivision place names in subCountry
 	for i, t := range towns {
 		if i == maxNamesakes {
 			break
@@ -388,7 +393,10 @@ func (g *Gazetteer) townIn(town, place, country string) *City {
 		if country == "" && largest.Country != t.Country && largest.Population >= 4*t.Population {
 			continue
 		}
-		ok := t.inRegion(r)
+		if t.Country != subCountry {
+			subCountry, subRegion = t.Country, firstLevel(t.Country, place)
+		}
+		ok := t.inRegion(r) || subRegion != "" && subRegion == t.Region
 		for j, p := range places {
 			if j == maxNamesakes || country == "" && j > 0 {
 				break

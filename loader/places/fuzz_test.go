@@ -4,7 +4,7 @@ import "testing"
 
 // FuzzRead reads places as sources state them, a postcode beside or within the locality,
 // villages, Cyrillic addresses with their settlements' types, districts and East Asian
-// units, in a calendar's zone: it never panics, and a place it reads has a city with a
+// units, subdivisions, counties and streets after the town, in a calendar's zone: it never panics, and a place it reads has a city with a
 // zone.
 func FuzzRead(f *testing.F) {
 	for _, s := range [][2]string{
@@ -17,6 +17,9 @@ func FuzzRead(f *testing.F) {
 		{"Weibern", ""}, {"Neuendorf, DE", ""},
 		{"2200 København N", ""}, {"Budapest XIII. kerület", ""}, {"Paris 11e Arrondissement", ""}, {"Berlin-Kreuzberg", ""},
 		{"東京都渋谷区", ""}, {"広東省広州市天河区", ""}, {"서울특별시 마포구", ""}, {"Shibuya-ku", ""}, {"Haßfurt, Bayern", ""},
+		{"Hunterston, North Ayrshire, UK", ""}, {"Graiguenamanagh, Co. Kilkenny, Ireland", ""}, {"Fort Garland, Costilla County, CO 08113", ""},
+		{"50122 Firenze FI, Italia", ""}, {"Tapiraí - SP, Brazil", ""}, {"97600 Mamoudzou, Mayotte, France", ""}, {"Kolín, Pražská 3", ""},
+		{"County, Co, County County", ""},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/gigs/gigs/engine"
 )
@@ -458,13 +459,30 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 	return nil, "", ambiguous(p.Locality, country, found)
 }
 
-// withoutRegion returns name without a last word that is the code of one of the country's
-// regions ("Sydney NSW" of "Sydney NSW 2000"), else name.
+// withoutRegion returns name without a last word, in capitals, that is the code of one of
+// the country's regions ("Sydney NSW" of "Sydney NSW 2000") or subdivisions ("Firenze FI",
+// "Tapiraí - SP": subdivisions.go), else name.
 func (g *Gazetteer) withoutRegion(name, country string) string {
-	if i := strings.LastIndexByte(name, ' '); i > 0 && g.regionCode(country, name[i+1:]) != "" && strings.ToUpper(name[i+1:]) == name[i+1:] {
-		return strings.TrimSpace(name[:i])
+	i := strings.LastIndexByte(name, ' ')
+	if i <= 0 {
+		return name
 	}
-	return name
+	code := name[i+1:]
+	if !capitals(code) || g.regionCode(country, code) == "" && !subdivisionCode(country, code) {
+		return name
+	}
+	return strings.TrimRight(name[:i], " -–")
+}
+
+// capitals reports whether s has no lower-case letter, as strings.ToUpper(s) == s would,
+// without a copy.
+func capitals(s string) bool {
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // made makes a city for a place the gazetteer lacks; see Locate.

@@ -11,7 +11,9 @@
 // looked up by its name romanized (romanize.go), so "Змеиногорск" is Zmeinogorsk; a city
 // written with one of its districts is the city ("København K", "Berlin-Kreuzberg":
 // district.go), and so is a ward an East Asian address names with its units ("東京都渋谷区"
-// is Tokyo: eastasia.go). A Gazetteer is safe for concurrent use and never changes once
+// is Tokyo: eastasia.go), and a town before a subdivision of its country, which is never
+// made a town, is in it ("Hunterston, North Ayrshire, UK", "Haßfurt, Bayern":
+// subdivisions.go). A Gazetteer is safe for concurrent use and never changes once
 // made; the embedded one is read on first use, from the table's frozen form (frozen.go).
 package places
 

@@ -48,14 +48,7 @@ type postcodeKey struct{ country, code string }
 
 // postcodes reads the embedded table on first use: a country's code → its line.
 var postcodes = sync.OnceValue(func() map[postcodeKey]postcode {
-	r, err := gzip.NewReader(bytes.NewReader(postcodesGzip))
-	if err != nil {
-		panic("places: postcodes.tsv.gz: " + err.Error())
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		panic("places: postcodes.tsv.gz: " + err.Error())
-	}
+	b := gunzip(postcodesGzip, "postcodes.tsv.gz")
 	m := make(map[postcodeKey]postcode, bytes.Count(b, []byte{'\n'}))
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Split(line, "\t")
@@ -75,6 +68,20 @@ var postcodes = sync.OnceValue(func() map[postcodeKey]postcode {
 	}
 	return m
 })
+
+// gunzip returns the embedded table data, gzipped, as text; it panics when the data is
+// broken (a build's embedded file, never outside input).
+func gunzip(data []byte, name string) []byte {
+	r, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		panic("places: " + name + ": " + err.Error())
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		panic("places: " + name + ": " + err.Error())
+	}
+	return b
+}
 
 // serves reports whether the code serves a place of the folded name.
 func (pc postcode) serves(folded []byte) bool {

@@ -17,7 +17,8 @@ func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 		return false
 	}
 	var buf [8]*City
-	place := stripPostal(r.rest[n-1])
+	// A subdivision's code after a town is the town's ("Rio de Janeiro - RJ").
+	place := g.withoutRegion(stripPostal(r.rest[n-1]), country)
 	if len(inCountry(buf[:0], g.CitiesNamed(place), country)) > 0 || g.district(place, country) != nil {
 		return false
 	}
@@ -37,9 +38,14 @@ func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 	}
 	r.q.Locality, r.town, r.q.by = town, true, byTownBeforeNoTown
 	if namesakes > 1 {
-		// The part after the town may be what tells its namesakes apart: the most
-		// populous is not taken over it ("Newport, Isle of Wight, UK" is not Newport in
-		// Wales), a zone of the context still may.
+		// The part after the town may be what tells its namesakes apart: a region in the
+		// country's language is the town's ("Neustadt, Sachsen": subdivisions.go), and
+		// when it tells none, or the part is another, the most populous is not taken
+		// over it ("Newport, Isle of Wight, UK" is not Newport in Wales), a zone of the
+		// context still may.
+		if region, ok := subdivisionNamed(country, place); ok && region != "" {
+			r.q.Region = region
+		}
 		r.q.unread = place
 	}
 	return false

@@ -59,6 +59,7 @@ import (
 	"github.com/ringsaturn/tzf"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/places/gen/internal/genio"
 )
 
 const (
@@ -201,22 +202,12 @@ func readCities(path string) []*city {
 
 func readAdmin1(path string) map[string]string {
 	var list []struct{ Code, Name string }
-	readJSON(path, &list)
+	genio.ReadJSON(path, &list)
 	m := make(map[string]string, len(list))
 	for _, a := range list {
 		m[a.Code] = a.Name
 	}
 	return m
-}
-
-func readJSON(path string, v any) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		log.Fatalf("%s: %v", path, err)
-	}
 }
 
 // readLegacy reads the project's own list: slug, name, country, zone, other names.
@@ -374,7 +365,7 @@ type country struct {
 func readCountries(in string) []*country {
 	pkg := filepath.Join(in, "i18n-iso-countries", "package")
 	var codes [][]string
-	readJSON(filepath.Join(pkg, "codes.json"), &codes)
+	genio.ReadJSON(filepath.Join(pkg, "codes.json"), &codes)
 	currency := readCurrencies(filepath.Join(in, "country-to-currency", "package", "index.js"))
 	byCode := map[string]*country{}
 	var out []*country
@@ -416,7 +407,7 @@ func readCountries(in string) []*country {
 		var f struct {
 			Countries map[string]json.RawMessage `json:"countries"`
 		}
-		readJSON(l, &f)
+		genio.ReadJSON(l, &f)
 		for code, raw := range f.Countries {
 			var one string
 			var many []string

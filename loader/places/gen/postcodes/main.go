@@ -30,7 +30,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -42,6 +41,7 @@ import (
 	"strings"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/places/gen/internal/genio"
 )
 
 // line is one postcode of a country and the places it serves.
@@ -211,13 +211,5 @@ func write(path string, lines []line) {
 		b.WriteString(strings.Join(append([]string{l.country, l.code, l.region, l.lat, l.lon}, l.names...), "\t"))
 		b.WriteByte('\n')
 	}
-	var z bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
-	w.Write(b.Bytes())
-	if err := w.Close(); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
-		log.Fatal(err)
-	}
+	genio.WriteGzip(path, b.Bytes())
 }
