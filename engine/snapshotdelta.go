@@ -253,31 +253,47 @@ func bitmapOffsets(b []byte, size int) ([]uint32, bool) {
 }
 
 // renumberBitmaps returns the bitmaps of packed, laid out by frz, with their positions
-// renumbered by moved (a removed gig's dropped), laid out as newPostings lays them.
+// renumbered by moved (a removed gig's dropped), laid out as newPostings lays them (as
+// bitmapOf makes them of the same positions). The positions are set in one dense bitmap
+// reused for all, read a block at a time: a delta applied at a million gigs renumbers
+// thousands of bitmaps, most gigs in order, and sorting them cost more than the rest.
 func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error) {
 	if moved == nil {
 		return nil, errors.New("gigs inconsistent")
 	}
 	var out []byte
-	var l []uint32
+	var words []uint64 // the bitmap being renumbered, dense; all zeros between bitmaps
+	var block [256]uint32
 	for j := 0; j < len(frz); j += 2 {
 		var b roaring.Bitmap
 		buf := packed[frz[j]:frz[j+1]]
 		if n, err := b.FromUnsafeBytes(buf); err != nil || int(n) != len(buf) || b.Validate() != nil {
 			return nil, errors.New("not a bitmap")
 		}
-		l = l[:0]
-		for it := b.Iterator(); it.HasNext(); {
-			w := it.Next()
-			if int64(w) >= int64(len(moved)) {
-				break // ascending: no more gigs of the base (a bitmap may claim 2^32 of them)
-			}
-			if moved[w] >= 0 {
-				l = append(l, uint32(moved[w]))
+		top := -1 // the largest position set
+		it := b.ManyIterator()
+	read:
+		for n := it.NextMany(block[:]); n > 0; n = it.NextMany(block[:]) {
+			for _, w := range block[:n] {
+				if int64(w) >= int64(len(moved)) {
+					break read // ascending: no more gigs of the base (a bitmap may claim 2^32 of them)
+				}
+				if to := int(moved[w]); to >= 0 {
+					if to>>6 >= len(words) {
+						words = append(words, make([]uint64, to>>6+1-len(words))...)
+					}
+					words[to>>6] |= 1 << (to & 63)
+					top = max(top, to)
+				}
 			}
 		}
-		slices.Sort(l)
-		f, err := bitmapOf(l).ToBytes()
+		r := roaring.New()
+		if top >= 0 {
+			r = roaring.FromDense(words[:top>>6+1], false) // it keeps words: cleared once written
+			r.RunOptimize()
+		}
+		f, err := r.ToBytes()
+		clear(words[:top>>6+1])
 		if err != nil {
 			return nil, err
 		}
