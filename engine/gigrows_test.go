@@ -46,4 +46,11 @@ func TestGigRows(t *testing.T) {
 	if _, err := fileRows(append(make([][][]byte, sectionArena), [][]byte{arena[:3]}, [][]byte{offs})); err == nil {
 		t.Fatal("offsets past the arena were read")
 	}
+	// A section of no bytes is made of no parts: its one gig of no JSON is read all the same
+	// (a hostile delta may make it).
+	one := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, 0), 1)
+	rows, err := fileRows(append(make([][][]byte, sectionArena), nil, [][]byte{one}))
+	if err != nil || rows.len() != 1 || len(rows.row(0)) != 0 {
+		t.Fatalf("an empty arena: %v", err)
+	}
 }

@@ -203,7 +203,11 @@ func fileRows(made [][][]byte) (*gigRows, error) {
 	if !ok {
 		return nil, errors.New("gigs' offsets inconsistent")
 	}
-	return &gigRows{parts: made[sectionArena], off: off}, nil
+	parts := made[sectionArena]
+	if len(parts) == 0 { // an empty section: a gig of no JSON is still a row of one
+		parts = [][]byte{nil}
+	}
+	return &gigRows{parts: parts, off: off}, nil
 }
 
 // gigRows reads the JSON of gigs from an arena made of parts (the copies and additions a
