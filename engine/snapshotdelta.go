@@ -169,11 +169,11 @@ func gathered(b []byte, w int, moved []int32, gigs int) []byte {
 // ledger's content hashes).
 func (p *snapshotSources) gigHashes(made [][][]byte, content bool) ([]byte, error) {
 	if p.hashes == nil {
-		arena, off, err := fileArena(made)
+		rows, err := fileRows(made)
 		if err != nil {
 			return nil, err
 		}
-		p.hashGigs(arena, off)
+		p.hashGigs(rows)
 	}
 	hashes := p.hashes
 	if content {
@@ -189,25 +189,71 @@ func (p *snapshotSources) gigHashes(made [][][]byte, content bool) ([]byte, erro
 	return out, nil
 }
 
-// fileArena returns the JSON of the file's gigs made, joined, and their offsets.
-func fileArena(made [][][]byte) ([]byte, []int, error) {
+// fileRows returns the JSON of the file's gigs made, read from the parts of its section
+// as made (see gigRows).
+func fileRows(made [][][]byte) (*gigRows, error) {
 	if len(made) <= sectionArena+1 {
-		return nil, nil, errors.New("no gigs")
+		return nil, errors.New("no gigs")
 	}
-	arena := joined(made[sectionArena])
-	off, ok := gigOffsets(joined(made[sectionArena+1]), len(arena))
+	size := 0
+	for _, p := range made[sectionArena] {
+		size += len(p)
+	}
+	off, ok := gigOffsets(joined(made[sectionArena+1]), size)
 	if !ok {
-		return nil, nil, errors.New("gigs' offsets inconsistent")
+		return nil, errors.New("gigs' offsets inconsistent")
 	}
-	return arena, off, nil
+	parts := made[sectionArena]
+	if len(parts) == 0 { // an empty section: a gig of no JSON is still a row of one
+		parts = [][]byte{nil}
+	}
+	return &gigRows{parts: parts, off: off}, nil
 }
 
-// hashGigs hashes the JSON of each gig of arena, laid out by off, and its JSON less its
-// times (content stays nil when a gig has none).
-func (p *snapshotSources) hashGigs(arena []byte, off []int) {
-	p.hashes, p.content = make([]uint64, len(off)-1), make([]uint64, len(off)-1)
+// gigRows reads the JSON of gigs from an arena made of parts (the copies and additions a
+// delta makes it of), laid out by offsets as gigOffsets reads them, without joining the
+// parts (656 MB at a million gigs): a gig within a part is a slice of it, one across
+// parts a copy into a buffer reused, valid until the next row read. Rows are read in
+// ascending order; reading a lower one starts over from the first part.
+type gigRows struct {
+	parts [][]byte
+	off   []int // the gigs' offsets: gig i is [off[i], off[i+1]-1)
+	part  int   // the part the last row read began in
+	at    int   // where that part begins in the arena
+	buf   []byte
+}
+
+// len returns the number of gigs.
+func (r *gigRows) len() int { return len(r.off) - 1 }
+
+// row returns the JSON of gig i.
+func (r *gigRows) row(i int) []byte {
+	start, end := r.off[i], r.off[i+1]-1
+	if start < r.at {
+		r.part, r.at = 0, 0
+	}
+	for r.part < len(r.parts)-1 && start >= r.at+len(r.parts[r.part]) {
+		r.at += len(r.parts[r.part])
+		r.part++
+	}
+	if p := r.parts[r.part]; end-r.at <= len(p) {
+		return p[start-r.at : end-r.at]
+	}
+	r.buf = r.buf[:0]
+	for k, at := r.part, r.at; len(r.buf) < end-start; k++ {
+		p := r.parts[k]
+		r.buf = append(r.buf, p[max(start-at, 0):min(end-at, len(p))]...)
+		at += len(p)
+	}
+	return r.buf
+}
+
+// hashGigs hashes the JSON of each gig of rows, and its JSON less its times (content
+// stays nil when a gig has none).
+func (p *snapshotSources) hashGigs(rows *gigRows) {
+	p.hashes, p.content = make([]uint64, rows.len()), make([]uint64, rows.len())
 	for i := range p.hashes {
-		g := arena[off[i] : off[i+1]-1]
+		g := rows.row(i)
 		p.hashes[i] = xxhash.Sum64(g)
 		if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 && p.content != nil {
 			p.content[i] = xxhash.Sum64(g[:k])
@@ -253,31 +299,47 @@ func bitmapOffsets(b []byte, size int) ([]uint32, bool) {
 }
 
 // renumberBitmaps returns the bitmaps of packed, laid out by frz, with their positions
-// renumbered by moved (a removed gig's dropped), laid out as newPostings lays them.
+// renumbered by moved (a removed gig's dropped), laid out as newPostings lays them (as
+// bitmapOf makes them of the same positions). The positions are set in one dense bitmap
+// reused for all, read a block at a time: a delta applied at a million gigs renumbers
+// thousands of bitmaps, most gigs in order, and sorting them cost more than the rest.
 func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error) {
 	if moved == nil {
 		return nil, errors.New("gigs inconsistent")
 	}
 	var out []byte
-	var l []uint32
+	var words []uint64 // the bitmap being renumbered, dense; all zeros between bitmaps
+	var block [256]uint32
 	for j := 0; j < len(frz); j += 2 {
 		var b roaring.Bitmap
 		buf := packed[frz[j]:frz[j+1]]
 		if n, err := b.FromUnsafeBytes(buf); err != nil || int(n) != len(buf) || b.Validate() != nil {
 			return nil, errors.New("not a bitmap")
 		}
-		l = l[:0]
-		for it := b.Iterator(); it.HasNext(); {
-			w := it.Next()
-			if int64(w) >= int64(len(moved)) {
-				break // ascending: no more gigs of the base (a bitmap may claim 2^32 of them)
-			}
-			if moved[w] >= 0 {
-				l = append(l, uint32(moved[w]))
+		top := -1 // the largest position set
+		it := b.ManyIterator()
+	read:
+		for n := it.NextMany(block[:]); n > 0; n = it.NextMany(block[:]) {
+			for _, w := range block[:n] {
+				if int64(w) >= int64(len(moved)) {
+					break read // ascending: no more gigs of the base (a bitmap may claim 2^32 of them)
+				}
+				if to := int(moved[w]); to >= 0 {
+					if to>>6 >= len(words) {
+						words = append(words, make([]uint64, to>>6+1-len(words))...)
+					}
+					words[to>>6] |= 1 << (to & 63)
+					top = max(top, to)
+				}
 			}
 		}
-		slices.Sort(l)
-		f, err := bitmapOf(l).ToBytes()
+		r := roaring.New()
+		if top >= 0 {
+			r = roaring.FromDense(words[:top>>6+1], false) // it keeps words: cleared once written
+			r.RunOptimize()
+		}
+		f, err := r.ToBytes()
+		clear(words[:top>>6+1])
 		if err != nil {
 			return nil, err
 		}
@@ -296,12 +358,12 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 	if len(base) <= sectionGigHash {
 		return nil, errors.New("no gigs")
 	}
-	arena, off, err := fileArena(made)
+	rows, err := fileRows(made)
 	if err != nil {
 		return nil, err
 	}
 	if p.hashes == nil {
-		p.hashGigs(arena, off)
+		p.hashGigs(rows)
 	}
 	bOff, ok1 := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
 	bZoff, ok2 := gigOffsets(base[sectionZArena+1], len(base[sectionZArena])-1)
@@ -309,12 +371,12 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 	if !ok1 || !ok2 || len(bOff) != len(bZoff) || len(hashes) != 8*(len(bOff)-1) || len(built) != 8 {
 		return nil, errors.New("gigs' offsets inconsistent")
 	}
-	row := func(at []int, i int, arena []byte) []byte { return arena[at[i] : at[i+1]-1] }
+	baseRow := func(j int) []byte { return base[sectionArena][bOff[j] : bOff[j+1]-1] }
 	// The gigs of both are in much the same order: a gig is looked for at the two of the
 	// base after the one found last, then in a map of all the base's gigs, made once.
 	hash := func(j int) uint64 { return binary.LittleEndian.Uint64(hashes[8*j:]) }
 	var was map[uint64]int32
-	from := make([]int32, len(off)-1) // the base's position of each gig, or -1
+	from := make([]int32, rows.len()) // the base's position of each gig, or -1
 	next := 0
 	for i := range from {
 		h := p.hashes[i]
@@ -347,7 +409,7 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 	}
 	if coder == nil {
 		coder = deflate.NewCoder(sampleOf(len(from), func(i int) []byte {
-			g := row(off, i, arena)
+			g := rows.row(i)
 			if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
 				g = g[:k]
 			}
@@ -356,10 +418,10 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 	}
 	var m deflate.Matcher
 	z := make([]byte, 0, len(base[sectionZArena])+len(base[sectionZArena])/8) // room for gigs added
-	zoff := make([]byte, 0, 8*len(off))
+	zoff := make([]byte, 0, 8*len(from)+8)
 	for i, j := range from {
 		zoff = binary.LittleEndian.AppendUint64(zoff, uint64(len(z)))
-		if g := row(off, i, arena); j >= 0 && bytes.Equal(row(bOff, int(j), base[sectionArena]), g) {
+		if g := rows.row(i); j >= 0 && bytes.Equal(baseRow(int(j)), g) {
 			z = append(z, base[sectionZArena][bZoff[j]:bZoff[j+1]]...)
 		} else {
 			z = coder.AppendFragment(z, g, &m)

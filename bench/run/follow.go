@@ -35,7 +35,13 @@ type followResult struct {
 	// Apply is from the refresh's publication (the manifest's published time) to the
 	// follower's first answer from the refreshed snapshot.
 	Apply time.Duration
+	// Stages is where the follower's poll that served the refresh spent its time, from its
+	// log line (manifest 2ms, download 150ms, apply …); "" when it logged none.
+	Stages string
 }
+
+// followStages are the steps the follower's log line of a snapshot served times, in order.
+var followStages = []string{"manifest", "download", "apply", "read", "publish"}
 
 // follower is a gigsd the bench started to follow a bucket.
 type follower struct {
@@ -128,6 +134,15 @@ func (f *follower) follow(ctx context.Context, p *process, wait time.Duration) (
 		r.Delta = man.Deltas[n-1].Size
 	}
 	r.Apply = seen.Sub(man.Published)
+	if l := f.p.nthLogged("published snapshot served", 2, time.Minute); l != nil && l["data_version"] == version {
+		var steps []string
+		for _, k := range followStages {
+			if d, ok := l[k]; ok {
+				steps = append(steps, fmt.Sprintf("%s %s", k, d))
+			}
+		}
+		r.Stages = strings.Join(steps, ", ")
+	}
 	after, err := readFollowCounts(f.admin)
 	if err != nil {
 		return r, err

@@ -373,6 +373,10 @@ func (r *report) markdown() string {
 		}
 		w("The follower first downloaded the whole snapshot object (%.1f MB, zstd). gigsd published the rebuild in %.2f s, %s; the follower, reading the manifest every %s, downloaded %.1f MB for it (`gigs_follow_downloaded_bytes_total`; deltas applied: %d, fallbacks to the whole object: %d) and first answered from it (its `/v1/meta` data_version, asked every %s) %.2f s after the manifest's publication time.",
 			float64(fw.Whole)/1e6, fw.Upload.Seconds(), as, fw.Every, float64(fw.Downloaded)/1e6, fw.Deltas, fw.Fallbacks, followPoll, fw.Apply.Seconds())
+		if fw.Stages != "" {
+			w("")
+			w("The follower's poll that served it, by step (its log): %s.", fw.Stages)
+		}
 		w("")
 	}
 	r.peerMarkdown(w)

@@ -39,6 +39,7 @@ type Follower struct {
 
 	served Manifest // the manifest of the snapshot in service; zero before the first
 	bad    Manifest // the last manifest whose file failed its checks: not tried again until the manifest changes
+	stages *stages  // the current poll's steps, timed for its log line
 	// after is Run's timer: time.After, or a test's.
 	after func(time.Duration) <-chan time.Time
 }
@@ -131,9 +132,11 @@ const downloadTimeout = 30 * time.Minute
 // its checks is not downloaded again until the manifest changes; one that could not be
 // fetched (the network, the disk) is tried again at the next poll.
 func (f *Follower) Poll(ctx context.Context) (bool, error) {
+	f.stages = &stages{at: time.Now()}
 	rctx, cancel := context.WithTimeout(ctx, time.Minute)
 	m, err := ReadManifest(rctx, f.Bucket)
 	cancel()
+	f.stages.lap("manifest")
 	if IsNotFound(err) {
 		f.Log.Debug("nothing published yet")
 		return false, nil
@@ -173,7 +176,9 @@ func (f *Follower) Poll(ctx context.Context) (bool, error) {
 	f.Metrics.downloads.WithLabelValues("ok").Inc()
 	f.served = m
 	f.Live.Publish(snap)
-	f.Log.Info("published snapshot served", "object", m.Object, "gigs", snap.Len(), "data_version", m.DataVersion, "published", m.Published)
+	f.stages.lap("publish")
+	f.Log.Info("published snapshot served", append([]any{"object", m.Object, "gigs", snap.Len(), "data_version", m.DataVersion,
+		"published", m.Published}, f.stages.logAttrs()...)...)
 	// Served first; then the file is made durable in its place, and only then may the
 	// File record it (and its cursor as published): a crash in between leaves the
 	// cursor with the file a restart serves, never ahead of it.
@@ -261,7 +266,9 @@ func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, fun
 		tmp, err := f.applyChain(ctx, f.Path, m.Deltas[from:])
 		if err == nil {
 			var snap *engine.Snapshot
-			if snap, err = readFile(tmp, m, ""); err == nil { // applying the last delta checked its sum
+			snap, err = readFile(tmp, m, "") // applying the last delta checked its sum
+			f.stages.lap("read")
+			if err == nil {
 				return snap, f.keeper(tmp), nil
 			}
 			os.Remove(tmp)
@@ -286,6 +293,7 @@ func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, fun
 	var snap *engine.Snapshot
 	if err == nil {
 		snap, err = readFile(tmp, m, want)
+		f.stages.lap("read")
 	}
 	if err != nil {
 		os.Remove(tmp)
@@ -404,6 +412,7 @@ func (f *Follower) applyDelta(ctx context.Context, base string, d Delta) (string
 		return "", &badObject{fmt.Errorf("the delta turns %016x into %016x of %d bytes, the manifest says %s into %s of %d",
 			sd.Base(), sd.Sum(), sd.Size(), d.From, d.To, d.FileSize)}
 	}
+	defer f.stages.lap("apply")
 	return f.writeTemp(".tmp-", func(w io.Writer) (int64, error) {
 		n, err := sd.Apply(w, base, d.FileSize)
 		return n, objectErr(err)
@@ -490,6 +499,7 @@ func (f *Follower) get(ctx context.Context, key string, size int64, sum string, 
 // getTemp downloads the object at key (see get) into a temporary file of kind beside
 // f.Path (see writeTemp), and returns its path; the caller removes it.
 func (f *Follower) getTemp(ctx context.Context, kind, key string, size int64, sum string, limit int64) (string, error) {
+	defer f.stages.lap("download")
 	return f.writeTemp(kind, func(w io.Writer) (int64, error) {
 		c := &counter{w: w}
 		err := f.get(ctx, key, size, sum, limit, c)
