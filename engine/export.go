@@ -77,7 +77,8 @@ func (e *Export) Body(s *Snapshot, gzip bool, off, n int) io.Reader {
 // a follower applying a delta makes them again (see predictSection).
 func compressExport(body [][]byte) ([][]byte, int, error) {
 	// One gzip member, its blocks compressed on every core: the export is the one body
-	// large enough for that to matter (656 MB of JSON at a million gigs).
+	// large enough for that to matter (656 MB of JSON at a million gigs). A build of one
+	// worker compresses on its own goroutine, and so at its thread's priority.
 	zw, err := gzipbytes.NewPartsWriter(gzip.BestSpeed, exportPart, buildWorkers())
 	if err != nil {
 		return nil, 0, err

@@ -89,3 +89,61 @@ func TestPartsWriter(t *testing.T) {
 		t.Fatalf("decompressed to %d bytes, want %d", len(got), len(raw))
 	}
 }
+
+// TestPartsWriterWorkers compresses the same bodies on one worker (the caller's goroutine,
+// serialWriter) and on several (pgzip's goroutines), at two levels, sizes on either side
+// of a block's and a dictionary's edge, written in pieces of several sizes: the bytes must
+// be equal, since a follower compresses an export again to check a delta against it.
+func TestPartsWriterWorkers(t *testing.T) {
+	random := make([]byte, 3*blockSize)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range random {
+		random[i] = byte(r.Uint32())
+	}
+	json := body(4 * blockSize)
+	for _, tc := range []struct {
+		name  string
+		raw   []byte
+		level int
+		piece int
+	}{
+		{"empty", nil, gzip.BestSpeed, 1},
+		{"one byte", json[:1], gzip.BestSpeed, 1},
+		{"a dictionary", json[:tailSize], gzip.BestSpeed, 1000},
+		{"a dictionary and a byte", json[:tailSize+1], gzip.BestSpeed, 4096},
+		{"a block less a byte", json[:blockSize-1], gzip.BestSpeed, 70_001},
+		{"a block", json[:blockSize], gzip.BestSpeed, blockSize},
+		{"a block and a byte", json[:blockSize+1], gzip.BestSpeed, 3 * blockSize},
+		{"a block and a dictionary", json[:blockSize+tailSize], gzip.BestSpeed, 65_536},
+		{"three blocks and a half", json[:3*blockSize+blockSize/2], gzip.BestSpeed, 70_001},
+		{"four blocks", json, gzip.DefaultCompression, 1 << 19},
+		{"random", random[:2*blockSize+12345], gzip.BestSpeed, 70_001},
+		{"random, default level", random, gzip.DefaultCompression, 999_999},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got [2][]byte
+			for i, workers := range []int{1, 3} {
+				w, err := NewPartsWriter(tc.level, 100_000, workers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for p := tc.raw; len(p) > 0; p = p[min(len(p), tc.piece):] {
+					if _, err := w.Write(p[:min(len(p), tc.piece)]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				parts, _, err := w.Finish()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[i] = bytes.Join(parts, nil)
+			}
+			if !bytes.Equal(got[0], got[1]) {
+				t.Fatalf("one worker wrote %d bytes, three %d: not the same bytes", len(got[0]), len(got[1]))
+			}
+			if out := gunzip(t, got[0]); !bytes.Equal(out, tc.raw) {
+				t.Fatalf("decompressed to %d bytes, want %d", len(out), len(tc.raw))
+			}
+		})
+	}
+}

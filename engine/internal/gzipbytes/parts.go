@@ -1,23 +1,37 @@
 package gzipbytes
 
-import "github.com/klauspost/pgzip"
+import (
+	"io"
+
+	"github.com/klauspost/pgzip"
+)
 
 // A PartsWriter compresses what is written to it into one gzip member, its blocks on
 // several goroutines, appended to parts of a fixed size.
 type PartsWriter struct {
-	zw  *pgzip.Writer
+	zw  io.WriteCloser
 	out parts
 }
 
 // NewPartsWriter returns a PartsWriter at level whose parts are of partSize bytes (the
-// last one fewer), compressing blocks of a megabyte on up to workers goroutines.
+// last one fewer), compressing blocks of a megabyte on up to workers goroutines. With
+// one worker, the blocks are compressed on the caller's goroutine (see serialWriter);
+// the bytes are the same whatever the workers.
 func NewPartsWriter(level, partSize, workers int) (*PartsWriter, error) {
 	w := &PartsWriter{out: parts{size: partSize}}
+	if workers <= 1 {
+		zw, err := newSerialWriter(&w.out, level)
+		if err != nil {
+			return nil, err
+		}
+		w.zw = zw
+		return w, nil
+	}
 	zw, err := pgzip.NewWriterLevel(&w.out, level)
 	if err != nil {
 		return nil, err
 	}
-	if err := zw.SetConcurrency(1<<20, workers); err != nil {
+	if err := zw.SetConcurrency(blockSize, workers); err != nil {
 		return nil, err
 	}
 	w.zw = zw
