@@ -1,9 +1,11 @@
 package loader
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/gigs/gigs/engine"
+	"github.com/gigs/gigs/loader/places"
 	"github.com/gigs/gigs/loader/source"
 )
 
@@ -66,9 +68,10 @@ func (n *normalizer) placeAlone(events []source.Event) {
 		if v == nil || v.split || v.n < minFeedVenue {
 			continue
 		}
-		name, feedZone := ev.Venue.Name, ev.Venue.FeedZone
+		own := ev.Venue
 		ev.Venue = v.place
-		ev.Venue.Name, ev.Venue.FeedZone = name, feedZone
+		ev.Venue.Name, ev.Venue.FeedZone = own.Name, own.FeedZone
+		ev.Venue.Zone, ev.Venue.URL = cmp.Or(own.Zone, v.place.Zone), cmp.Or(own.URL, v.place.URL)
 		n.orders[ev] = byFeedVenue
 	}
 }
@@ -82,6 +85,9 @@ func alone(p *source.Place) bool {
 // samePlace reports whether two places state the same street, town, postcode, region and
 // country (a line's town may be read as its street: "52146 Würselen").
 func samePlace(a, b *source.Place) bool {
+	if a.HasGeo != b.HasGeo || a.HasGeo && places.Distance(a.Lat, a.Lon, b.Lat, b.Lon) > 1 {
+		return false // coordinates a kilometre apart or more: two places
+	}
 	return engine.Fold(strings.TrimSpace(a.Street)) == engine.Fold(strings.TrimSpace(b.Street)) &&
 		engine.Fold(strings.TrimSpace(a.PostalCode)) == engine.Fold(strings.TrimSpace(b.PostalCode)) &&
 		engine.Fold(strings.TrimSpace(a.Locality)) == engine.Fold(strings.TrimSpace(b.Locality)) &&

@@ -57,3 +57,57 @@ func TestVenueNamedAloneInItsFeed(t *testing.T) {
 		})
 	}
 }
+
+// Two events at a "Main Stage" give only coordinates, 500 km apart: they do not state one
+// place, and the third, named alone, must not be placed at the first's.
+func TestVenueAloneWhereCoordinatesDisagree(t *testing.T) {
+	events := []source.Event{
+		event("A", "Main Stage", "", "", "2026-07-01T19:00"),
+		event("B", "Main Stage", "", "", "2026-07-02T19:00"),
+		event("C", "Main Stage", "", "", "2026-07-03T19:00"),
+	}
+	events[0].Venue.Lat, events[0].Venue.Lon, events[0].Venue.HasGeo = 52.52, 13.40, true // Berlin
+	events[1].Venue.Lat, events[1].Venue.Lon, events[1].Venue.HasGeo = 48.14, 11.58, true // Munich
+	for i := range events {
+		events[i].Ref = string(rune('a' + i))
+	}
+	n := newNormalizer(noon, len(events))
+	var sr SourceReport
+	n.addAll(events, 0, Source{}, &sr)
+	for _, r := range n.recs {
+		if r.ev.Ref == "c" {
+			t.Errorf("the venue named alone was placed in %s, by %q; the feed's events at it disagree (Berlin, Munich): want it dropped", r.city.Slug, byFeedVenue)
+		}
+	}
+}
+
+// A Boston listing's events are in Massachusetts and New Hampshire; one event's own TZID
+// says Central time. Its "Arlington" is Texas', which its own zone tells, not
+// Massachusetts', which the other events' regions would.
+func TestEventZoneOverFeedRegions(t *testing.T) {
+	lines := []string{
+		"400 Soldiers Field Rd, Boston, MA 02134",
+		"1 Bennett St, Cambridge, MA 02138",
+		"135 Congress St, Portsmouth, NH 03801",
+		"135 Congress St, Portsmouth, NH 03801",
+		"Arlington Music Hall, Arlington",
+	}
+	events := make([]source.Event, len(lines))
+	for i, l := range lines {
+		zone := "America/New_York"
+		if i == len(lines)-1 {
+			zone = "America/Chicago" // the event's own TZID
+		}
+		events[i] = event("Quartet", "", "", "", "2026-06-21T19:00")
+		events[i].Ref = l
+		events[i].Venue = orderPlace(l, zone, "", 0, 0)
+	}
+	n := newNormalizer(noon, len(events))
+	var sr SourceReport
+	n.addAll(events, 0, Source{}, &sr)
+	for _, r := range n.recs {
+		if r.ev.Ref == lines[4] && r.city.Timezone != "America/Chicago" {
+			t.Errorf("%q with TZID America/Chicago placed in %s, %s, %s; want Arlington, TX (the event's own zone over the other events' regions)", lines[4], r.city.Name, r.city.Region, r.city.Timezone)
+		}
+	}
+}

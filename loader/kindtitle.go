@@ -39,3 +39,19 @@ func titleNamesConcert(title string) bool {
 	}
 	return false
 }
+
+// stageWords are the kinds a house files its concerts under with its plays: the stage, the
+// family, culture at large. A film, a talk, a tour or a course whose title names a concert
+// ("Concert Film", "Einführung zum Sinfoniekonzert") is none.
+var stageWords = wordSet("theatre theater theaterevent play plays musical musicals ballet comedy cabaret kabarett " +
+	"circus family children childrens kids kinder familie kultur kinderkultur tanz dance toneel teatro culture arts")
+
+// stageKind reports whether a kind is one a house files its concerts under (stageWords).
+func stageKind(k string) bool {
+	for _, w := range kindWords(k) {
+		if stageWords[w] {
+			return true
+		}
+	}
+	return false
+}

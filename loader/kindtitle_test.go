@@ -72,3 +72,23 @@ func TestPluralKinds(t *testing.T) {
 		}
 	}
 }
+
+// A cinema's or a culture house's calendar files a concert film, a concert hall's guided
+// tour or a talk before a concert under its own kinds: the title names a concert but
+// the event is no gig.
+func TestConcertTitleOfAFilm(t *testing.T) {
+	for _, tt := range []struct{ title, kind string }{
+		{"Taylor Swift | The Eras Tour (Concert Film)", "Film"},
+		{"Pink Floyd at Pompeii – Concert Film", "Kino"},
+		{"Stop Making Sense – The Concert Film", "Screening"},
+		{"Einführung zum 3. Sinfoniekonzert", "Vortrag"},
+		{"Concert Hall Guided Tour", "Führung"},
+	} {
+		ev := event(tt.title, "Kino Babylon", "Berlin", "DE", "2026-07-01T19:00")
+		ev.Kinds = []string{tt.kind}
+		n := newNormalizer(noon, 1)
+		if err := n.add(&ev, 0, RoleVenue); err == nil {
+			t.Errorf("%q of kind %q taken as a gig; want it dropped as not music", tt.title, tt.kind)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	case ev.Start.IsZero():
 		return fmt.Errorf("no start")
 	}
-	if k := notMusic(ev.Kinds); k != "" && !titleNamesConcert(title) {
+	if k := notMusic(ev.Kinds); k != "" && !(stageKind(k) && titleNamesConcert(title)) {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
 	}
 	city, reading, err := n.placeEvent(ev)

@@ -41,6 +41,9 @@ func eastAsianFirst(part string) []townWithin {
 		w := words[0]
 		for n := min(maxGluedTown, utf8.RuneCountInString(w)-2); n >= 2; n-- {
 			i := runeOffset(w, n)
+			if streetAfter(w[i:]) {
+				continue // "南京东路…", "福州路…": a street named after another town
+			}
 			out = append(out, townWithin{town: w[:i], before: w[i:], country: country, glued: true})
 		}
 	}
@@ -66,4 +69,16 @@ func runeOffset(s string, n int) int {
 		n--
 	}
 	return len(s)
+}
+
+// streetAfter reports whether rest, what follows a glued town's name, starts with a word
+// for a road or street ("路", "东路", "大街", "通り", "로", "길"): Chinese, Japanese and
+// Korean towns name their streets after other towns (Shanghai's 南京路, 福州路).
+func streetAfter(rest string) bool {
+	for _, p := range []string{"路", "街", "道", "巷", "弄", "通", "東路", "西路", "南路", "北路", "中路", "东路", "大街", "大道", "로", "길"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -72,3 +72,19 @@ func TestEastAsianFirstBounds(t *testing.T) {
 		t.Errorf("a Latin first word gave %+v; want none", got)
 	}
 }
+
+// A glued East Asian line whose first two letters are a town elsewhere.
+func TestGluedStreetIsNotATown(t *testing.T) {
+	for _, line := range []string{"南京东路世纪广场", "北京东路剧场", "北京路步行街", "重庆南路剧院", "福州路上海书城", "南京西路", "大阪通り", "京都通りライブ"} {
+		for _, zone := range []string{"Asia/Shanghai", "Asia/Tokyo"} {
+			ev := event("Concert", "", "", "", "2026-09-07T19:30")
+			ev.Venue = orderPlace(line, zone, "", 0, 0)
+			n := newNormalizer(noon, 1)
+			var sr SourceReport
+			n.addAll([]source.Event{ev}, 0, Source{}, &sr)
+			if sr.Events != 0 {
+				t.Errorf("%s [%s]: a street named after a town placed in %+v; want it dropped", line, zone, sr.Places)
+			}
+		}
+	}
+}

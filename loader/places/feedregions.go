@@ -7,10 +7,10 @@ import "strings"
 // "Arlington Visitor Center, Arlington" and "Spire Center for the Performing Arts,
 // Plymouth": a bare town's namesakes in the regions the feed's other events are placed in
 // come first. "Arlington" is Arlington, Massachusetts, not Arlington, Texas or Virginia;
-// "Plymouth" is Plymouth, Massachusetts, not Plymouth, Minnesota, the most populous of
-// them. When the feed's regions hold several ("Concord": New Hampshire's and
-// Massachusetts'), the most populous by four times among them is taken, else none: the
-// place is ambiguous. Context.Regions lists the regions; the loader fills it from the
+// "Plymouth" is not Plymouth, Minnesota, the most populous of them. When the feed's
+// regions hold several ("Concord", "Plymouth": New Hampshire's and Massachusetts'), the
+// most populous by four times among them is taken, else none: the place is ambiguous. A
+// namesake whose clock is not the event's own zone is never chosen this way. Context.Regions lists the regions; the loader fills it from the
 // places it reads without doubt, and lists none for a feed in more regions than a few (a
 // touring band's calendar tells no region).
 
@@ -27,8 +27,12 @@ func inFeedRegions(cs []*City, ctx Context) (c *City, by string, ok bool) {
 	}
 	var top *City
 	n := 0
+	held := func(x *City) bool {
+		// A namesake in another clock than the event's zone is no choice of its feed's regions.
+		return x.inFeedRegion(ctx.Regions) && (ctx.Zone == "" || sameClock(x.Location, ctx.Zone))
+	}
 	for _, x := range cs {
-		if x.inFeedRegion(ctx.Regions) {
+		if held(x) {
 			n++
 			if top == nil || x.Population > top.Population {
 				top = x
@@ -42,7 +46,7 @@ func inFeedRegions(cs []*City, ctx Context) (c *City, by string, ok bool) {
 		return top, ctx.RegionsBy, true
 	}
 	for _, x := range cs {
-		if x != top && x.inFeedRegion(ctx.Regions) && x.Population*4 > top.Population {
+		if x != top && held(x) && x.Population*4 > top.Population {
 			return nil, "", true
 		}
 	}
