@@ -21,22 +21,12 @@ func TestFeedRegionsChooseNamesakes(t *testing.T) {
 		"Spire Center for the Performing Arts\\, Plymouth",
 		"Concord Conservatory of Music\\, Concord",
 	}
-	events := make([]source.Event, len(lines))
-	for i, l := range lines {
-		events[i] = event("Quartet", "", "", "", "2026-06-21T19:00")
-		events[i].Ref = l
-		events[i].Venue = orderPlace(strings.ReplaceAll(l, "\\,", ","), "America/New_York", "", 0, 0)
-	}
+	events := quartetFeed(lines, "America/New_York")
 	n := newNormalizer(noon, len(events))
 	if ctx := n.feedContext(events, Source{}); strings.Join(ctx.Regions, " ") != "US-MA US-NH" {
 		t.Fatalf("the feed's regions are %q; want US-MA US-NH", ctx.Regions)
 	}
-	var sr SourceReport
-	n.addAll(events, 0, Source{}, &sr)
-	got := map[string]string{}
-	for _, r := range n.recs {
-		got[r.ev.Ref] = r.city.Name + ", " + r.city.Region + ", " + r.city.Timezone
-	}
+	got, sr := placings(n, events)
 	if want := "Arlington, MA, America/New_York"; got[lines[4]] != want {
 		t.Errorf("%q placed in %q; want %q", lines[4], got[lines[4]], want)
 	}
@@ -69,4 +59,48 @@ func TestFeedRegionsOfATouringBand(t *testing.T) {
 	if ctx := n.feedContext(events, Source{}); ctx.Country != "US" || ctx.Regions != nil {
 		t.Errorf("context %+v; want US and no regions", ctx)
 	}
+}
+
+// TestEventZoneOverFeedRegions checks that the event's own zone stands over the regions of
+// the feed's other events: in the Boston listing, an "Arlington" whose TZID says Central
+// time is never Massachusetts' (the twelve Arlingtons leave it ambiguous: dropped).
+func TestEventZoneOverFeedRegions(t *testing.T) {
+	lines := []string{
+		"400 Soldiers Field Rd, Boston, MA 02134",
+		"1 Bennett St, Cambridge, MA 02138",
+		"135 Congress St, Portsmouth, NH 03801",
+		"135 Congress St, Portsmouth, NH 03801",
+		"Arlington Music Hall, Arlington",
+	}
+	events := quartetFeed(lines, "America/New_York")
+	events[4].Venue.FeedZone = "America/Chicago" // the event's own TZID
+	got, sr := placings(newNormalizer(noon, len(events)), events)
+	if g := got[lines[4]]; g != "" && !strings.HasSuffix(g, "America/Chicago") || g == "" && len(sr.Dropped) != 1 {
+		t.Errorf("%q with TZID America/Chicago placed in %q (dropped %+v); want a town of its own zone, or dropped with a reason",
+			lines[4], g, sr.Dropped)
+	}
+}
+
+// quartetFeed makes a feed's events of one quartet at the LOCATION lines given (backslashed
+// commas as a calendar writes them), each in zone, their refs the lines.
+func quartetFeed(lines []string, zone string) []source.Event {
+	events := make([]source.Event, len(lines))
+	for i, l := range lines {
+		events[i] = event("Quartet", "", "", "", "2026-06-21T19:00")
+		events[i].Ref = l
+		events[i].Venue = orderPlace(strings.ReplaceAll(l, "\\,", ","), zone, "", 0, 0)
+	}
+	return events
+}
+
+// placings reads events as one feed with n and returns where each ref was placed ("Town,
+// Region, Zone") and the report.
+func placings(n *normalizer, events []source.Event) (map[string]string, SourceReport) {
+	var sr SourceReport
+	n.addAll(events, 0, Source{}, &sr)
+	got := map[string]string{}
+	for _, r := range n.recs {
+		got[r.ev.Ref] = r.city.Name + ", " + r.city.Region + ", " + r.city.Timezone
+	}
+	return got, sr
 }

@@ -80,34 +80,3 @@ func TestVenueAloneWhereCoordinatesDisagree(t *testing.T) {
 		}
 	}
 }
-
-// A Boston listing's events are in Massachusetts and New Hampshire; one event's own TZID
-// says Central time. Its "Arlington" is Texas', which its own zone tells, not
-// Massachusetts', which the other events' regions would.
-func TestEventZoneOverFeedRegions(t *testing.T) {
-	lines := []string{
-		"400 Soldiers Field Rd, Boston, MA 02134",
-		"1 Bennett St, Cambridge, MA 02138",
-		"135 Congress St, Portsmouth, NH 03801",
-		"135 Congress St, Portsmouth, NH 03801",
-		"Arlington Music Hall, Arlington",
-	}
-	events := make([]source.Event, len(lines))
-	for i, l := range lines {
-		zone := "America/New_York"
-		if i == len(lines)-1 {
-			zone = "America/Chicago" // the event's own TZID
-		}
-		events[i] = event("Quartet", "", "", "", "2026-06-21T19:00")
-		events[i].Ref = l
-		events[i].Venue = orderPlace(l, zone, "", 0, 0)
-	}
-	n := newNormalizer(noon, len(events))
-	var sr SourceReport
-	n.addAll(events, 0, Source{}, &sr)
-	for _, r := range n.recs {
-		if r.ev.Ref == lines[4] && r.city.Timezone != "America/Chicago" {
-			t.Errorf("%q with TZID America/Chicago placed in %s, %s, %s; want Arlington, TX (the event's own zone over the other events' regions)", lines[4], r.city.Name, r.city.Region, r.city.Timezone)
-		}
-	}
-}
