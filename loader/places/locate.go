@@ -96,6 +96,9 @@ func (g *Gazetteer) Read(p Place, ctx Context) (Reading, error) {
 	var room [8]Place // a place has a few readings: room for them on the stack
 	readings, code := g.withPostcodes(p, g.placeReadings(room[:0], p))
 	r, err := g.readPlace(readings, ctx)
+	if s, ok := g.inFeedSubdivision(p, ctx, r, err); ok {
+		return s, nil
+	}
 	if err != nil {
 		return r, err
 	}

@@ -1,0 +1,73 @@
+package places
+
+import "strings"
+
+// A British venue's calendar writes "The Marlowe, Canterbury, Kent" or "G Live, Guildford,
+// Surrey, GU1 4AA": a town, its county, and no country; the calendar's zone
+// (Europe/London) says the country. Read without it, the last part is the town, and Kent
+// is a town in Washington, Surrey one in British Columbia, Cornwall one in Ontario: the
+// gig moved to another continent's clock. inFeedSubdivision reads such a line again in
+// the feed's country, and takes that reading only when all three agree: the line's last
+// part names a subdivision of that country (subdivisionLast), the part before it is a
+// town of that country in the gazetteer (no town of the country bears the subdivision's
+// name), and that town keeps the feed's clock. A line
+// whose plain reading already agrees with its feed is never read again, and a place the
+// event states a country or region for is not either: context never overrides what the
+// event states.
+
+// byFeedSubdivision is what decided such a reading, after the context's own words.
+const byFeedSubdivision = "a subdivision of the feed's country ends the line"
+
+// inFeedSubdivision returns the reading of p in the feed's country by its subdivision
+// (see above) when the plain reading (plain, err) disagrees with the feed: it failed, or
+// is in another country and another clock than the feed's zone.
+func (g *Gazetteer) inFeedSubdivision(p Place, ctx Context, plain Reading, err error) (Reading, bool) {
+	if p.Country != "" || p.Region != "" || !strings.Contains(p.Locality, ",") {
+		return Reading{}, false
+	}
+	country, byZone := ctx.Country, false
+	if country == "" && ctx.Zone != "" {
+		country, byZone = g.ZoneCountry(ctx.Zone), true
+	}
+	if country == "" {
+		return Reading{}, false
+	}
+	if err == nil && (plain.City.Country == country || ctx.Zone != "" && sameClock(plain.City.Location, ctx.Zone)) {
+		return Reading{}, false // the plain reading agrees with its feed
+	}
+	last := lastNamePart(p.Locality)
+	if _, ok := subdivisionNamed(country, last); !ok || len(inCountry(nil, g.CitiesNamed(last), country)) > 0 {
+		return Reading{}, false // the line does not end in a subdivision of the feed's country
+	}
+	p.Country = country
+	var room [8]Place
+	for _, q := range g.placeReadings(room[:0], p) {
+		if sameName(q.Locality, last) {
+			continue
+		}
+		c, cby, err := g.named(q, country, ctx)
+		if c == nil || err != nil || ctx.Zone != "" && !sameClock(c.Location, ctx.Zone) {
+			return Reading{}, false
+		}
+		by := ctx.CountryBy
+		if byZone {
+			by = "the country of " + ctx.ZoneBy
+		}
+		return Reading{City: c, By: joinBy(joinBy(by, byFeedSubdivision), cby)}, true
+	}
+	return Reading{}, false
+}
+
+// lastNamePart returns the last part of a line between its commas that is not a postal
+// code alone, its postal code dropped ("Kent" of "Canterbury, Kent, CT1 2RA").
+func lastNamePart(line string) string {
+	var room [maxParts]string
+	parts := commaParts(room[:0], line)
+	for len(parts) > 1 && postalOnly(parts[len(parts)-1]) {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return stripPostal(parts[len(parts)-1])
+}
