@@ -200,6 +200,11 @@ func fileRows(made [][][]byte) (*gigRows, error) {
 		size += len(p)
 	}
 	off, ok := gigOffsets(joined(made[sectionArena+1]), size)
+	// Each gig ends with its separator: offsets that repeat (a hostile delta's) make a
+	// gig of -1 bytes.
+	for i := 1; ok && i < len(off); i++ {
+		ok = off[i] > off[i-1]
+	}
 	if !ok {
 		return nil, errors.New("gigs' offsets inconsistent")
 	}

@@ -470,11 +470,16 @@ func (g *Gazetteer) withoutRegion(name, country string) string {
 	if i <= 0 {
 		return name
 	}
-	code := name[i+1:]
+	code, rest := name[i+1:], strings.TrimRight(name[:i], " -–")
 	if !capitals(code) || g.regionCode(country, code) == "" && !subdivisionCode(country, code) {
 		return name
 	}
-	return strings.TrimRight(name[:i], " -–")
+	// In a line in capitals, a subdivision's code may be the town's last word ("EAST
+	// HAM": GB-HAM is Hampshire): it goes only before a town the gazetteer knows.
+	if g.regionCode(country, code) == "" && capitals(rest) && !g.hasNamesake(rest, country) {
+		return name
+	}
+	return rest
 }
 
 // capitals reports whether s has no lower-case letter, as strings.ToUpper(s) == s would,

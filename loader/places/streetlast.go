@@ -17,9 +17,36 @@ func streetLast(g *Gazetteer, r *lineReading) bool {
 	if len(f) < 2 || !f[len(f)-1].hasDigit(last) || f[0].hasDigit(last) || len(g.allNamed(stripPostal(last))) > 0 {
 		return false
 	}
-	if len(g.CitiesNamed(stripPostal(r.rest[n-2]))) == 0 {
+	towns := g.CitiesNamed(stripPostal(r.rest[n-2]))
+	if len(towns) == 0 {
 		return false
 	}
+	// A county and its postcode ("West Yorkshire HX1 1AA") tell a country the line may
+	// not state: without one, only a town whose namesakes share a country is read, never
+	// the most populous abroad ("Halifax, West Yorkshire HX1 1AA" is not Nova Scotia's).
+	if r.q.Country == "" && hasLetter(f[len(f)-1].of(last)) {
+		for _, c := range towns {
+			if c.Country != towns[0].Country {
+				return false
+			}
+		}
+	}
 	r.rest = r.rest[:n-1]
+	if r.q.unread == "" {
+		// What it names may tell the town's namesakes apart ("Perth and Kinross PH1
+		// 5AA"): the most populous is not taken over it.
+		r.q.unread = stripPostal(last)
+	}
+	return false
+}
+
+// hasLetter reports whether w holds an ASCII letter (a postcode's half, "1AA"; not a
+// house number's "12" or "517/22").
+func hasLetter(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
 	return false
 }

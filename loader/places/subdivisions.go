@@ -174,6 +174,11 @@ func subdivisionLast(g *Gazetteer, r *lineReading) bool {
 		if !ok || len(inCountry(buf[:0], g.CitiesNamed(part), country)) > 0 {
 			break
 		}
+		// A street or a building before it is no town: the subdivision's name may be the
+		// town the gazetteer lacks ("Dock Road, Limerick": Limerick is Luimneach there).
+		if streetLike(r.rest[len(r.rest)-2]) {
+			break
+		}
 		r.rest = r.rest[:len(r.rest)-1]
 		if region != "" && r.q.Region == "" {
 			r.q.Region = region
@@ -200,4 +205,23 @@ const bySubdivision = "the town named before a subdivision of its country"
 func firstLevel(country, place string) string {
 	region, _ := subdivisionNamed(country, place)
 	return region
+}
+
+// streetWords end the name of a street or a building, folded (engine.Fold).
+var streetWords = map[string]bool{"road": true, "rd": true, "street": true, "st": true, "lane": true,
+	"avenue": true, "ave": true, "square": true, "quay": true, "place": true, "way": true, "hall": true,
+	"terrace": true, "row": true, "parade": true, "drive": true, "close": true}
+
+// streetLike reports whether part's last word is a street's or a building's word
+// ("Dock Road", "Town Hall").
+func streetLike(part string) bool {
+	var buf [96]byte
+	if len(part) > len(buf) {
+		return false
+	}
+	f := engine.AppendFold(buf[:0], []byte(part))
+	if i := bytes.LastIndexByte(f, ' '); i >= 0 {
+		return streetWords[string(f[i+1:])]
+	}
+	return false
 }
