@@ -8,9 +8,9 @@ import "strings"
 // is a town in Washington, Surrey one in British Columbia, Cornwall one in Ontario: the
 // gig moved to another continent's clock. inFeedSubdivision reads such a line again in
 // the feed's country, and takes that reading only when all three agree: the line's last
-// part names a subdivision of that country (subdivisionLast), the part before it is a
-// town of that country in the gazetteer (no town of the country bears the subdivision's
-// name), and that town keeps the feed's clock. A line
+// part names a subdivision of that country (subdivisionLast) and no town of the country
+// bears its name, the part before it is a town of that country (a village the gazetteer
+// lacks is made there), and that town keeps the feed's clock. A line
 // whose plain reading already agrees with its feed is never read again, and a place the
 // event states a country or region for is not either: context never overrides what the
 // event states.
@@ -46,6 +46,12 @@ func (g *Gazetteer) inFeedSubdivision(p Place, ctx Context, plain Reading, err e
 			continue
 		}
 		c, cby, err := g.named(q, country, ctx)
+		made := false
+		if c == nil && err == nil {
+			// A village the gazetteer lacks ("Send Marsh, Surrey"): made in the country.
+			c, err = g.made(q, country, ctx)
+			made = true
+		}
 		if c == nil || err != nil || ctx.Zone != "" && !sameClock(c.Location, ctx.Zone) {
 			return Reading{}, false
 		}
@@ -53,7 +59,7 @@ func (g *Gazetteer) inFeedSubdivision(p Place, ctx Context, plain Reading, err e
 		if byZone {
 			by = "the country of " + ctx.ZoneBy
 		}
-		return Reading{City: c, By: joinBy(joinBy(by, byFeedSubdivision), cby)}, true
+		return Reading{City: c, Made: made, By: joinBy(joinBy(by, byFeedSubdivision), cby)}, true
 	}
 	return Reading{}, false
 }
