@@ -38,7 +38,7 @@ func TestReloadEdits(t *testing.T) {
 	}
 	gone := cfg.Venues[0].Name
 	series := fmt.Sprintf("gigs_source_events{source=%q}", gone)
-	waitFor(t, "the first refresh's source metrics", 60*time.Second, func() bool { return strings.Contains(metrics(), series) })
+	waitFor(t, "the first refresh's source metrics", 3*time.Minute, func() bool { return strings.Contains(metrics(), series) })
 
 	// A bad edit: a member without its comma. The error names the file, line and column.
 	at := bytes.Index(orig, []byte(`"venues"`))
