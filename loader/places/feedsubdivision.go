@@ -1,6 +1,9 @@
 package places
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A British venue's calendar writes "The Marlowe, Canterbury, Kent" or "G Live, Guildford,
 // Surrey, GU1 4AA": a town, its county, and no country; the calendar's zone
@@ -10,7 +13,10 @@ import "strings"
 // the feed's country, and takes that reading only when all three agree: the line's last
 // part names a subdivision of that country (subdivisionLast) and no town of the country
 // bears its name, the part before it is a town of that country (a village the gazetteer
-// lacks is made there), and that town keeps the feed's clock. A line
+// lacks is made there), and that town keeps the feed's clock. A last part the table
+// lacks that the plain reading took for a town abroad, and that names no region or
+// country anywhere ("Chester, Cheshire": Cheshire, Connecticut), is read so too, the town
+// before it then a gazetteer town. A line
 // whose plain reading already agrees with its feed is never read again, and a place the
 // event states a country or region for is not either: context never overrides what the
 // event states.
@@ -36,7 +42,11 @@ func (g *Gazetteer) inFeedSubdivision(p Place, ctx Context, plain Reading, err e
 		return Reading{}, false // the plain reading agrees with its feed
 	}
 	last := lastNamePart(p.Locality)
-	if _, ok := subdivisionNamed(country, last); !ok || len(inCountry(nil, g.CitiesNamed(last), country)) > 0 {
+	if len(inCountry(nil, g.CitiesNamed(last), country)) > 0 {
+		return Reading{}, false // the last part may be a town of the feed's country
+	}
+	_, sub := subdivisionNamed(country, last)
+	if !sub && !g.onlyTownAbroad(last, plain, err) {
 		return Reading{}, false // the line does not end in a subdivision of the feed's country
 	}
 	p.Country = country
@@ -47,7 +57,7 @@ func (g *Gazetteer) inFeedSubdivision(p Place, ctx Context, plain Reading, err e
 		}
 		c, cby, err := g.named(q, country, ctx)
 		made := false
-		if c == nil && err == nil {
+		if c == nil && err == nil && sub {
 			// A village the gazetteer lacks ("Send Marsh, Surrey"): made in the country.
 			c, err = g.made(q, country, ctx)
 			made = true
@@ -62,6 +72,18 @@ func (g *Gazetteer) inFeedSubdivision(p Place, ctx Context, plain Reading, err e
 		return Reading{City: c, Made: made, By: joinBy(joinBy(by, byFeedSubdivision), cby)}, true
 	}
 	return Reading{}, false
+}
+
+// onlyTownAbroad reports whether the plain reading placed the line in a town named by its
+// last part, abroad, and that part names no region and no country anywhere: "Chester,
+// Cheshire" read as Cheshire, Connecticut (a county ISO 3166-2 splits, so the table lacks
+// it), not "Perth, Western Australia" or "London, Ontario", which name their region.
+func (g *Gazetteer) onlyTownAbroad(last string, plain Reading, err error) bool {
+	if err != nil || plain.Made || !slices.Contains(g.CitiesNamed(last), plain.City) {
+		return false
+	}
+	_, isCountry := countryCode(last)
+	return !isCountry && g.regionsNamed(last) == nil
 }
 
 // lastNamePart returns the last part of a line between its commas that is not a postal

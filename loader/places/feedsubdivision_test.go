@@ -21,10 +21,14 @@ func TestFeedSubdivision(t *testing.T) {
 		{"Truro, Cornwall, TR1 2LL", london, "truro-gb"},           // not Cornwall, Ontario
 		{"Norwich, Norfolk, NR2 4PG", london, "norwich-gb"},        // not Norfolk Island
 		{"Canterbury, Kent", Context{Country: "GB"}, "canterbury"}, // the operator's hint
+		{"Chester, Cheshire, CH1 3NZ", london, "chester-gb"},       // a county the table lacks: not Cheshire, Connecticut
+		{"Chester, Cheshire", london, "chester-gb"},
 		// What the plain reading places in the feed's clock or country is kept.
 		{"Exeter, Devon", london, "exeter"},
 		// Not a subdivision of the feed's country: the plain reading stands.
 		{"Perth, Western Australia", london, "perth"},
+		{"London, Ontario", london, "london-ca"},
+		{"Hamilton, Bermuda", london, "hamilton-bm"},
 		{"Canterbury, Kent", newYork, "kent-wa-us"},
 		// A country stated: context never overrides it.
 		{"Kent, US", london, "kent-wa-us"},
