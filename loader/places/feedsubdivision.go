@@ -16,10 +16,9 @@ import (
 // lacks is made there), and that town keeps the feed's clock. A last part the table
 // lacks that the plain reading took for a town abroad, and that names no region or
 // country anywhere ("Chester, Cheshire": Cheshire, Connecticut), is read so too, the town
-// before it then a gazetteer town. A line
-// whose plain reading already agrees with its feed is never read again, and a place the
-// event states a country or region for is not either: context never overrides what the
-// event states.
+// before it then a gazetteer town. A line whose plain reading already agrees with its feed
+// is never read again, and a place the event states a country or region for is not
+// either: context never overrides what the event states.
 
 // byFeedSubdivision is what decided such a reading, after the context's own words.
 const byFeedSubdivision = "a subdivision of the feed's country ends the line"
