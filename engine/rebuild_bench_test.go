@@ -1,8 +1,11 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"testing"
@@ -51,6 +54,78 @@ func BenchmarkRebuild(b *testing.B) {
 			runtime.KeepAlive(s)
 			if measured {
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
+	}
+}
+
+// BenchmarkSnapshotDeltaApply measures a follower's apply of the delta of BenchmarkRebuild's
+// refresh (the same datasets, builds and churn): both snapshots written to files, the
+// delta between them written once, then SnapshotDelta.Apply timed, into a file as a
+// follower writes it. It reports the process's CPU time per apply (cpu-ns/op) as
+// BenchmarkRebuild does; the applies are labelled (go tool pprof -tagfocus apply=delta).
+func BenchmarkSnapshotDeltaApply(b *testing.B) {
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
+			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+			prev, err := engine.Build(ds, engine.Options{Now: now})
+			if err != nil {
+				b.Fatal(err)
+			}
+			scale.Churn{Edited: 0.02, Added: 0.01, Removed: 0.01, Seed: 7}.Apply(ds)
+			next, err := engine.Build(ds, engine.Options{Now: now.Add(time.Hour), Prev: prev})
+			if err != nil {
+				b.Fatal(err)
+			}
+			dir := b.TempDir()
+			pa, pb, made := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "made")
+			if err := prev.WriteFile(pa); err != nil {
+				b.Fatal(err)
+			}
+			if err := next.WriteFile(pb); err != nil {
+				b.Fatal(err)
+			}
+			prev, next, ds = nil, nil, nil
+			var delta bytes.Buffer
+			if err := engine.WriteSnapshotDelta(&delta, pa, pb); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.Remove(pb); err != nil {
+				b.Fatal(err)
+			}
+			sd, err := engine.ReadSnapshotDelta(delta.Bytes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var cpu time.Duration
+			measured := true
+			for b.Loop() {
+				b.StopTimer()
+				runtime.GC()
+				f, err := os.Create(made)
+				if err != nil {
+					b.Fatal(err)
+				}
+				before, ok := processCPU()
+				b.StartTimer()
+				pprof.Do(context.Background(), pprof.Labels("apply", "delta"), func(context.Context) {
+					_, err = sd.Apply(f, pa, 1<<40)
+				})
+				after, ok2 := processCPU()
+				b.StopTimer()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := f.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				measured = measured && ok && ok2
+				cpu += after - before
+			}
+			if measured {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(delta.Len()), "delta-bytes")
 			}
 		})
 	}
