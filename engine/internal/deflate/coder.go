@@ -61,12 +61,22 @@ func init() {
 
 // NewCoder makes the code from sample (a few hundred bodies are plenty) and writes
 // the block header that carries it.
-func NewCoder(sample [][]byte) *Coder {
+func NewCoder(sample [][]byte) *Coder { return newCoder(sample, nil) }
+
+// newCoder makes the code of the bodies sample[i][start[i]:], their matches reaching back
+// before start[i] as findFrom's do (from 0 when start is nil).
+func newCoder(sample [][]byte, start []int) *Coder {
 	var litFreq [286]uint32
 	var distFreq [30]uint32
 	m := new(Matcher)
-	for _, p := range sample {
-		for _, x := range m.find(p) {
+	for i, p := range sample {
+		from := 0
+		if start != nil {
+			from = start[i]
+		}
+		seqs := m.findFrom(p, from)
+		p = p[from:]
+		for _, x := range seqs {
 			for _, b := range p[:x.literals] {
 				litFreq[b]++
 			}
@@ -154,7 +164,23 @@ func (c *Coder) AppendFragment(dst, p []byte, m *Matcher) []byte {
 	if len(p) > 0 {
 		p, last = p[:len(p)-1], p[len(p)-1:]
 	}
-	for _, x := range m.find(p) {
+	c.code(&w, p, m.find(p))
+	w.code(c.lit[endBlock])
+	w.write(0, 3) // a stored block, not final, ...
+	for w.n > 0 { // ... padded to the byte ...
+		w.dst = append(w.dst, byte(w.bits))
+		w.bits >>= 8
+		w.n -= min(w.n, 8)
+	}
+	if len(last) == 0 {
+		return append(w.dst, 0, 0, 0xff, 0xff) // ... of length 0
+	}
+	return append(w.dst, 1, 0, 0xfe, 0xff, last[0]) // ... of the last byte
+}
+
+// code writes p, found as seqs, with c's code.
+func (c *Coder) code(w *bitWriter, p []byte, seqs []seq) {
+	for _, x := range seqs {
 		w.literals(&c.lit, p[:x.literals])
 		p = p[x.literals:]
 		if x.length == 0 {
@@ -168,15 +194,4 @@ func (c *Coder) AppendFragment(dst, p []byte, m *Matcher) []byte {
 		w.write(uint64(code.bits)|uint64(d+1-uint32(distBase[dc]))<<code.n, uint(code.n+distExtra[dc]))
 		p = p[l+3:]
 	}
-	w.code(c.lit[endBlock])
-	w.write(0, 3) // a stored block, not final, ...
-	for w.n > 0 { // ... padded to the byte ...
-		w.dst = append(w.dst, byte(w.bits))
-		w.bits >>= 8
-		w.n -= min(w.n, 8)
-	}
-	if len(last) == 0 {
-		return append(w.dst, 0, 0, 0xff, 0xff) // ... of length 0
-	}
-	return append(w.dst, 1, 0, 0xfe, 0xff, last[0]) // ... of the last byte
 }

@@ -28,13 +28,21 @@ type seq struct {
 
 // find returns p as seqs in m.seqs, the last of length 0, carrying the literals that end
 // p. Matches are greedy with one step of lazy evaluation, at least minMatch bytes, inside p.
-func (m *Matcher) find(p []byte) []seq {
+func (m *Matcher) find(p []byte) []seq { return m.findFrom(p, 0) }
+
+// findFrom returns p[start:] as find does, its matches reaching back into p[:start] too
+// (its last maxDist bytes): every position of p[:start] is filed first, so that the
+// matches depend on p's bytes alone, not on how p[:start] was parsed.
+func (m *Matcher) findFrom(p []byte, start int) []seq {
 	if m.base == 0 || m.base > 1<<31 {
 		m.table, m.base = [1 << hashBits]uint32{}, 1
 	}
+	for j := max(0, start-maxDist); j < start && j+minMatch <= len(p); j++ {
+		m.table[hash4(binary.LittleEndian.Uint32(p[j:]))] = m.base + uint32(j)
+	}
 	out := m.seqs[:0]
-	lit := 0 // p[lit:i] are literals not yet in out
-	for i := 0; i+minMatch <= len(p); {
+	lit := start // p[lit:i] are literals not yet in out
+	for i := start; i+minMatch <= len(p); {
 		c, ok := m.probe(p, i)
 		if !ok {
 			i++
