@@ -317,7 +317,7 @@ func renderContents(rows []gigRow, w *gigWriter, ru *reuse) [][]byte {
 			r.input, sc.in = in.sum(sc.in, w.cat, r)
 			r.part, r.at = int32(c), len(buf)
 			if r.same = r.isPrevs(); r.same {
-				r.size, r.hash = 0, ru.prev.content[r.prevAt]
+				r.size = 0
 				continue
 			}
 			ru.confirm(r)

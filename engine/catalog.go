@@ -42,8 +42,9 @@ type gigRow struct {
 	// is contents[part][at:at+size], hash is its xxhash64, and prevAt the gig's position
 	// in the snapshot the build replaces (-1: none). input is the hash of what the JSON
 	// is rendered from, and same is set when the gig is prev's unchanged (gigRow.isPrevs):
-	// then it has no content, and hash is prev's. reusable and prevInput are what
-	// reuse.locate found of its guess in prev.
+	// then it has no content and no hash (renderChunk copies prev's, in the snapshot's
+	// order: read here, in the dataset's, it was a cache miss per gig). reusable and
+	// prevInput are what reuse.locate found of its guess in prev.
 	part, prevAt   int32
 	at, size       int
 	hash, input    uint64
