@@ -15,6 +15,19 @@ import (
 	"github.com/gigs/gigs/testkit/scale"
 )
 
+// refreshOf returns the bench's refresh of n gigs: the dataset with 2% of its gigs
+// edited, 1% added and 1% removed, and the options of its build an hour after the
+// snapshot of the dataset before, which they name as Prev.
+func refreshOf(b *testing.B, n int) (*engine.Dataset, engine.Options) {
+	ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
+	prev, err := engine.Build(ds, engine.Options{Now: now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	scale.Churn{Edited: 0.02, Added: 0.01, Removed: 0.01, Seed: 7}.Apply(ds)
+	return ds, engine.Options{Now: now.Add(time.Hour), Prev: prev}
+}
+
 // BenchmarkRebuild measures an hourly refresh: a build an hour after the snapshot it
 // replaces, of the same dataset with 2% of its gigs edited, 1% added and 1% removed (the
 // bench's refresh run), with that snapshot as Prev. Besides the wall time it reports
@@ -23,14 +36,9 @@ import (
 func BenchmarkRebuild(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
-			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
-			prev, err := engine.Build(ds, engine.Options{Now: now})
-			if err != nil {
-				b.Fatal(err)
-			}
-			scale.Churn{Edited: 0.02, Added: 0.01, Removed: 0.01, Seed: 7}.Apply(ds)
-			opt := engine.Options{Now: now.Add(time.Hour), Prev: prev}
+			ds, opt := refreshOf(b, n)
 			var s *engine.Snapshot
+			var err error
 			var cpu time.Duration
 			measured := true
 			for b.Loop() {
@@ -67,13 +75,9 @@ func BenchmarkRebuild(b *testing.B) {
 func BenchmarkSnapshotDeltaApply(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("gigs=%d", n), func(b *testing.B) {
-			ds := scale.Generate(scale.Config{Gigs: n, Seed: 1, Now: now})
-			prev, err := engine.Build(ds, engine.Options{Now: now})
-			if err != nil {
-				b.Fatal(err)
-			}
-			scale.Churn{Edited: 0.02, Added: 0.01, Removed: 0.01, Seed: 7}.Apply(ds)
-			next, err := engine.Build(ds, engine.Options{Now: now.Add(time.Hour), Prev: prev})
+			ds, opt := refreshOf(b, n)
+			prev := opt.Prev
+			next, err := engine.Build(ds, opt)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -85,7 +89,7 @@ func BenchmarkSnapshotDeltaApply(b *testing.B) {
 			if err := next.WriteFile(pb); err != nil {
 				b.Fatal(err)
 			}
-			prev, next, ds = nil, nil, nil
+			prev, next, ds, opt = nil, nil, nil, engine.Options{}
 			var delta bytes.Buffer
 			if err := engine.WriteSnapshotDelta(&delta, pa, pb); err != nil {
 				b.Fatal(err)
