@@ -142,8 +142,8 @@ func TestHeadersCostBoundedMemory(t *testing.T) {
 			t.Errorf("a megabyte of header: %d, want 431", code)
 		}
 	}
-	// The server's buffers, 8 KiB to read and 16 KiB to write, and a little more to keep
-	// track of a connection and its answer, and the test's goroutines.
+	// The server's buffers, 8 KiB to read and WriteBufferSize (32 KiB) to write, and a
+	// little more to keep track of a connection and its answer, and the test's goroutines.
 	const perConn = 64 << 10
 	if grew := int64(peak.HeapInuse) - int64(before.HeapInuse); grew > conns*perConn+(4<<20) {
 		t.Errorf("the heap grew by %d KiB for %d connections", grew>>10, conns)

@@ -388,7 +388,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		WriteTimeout:                 60 * time.Second,  // the largest directory on a slow link
 		IdleTimeout:                  s.o.IdleTimeout,
 		ReadBufferSize:               8 << 10,                   // also the cap on request headers
-		WriteBufferSize:              16 << 10,                  // a page of 20 gigs in one write
+		WriteBufferSize:              WriteBufferSize,           // a page of 20 gigs in one write
 		MaxRequestBodySize:           4 << 10,                   // reads carry no body; /mcp's: exportTimeouts
 		Concurrency:                  max(64<<10, s.o.MaxConns), // the listener caps connections
 		DisablePreParseMultipartForm: true,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gigs/gigs/server"
 	"github.com/valyala/fasthttp"
 )
 
@@ -96,7 +97,7 @@ func serveCeiling(path, addr string) error {
 			ctx.Response.SetBodyRaw(c.Body)
 		},
 		ReadTimeout:           10 * time.Second,
-		WriteBufferSize:       16 << 10,
+		WriteBufferSize:       server.WriteBufferSize,
 		NoDefaultServerHeader: true,
 		NoDefaultContentType:  true,
 	}

@@ -133,9 +133,9 @@ func (r *report) goals() []goal {
 	page, ceiling := median(rates(g.Page)), median(rates(g.Ceiling))
 	out = append(out, goal{"filtered `/v1/gigs` page vs the ceiling" + at, "≥ 85%",
 		fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*page/ceiling, page, ceiling), page >= 0.85*ceiling})
-	run := median(rates(g.PageRun))
+	run, runCeiling := median(rates(g.PageRun)), median(rates(g.RunCeiling))
 	out = append(out, goal{"the same filtered query run for each request (no memo) vs the ceiling" + at, "≥ 90%",
-		fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*run/ceiling, run, ceiling), run >= 0.9*ceiling})
+		fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*run/runCeiling, run, runCeiling), run >= 0.9*runCeiling})
 	mixRate, mixCeiling := median(rates(g.Mix)), median(rates(g.MixCeiling))
 	out = append(out, goal{"mix vs the static server answering the same 1,000 requests" + at, "≥ 80%",
 		fmt.Sprintf("%.0f%% (%.0f vs %.0f req/s)", 100*mixRate/mixCeiling, mixRate, mixCeiling), mixRate >= 0.8*mixCeiling})
@@ -292,15 +292,15 @@ func (r *report) markdown() string {
 		w("")
 		w("![throughput and p99 against dataset size](chart.svg)")
 		w("")
-		w("| gigs | build | mix req/s | mix p50 / p99 ms | mix static req/s | mix/static | static p50 / p99 ms | page req/s | ceiling req/s | page/ceiling | page run req/s | run/ceiling | page gzip req/s | gzip/identity | half load req/s | half p50 / p99 ms | export downloads/s | first byte ms | RSS MB | export MB |")
-		w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+		w("| gigs | build | mix req/s | mix p50 / p99 ms | mix static req/s | mix/static | static p50 / p99 ms | page req/s | ceiling req/s | page/ceiling | page run req/s | its ceiling req/s | run/ceiling | page gzip req/s | gzip/identity | half load req/s | half p50 / p99 ms | export downloads/s | first byte ms | RSS MB | export MB |")
+		w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 		for _, s := range r.Sizes {
-			w("| %s | %.2f s | %s | %s / %s | %s | %.0f%% | %s / %s | %s | %s | %.0f%% | %s | %.0f%% | %s | %.0f%% | %s | %s / %s | %s | %s | %.0f | %.1f |", count(s.Gigs), s.Build.Seconds(),
+			w("| %s | %.2f s | %s | %s / %s | %s | %.0f%% | %s / %s | %s | %s | %.0f%% | %s | %s | %.0f%% | %s | %.0f%% | %s | %s / %s | %s | %s | %.0f | %.1f |", count(s.Gigs), s.Build.Seconds(),
 				fmtRange(rates(s.Mix), "", 1, 0), fmtRange(p50s(s.Mix), "", 1, 2), fmtRange(p99s(s.Mix), "", 1, 2),
 				fmtRange(rates(s.MixCeiling), "", 1, 0), 100*median(rates(s.Mix))/median(rates(s.MixCeiling)),
 				fmtRange(p50s(s.MixCeiling), "", 1, 2), fmtRange(p99s(s.MixCeiling), "", 1, 2),
 				fmtRange(rates(s.Page), "", 1, 0), fmtRange(rates(s.Ceiling), "", 1, 0), 100*median(rates(s.Page))/median(rates(s.Ceiling)),
-				fmtRange(rates(s.PageRun), "", 1, 0), 100*median(rates(s.PageRun))/median(rates(s.Ceiling)),
+				fmtRange(rates(s.PageRun), "", 1, 0), fmtRange(rates(s.RunCeiling), "", 1, 0), 100*median(rates(s.PageRun))/median(rates(s.RunCeiling)),
 				fmtRange(rates(s.PageGzip), "", 1, 0), 100*median(rates(s.PageGzip))/median(rates(s.Page)),
 				fmtRange(rates(s.Half), "", 1, 0), fmtRange(p50s(s.Half), "", 1, 3), fmtRange(p99s(s.Half), "", 1, 3),
 				fmtRange(rates(s.Export), "", 1, 1), fmtRange(durationsMS(s.FirstByte), "", 1, 2), float64(s.RSS)/1e6, float64(s.ExportRaw)/1e6)
@@ -336,7 +336,7 @@ func (r *report) markdown() string {
 		w("- **mix**: 1,000 requests in turn — filtered `/v1/gigs` pages weighted by city size (55%%), deep pages (15%%), `/v1/gigs/{id}` (17%%), venue pages (5%%), `/v1/gigs` (5%%), small directories (3%%); testkit/mix makes it. **mix static**: the same 1,000 requests, in the same order, against a static fasthttp server (the ceiling's) answering each with the status, headers and body gigsd answered, recorded once per dataset: the limit of this design, an answer already known. Each run loads the static server, then gigsd.")
 		if len(r.Sizes) > 0 {
 			w("- **page**: one filtered page, `%s` (the largest city, a 30-day range), against gigsd and against the **ceiling**, a minimal fasthttp server answering the same headers and body.", r.Sizes[0].PagePath)
-			w("- **page run**: the same query with its range from now (no `from`: `%s`), sent with `Cache-Control: no-cache`, so that gigsd runs it for every request, against the same ceiling; the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
+			w("- **page run**: the same query with its range from now (no `from`: `%s`), sent with `Cache-Control: no-cache`, so that gigsd runs it for every request, against a ceiling of its own answering the bytes gigsd answered for it (a range from now holds other gigs than the page's); the page above, its range given, is answered from gigsd's page memo once asked (docs/operations.md).", r.Sizes[0].PageRunPath)
 		}
 		w("- **half load**: the page at about half of its peak rate (wrk waits 1 ms between a connection's requests; the connection count is calibrated by one run).")
 		w("- **export**: `/v1/gigs/download` with `Accept-Encoding: gzip`, 4 connections; JSON delivered = downloads/s × the raw JSON's size. First byte: 20 downloads from the bench process.")
