@@ -496,8 +496,12 @@ func capitals(s string) bool {
 // made makes a city for a place the gazetteer lacks; see Locate.
 func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	name := g.withoutRegion(stripPostal(p.Locality), country) // "708 15 Gothenburg", "Leeds LS1 3AA", "Byron Bay NSW 2481"
+	name = withoutRemark(name)                                // "Bel Air (Herb Alpert's club)" (madename.go)
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
+	}
+	if streetNamed(name) {
+		return nil, fmt.Errorf("venue's place %q %w", name, ErrStreet)
 	}
 	zone := p.Zone
 	if zone == "" && p.HasGeo {
