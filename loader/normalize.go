@@ -112,6 +112,9 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	if k := notMusic(ev.Kinds); k != "" && !(stageKind(k) && titleNamesConcert(title)) {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
 	}
+	if k := titleKind(title); k != "" && len(ev.Kinds) == 0 {
+		return fmt.Errorf("not music: its title names it a %q", k) // titlekind.go
+	}
 	city, reading, err := n.placeEvent(ev)
 	if err != nil {
 		return err
