@@ -22,14 +22,17 @@ func FuzzRead(f *testing.F) {
 		{"50122 Firenze FI, Italia", ""}, {"Tapiraí - SP, Brazil", ""}, {"97600 Mamoudzou, Mayotte, France", ""}, {"Kolín, Pražská 3", ""},
 		{"County, Co, County County", ""},
 		{"Downtown Los Angeles", ""}, {"Oslo Sentrum", ""}, {"Leeds City Centre", ""}, {"Bel Air (Herb Alpert's club)", ""},
-		{"Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", ""}, {"Rua Dr. Leonardo Coimbra", ""}, {"(", ""}, {"Via ()", ""},
+		{"Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", ""}, {"Rua Dr. Leonardo Coimbra", ""}, {"(", ""}, {"Via ()", ""}, {"Bel Air", ""},
 	} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, locality, postcode string) {
-		r, err := Default().Read(Place{Locality: locality, Postcode: postcode}, Context{Zone: "Europe/Madrid", ZoneBy: "calendar zone"})
-		if err == nil && (r.City == nil || r.City.Location == nil) {
-			t.Fatalf("Read(%q, %q) = %+v without an error", locality, postcode, r)
+		for _, ctx := range []Context{{Zone: "Europe/Madrid", ZoneBy: "calendar zone"},
+			{Zone: "America/Los_Angeles", Country: "US", Regions: []string{"US-CA"}, RegionsBy: "the feed's regions"}} {
+			r, err := Default().Read(Place{Locality: locality, Postcode: postcode}, ctx)
+			if err == nil && (r.City == nil || r.City.Location == nil) {
+				t.Fatalf("Read(%q, %q) in %s = %+v without an error", locality, postcode, ctx.Zone, r)
+			}
 		}
 	})
 }
