@@ -20,12 +20,7 @@ func TestSmallTownFarFromItsFeed(t *testing.T) {
 		"2930 Beverly Glen Circle\\, Bel Air (Herb Alpert's club)",
 		"The Jazz Room\\, Charlotte",
 	}
-	events := quartetFeed(lines, "America/Los_Angeles")
-	n := newNormalizer(noon, len(events))
-	if ctx := n.feedContext(events, Source{}); strings.Join(ctx.Regions, " ") != "US-CA" {
-		t.Fatalf("the feed's regions are %q; want US-CA", ctx.Regions)
-	}
-	got, sr := placings(n, events)
+	got, sr := readFeed(t, lines, "America/Los_Angeles", "US-CA")
 	for i, want := range []string{"Pasadena, CA, America/Los_Angeles", "Los Angeles, CA, America/Los_Angeles", "Los Angeles, CA, America/Los_Angeles",
 		"Bel Air, , America/Los_Angeles", "Bel Air, , America/Los_Angeles", "Charlotte, NC, America/New_York"} {
 		if got[lines[i]] != want {
@@ -37,4 +32,17 @@ func TestSmallTownFarFromItsFeed(t *testing.T) {
 			t.Errorf("%q read as %s, not made", p.Place, p.City)
 		}
 	}
+}
+
+// readFeed reads LOCATION lines (backslashed as calendars write them) as one feed in zone,
+// checks that the feed's regions are regions (space-separated), and returns where each
+// line was placed (see placings).
+func readFeed(t *testing.T, lines []string, zone, regions string) (map[string]string, SourceReport) {
+	t.Helper()
+	events := quartetFeed(lines, zone)
+	n := newNormalizer(noon, len(events))
+	if ctx := n.feedContext(events, Source{}); strings.Join(ctx.Regions, " ") != regions {
+		t.Fatalf("the feed's regions are %q; want %s", ctx.Regions, regions)
+	}
+	return placings(n, events)
 }
