@@ -23,6 +23,7 @@ func FuzzRead(f *testing.F) {
 		{"County, Co, County County", ""},
 		{"Downtown Los Angeles", ""}, {"Oslo Sentrum", ""}, {"Leeds City Centre", ""}, {"Bel Air (Herb Alpert's club)", ""},
 		{"Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", ""}, {"Rua Dr. Leonardo Coimbra", ""}, {"(", ""}, {"Via ()", ""}, {"Bel Air", ""},
+		{"東京都渋谷区代官山町20-17", ""}, {"大阪府大阪市中央区南船場4丁目8-6 2F", ""}, {"区区", ""},
 	} {
 		f.Add(s[0], s[1])
 	}
