@@ -21,12 +21,7 @@ func TestFeedRegionsChooseNamesakes(t *testing.T) {
 		"Spire Center for the Performing Arts\\, Plymouth",
 		"Concord Conservatory of Music\\, Concord",
 	}
-	events := quartetFeed(lines, "America/New_York")
-	n := newNormalizer(noon, len(events))
-	if ctx := n.feedContext(events, Source{}); strings.Join(ctx.Regions, " ") != "US-MA US-NH" {
-		t.Fatalf("the feed's regions are %q; want US-MA US-NH", ctx.Regions)
-	}
-	got, sr := placings(n, events)
+	got, sr := readFeed(t, lines, "America/New_York", "US-MA US-NH")
 	if want := "Arlington, MA, America/New_York"; got[lines[4]] != want {
 		t.Errorf("%q placed in %q; want %q", lines[4], got[lines[4]], want)
 	}

@@ -79,6 +79,7 @@ type normalizer struct {
 	// feed is the context of the source being added (see feedContext); readings and
 	// readingOrder collect its places' readings for its report (nil: not collected).
 	feed         places.Context
+	hint         *VenueHint // the operator's hint for the source being added (hintcity.go)
 	readings     map[string]*PlaceReading
 	readingOrder []string
 	log          *slog.Logger // where disagreements of sources are told; nil: nowhere
@@ -110,6 +111,9 @@ func (n *normalizer) add(ev *source.Event, src int, role Role) error {
 	}
 	if k := notMusic(ev.Kinds); k != "" && !(stageKind(k) && titleNamesConcert(title)) {
 		return fmt.Errorf("not music: the source classifies it as %q", k)
+	}
+	if k := titleKind(title); k != "" && len(ev.Kinds) == 0 {
+		return fmt.Errorf("not music: its title names it a %q", k) // titlekind.go
 	}
 	city, reading, err := n.placeEvent(ev)
 	if err != nil {
@@ -212,11 +216,12 @@ func (n *normalizer) addAll(events []source.Event, i int, src Source, sr *Source
 	}
 	n.placeAlone(events) // a venue named alone, where the feed's other events place it
 	n.feed, n.readings, n.readingOrder = n.feedContext(events, src), map[string]*PlaceReading{}, nil
+	n.hint = src.Home
 	defer func() {
 		for _, k := range n.readingOrder {
 			sr.Places = append(sr.Places, *n.readings[k])
 		}
-		n.feed, n.readings, n.readingOrder, n.orders = places.Context{}, nil, nil, nil
+		n.feed, n.readings, n.readingOrder, n.orders, n.hint = places.Context{}, nil, nil, nil, nil
 	}()
 	atHome := func(*source.Event) bool { return true }
 	if src.Role == RoleVenue {
@@ -335,6 +340,8 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, e
 	}
 	if err != nil {
 		if rs, ok := n.townInName(p); ok {
+			r, err = rs, nil
+		} else if rs, ok := n.inHintCity(p, err); ok {
 			r, err = rs, nil
 		}
 	}

@@ -7,7 +7,8 @@ import (
 )
 
 // TestEastAsianLinesLargestFirst checks LOCATION lines of a K-pop singer's calendar,
-// written in Chinese in an Asia/Seoul feed (testdata/real/ical/idolcal-evan-seoul-chinese.ics):
+// written in Chinese in an Asia/Seoul feed (testdata/real/ical/idolcal-evan-seoul-chinese.ics),
+// and of a Japanese idol group's:
 // the town first, the venue after it or glued to it, a country's name before the town.
 func TestEastAsianLinesLargestFirst(t *testing.T) {
 	for _, tt := range []struct {
@@ -22,6 +23,10 @@ func TestEastAsianLinesLargestFirst(t *testing.T) {
 		{"首尔圣水洞", "Asia/Seoul", "seoul", "Asia/Seoul", "圣水洞", byTownWithin},
 		{"日本 大阪", "Asia/Seoul", "osaka", "Asia/Tokyo", "日本 大阪", byTownWithin}, // the line's country over the feed's zone
 		{"韩国 首尔", "Asia/Seoul", "seoul", "Asia/Seoul", "韩国 首尔", ""},
+		// A Japanese idol group's calendar (ical/saishumiraishoujo-tokyo-idol.ics): the
+		// venue glued to its town holds digits.
+		{"横浜1000CLUB", "Asia/Tokyo", "yokohama", "Asia/Tokyo", "1000CLUB", byTownWithin},
+		{"1000CLUB", "Asia/Tokyo", "", "", "", ""},
 		{"线上", "Asia/Seoul", "", "", "", ""},  // "online"
 		{"全平台", "Asia/Seoul", "", "", "", ""}, // "every platform"
 		{"Weverse 直播", "Asia/Seoul", "", "", "", ""},

@@ -301,7 +301,9 @@ func townsWithin(part string, nameOnly bool) []townWithin {
 		}
 	}
 	if len(words) == 0 {
-		return nil
+		// "横浜1000CLUB": a town glued to a venue's name that holds digits, Yokohama's
+		// 1000 Club (a Japanese idol group's calendar, testdata/real/ical).
+		return eastAsianFirst(part)
 	}
 	s := strings.Join(words, " ")
 	out := []townWithin{{town: s}}

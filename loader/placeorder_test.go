@@ -171,7 +171,8 @@ func TestRegionCodeIsNotTheFeedsCountry(t *testing.T) {
 // order untouched unless a town is read, and a town read is a town's name.
 func FuzzPlaceOrders(f *testing.F) {
 	for _, s := range []string{"Livingston, LA", "Obfelden", "Москва, ул. Старая Басманная 21/4, корпус А, Актовый Зал",
-		"Hovedscenen, Kulturhuset Tromsø", "48157 Münster-Coerde, Münster-Coerde", "-", ",,-,", "a-b c-d, e f g", "LA, LA"} {
+		"Hovedscenen, Kulturhuset Tromsø", "48157 Münster-Coerde, Münster-Coerde", "-", ",,-,", "a-b c-d, e f g", "LA, LA",
+		"横浜1000CLUB", "1横", "首尔2"} {
 		f.Add(s, "America/Chicago")
 		f.Add(s, "Europe/Berlin")
 	}

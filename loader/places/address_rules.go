@@ -27,10 +27,12 @@ var splitRules = []splitRule{
 
 // bracketedAddress reads "name (address)" as "name, address" when the brackets end the line
 // and hold a comma: "Open Source Project Tempe (1415 E University Dr. #103A, Tempe, AZ
-// 85281)", "Club (Kreuzberg, Berlin)"; "Venue (Room 2)" stays.
+// 85281)", "Club (Kreuzberg, Berlin)"; "Venue (Room 2)" stays. An address written with East
+// Asian units needs no comma, nor a space before its brackets, which may be full-width
+// ("代官山AビルB1F（東京都渋谷区代官山町20-17）": eastasiaaddr.go).
 func bracketedAddress(s *lineSplit) bool {
-	if name, addr, ok := strings.Cut(s.line, " ("); ok && strings.HasSuffix(addr, ")") && strings.Contains(addr, ",") {
-		s.line = name + "," + strings.TrimSuffix(addr, ")")
+	if name, addr, ok := cutBracket(s.line); ok && (strings.Contains(addr, ",") || eastAsianAddress(addr)) {
+		s.line = name + "," + addr
 	}
 	return false
 }
@@ -107,8 +109,8 @@ func venueCountry(s *lineSplit) bool {
 // venueStreet reads a line of two parts whose second holds a digit as the venue and its
 // street: "Hof, Kastanienallee 12".
 func venueStreet(s *lineSplit) bool {
-	if len(s.parts) != 2 || !hasDigit(s.parts[1]) {
-		return false
+	if len(s.parts) != 2 || !hasDigit(s.parts[1]) || eastAsianAddress(s.parts[1]) {
+		return false // "代官山AビルB1F, 東京都渋谷区代官山町20-17": the town's units, then its blocks
 	}
 	s.a.Name, s.a.Street = s.parts[0], s.parts[1]
 	return true
@@ -120,6 +122,9 @@ func venueTown(s *lineSplit) bool {
 		return false
 	}
 	s.a.Name, s.a.Locality = s.parts[0], s.parts[1]
+	if eastAsianAddress(s.parts[1]) {
+		s.a.Locality = upToWard(s.parts[1]) // its town, chōme and blocks place nothing more
+	}
 	return true
 }
 

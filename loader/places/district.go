@@ -2,6 +2,7 @@ package places
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -10,8 +11,10 @@ import (
 // has its own of: Copenhagen's and the larger Danish towns' postal districts ("København K",
 // "Frederiksberg C", "Aarhus C", "Aalborg Ø"), a district's Roman numeral ("Budapest XIII.",
 // "Budapest XIII. kerület"), an arrondissement spelled out ("Paris 11e Arrondissement"), or
-// a district joined to a large city by a hyphen ("Berlin-Kreuzberg", "Warszawa-Mokotów").
-// Such a locality is the city: never a town of its own made in the city's country.
+// a district joined to a large city by a hyphen ("Berlin-Kreuzberg", "Warszawa-Mokotów"),
+// or the word for a city's centre before or after it ("Downtown Los Angeles", "Midtown
+// Manhattan", "Central London", "Oslo Sentrum", "Madrid Centro"). Such a locality is the
+// city: never a town of its own made in the city's country.
 //
 // Each form is a row of districtRules. A rule only reads a name the gazetteer does not
 // know as it is written, and only when what is left names exactly one city of the rule's
@@ -85,7 +88,31 @@ var districtRules = [...]districtRule{
 		}
 		return s[:i]
 	}, "", 250000, true},
+	// The word for a city's centre before or after its name ("Downtown Los Angeles",
+	// "Uptown Charlotte", "Central London", "Oslo Sentrum", "Helsinki keskusta", "Madrid
+	// Centro"): only a city of MajorCity people or more, as a small town of the name is
+	// another place; a place the gazetteer knows whole ("East London", "Central Point",
+	// "Centro" alone) is never read so, as no rule reads a name the gazetteer knows.
+	{"city centre", func(s string) string {
+		first, rest, _ := strings.Cut(s, " ")
+		if rest != "" && slices.ContainsFunc(centreBefore, func(w string) bool { return strings.EqualFold(w, first) }) {
+			return rest
+		}
+		city, last := lastWord(s)
+		if slices.ContainsFunc(centreAfter, func(w string) bool { return strings.EqualFold(w, last) }) {
+			return strings.TrimSuffix(strings.TrimSpace(city), " City") // "Leeds City Centre"
+		}
+		return ""
+	}, "", MajorCity, false},
 }
+
+// centreBefore are the words before a city's name that name its centre or a part of it
+// ("Downtown Los Angeles", "Midtown Manhattan"); centreAfter those after it ("Oslo
+// Sentrum", "Leeds City Centre", "Köln Innenstadt"), compared without case.
+var (
+	centreBefore = []string{"downtown", "uptown", "midtown", "central", "inner"}
+	centreAfter  = []string{"downtown", "centre", "center", "centro", "centrum", "zentrum", "innenstadt", "sentrum", "keskusta"}
+)
 
 // district returns the city of the country a locality names with one of its districts
 // (districtRules); nil when no rule reads it, or when the rest names no city of the rule's

@@ -25,7 +25,19 @@ func TestDistrict(t *testing.T) {
 		{"a hyphenated district", Place{Locality: "Berlin-Kreuzberg", Country: "DE"}, "berlin", "", ""},
 		{"a hyphenated district, no country", Place{Locality: "Hamburg-Altona"}, "hamburg", "", ""},
 		{"a hyphenated district in Polish", Place{Locality: "Warszawa-Mokotów", Country: "PL"}, "warsaw", "", ""},
+		// A city's centre named with it, as Downtown, an LA jazz listing, writes it
+		// ("Los Angeles Athletic Club, 431 W 7th St, Downtown Los Angeles": testdata/real/ical).
+		{"downtown before a city", Place{Locality: "Downtown Los Angeles", Country: "US"}, "los-angeles", byDistrict, ""},
+		{"midtown before a borough", Place{Locality: "Midtown Manhattan", Country: "US"}, "manhattan-ny-us", byDistrict, ""},
+		{"central before a city", Place{Locality: "Central London", Country: "GB"}, "london-gb", byDistrict, ""},
+		{"sentrum after a city", Place{Locality: "Oslo Sentrum", Country: "NO"}, "oslo", byDistrict, ""},
+		{"city centre after a city", Place{Locality: "Leeds City Centre", Country: "GB"}, "leeds", byDistrict, ""},
+		{"centro after a city", Place{Locality: "Madrid Centro", Country: "ES"}, "madrid", byDistrict, ""},
 		// Not districts, or districts the name leaves in doubt.
+		{"a town the gazetteer knows whole", Place{Locality: "East London", Country: "ZA"}, "", "", ""},
+		{"a city of that name in two countries", Place{Locality: "Downtown Los Angeles"}, "", "", ""},
+		{"the centre's word alone", Place{Locality: "Downtown", Country: "US"}, "", "", ""},
+		{"the centre of a village", Place{Locality: "Downtown Zzyzxville", Country: "US"}, "", "", ""},
 		{"letters after a town outside Denmark", Place{Locality: "Zzyzxville S", Country: "US", Region: "CA"}, "", "", ""},
 		{"a town of two names", Place{Locality: "Garmisch-Partenkirchen", Country: "DE"}, "", "", ""},
 		{"a city with a namesake in its country", Place{Locality: "Frankfurt-Oder", Country: "DE"}, "", "", ""},

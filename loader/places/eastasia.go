@@ -44,6 +44,7 @@ func (g *Gazetteer) eastAsian(p Place, name, country string) (*City, error) {
 	if !unitsWritten(name, country) {
 		return nil, nil
 	}
+	name = upToWard(name) // "東京都渋谷区代官山町20-17" (eastasiaaddr.go)
 	var buf [maxWords]string
 	parts := unitParts(buf[:0], name)
 	if len(parts) == 0 {

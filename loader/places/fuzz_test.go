@@ -3,8 +3,9 @@ package places
 import "testing"
 
 // FuzzRead reads places as sources state them, a postcode beside or within the locality,
-// villages, Cyrillic addresses with their settlements' types, districts and East Asian
-// units, subdivisions, counties and streets after the town, in a calendar's zone: it never panics, and a place it reads has a city with a
+// villages, Cyrillic addresses with their settlements' types, districts (a city's centre
+// too) and East Asian units, subdivisions, counties and streets after the town, streets
+// and remarks where a town would be, in a calendar's zone: it never panics, and a place it reads has a city with a
 // zone.
 func FuzzRead(f *testing.F) {
 	for _, s := range [][2]string{
@@ -20,13 +21,19 @@ func FuzzRead(f *testing.F) {
 		{"Hunterston, North Ayrshire, UK", ""}, {"Graiguenamanagh, Co. Kilkenny, Ireland", ""}, {"Fort Garland, Costilla County, CO 08113", ""},
 		{"50122 Firenze FI, Italia", ""}, {"Tapiraí - SP, Brazil", ""}, {"97600 Mamoudzou, Mayotte, France", ""}, {"Kolín, Pražská 3", ""},
 		{"County, Co, County County", ""},
+		{"Downtown Los Angeles", ""}, {"Oslo Sentrum", ""}, {"Leeds City Centre", ""}, {"Bel Air (Herb Alpert's club)", ""},
+		{"Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", ""}, {"Rua Dr. Leonardo Coimbra", ""}, {"(", ""}, {"Via ()", ""}, {"Bel Air", ""},
+		{"東京都渋谷区代官山町20-17", ""}, {"大阪府大阪市中央区南船場4丁目8-6 2F", ""}, {"区区", ""},
 	} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, locality, postcode string) {
-		r, err := Default().Read(Place{Locality: locality, Postcode: postcode}, Context{Zone: "Europe/Madrid", ZoneBy: "calendar zone"})
-		if err == nil && (r.City == nil || r.City.Location == nil) {
-			t.Fatalf("Read(%q, %q) = %+v without an error", locality, postcode, r)
+		for _, ctx := range []Context{{Zone: "Europe/Madrid", ZoneBy: "calendar zone"},
+			{Zone: "America/Los_Angeles", Country: "US", Regions: []string{"US-CA"}, RegionsBy: "the feed's regions"}} {
+			r, err := Default().Read(Place{Locality: locality, Postcode: postcode}, ctx)
+			if err == nil && (r.City == nil || r.City.Location == nil) {
+				t.Fatalf("Read(%q, %q) in %s = %+v without an error", locality, postcode, ctx.Zone, r)
+			}
 		}
 	})
 }

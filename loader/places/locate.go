@@ -442,6 +442,9 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 	}
 	if len(found) == 1 {
+		if p.Region == "" && !p.HasGeo && farFromFeed(found[0], ctx) {
+			return nil, "", nil // made in the feed's clock, as a town the gazetteer lacks (feedregions.go)
+		}
 		return found[0], "", nil
 	}
 	if p.HasGeo {
@@ -450,6 +453,9 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 	}
 	if c, by := standsOut(found, ctx); c != nil && (p.unread == "" || by == ctx.ZoneBy) {
+		if p.Region == "" && farFromFeed(c, ctx) {
+			return nil, "", nil // made in the feed's clock, as a town the gazetteer lacks (feedregions.go)
+		}
 		return c, by, nil
 	}
 	if found[0].village() {
@@ -496,8 +502,12 @@ func capitals(s string) bool {
 // made makes a city for a place the gazetteer lacks; see Locate.
 func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	name := g.withoutRegion(stripPostal(p.Locality), country) // "708 15 Gothenburg", "Leeds LS1 3AA", "Byron Bay NSW 2481"
+	name = withoutRemark(name)                                // "Bel Air (Herb Alpert's club)" (madename.go)
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
+	}
+	if streetNamed(name) {
+		return nil, fmt.Errorf("venue's place %q %w", name, ErrStreet)
 	}
 	zone := p.Zone
 	if zone == "" && p.HasGeo {

@@ -1,0 +1,53 @@
+package places
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestMadeName checks the names a town the gazetteer lacks is made under (madename.go):
+// a street or a square where the town would be is never made a town, and a remark in
+// brackets after the town is left out of its name. The lines are a municipal agenda's
+// (Póvoa de Varzim) and a Los Angeles jazz listing's (testdata/real/ical).
+func TestMadeName(t *testing.T) {
+	g := Default()
+	for _, tt := range []struct {
+		name      string
+		p         Place
+		ctx       Context
+		slug      string // "" when the place must fail with ErrStreet
+		wantTZ    string
+		wantMade  bool
+		wantLabel string
+	}{
+		{"a square and a list of squares", Place{Locality: "Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", Country: "PT"}, Context{Zone: "Europe/Lisbon"}, "", "", false, ""},
+		{"a street", Place{Locality: "Rua Dr. Leonardo Coimbra", Country: "PT"}, Context{}, "", "", false, ""},
+		{"a Spanish square and street", Place{Locality: "Plaza Mayor y Calle Real", Country: "ES"}, Context{}, "", "", false, ""},
+		{"an Italian square", Place{Locality: "Piazza del Popolo", Country: "IT"}, Context{}, "", "", false, ""},
+		{"a French street", Place{Locality: "Rue de la Paix", Country: "FR"}, Context{}, "", "", false, ""},
+		{"a Polish street", Place{Locality: "ul. Piotrkowska", Country: "PL"}, Context{}, "", "", false, ""},
+		{"a remark after a town the gazetteer lacks", Place{Locality: "Zzyzxville (Herb Alpert's club)", Country: "US", Region: "CA"}, Context{}, "zzyzxville-us", "America/Los_Angeles", true, "Zzyzxville"},
+		{"a remark after the town in the feed's zone", Place{Locality: "Bel Air (Herb Alpert's club)", Country: "US"}, Context{Zone: "America/Los_Angeles"}, "bel-air-us", "America/Los_Angeles", true, "Bel Air"},
+		// Towns of those words, which the gazetteer has or which are not streets.
+		{"a town named Largo", Place{Locality: "Largo", Country: "US", Region: "FL"}, Context{}, "largo", "America/New_York", false, "Largo"},
+		{"a town whose name holds a street's word later", Place{Locality: "Monte Plaza", Country: "PT"}, Context{Zone: "Europe/Lisbon"}, "monte-plaza-pt", "Europe/Lisbon", true, "Monte Plaza"},
+		{"an Arabic article", Place{Locality: "Al Thakira", Country: "QA"}, Context{}, "al-thakira-qa", "Asia/Qatar", true, "Al Thakira"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := g.Read(tt.p, tt.ctx)
+			if tt.slug == "" {
+				if !errors.Is(err, ErrStreet) {
+					t.Fatalf("read %v, error %v; want ErrStreet", r.City, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error %v; want %s", err, tt.slug)
+			}
+			if r.City.Slug != tt.slug || r.City.Timezone != tt.wantTZ || r.Made != tt.wantMade || r.City.Name != tt.wantLabel {
+				t.Errorf("%s %q in %s (made %v); want %s %q in %s (made %v)", r.City.Slug, r.City.Name, r.City.Timezone, r.Made,
+					tt.slug, tt.wantLabel, tt.wantTZ, tt.wantMade)
+			}
+		})
+	}
+}
