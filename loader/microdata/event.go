@@ -62,6 +62,12 @@ func (p *parser) event(it int32, n int) bool {
 	case reason != "":
 		p.drop(e.Line, reason)
 	default:
+		if parent, ok := p.parentOf[it]; ok {
+			if i, ok := p.eventOf[parent]; ok && !schemaorg.SubEvent(&p.events[i], &e) {
+				break // its parent's own performance, listed again
+			}
+		}
+		p.eventOf[it] = len(p.events)
 		p.events = append(p.events, e)
 	}
 	return true
