@@ -192,7 +192,7 @@ func (p *parser) event(o *object) {
 	if act.Name != "" && len(e.Performers) == 0 {
 		e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres), MBID: act.MBID}}
 	}
-	e.Offers = p.offers(o.get("offers"))
+	e.Offers = schemaorg.SoldOut(token(o.get("remainingAttendeeCapacity")), p.offers(o.get("offers")), e.URL)
 	e.Genres = genres(o.get("genre"))
 	e.Image = p.image(o.get("image"))
 	e.MinAge, e.HasMinAge = source.ParseAge(text(o.get("typicalAgeRange")))

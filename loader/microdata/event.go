@@ -42,7 +42,7 @@ func (p *parser) event(it int32, n int) bool {
 		if act.Name != "" && len(e.Performers) == 0 {
 			e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres)}}
 		}
-		e.Offers = p.offers(ps.get("offers"))
+		e.Offers = schemaorg.SoldOut(p.token(ps.get("remainingattendeecapacity")), p.offers(ps.get("offers")), e.URL)
 		e.Genres = p.genres(ps.get("genre"))
 		e.Kinds = p.types(it) // lower-cased
 		e.Image = schemaorg.Link(p.links, p.token(ps.get("image")))
