@@ -189,9 +189,9 @@ func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
 			}
 		}
 	}
-	b := source.Batch{Events: events, Dropped: dropped, Notes: wholeDay(events)}
+	b := source.Batch{Events: events, Dropped: dropped}
 	if resp.CharsetNote != "" {
-		b.Notes = append([]string{resp.CharsetNote}, b.Notes...)
+		b.Notes = []string{resp.CharsetNote}
 	}
 	p.last = &b
 	return b, nil
