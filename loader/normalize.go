@@ -268,9 +268,10 @@ func localDay(t time.Time) int32 {
 }
 
 // placeholder reports whether an event's start time stands for "time to be announced":
-// 23:59 venue-local, which no show starts at and platforms write for an unknown time; or
-// venue-local midnight with a hint that the date alone is meant: an end given as a date
-// alone, at midnight, or at 23:59 the same day, or a title saying TBA or TBC.
+// 23:59 venue-local, which no show starts at and platforms write for an unknown time; a
+// start and end that span the whole day (spansDay: b-flat's 09:00–23:55); or venue-local
+// midnight with a hint that the date alone is meant: an end given as a date alone or at
+// midnight, or a title saying TBA or TBC.
 func placeholder(ev *source.Event, loc *time.Location) bool {
 	if ev.Start.DateOnly || ev.Start.IsZero() {
 		return false
@@ -278,14 +279,12 @@ func placeholder(ev *source.Event, loc *time.Location) bool {
 	start, _ := instant(ev.Start, loc)
 	hh, mm, ss := start.Clock()
 	switch {
-	case hh == 23 && mm == 59:
+	case hh == 23 && mm == 59, spansDay(ev.Start, ev.End):
 		return true
 	case hh != 0 || mm != 0 || ss != 0:
 		return false
 	case ev.End.DateOnly || !ev.End.IsZero() && ev.End.Wall.Hour() == 0 && ev.End.Wall.Minute() == 0:
 		return true
-	case !ev.End.IsZero() && ev.End.Wall.Hour() == 23 && ev.End.Wall.Minute() == 59 && localDay(ev.End.Wall) == localDay(ev.Start.Wall):
-		return true // the whole day: The Events Calendar's all-day events end at 23:59:59
 	}
 	t := " " + strings.Join(strings.FieldsFunc(engine.Fold(ev.Title), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)

@@ -256,6 +256,13 @@ func TestPlaceholderTimesAreTBA(t *testing.T) {
 		{"A", "2026-12-05T00:00:00", "2026-12-05T23:59:00", "Europe/Berlin", true, "2026-12-05"},
 		{"A", "2026-12-05T00:00:00", "2026-12-06T23:59:00", "Europe/Berlin", false, "2026-12-05"}, // two days from midnight
 		{"A", "2026-12-05T00:00:00", "2026-12-05T23:00:00", "Europe/Berlin", false, "2026-12-05"},
+		// b-flat's Squarespace pages (Berlin) state 09:00–23:55 for concerts at 21:00.
+		{"A", "2026-08-26T09:00:00+0200", "2026-08-26T23:55:00+0200", "Europe/Berlin", true, "2026-08-26"},
+		{"A", "2026-08-26T08:00:00", "2026-08-27T00:00:00", "Europe/Berlin", true, "2026-08-26"},
+		{"A", "2026-10-25T00:00:00+02:00", "2026-10-25T23:59:00+01:00", "Europe/Berlin", true, "2026-10-25"},
+		{"A", "2026-08-26T09:30:00", "2026-08-26T23:59:00", "Europe/Berlin", false, "2026-08-26"},
+		{"A", "2026-08-26T09:00:00", "2026-08-26T23:00:00", "Europe/Berlin", false, "2026-08-26"},
+		{"A", "2026-08-26T09:00:00", "2026-08-27T02:00:00", "Europe/Berlin", false, "2026-08-26"},
 		{"A – time TBA", "2026-12-05T00:00:00", "", "Europe/Berlin", true, "2026-12-05"},
 		{"A (TBC)", "2026-12-05T00:00:00+01:00", "", "Europe/Berlin", true, "2026-12-05"},
 		{"A", "2026-12-05T00:00:00", "", "Europe/Berlin", false, "2026-12-05"}, // a midnight show

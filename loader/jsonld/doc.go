@@ -11,7 +11,8 @@
 //
 // Events are found wherever they are nested: a single object, an array, an "@graph", a
 // "mainEntity", an ItemList's "itemListElement[].item", a Place's "event", a Festival's
-// "subEvent", an act's "event" (a MusicGroup's, PerformingGroup's or Person's: its shows,
+// "subEvent" (filed against its event with schemaorg.SubEvent: the event's own session
+// listed again is the event, not a second one), an act's "event" (a MusicGroup's, PerformingGroup's or Person's: its shows,
 // played by the act and named after it when they have no name of their own). Nesting deeper than 32 levels is not read and more than 10,000 events on one
 // page are not returned; both are reported as drops. A location, performer, offer, address,
 // country or geo that only refers to another node ({"@id": ...}) is resolved against the

@@ -50,6 +50,8 @@ type parser struct {
 	n    int                // events met so far, dropped ones included
 	full bool               // schemaorg.MaxEvents was reached
 	act  *object            // the performer whose "event" list is being read, or nil
+	// parent is the index in events of the event whose sub-events are being read, or -1.
+	parent int
 
 	// What was read from a node, kept so that a node referenced by many events is read
 	// once and the work stays linear in the page.
@@ -65,6 +67,7 @@ func newParser(ref string) *parser {
 	return &parser{
 		ref:         ref,
 		base:        schemaorg.Base(ref),
+		parent:      -1,
 		ids:         map[string]*object{},
 		places:      map[*object]source.Place{},
 		performerOf: map[*object]source.Performer{},
@@ -130,9 +133,15 @@ func (p *parser) walk(v any) {
 			p.act = act
 			return
 		}
+		at, parent := len(p.events), p.parent
 		p.event(v)
+		p.parent = -1
+		if len(p.events) > at {
+			p.parent = at
+		}
 		p.walk(v.get("subEvent"))
 		p.walk(v.get("subEvents"))
+		p.parent = parent
 	}
 }
 
@@ -183,7 +192,7 @@ func (p *parser) event(o *object) {
 	if act.Name != "" && len(e.Performers) == 0 {
 		e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres), MBID: act.MBID}}
 	}
-	e.Offers = p.offers(o.get("offers"))
+	e.Offers = schemaorg.SoldOut(token(o.get("remainingAttendeeCapacity")), p.offers(o.get("offers")), e.URL)
 	e.Genres = genres(o.get("genre"))
 	e.Image = p.image(o.get("image"))
 	e.MinAge, e.HasMinAge = source.ParseAge(text(o.get("typicalAgeRange")))
@@ -192,6 +201,9 @@ func (p *parser) event(o *object) {
 		if k := schemaorg.Name(str(t)); k != "" && len(e.Kinds) < schemaorg.MaxKinds {
 			e.Kinds = append(e.Kinds, k)
 		}
+	}
+	if p.parent >= 0 && !schemaorg.SubEvent(&p.events[p.parent], &e) {
+		return // its parent's own performance, listed again
 	}
 	p.events = append(p.events, e)
 }

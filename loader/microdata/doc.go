@@ -25,8 +25,10 @@
 // top-level, or the value of another item's property (a Place's "event", an ItemList's
 // "itemListElement", a Festival's "subEvent"). Inside an event only its subEvent values are
 // looked at, as in package jsonld: a superEvent, or an event a performer also plays, is not
-// a listing of the page. An item with itemprop that is no item's property counts as
-// top-level. An item reached in several ways is read once.
+// a listing of the page. A sub-event is filed against its event with schemaorg.SubEvent:
+// the event's own session listed again is the event, not a second one. An item with itemprop
+// that is no item's property counts as top-level. An item reached in several ways is read
+// once.
 //
 // Values are mapped as package schemaorg does for JSON-LD too: dates with schemaorg.When,
 // keeping their offset or lack of one (but for EventON's, the site's: see

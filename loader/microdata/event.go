@@ -42,7 +42,7 @@ func (p *parser) event(it int32, n int) bool {
 		if act.Name != "" && len(e.Performers) == 0 {
 			e.Performers = []source.Performer{{Name: act.Name, Genres: slices.Clone(act.Genres)}}
 		}
-		e.Offers = p.offers(ps.get("offers"))
+		e.Offers = schemaorg.SoldOut(p.token(ps.get("remainingattendeecapacity")), p.offers(ps.get("offers")), e.URL)
 		e.Genres = p.genres(ps.get("genre"))
 		e.Kinds = p.types(it) // lower-cased
 		e.Image = schemaorg.Link(p.links, p.token(ps.get("image")))
@@ -62,6 +62,12 @@ func (p *parser) event(it int32, n int) bool {
 	case reason != "":
 		p.drop(e.Line, reason)
 	default:
+		if parent, ok := p.parentOf[it]; ok {
+			if i, ok := p.eventOf[parent]; ok && !schemaorg.SubEvent(&p.events[i], &e) {
+				break // its parent's own performance, listed again
+			}
+		}
+		p.eventOf[it] = len(p.events)
 		p.events = append(p.events, e)
 	}
 	return true

@@ -16,6 +16,10 @@ func FuzzParse(f *testing.F) {
 		`<span itemprop=offers itemscope><meta itemprop=price content="1,5"></span></p></div>`))
 	f.Add([]byte("<table><tr itemscope itemtype=http://schema.org/MusicEvent><td itemprop=name>a<td><meta itemprop=startDate content=2026-01-01><tr><td>"))
 	f.Add([]byte("<svg><title itemprop=name><![CDATA[<b>]]></title></svg><template><p itemscope></template>"))
+	// ISO 8601's basic format and an event's session as its sub-event, cancelled with it.
+	f.Add([]byte(`<div itemscope itemtype=https://schema.org/MusicEvent><b itemprop=name>Show</b><meta itemprop=startDate content=20260303T190000Z>` +
+		`<link itemprop=eventStatus href=https://schema.org/EventCancelled><meta itemprop=remainingAttendeeCapacity content=0><div itemprop=subEvent itemscope itemtype=https://schema.org/Event>` +
+		`<b itemprop=name>Show</b><meta itemprop=startDate content=20260303T19:00:00Z></div></div>`))
 	schemaorgtest.Fuzz(f, fixtureDir, Parse, func(t *testing.T, page []byte) {
 		if len(page) < 1<<13 { // the check looks at every open element after every token
 			build(page, checkBuilder(t))

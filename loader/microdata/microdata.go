@@ -40,6 +40,8 @@ func Parse(page []byte, ref string) ([]source.Event, []source.Drop) {
 		places:    map[int32]source.Place{},
 		performer: map[int32]source.Performer{},
 		actOf:     map[int32]int32{},
+		parentOf:  map[int32]int32{},
+		eventOf:   map[int32]int{},
 		offersOf:  map[int32][]source.Offer{},
 	}
 	p.links = p.base
@@ -57,7 +59,7 @@ func Parse(page []byte, ref string) ([]source.Event, []source.Drop) {
 		p.drop(d.line, d.reason)
 	}
 	for _, it := range p.roots() {
-		p.walk(it, 1, -1)
+		p.walk(it, 1, -1, -1)
 	}
 	slices.Sort(p.found)
 	p.budget, p.over = maxSteps, false // reading the events has a budget of its own
@@ -93,7 +95,11 @@ type parser struct {
 	walked  []bool          // per item node, whether walk has been there
 	found   []int32         // event items
 	actOf   map[int32]int32 // event item → the act's item whose page lists it (see walk)
-	deep    bool            // maxItemDepth was reached
+	// parentOf maps a sub-event's item to its event's item, and eventOf an event item to
+	// its index in events, to file sub-events against their events (schemaorg.SubEvent).
+	parentOf map[int32]int32
+	eventOf  map[int32]int
+	deep     bool // maxItemDepth was reached
 
 	// What was read from an item, kept so that an item that many events refer to (with
 	// itemref) is read once.
@@ -255,7 +261,8 @@ func (p *parser) tooComplex(it int32) {
 // its days are events, but a superEvent, or an event a performer also plays, is not one here.
 // act is the nearest enclosing performer's item that may list its own shows (an act's page,
 // see schemaorg.IsActType), or -1; the events found below it are filed as its, in actOf.
-func (p *parser) walk(it int32, depth int, act int32) {
+// parent is the event item whose subEvent it is, or -1.
+func (p *parser) walk(it int32, depth int, act, parent int32) {
 	if p.walked[it] || it >= p.stop {
 		return
 	}
@@ -268,19 +275,24 @@ func (p *parser) walk(it int32, depth int, act int32) {
 	}
 	p.walked[it] = true
 	ps := p.propsOf(it)
+	sub := int32(-1)
 	switch {
 	case p.isEvent(it):
 		p.found = append(p.found, it)
 		if act >= 0 {
 			p.actOf[it] = act
 		}
+		if parent >= 0 {
+			p.parentOf[it] = parent
+		}
+		sub = it
 		ps = slices.Concat(ps.get("subevent"), ps.get("subevents")) // not append: ps is shared
 	case slices.ContainsFunc(p.types(it), schemaorg.IsActType):
 		act = it
 	}
 	for _, v := range ps {
 		if p.isItem(v.el) {
-			p.walk(v.el, depth+1, act)
+			p.walk(v.el, depth+1, act, sub)
 		}
 	}
 }

@@ -318,6 +318,7 @@ func TestShapes(t *testing.T) {
 		{"top-level inside an event", `<div itemscope itemtype=https://schema.org/Event><b itemprop=name>A</b><meta itemprop=startDate content=2026-01-01>` +
 			`<div itemscope itemtype=https://schema.org/Event><b itemprop=name>B</b><meta itemprop=startDate content=2026-01-02></div></div>`, []string{"A", "B"}},
 		{"sub-events", ev("Fest") + ev("Day 1", "subEvent") + `</div>` + ev("Day 2", "subEvents") + `</div></div>`, []string{"Fest", "Day 1", "Day 2"}},
+		{"an event's own session as its sub-event", ev("Show") + ev("Show", "subEvent") + `</div></div>`, []string{"Show"}},
 		{"super event is not a listing", ev("Show") + ev("Series", "superEvent") + `</div></div>`, []string{"Show"}},
 		{"an event a performer plays", ev("Show") + `<div itemprop=performer itemscope itemtype=https://schema.org/MusicGroup><b itemprop=name>Band</b>` +
 			ev("Other", "event") + `</div></div></div>`, []string{"Show"}},

@@ -1,6 +1,7 @@
 package schemaorg
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,11 +12,14 @@ import (
 
 // Pages write dates other than ISO 8601 asks, and When reads the common ways:
 // "2018-7-19" and "2019-9-18T10:00" (no zero padding), "2012-05-13-11:00:00" (a dash for
-// the T), EventON's "2026-8-26T20:30+2:00" (its offset the site's, see siteOffset), and
+// the T), ISO 8601's basic format as iCalendar writes it, which sites that fill their
+// JSON-LD from a calendar copy ("20260303T19:00:00", "20260303T190000Z", "20260303"),
+// EventON's "2026-8-26T20:30+2:00" (its offset the site's, see siteOffset), and
 // dates in English words: "Saturday, August 4, 2018 7:30 PM", "Aug 4 2018 19:30",
 // "4 August 2018, 19:30", "August 4th, 2018 at 7pm". A time with a twelve-hour clock needs
 // its AM or PM.
 var (
+	basic    = regexp.MustCompile(`^(\d{4})(\d{2})(\d{2})(?:T(\d{2}):?(\d{2})(?::?(\d{2}))?([.,]\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$`)
 	unpadded = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[T ]|-)(\d{1,2}):(\d{2})(?::(\d{2}))?(.*))?$`)
 	// month day, year [time] and day month year [time], after an optional weekday.
 	mdy = regexp.MustCompile(`^(?:[a-z]+\.?,?\s+)?([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(.*)$`)
@@ -41,6 +45,13 @@ var months = map[string]int{
 
 // loose rewrites a date written in one of the ways above as ISO 8601, or returns "".
 func loose(s string) string {
+	if m := basic.FindStringSubmatch(s); m != nil {
+		out := m[1] + "-" + m[2] + "-" + m[3]
+		if m[4] != "" {
+			out += "T" + m[4] + ":" + m[5] + ":" + cmp.Or(m[6], "00") + m[7] + m[8]
+		}
+		return out
+	}
 	if m := unpadded.FindStringSubmatch(s); m != nil {
 		out := fmt.Sprintf("%s-%02s-%02s", m[1], m[2], m[3])
 		if m[4] != "" {
