@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/gigs/gigs/engine/internal/binfile"
 )
@@ -39,18 +40,24 @@ const maxWordSection = 64 << 20
 
 // A Predictor offers sources section i of a file may be coded against besides the base's
 // section i (source 0), when the caller knows what the section is made of: source k (from
-// 1 on) made from the base's sections and the file's sections before i (each as the
-// parts it is made of), and ok false past the last one. Encode codes each section
-// against the source that makes its delta smallest, and names it in the delta; Apply
-// asks for that one alone. It must make the same bytes for both. A nil Predictor offers
-// none.
-type Predictor func(i, k int, base [][]byte, made [][][]byte) (src []byte, ok bool, err error)
+// 1 on) made from the base's sections and the file's sections before i, and ok false past
+// the last one. Encode codes each section against the source that makes its delta
+// smallest, and names it in the delta; Apply asks for that one alone. It must make the
+// same bytes for both. A nil Predictor offers none.
+//
+// A source is its parts laid end to end, so that one made of runs of the base's sections
+// need not copy them. Each section made is the parts it is made of, each a view of the
+// bytes it was copied from where the delta copies them untransformed (of a base's section,
+// or of a source's part), else of the delta or of a buffer of Apply's: a Predictor may
+// tell the runs of a base's section a section was copied from by their memory. Encode
+// gives each section made as one part, a view of the file.
+type Predictor func(i, k int, base [][]byte, made [][][]byte) (src [][]byte, ok bool, err error)
 
 // source returns source k of section i.
-func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
 	switch {
 	case k == 0 && i < len(base):
-		return base[i], true, nil
+		return [][]byte{base[i]}, true, nil
 	case k == 0:
 		return nil, true, nil
 	case p == nil:
@@ -123,10 +130,11 @@ func Encode(w io.Writer, base, file []byte, head int, predict Predictor) error {
 // one copy. (A short one is coded as any other, as the delta was before: the same bytes.)
 func sources(predict Predictor, i int, base [][]byte, made [][][]byte, sec []byte) (srcs [][]byte, same int, err error) {
 	for k := 0; k <= maxSource; k++ {
-		src, ok, err := predict.source(i, k, base, made)
+		parts, ok, err := predict.source(i, k, base, made)
 		if err != nil || !ok {
 			return srcs, -1, err
 		}
+		src := joinParts(parts)
 		srcs = append(srcs, src)
 		if len(sec) >= block && bytes.Equal(src, sec) {
 			return srcs, k, nil
@@ -371,28 +379,29 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 		if r.err != nil {
 			return fw.Written(), r.err
 		}
-		src, ok, err := predict.source(i, k, baseSecs, made)
+		srcParts, ok, err := predict.source(i, k, baseSecs, made)
 		if err == nil && !ok {
 			err = fmt.Errorf("no source %d", k)
 		}
 		if err != nil {
 			return fw.Written(), fmt.Errorf("section %d: %w", i, err)
 		}
+		src := newRope(srcParts)
 		if t != plain {
-			if len(src)%wordSize(t) != 0 || len(src) > maxWordSection {
+			if src.size%wordSize(t) != 0 || src.size > maxWordSection {
 				return fw.Written(), fmt.Errorf("section %d: bad transform %d", i, t)
 			}
-			src = transform(t, src)
+			src = newRope([][]byte{transform(t, joinParts(srcParts))})
 		}
 		var parts [][]byte
 		last := 0
 		for left := size; left > 0 && r.err == nil; {
-			add, from, n := r.op(i, left, len(src), last)
+			add, from, n := r.op(i, left, src.size, last)
 			if len(add) > 0 {
 				parts = append(parts, add)
 			}
 			if n > 0 {
-				parts = append(parts, src[from:from+n])
+				parts = src.appendRange(parts, from, n)
 				last = from + n
 			}
 			left -= len(add) + n
@@ -420,6 +429,46 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 		return n, fmt.Errorf("the file made is %d bytes, the delta says %d", n, d.Size)
 	}
 	return d.Size, nil
+}
+
+// joinParts returns the parts laid end to end: the one part itself, else a copy.
+func joinParts(parts [][]byte) []byte {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return bytes.Join(parts, nil)
+}
+
+// A rope is a source's parts, laid end to end, read without joining them.
+type rope struct {
+	parts [][]byte
+	at    []int // where each part starts in the source
+	size  int
+}
+
+func newRope(parts [][]byte) rope {
+	r := rope{parts: parts, at: make([]int, len(parts))}
+	for j, p := range parts {
+		r.at[j] = r.size
+		r.size += len(p)
+	}
+	return r
+}
+
+// appendRange appends to out the bytes [from, from+n) of the source, as views of its
+// parts.
+func (r rope) appendRange(out [][]byte, from, n int) [][]byte {
+	j, _ := slices.BinarySearch(r.at, from+1) // the first part starting after from
+	for j--; n > 0; j++ {
+		p := r.parts[j][from-r.at[j]:]
+		if len(p) == 0 {
+			continue
+		}
+		p = p[:min(n, len(p))]
+		out = append(out, p)
+		from, n = from+len(p), n-len(p)
+	}
+	return out
 }
 
 // sectionHead reads the head of section i, of at most left bytes: its source, transform

@@ -256,10 +256,10 @@ func TestSourceShortcuts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var asked []int
-	predict := func(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+	predict := func(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
 		asked = append(asked, 10*i+k)
 		if i == 0 && k <= 2 { // the rows: source 1 is the file's own, source 2 never needed
-			return secs[0], true, nil
+			return [][]byte{secs[0]}, true, nil
 		}
 		return nil, false, nil
 	}
@@ -285,5 +285,45 @@ func TestSourceShortcuts(t *testing.T) {
 	}
 	if len(delta) < len(far) {
 		t.Errorf("delta %d bytes: a run found %d bytes past the last", len(delta), maxMiss)
+	}
+}
+
+// TestSourceParts codes a section against a source given in parts (an empty one among
+// them): the section Apply makes is views of those parts, and the next section's
+// Predictor is given them.
+func TestSourceParts(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	baseRows, fileRows := rows(r, 100), rows(r, 100)
+	b, f := file(baseRows, []byte("tail")), file(fileRows, []byte("tail"))
+	secs, err := binfile.Split(f, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := slices.Clone(secs[0])
+	var views bool
+	predict := func(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
+		switch {
+		case i == 0 && k == 1:
+			return [][]byte{src[:7], nil, src[7:100], src[100:]}, true, nil
+		case i == 1 && k == 1:
+			views = len(made[0]) == 3 && &made[0][0][0] == &src[0] && &made[0][1][0] == &src[7] && &made[0][2][0] == &src[100]
+			return [][]byte{secs[1]}, true, nil
+		}
+		return nil, false, nil
+	}
+	delta, err := encode(b, f, predict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := d.Apply(&out, b, head, 1<<30, predict); err != nil || !bytes.Equal(out.Bytes(), f) {
+		t.Fatalf("%v, or the file made differs", err)
+	}
+	if !views {
+		t.Errorf("section 0 made is not views of its source's parts")
 	}
 }
