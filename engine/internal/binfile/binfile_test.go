@@ -121,3 +121,32 @@ func TestBadFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderSummed reads a file with the sum its writer hashed it to, and refuses
+// another.
+func TestReaderSummed(t *testing.T) {
+	var b bytes.Buffer
+	fw := NewWriter(&b)
+	fw.Header([]byte("head\n"))
+	name := "x"
+	fw.Codec().Str(&name)
+	if err := fw.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sum uint64
+		ok  bool
+	}{{fw.Sum(), true}, {fw.Sum() ^ 1, false}} {
+		r, err := NewReaderSummed(b.Bytes(), 5, tc.sum)
+		if (err == nil) != tc.ok {
+			t.Fatalf("sum %x: %v", tc.sum, err)
+		}
+		if err == nil {
+			var got string
+			r.Codec().Str(&got)
+			if err := r.Done(); err != nil || got != name {
+				t.Errorf("read %q, %v", got, err)
+			}
+		}
+	}
+}
