@@ -355,7 +355,8 @@ func Parse(delta []byte) (*Delta, error) {
 // Predictor given to Encode), and returns how many bytes of the file it made. It
 // fails, having written what it did, when d's size is over limit, base does not end with
 // the checksum d applies to, the file written does not end with d's (a damaged base or
-// delta), or d is not well formed. base is not modified.
+// delta), or d is not well formed. base is not modified. w is written on a goroutine
+// of Apply's, never after it returns; predict is called on the caller's.
 func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict Predictor) (int64, error) {
 	if d.Size > limit {
 		return 0, fmt.Errorf("delta makes a file of %d bytes, over %d", d.Size, limit)
@@ -372,24 +373,58 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	}
 	fw := binfile.NewWriter(w)
 	fw.Header(d.Head)
+	// The sections are written, and hashed, on a goroutine of their own while the next
+	// ones are made: a follower with a core to spare makes the file in the time of the
+	// longer of the two, not of both.
+	queue, written := make(chan [][]byte, 2), make(chan struct{})
+	go func() {
+		defer close(written)
+		for parts := range queue {
+			fw.Section(parts...)
+		}
+	}()
+	err = d.make(queue, baseSecs, int64(head), predict)
+	close(queue)
+	<-written
+	switch {
+	case err != nil:
+		return fw.Written(), err
+	case fw.Sum() != d.Sum:
+		return fw.Written(), errors.New("the file made differs from the delta's checksum: a base other than the delta's, or a damaged delta")
+	}
+	if err := fw.Finish(); err != nil {
+		return fw.Written(), err
+	}
+	if n := fw.Written() + 8; n != d.Size { // and its checksum
+		return n, fmt.Errorf("the file made is %d bytes, the delta says %d", n, d.Size)
+	}
+	return d.Size, nil
+}
+
+// make makes d's sections of base's, after a header of head bytes, with the sources
+// predict makes, and sends each to out as its parts (see Predictor), in order. It stops
+// at the first error, which it returns.
+func (d *Delta) make(out chan<- [][]byte, baseSecs [][]byte, head int64, predict Predictor) error {
 	r := reader{b: d.rest}
 	made := make([][][]byte, 0, d.sections)
+	at := head // a bound on the bytes of the file made so far: sections' padding not counted
 	for i := range d.sections {
-		k, t, size := r.sectionHead(i, d.Size-fw.Written())
+		k, t, size := r.sectionHead(i, d.Size-at)
 		if r.err != nil {
-			return fw.Written(), r.err
+			return r.err
 		}
+		at += 8 + int64(size)
 		srcParts, ok, err := predict.source(i, k, baseSecs, made)
 		if err == nil && !ok {
 			err = fmt.Errorf("no source %d", k)
 		}
 		if err != nil {
-			return fw.Written(), fmt.Errorf("section %d: %w", i, err)
+			return fmt.Errorf("section %d: %w", i, err)
 		}
 		src := newRope(srcParts)
 		if t != plain {
 			if src.size%wordSize(t) != 0 || src.size > maxWordSection {
-				return fw.Written(), fmt.Errorf("section %d: bad transform %d", i, t)
+				return fmt.Errorf("section %d: bad transform %d", i, t)
 			}
 			src = newRope([][]byte{transform(t, joinParts(srcParts))})
 		}
@@ -407,28 +442,19 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 			left -= len(add) + n
 		}
 		if r.err != nil {
-			return fw.Written(), r.err
+			return r.err
 		}
 		if t != plain {
 			parts = [][]byte{bytes.Join(parts, nil)}
 			untransform(t, parts[0])
 		}
-		fw.Section(parts...)
+		out <- parts
 		made = append(made, parts)
 	}
-	switch {
-	case len(r.b) != 0:
-		return fw.Written(), fmt.Errorf("%d bytes after the last section", len(r.b))
-	case fw.Sum() != d.Sum:
-		return fw.Written(), errors.New("the file made differs from the delta's checksum: a base other than the delta's, or a damaged delta")
+	if len(r.b) != 0 {
+		return fmt.Errorf("%d bytes after the last section", len(r.b))
 	}
-	if err := fw.Finish(); err != nil {
-		return fw.Written(), err
-	}
-	if n := fw.Written() + 8; n != d.Size { // and its checksum
-		return n, fmt.Errorf("the file made is %d bytes, the delta says %d", n, d.Size)
-	}
-	return d.Size, nil
+	return nil
 }
 
 // joinParts returns the parts laid end to end: the one part itself, else a copy.
