@@ -428,19 +428,18 @@ func (d *Delta) make(out chan<- [][]byte, baseSecs [][]byte, head int64, predict
 			}
 			src = newRope([][]byte{transform(t, joinParts(srcParts))})
 		}
-		var parts [][]byte
-		last := 0
-		for left := size; left > 0 && r.err == nil; {
-			add, from, n := r.op(i, left, src.size, last)
+		// Counted first, so that the parts of a section of a million operations (the gigs'
+		// JSON) are not copied as their slice grows.
+		count := r
+		parts := make([][]byte, 0, count.ops(i, size, src.size, nil))
+		r.ops(i, size, src.size, func(add []byte, from, n int) {
 			if len(add) > 0 {
 				parts = append(parts, add)
 			}
 			if n > 0 {
 				parts = src.appendRange(parts, from, n)
-				last = from + n
 			}
-			left -= len(add) + n
-		}
+		})
 		if r.err != nil {
 			return r.err
 		}
@@ -509,6 +508,32 @@ func (r *reader) sectionHead(i int, left int64) (k int, t byte, size int) {
 	return k, t, size
 }
 
+// ops reads the operations of section i, which make size bytes from a source of srcLen
+// bytes, and calls f, when not nil, with each one's bytes added and copy (see op); it
+// returns how many parts they make, added bytes and copies counted apart. It stops at
+// r's first error.
+func (r *reader) ops(i, size, srcLen int, f func(add []byte, from, n int)) int {
+	parts, last := 0, 0
+	for left := size; left > 0 && r.err == nil; {
+		add, from, n := r.op(i, left, srcLen, last)
+		if r.err != nil {
+			break
+		}
+		if f != nil {
+			f(add, from, n)
+		}
+		if len(add) > 0 {
+			parts++
+		}
+		if n > 0 {
+			parts++
+			last = from + n
+		}
+		left -= len(add) + n
+	}
+	return parts
+}
+
 // op reads the next operation of section i, which has left bytes to make from a source
 // of srcLen bytes whose last copy ended at last: the bytes it adds, then where in the
 // source its copy starts and its length (0 for none). An operation out of its source or
@@ -560,15 +585,7 @@ func (d *Delta) Sections() ([]Section, error) {
 		at := len(r.b)
 		k, t, size := r.sectionHead(i, left)
 		sec := Section{Source: k, Transform: t, Size: size}
-		last := 0
-		for rest := size; rest > 0 && r.err == nil; {
-			add, from, n := r.op(i, rest, 1<<50, last) // the source unknown: any copy fits
-			sec.Added += len(add)
-			if n > 0 {
-				last = from + n
-			}
-			rest -= len(add) + n
-		}
+		r.ops(i, size, 1<<50, func(add []byte, _, _ int) { sec.Added += len(add) }) // the source unknown: any copy fits
 		if r.err != nil {
 			return out, r.err
 		}
