@@ -73,14 +73,14 @@ func encode(base, file []byte, predict Predictor) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-func apply(t *testing.T, base, delta []byte, limit int64) ([]byte, error) {
+func apply(t *testing.T, base, delta []byte, limit int64, predict Predictor) ([]byte, error) {
 	t.Helper()
 	d, err := Parse(delta)
 	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	_, err = d.Apply(&out, base, head, limit, nil)
+	_, err = d.Apply(&out, base, head, limit, predict)
 	return out.Bytes(), err
 }
 
@@ -106,7 +106,7 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := apply(t, b, delta, int64(len(f)))
+		got, err := apply(t, b, delta, int64(len(f)), nil)
 		if err != nil || !bytes.Equal(got, f) {
 			t.Fatalf("%s: %v, or the file made differs", tc.name, err)
 		}
@@ -166,7 +166,7 @@ func TestHostile(t *testing.T) {
 		{"bytes after", append(bytes.Clone(good), 0), base, 1 << 20, "after the last section"},
 		{"a source none offers", append(u(prefix(1000, 1), 1, 0), u(nil, 64)...), base, 1 << 20, "no source 1"},
 	} {
-		_, err := apply(t, tc.base, tc.delta, tc.limit)
+		_, err := apply(t, tc.base, tc.delta, tc.limit, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
@@ -270,12 +270,7 @@ func TestSourceShortcuts(t *testing.T) {
 	if slices.Contains(asked, 2) {
 		t.Errorf("sources asked %v: source 2 of section 0 after source 1 was its copy", asked)
 	}
-	d, err := Parse(delta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if _, err := d.Apply(&out, b, head, 1<<30, predict); err != nil || !bytes.Equal(out.Bytes(), f) {
+	if got, err := apply(t, b, delta, 1<<30, predict); err != nil || !bytes.Equal(got, f) {
 		t.Fatalf("%v, or the file made differs", err)
 	}
 	// Section 0 is one copy of source 1: its source, transform, size, add 0, copy, offset.
@@ -315,12 +310,7 @@ func TestSourceParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Parse(delta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if _, err := d.Apply(&out, b, head, 1<<30, predict); err != nil || !bytes.Equal(out.Bytes(), f) {
+	if got, err := apply(t, b, delta, 1<<30, predict); err != nil || !bytes.Equal(got, f) {
 		t.Fatalf("%v, or the file made differs", err)
 	}
 	if !views {
