@@ -45,11 +45,12 @@ const (
 // besides the base's (see bindelta.Predictor), each what a section is made of, made on
 // both sides from the base and the file's sections before it:
 //   - the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
-//     whose JSON is the base's (found by the base's gig hashes), the others compressed
-//     with the base's code (a base without gigs: the coder made from the file's gigs as
-//     sampleGigs does); and the offsets of those fragments after them;
+//     whose JSON is the base's (a view of it, see fileGigs, or found by the base's gig
+//     hashes among the others), the others compressed with the base's code (a base
+//     without gigs: the coder made from the file's gigs as sampleGigs does); and the
+//     offsets of those fragments after them;
 //   - the gigs' hashes, and the ledger's hashes of their JSON less its times, hashed
-//     from the file's gigs;
+//     from the file's gigs (the base's, of a gig whose JSON is a view of the base's);
 //   - the export's gzip body compressed from the file's own export body, since a few
 //     gigs changed anywhere change all of its bytes; and for a section the base holds a
 //     gzip member in, the section before it compressed as Build compresses the
@@ -143,10 +144,10 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([][]
 	return src, true, nil
 }
 
-// whole returns make as the maker of a source of one part.
-func whole(make func() ([]byte, error)) func() ([][]byte, error) {
+// whole returns the maker of a source of one part, the bytes f makes.
+func whole(f func() ([]byte, error)) func() ([][]byte, error) {
 	return func() ([][]byte, error) {
-		b, err := make()
+		b, err := f()
 		return [][]byte{b}, err
 	}
 }
