@@ -150,3 +150,34 @@ func TestReaderSummed(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterBuffers writes a section of small parts larger than the Writer's buffer and
+// one larger part after it: the file is the bytes given, ending with their checksum.
+func TestWriterBuffers(t *testing.T) {
+	var parts [][]byte
+	for i := 0; i < 3*bufSize/100; i++ {
+		parts = append(parts, bytes.Repeat([]byte{byte(i)}, 1+i%199))
+	}
+	big := bytes.Repeat([]byte("big"), bufSize)
+	var b bytes.Buffer
+	fw := NewWriter(&b)
+	fw.Header([]byte("head\n"))
+	fw.Section(parts...)
+	fw.Section(big)
+	if err := fw.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(b.Bytes(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Section(); !bytes.Equal(got, bytes.Join(parts, nil)) {
+		t.Errorf("the small parts read back differ")
+	}
+	if got := r.Section(); !bytes.Equal(got, big) {
+		t.Errorf("the large part read back differs")
+	}
+	if err := r.Done(); err != nil || fw.Written()+8 != int64(b.Len()) {
+		t.Errorf("%v; written %d, file %d bytes", err, fw.Written(), b.Len())
+	}
+}
