@@ -24,7 +24,7 @@ func TestGigRowsEqualOffsets(t *testing.T) {
 		}
 	}()
 	var p snapshotSources
-	if _, err := p.gigHashes(made, false); err == nil {
+	if _, err := p.gigHashes(nil, made, false); err == nil {
 		t.Fatal("offsets with a gig of -1 bytes were read")
 	}
 }

@@ -44,7 +44,7 @@ func TestDeltaFragmentsUseBaseCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, file[sectionZArena]) {
+	if got := joined(got); !bytes.Equal(got, file[sectionZArena]) {
 		t.Errorf("the fragments made from the base (%d bytes) are not the file's (%d bytes)", len(got), len(file[sectionZArena]))
 	}
 	if !bytes.Equal(p.zoff, file[sectionZArena+1]) {

@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/cespare/xxhash/v2"
 	"github.com/gigs/gigs/engine/internal/bindelta"
 	"github.com/gigs/gigs/engine/internal/deflate"
 	"github.com/gigs/gigs/engine/internal/mapfile"
@@ -46,11 +45,12 @@ const (
 // besides the base's (see bindelta.Predictor), each what a section is made of, made on
 // both sides from the base and the file's sections before it:
 //   - the gigs' deflate fragments as renderGigs makes them: the base's fragment of a gig
-//     whose JSON is the base's (found by the base's gig hashes), the others compressed
-//     with the base's code (a base without gigs: the coder made from the file's gigs as
-//     sampleGigs does); and the offsets of those fragments after them;
+//     whose JSON is the base's (a view of it, see fileGigs, or found by the base's gig
+//     hashes among the others), the others compressed with the base's code (a base
+//     without gigs: the coder made from the file's gigs as sampleGigs does); and the
+//     offsets of those fragments after them;
 //   - the gigs' hashes, and the ledger's hashes of their JSON less its times, hashed
-//     from the file's gigs;
+//     from the file's gigs (the base's, of a gig whose JSON is a view of the base's);
 //   - the export's gzip body compressed from the file's own export body, since a few
 //     gigs changed anywhere change all of its bytes; and for a section the base holds a
 //     gzip member in, the section before it compressed as Build compresses the
@@ -71,62 +71,59 @@ const (
 // does not choose. A source that cannot be made (sections inconsistent: a damaged delta,
 // or a base that is not a snapshot file) is empty: a delta coded against it does not apply.
 type snapshotSources struct {
-	moved   []int32  // the base's gig positions in the file, -1 for a gig removed; made once
-	gigs    int      // the file's gigs, with moved
-	err     error    // why moved could not be made
-	hashes  []uint64 // the xxhash of each of the file's gigs' JSON; made once
-	content []uint64 // and of its JSON less its times
-	zoff    []byte   // the offsets of the fragments made, as the file lays them out
+	moved []int32 // the base's gig positions in the file, -1 for a gig removed; made once
+	gigs  int     // the file's gigs, with moved
+	err   error   // why moved could not be made
+	// The file's gigs, made once (see fileGigs): their JSON, the base's gig each is a
+	// view of (or -1), the xxhash of each one's JSON and of its JSON less its times.
+	rows            *gigRows
+	from            []int32
+	hashes, content []uint64
+	gigsErr         error  // why they could not be read
+	zoff            []byte // the offsets of the fragments made, as the file lays them out
 }
 
-func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
 	if len(made) != i {
 		return nil, false, nil
 	}
-	var makers []func() ([]byte, error)
+	var makers []func() ([][]byte, error)
 	switch {
 	case i == sectionZArena:
-		makers = append(makers, func() ([]byte, error) { return p.fragments(base, made) })
+		makers = append(makers, func() ([][]byte, error) { return p.fragments(base, made) })
 	case i == sectionZArena+1:
-		makers = append(makers, func() ([]byte, error) {
+		makers = append(makers, whole(func() ([]byte, error) {
 			if p.zoff == nil {
 				if _, err := p.fragments(base, made[:sectionZArena]); err != nil {
 					return nil, err
 				}
 			}
 			return p.zoff, nil
-		})
+		}))
 	case i == sectionGigHash:
-		makers = append(makers, func() ([]byte, error) { return p.gigHashes(made, false) })
+		makers = append(makers, whole(func() ([]byte, error) { return p.gigHashes(base, made, false) }))
 	case i == sectionExportGzip:
-		makers = append(makers, func() ([]byte, error) {
-			parts, n, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
-			if err != nil {
-				return nil, err
-			}
-			out := make([]byte, 0, n)
-			for _, p := range parts {
-				out = append(out, p...)
-			}
-			return out, nil
+		makers = append(makers, func() ([][]byte, error) { // its parts, not joined (91 MB at 1M)
+			parts, _, err := compressExport(slices.Concat(made[sectionExportHead], made[sectionArena], made[sectionExportTail]))
+			return parts, err
 		})
 	case i == sectionContent:
-		makers = append(makers, func() ([]byte, error) { return p.gigHashes(made, true) })
+		makers = append(makers, whole(func() ([]byte, error) { return p.gigHashes(base, made, true) }))
 	case i == sectionTombBodies && i < len(base):
-		makers = append(makers, func() ([]byte, error) { return goneBodies(base, p.movedGigs(base, made)) })
+		makers = append(makers, whole(func() ([]byte, error) { return goneBodies(base, p.movedGigs(base, made)) }))
 	case i > 0 && i < len(base) && bytes.HasPrefix(base[i], gzipMagic):
-		makers = append(makers, func() ([]byte, error) { return bodyGzip(joined(made[i-1]), gzip.DefaultCompression) })
+		makers = append(makers, whole(func() ([]byte, error) { return bodyGzip(joined(made[i-1]), gzip.DefaultCompression) }))
 	}
 	if i > sectionIDs+1 && i < len(base) {
 		if frz, ok := bitmapOffsets(base[i-1], len(base[i])); ok {
-			makers = append(makers, func() ([]byte, error) { return renumberBitmaps(base[i], frz, p.movedGigs(base, made)) })
+			makers = append(makers, whole(func() ([]byte, error) { return renumberBitmaps(base[i], frz, p.movedGigs(base, made)) }))
 		}
 		if len(base[i])%4 == 0 && len(base[i]) <= maxRenumbered {
-			makers = append(makers, func() ([]byte, error) { return renumber(base[i], p.movedGigs(base, made)) })
+			makers = append(makers, whole(func() ([]byte, error) { return renumber(base[i], p.movedGigs(base, made)) }))
 		}
 		if moved := p.movedGigs(base, made); len(moved) > 0 && len(base[i])%len(moved) == 0 {
 			if w := len(base[i]) / len(moved); w == 1 || w == 2 || w == 4 || w == 8 {
-				makers = append(makers, func() ([]byte, error) { return gathered(base[i], w, moved, p.gigs), nil })
+				makers = append(makers, whole(func() ([]byte, error) { return gathered(base[i], w, moved, p.gigs), nil }))
 			}
 		}
 	}
@@ -138,6 +135,14 @@ func (p *snapshotSources) source(i, k int, base [][]byte, made [][][]byte) ([]by
 		return nil, true, nil // an empty source: a delta coded against it does not apply
 	}
 	return src, true, nil
+}
+
+// whole returns the maker of a source of one part, the bytes f makes.
+func whole(f func() ([]byte, error)) func() ([][]byte, error) {
+	return func() ([][]byte, error) {
+		b, err := f()
+		return [][]byte{b}, err
+	}
 }
 
 // gzipMagic begins a gzip member.
@@ -167,13 +172,9 @@ func gathered(b []byte, w int, moved []int32, gigs int) []byte {
 // gigHashes returns the xxhash of the JSON of each of the file's gigs made (the gig
 // hashes), as the file lays them out; content, of their JSON less its times (the
 // ledger's content hashes).
-func (p *snapshotSources) gigHashes(made [][][]byte, content bool) ([]byte, error) {
-	if p.hashes == nil {
-		rows, err := fileRows(made)
-		if err != nil {
-			return nil, err
-		}
-		p.hashGigs(rows)
+func (p *snapshotSources) gigHashes(base [][]byte, made [][][]byte, content bool) ([]byte, error) {
+	if err := p.fileGigs(base, made); err != nil {
+		return nil, err
 	}
 	hashes := p.hashes
 	if content {
@@ -212,7 +213,7 @@ func fileRows(made [][][]byte) (*gigRows, error) {
 	if len(parts) == 0 { // an empty section: a gig of no JSON is still a row of one
 		parts = [][]byte{nil}
 	}
-	return &gigRows{parts: parts, off: off}, nil
+	return &gigRows{parts: parts, off: off, sep: 1}, nil
 }
 
 // gigRows reads the JSON of gigs from an arena made of parts (the copies and additions a
@@ -222,7 +223,8 @@ func fileRows(made [][][]byte) (*gigRows, error) {
 // ascending order; reading a lower one starts over from the first part.
 type gigRows struct {
 	parts [][]byte
-	off   []int // the gigs' offsets: gig i is [off[i], off[i+1]-1)
+	off   []int // the gigs' offsets: gig i is [off[i], off[i+1]-sep)
+	sep   int   // the bytes after each gig: 1, its comma (0 for rows of other arenas)
 	part  int   // the part the last row read began in
 	at    int   // where that part begins in the arena
 	buf   []byte
@@ -233,7 +235,7 @@ func (r *gigRows) len() int { return len(r.off) - 1 }
 
 // row returns the JSON of gig i.
 func (r *gigRows) row(i int) []byte {
-	start, end := r.off[i], r.off[i+1]-1
+	start, end := r.off[i], r.off[i+1]-r.sep
 	if start < r.at {
 		r.part, r.at = 0, 0
 	}
@@ -251,21 +253,6 @@ func (r *gigRows) row(i int) []byte {
 		at += len(p)
 	}
 	return r.buf
-}
-
-// hashGigs hashes the JSON of each gig of rows, and its JSON less its times (content
-// stays nil when a gig has none).
-func (p *snapshotSources) hashGigs(rows *gigRows) {
-	p.hashes, p.content = make([]uint64, rows.len()), make([]uint64, rows.len())
-	for i := range p.hashes {
-		g := rows.row(i)
-		p.hashes[i] = xxhash.Sum64(g)
-		if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 && p.content != nil {
-			p.content[i] = xxhash.Sum64(g[:k])
-		} else {
-			p.content = nil
-		}
-	}
 }
 
 // goneBodies returns the base's JSON of gigs gone from the sources, then the JSON of the
@@ -356,20 +343,18 @@ func renumberBitmaps(packed []byte, frz []uint32, moved []int32) ([]byte, error)
 	return out, nil
 }
 
-// fragments makes the deflate fragments of the gigs of the file (see snapshotSources),
-// and keeps their offsets: a gig of the base is found by the hash of its JSON (the base's
-// gig hashes).
-func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, error) {
+// fragments makes the deflate fragments of the gigs of the file (see snapshotSources), as
+// parts: runs of the base's fragments, not copied, and the fragments compressed; and
+// keeps their offsets. A gig of the base is the one its JSON is a view of (see fileGigs),
+// else is found by the hash of its JSON (the base's gig hashes) among the others.
+func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([][]byte, error) {
 	if len(base) <= sectionGigHash {
 		return nil, errors.New("no gigs")
 	}
-	rows, err := fileRows(made)
-	if err != nil {
+	if err := p.fileGigs(base, made); err != nil {
 		return nil, err
 	}
-	if p.hashes == nil {
-		p.hashGigs(rows)
-	}
+	rows := p.rows
 	bOff, ok1 := gigOffsets(base[sectionArena+1], len(base[sectionArena]))
 	bZoff, ok2 := gigOffsets(base[sectionZArena+1], len(base[sectionZArena])-1)
 	built, hashes := joined(made[sectionBuilt]), base[sectionGigHash]
@@ -377,34 +362,26 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 		return nil, errors.New("gigs' offsets inconsistent")
 	}
 	baseRow := func(j int) []byte { return base[sectionArena][bOff[j] : bOff[j+1]-1] }
-	// The gigs of both are in much the same order: a gig is looked for at the two of the
-	// base after the one found last, then in a map of all the base's gigs, made once.
-	hash := func(j int) uint64 { return binary.LittleEndian.Uint64(hashes[8*j:]) }
+	// The base's gigs no gig of the file is a view of, by hash, made once when a gig
+	// that is not a view is looked for.
 	var was map[uint64]int32
-	from := make([]int32, rows.len()) // the base's position of each gig, or -1
-	next := 0
-	for i := range from {
-		h := p.hashes[i]
-		from[i] = -1
-		switch {
-		case next < len(bOff)-1 && hash(next) == h:
-			from[i] = int32(next)
-		case next+1 < len(bOff)-1 && hash(next+1) == h:
-			from[i] = int32(next + 1)
-		default:
-			if was == nil {
-				was = make(map[uint64]int32, len(bOff)-1)
-				for j := len(bOff) - 2; j >= 0; j-- { // the first of equal hashes wins
-					was[hash(j)] = int32(j)
+	lookup := func(h uint64) (int32, bool) {
+		if was == nil {
+			seen := make([]bool, len(bOff)-1)
+			for _, j := range p.from {
+				if j >= 0 {
+					seen[j] = true
 				}
 			}
-			if j, ok := was[h]; ok {
-				from[i] = j
+			was = make(map[uint64]int32)
+			for j := len(bOff) - 2; j >= 0; j-- { // the first of equal hashes wins
+				if !seen[j] {
+					was[binary.LittleEndian.Uint64(hashes[8*j:])] = int32(j)
+				}
 			}
 		}
-		if from[i] >= 0 {
-			next = int(from[i]) + 1
-		}
+		j, ok := was[h]
+		return j, ok
 	}
 	// The base's code, as Build takes its Prev's (see reuse.go); a base without gigs, or
 	// whose code cannot be read, leaves the file's code made from its sample.
@@ -413,7 +390,7 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 		coder, _ = deflate.ReadCoder(base[sectionZArena][bZoff[0]:bZoff[1]])
 	}
 	if coder == nil {
-		coder = deflate.NewCoder(sampleOf(len(from), func(i int) []byte {
+		coder = deflate.NewCoder(sampleOf(rows.len(), func(i int) []byte {
 			g := rows.row(i)
 			if k := bytes.LastIndex(g, []byte(`,"created_at":`)); k >= 0 {
 				g = g[:k]
@@ -421,19 +398,51 @@ func (p *snapshotSources) fragments(base [][]byte, made [][][]byte) ([]byte, err
 			return slices.Clip(g)
 		}, int64(binary.LittleEndian.Uint64(built))))
 	}
+	// The fragments as runs: of the base's section (fromBase) or of z, the ones compressed.
+	type run struct {
+		fromBase bool
+		start    int
+		end      int
+	}
+	var runs []run
+	add := func(fromBase bool, start, end int) {
+		if l := len(runs) - 1; l >= 0 && runs[l].fromBase == fromBase && runs[l].end == start {
+			runs[l].end = end
+			return
+		}
+		runs = append(runs, run{fromBase, start, end})
+	}
 	var m deflate.Matcher
-	z := make([]byte, 0, len(base[sectionZArena])+len(base[sectionZArena])/8) // room for gigs added
-	zoff := make([]byte, 0, 8*len(from)+8)
-	for i, j := range from {
-		zoff = binary.LittleEndian.AppendUint64(zoff, uint64(len(z)))
-		if g := rows.row(i); j >= 0 && bytes.Equal(baseRow(int(j)), g) {
-			z = append(z, base[sectionZArena][bZoff[j]:bZoff[j+1]]...)
+	var z []byte
+	zoff := make([]byte, 0, 8*rows.len()+8)
+	at := 0
+	for i, j := range p.from {
+		zoff = binary.LittleEndian.AppendUint64(zoff, uint64(at))
+		if j < 0 {
+			if k, ok := lookup(p.hashes[i]); ok && bytes.Equal(baseRow(int(k)), rows.row(i)) {
+				j = k
+			}
+		}
+		if j >= 0 {
+			add(true, bZoff[j], bZoff[j+1])
+			at += bZoff[j+1] - bZoff[j]
+			continue
+		}
+		n := len(z)
+		z = coder.AppendFragment(z, rows.row(i), &m)
+		add(false, n, len(z))
+		at += len(z) - n
+	}
+	p.zoff = binary.LittleEndian.AppendUint64(zoff, uint64(at))
+	parts := make([][]byte, len(runs))
+	for k, r := range runs {
+		if r.fromBase {
+			parts[k] = base[sectionZArena][r.start:r.end]
 		} else {
-			z = coder.AppendFragment(z, g, &m)
+			parts[k] = z[r.start:r.end]
 		}
 	}
-	p.zoff = binary.LittleEndian.AppendUint64(zoff, uint64(len(z)))
-	return z, nil
+	return parts, nil
 }
 
 // joined returns the bytes of a section made of parts: its one part itself (a section of
@@ -464,41 +473,6 @@ func gigOffsets(b []byte, size int) ([]int, bool) {
 
 // maxRenumbered caps the sections renumbered: larger ones are arenas of bytes.
 const maxRenumbered = 64 << 20
-
-// movedGigs returns, for each gig of the base, its position in the file made, or -1,
-// from the gig ids of both, and the number of the file's gigs.
-func movedGigs(base [][]byte, made [][][]byte) ([]int32, int, error) {
-	if len(base) <= sectionIDs+1 || len(made) <= sectionIDs+1 {
-		return nil, 0, errors.New("no gig ids")
-	}
-	table := func(arena, off []byte) (keyTable, error) {
-		offs := make([]uint32, len(off)/4)
-		for i := range offs {
-			offs[i] = binary.LittleEndian.Uint32(off[4*i:])
-		}
-		t := keyTable{arena: arena, off: offs}
-		if len(off)%4 != 0 || !t.valid(t.len()) {
-			return keyTable{}, errors.New("gig ids inconsistent")
-		}
-		return keyTableOf(arena, offs)
-	}
-	old, err := table(base[sectionIDs], base[sectionIDs+1])
-	if err != nil {
-		return nil, 0, fmt.Errorf("base: %w", err)
-	}
-	now, err := table(joined(made[sectionIDs]), joined(made[sectionIDs+1]))
-	if err != nil {
-		return nil, 0, err
-	}
-	moved := make([]int32, old.len())
-	for i := range moved {
-		moved[i] = -1
-		if p, ok := now.findBytes(old.key(i)); ok {
-			moved[i] = int32(p)
-		}
-	}
-	return moved, now.len(), nil
-}
 
 // renumber returns the little-endian 4-byte words of b with each that is a position of
 // moved replaced by where it moved, and dropped when its gig was removed.

@@ -152,7 +152,7 @@ func TestSnapshotDeltaSize(t *testing.T) {
 			t.Fatal(err)
 		}
 		applied = append(applied, time.Since(start))
-		s, err := engine.ReadSnapshotFile(made)
+		s, err := engine.ReadAppliedSnapshotFile(made, sd.Sum()) // as a follower reads it
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,12 +47,16 @@ func (s *Snapshot) WriteFile(path string) error {
 // with another file, which is safe). When the snapshot is no longer reachable its pages
 // are handed back at once, and the mapping itself is removed an hour later, after any
 // response still writing its bytes has ended.
-func ReadSnapshotFile(path string) (*Snapshot, error) {
+func ReadSnapshotFile(path string) (*Snapshot, error) { return readSnapshotFile(path, nil) }
+
+// readSnapshotFile is ReadSnapshotFile of a file whose bytes hashed to *sum as they were
+// written, when sum is not nil: its checksum is not computed again.
+func readSnapshotFile(path string, sum *uint64) (*Snapshot, error) {
 	data, err := mapSnapshotFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeSnapshot(data.Bytes())
+	s, err := decodeSnapshot(data.Bytes(), sum)
 	if err != nil {
 		data.UnmapAfter(0)
 		return nil, fmt.Errorf("snapshot file %q: %w", path, err)
@@ -107,7 +111,10 @@ func (s *Snapshot) checksumGigs() {
 // export's 30 minutes).
 const unmapGrace = time.Hour
 
-func decodeSnapshot(data []byte) (*Snapshot, error) {
+// decodeSnapshot reads a snapshot file's bytes, checked against their checksum; or,
+// when sum is not nil, the sum the caller hashed them to as it wrote them (the checksum
+// that ends them must be that).
+func decodeSnapshot(data []byte, sum *uint64) (*Snapshot, error) {
 	head := len(snapshotMagic) + 4
 	if len(data) < head+8 || string(data[:len(snapshotMagic)]) != snapshotMagic {
 		return nil, errors.New("not a snapshot file")
@@ -115,7 +122,13 @@ func decodeSnapshot(data []byte) (*Snapshot, error) {
 	if v := binary.LittleEndian.Uint32(data[len(snapshotMagic):]); v != snapshotVersion {
 		return nil, fmt.Errorf("format version %d; this build reads version %d", v, snapshotVersion)
 	}
-	r, err := binfile.NewReader(data, head)
+	var r *binfile.Reader
+	var err error
+	if sum != nil {
+		r, err = binfile.NewReaderSummed(data, head, *sum)
+	} else {
+		r, err = binfile.NewReader(data, head)
+	}
 	if err != nil {
 		return nil, err
 	}

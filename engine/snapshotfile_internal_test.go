@@ -186,7 +186,7 @@ func FuzzSnapshotFile(f *testing.F) {
 		if len(data) >= 8 {
 			binary.LittleEndian.PutUint64(data[len(data)-8:], xxhash.Sum64(data[:len(data)-8]))
 		}
-		s, err := decodeSnapshot(data)
+		s, err := decodeSnapshot(data, nil)
 		if err != nil {
 			return
 		}

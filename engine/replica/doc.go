@@ -35,7 +35,9 @@
 // Nothing a follower downloads is served unless it is whole: the manifest is written
 // after the file it names, an upload of either is atomic in every one of these services,
 // and a follower checks the size and checksum, then decodes the file with every check of
-// engine.ReadSnapshotFile, before it swaps. A bad manifest or file is logged and counted,
+// engine.ReadSnapshotFile (a file a delta made, whose checksum its apply computed as it
+// wrote it, with engine.ReadAppliedSnapshotFile: every check but that one hash again),
+// before it swaps. A bad manifest or file is logged and counted,
 // and the snapshot served until then stays. The manifest and the object are refused from
 // their metadata before a byte is read when they are not regular files (a named pipe
 // would block the read forever) or not of the size allowed or named; polls that fail in

@@ -263,10 +263,10 @@ func decompress(w io.Writer, r io.Reader, limit int64) (int64, error) {
 // named, but a restart will not find it.
 func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, func() error, error) {
 	if from := f.chainFrom(m); from >= 0 {
-		tmp, err := f.applyChain(ctx, f.Path, m.Deltas[from:])
+		tmp, sum, err := f.applyChain(ctx, f.Path, m.Deltas[from:])
 		if err == nil {
 			var snap *engine.Snapshot
-			snap, err = readFile(tmp, m, "") // applying the last delta checked its sum
+			snap, err = readFile(tmp, m, "", applied(sum)) // applying the last delta checked its sum
 			f.stages.lap("read")
 			if err == nil {
 				return snap, f.keeper(tmp), nil
@@ -283,16 +283,17 @@ func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, fun
 	if err != nil {
 		return nil, nil, err
 	}
-	want := m.current()
+	want, read := m.current(), engine.ReadSnapshotFile
 	if after := m.afterFull(); after < len(m.Deltas) {
 		whole := tmp
-		tmp, err = f.applyChain(ctx, whole, m.Deltas[after:])
+		var sum uint64
+		tmp, sum, err = f.applyChain(ctx, whole, m.Deltas[after:])
 		os.Remove(whole)
-		want = "" // applying the last delta checked it
+		want, read = "", applied(sum) // applying the last delta checked it
 	}
 	var snap *engine.Snapshot
 	if err == nil {
-		snap, err = readFile(tmp, m, want)
+		snap, err = readFile(tmp, m, want, read)
 		f.stages.lap("read")
 	}
 	if err != nil {
@@ -302,10 +303,10 @@ func (f *Follower) fetch(ctx context.Context, m Manifest) (*engine.Snapshot, fun
 	return snap, f.keeper(tmp), nil
 }
 
-// readFile reads the snapshot file at tmp, made for m, and checks it is m's current
-// snapshot, ending with checksum sum when given.
-func readFile(tmp string, m Manifest, sum string) (*engine.Snapshot, error) {
-	snap, err := engine.ReadSnapshotFile(tmp)
+// readFile reads the snapshot file at tmp, made for m, with read, and checks it is m's
+// current snapshot, ending with checksum sum when given.
+func readFile(tmp string, m Manifest, sum string, read func(string) (*engine.Snapshot, error)) (*engine.Snapshot, error) {
+	snap, err := read(tmp)
 	if err != nil {
 		return nil, &badObject{err}
 	}
@@ -319,6 +320,13 @@ func readFile(tmp string, m Manifest, sum string) (*engine.Snapshot, error) {
 		}
 	}
 	return snap, nil
+}
+
+// applied returns the read of a snapshot file a delta's apply has just written, its bytes
+// hashed to sum as they were: the file is not hashed again (see
+// engine.ReadAppliedSnapshotFile).
+func applied(sum uint64) func(string) (*engine.Snapshot, error) {
+	return func(path string) (*engine.Snapshot, error) { return engine.ReadAppliedSnapshotFile(path, sum) }
 }
 
 // keeper returns the function that syncs the snapshot file at tmp, renames it to f.Path
@@ -369,21 +377,22 @@ func (f *Follower) chainFrom(m Manifest) int {
 
 // applyChain applies the deltas in order to the snapshot file at base, each downloaded
 // and checked (its size, checksum, and the file it makes), into temporary files beside
-// f.Path, and returns the last one's path. The caller removes it; base stays.
-func (f *Follower) applyChain(ctx context.Context, base string, chain []Delta) (string, error) {
-	from := base
+// f.Path, and returns the last one's path and the checksum its apply hashed its bytes to
+// as it wrote them. The caller removes it; base stays.
+func (f *Follower) applyChain(ctx context.Context, base string, chain []Delta) (string, uint64, error) {
+	from, sum := base, uint64(0)
 	for _, d := range chain {
-		next, err := f.applyDelta(ctx, from, d)
+		next, to, err := f.applyDelta(ctx, from, d)
 		f.Metrics.deltas.WithLabelValues(result(err)).Inc()
 		if from != base {
 			os.Remove(from)
 		}
 		if err != nil {
-			return "", fmt.Errorf("delta %s: %w", d.Object, err)
+			return "", 0, fmt.Errorf("delta %s: %w", d.Object, err)
 		}
-		from = next
+		from, sum = next, to
 	}
-	return from, nil
+	return from, sum, nil
 }
 
 func result(err error) string {
@@ -394,29 +403,31 @@ func result(err error) string {
 }
 
 // applyDelta downloads d and applies it to the snapshot file at base into a temporary
-// file beside f.Path, whose path it returns. The delta is downloaded into a temporary file
+// file beside f.Path, whose path it returns, with the checksum its bytes hashed to as
+// they were written (the one the delta names: Apply checks it). The delta is downloaded into a temporary file
 // too (of at most the RawSize the manifest caps), mapped rather than read into memory:
 // what a bucket holds never costs the heap more than a section's sources.
-func (f *Follower) applyDelta(ctx context.Context, base string, d Delta) (string, error) {
+func (f *Follower) applyDelta(ctx context.Context, base string, d Delta) (string, uint64, error) {
 	raw, err := f.getTemp(ctx, ".tmp-delta-", d.Object, d.Size, d.SHA256, d.RawSize)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer os.Remove(raw)
 	sd, err := engine.OpenSnapshotDelta(raw)
 	if err != nil {
-		return "", objectErr(err)
+		return "", 0, objectErr(err)
 	}
 	defer sd.Close()
 	if fmt.Sprintf("%016x", sd.Base()) != d.From || fmt.Sprintf("%016x", sd.Sum()) != d.To || sd.Size() != d.FileSize {
-		return "", &badObject{fmt.Errorf("the delta turns %016x into %016x of %d bytes, the manifest says %s into %s of %d",
+		return "", 0, &badObject{fmt.Errorf("the delta turns %016x into %016x of %d bytes, the manifest says %s into %s of %d",
 			sd.Base(), sd.Sum(), sd.Size(), d.From, d.To, d.FileSize)}
 	}
 	defer f.stages.lap("apply")
-	return f.writeTemp(".tmp-", func(w io.Writer) (int64, error) {
+	tmp, err := f.writeTemp(".tmp-", func(w io.Writer) (int64, error) {
 		n, err := sd.Apply(w, base, d.FileSize)
 		return n, objectErr(err)
 	}, d.FileSize)
+	return tmp, sd.Sum(), err
 }
 
 // objectErr returns err, an error of applying a delta, as a *badObject unless it is the

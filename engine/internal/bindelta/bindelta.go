@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/gigs/gigs/engine/internal/binfile"
 )
@@ -39,18 +40,24 @@ const maxWordSection = 64 << 20
 
 // A Predictor offers sources section i of a file may be coded against besides the base's
 // section i (source 0), when the caller knows what the section is made of: source k (from
-// 1 on) made from the base's sections and the file's sections before i (each as the
-// parts it is made of), and ok false past the last one. Encode codes each section
-// against the source that makes its delta smallest, and names it in the delta; Apply
-// asks for that one alone. It must make the same bytes for both. A nil Predictor offers
-// none.
-type Predictor func(i, k int, base [][]byte, made [][][]byte) (src []byte, ok bool, err error)
+// 1 on) made from the base's sections and the file's sections before i, and ok false past
+// the last one. Encode codes each section against the source that makes its delta
+// smallest, and names it in the delta; Apply asks for that one alone. It must make the
+// same bytes for both. A nil Predictor offers none.
+//
+// A source is its parts laid end to end, so that one made of runs of the base's sections
+// need not copy them. Each section made is the parts it is made of, each a view of the
+// bytes it was copied from where the delta copies them untransformed (of a base's section,
+// or of a source's part), else of the delta or of a buffer of Apply's: a Predictor may
+// tell the runs of a base's section a section was copied from by their memory. Encode
+// gives each section made as one part, a view of the file.
+type Predictor func(i, k int, base [][]byte, made [][][]byte) (src [][]byte, ok bool, err error)
 
 // source returns source k of section i.
-func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+func (p Predictor) source(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
 	switch {
 	case k == 0 && i < len(base):
-		return base[i], true, nil
+		return [][]byte{base[i]}, true, nil
 	case k == 0:
 		return nil, true, nil
 	case p == nil:
@@ -123,10 +130,11 @@ func Encode(w io.Writer, base, file []byte, head int, predict Predictor) error {
 // one copy. (A short one is coded as any other, as the delta was before: the same bytes.)
 func sources(predict Predictor, i int, base [][]byte, made [][][]byte, sec []byte) (srcs [][]byte, same int, err error) {
 	for k := 0; k <= maxSource; k++ {
-		src, ok, err := predict.source(i, k, base, made)
+		parts, ok, err := predict.source(i, k, base, made)
 		if err != nil || !ok {
 			return srcs, -1, err
 		}
+		src := joinParts(parts)
 		srcs = append(srcs, src)
 		if len(sec) >= block && bytes.Equal(src, sec) {
 			return srcs, k, nil
@@ -347,7 +355,8 @@ func Parse(delta []byte) (*Delta, error) {
 // Predictor given to Encode), and returns how many bytes of the file it made. It
 // fails, having written what it did, when d's size is over limit, base does not end with
 // the checksum d applies to, the file written does not end with d's (a damaged base or
-// delta), or d is not well formed. base is not modified.
+// delta), or d is not well formed. base is not modified. w is written on a goroutine
+// of Apply's, never after it returns; predict is called on the caller's.
 func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict Predictor) (int64, error) {
 	if d.Size > limit {
 		return 0, fmt.Errorf("delta makes a file of %d bytes, over %d", d.Size, limit)
@@ -364,52 +373,22 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	}
 	fw := binfile.NewWriter(w)
 	fw.Header(d.Head)
-	r := reader{b: d.rest}
-	made := make([][][]byte, 0, d.sections)
-	for i := range d.sections {
-		k, t, size := r.sectionHead(i, d.Size-fw.Written())
-		if r.err != nil {
-			return fw.Written(), r.err
+	// The sections are written, and hashed, on a goroutine of their own while the next
+	// ones are made: a follower with a core to spare makes the file in the time of the
+	// longer of the two, not of both.
+	queue, written := make(chan [][]byte, 2), make(chan struct{})
+	go func() {
+		defer close(written)
+		for parts := range queue {
+			fw.Section(parts...)
 		}
-		src, ok, err := predict.source(i, k, baseSecs, made)
-		if err == nil && !ok {
-			err = fmt.Errorf("no source %d", k)
-		}
-		if err != nil {
-			return fw.Written(), fmt.Errorf("section %d: %w", i, err)
-		}
-		if t != plain {
-			if len(src)%wordSize(t) != 0 || len(src) > maxWordSection {
-				return fw.Written(), fmt.Errorf("section %d: bad transform %d", i, t)
-			}
-			src = transform(t, src)
-		}
-		var parts [][]byte
-		last := 0
-		for left := size; left > 0 && r.err == nil; {
-			add, from, n := r.op(i, left, len(src), last)
-			if len(add) > 0 {
-				parts = append(parts, add)
-			}
-			if n > 0 {
-				parts = append(parts, src[from:from+n])
-				last = from + n
-			}
-			left -= len(add) + n
-		}
-		if r.err != nil {
-			return fw.Written(), r.err
-		}
-		if t != plain {
-			parts = [][]byte{bytes.Join(parts, nil)}
-			untransform(t, parts[0])
-		}
-		fw.Section(parts...)
-		made = append(made, parts)
-	}
+	}()
+	err = d.make(queue, baseSecs, int64(head), predict)
+	close(queue)
+	<-written
 	switch {
-	case len(r.b) != 0:
-		return fw.Written(), fmt.Errorf("%d bytes after the last section", len(r.b))
+	case err != nil:
+		return fw.Written(), err
 	case fw.Sum() != d.Sum:
 		return fw.Written(), errors.New("the file made differs from the delta's checksum: a base other than the delta's, or a damaged delta")
 	}
@@ -422,6 +401,101 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 	return d.Size, nil
 }
 
+// make makes d's sections of base's, after a header of head bytes, with the sources
+// predict makes, and sends each to out as its parts (see Predictor), in order. It stops
+// at the first error, which it returns.
+func (d *Delta) make(out chan<- [][]byte, baseSecs [][]byte, head int64, predict Predictor) error {
+	r := reader{b: d.rest}
+	made := make([][][]byte, 0, d.sections)
+	at := head // a bound on the bytes of the file made so far: sections' padding not counted
+	for i := range d.sections {
+		k, t, size := r.sectionHead(i, d.Size-at)
+		if r.err != nil {
+			return r.err
+		}
+		at += 8 + int64(size)
+		srcParts, ok, err := predict.source(i, k, baseSecs, made)
+		if err == nil && !ok {
+			err = fmt.Errorf("no source %d", k)
+		}
+		if err != nil {
+			return fmt.Errorf("section %d: %w", i, err)
+		}
+		src := newRope(srcParts)
+		if t != plain {
+			if src.size%wordSize(t) != 0 || src.size > maxWordSection {
+				return fmt.Errorf("section %d: bad transform %d", i, t)
+			}
+			src = newRope([][]byte{transform(t, joinParts(srcParts))})
+		}
+		// Counted first, so that the parts of a section of a million operations (the gigs'
+		// JSON) are not copied as their slice grows.
+		count := r
+		parts := make([][]byte, 0, count.ops(i, size, src.size, nil))
+		r.ops(i, size, src.size, func(add []byte, from, n int) {
+			if len(add) > 0 {
+				parts = append(parts, add)
+			}
+			if n > 0 {
+				parts = src.appendRange(parts, from, n)
+			}
+		})
+		if r.err != nil {
+			return r.err
+		}
+		if t != plain {
+			parts = [][]byte{bytes.Join(parts, nil)}
+			untransform(t, parts[0])
+		}
+		out <- parts
+		made = append(made, parts)
+	}
+	if len(r.b) != 0 {
+		return fmt.Errorf("%d bytes after the last section", len(r.b))
+	}
+	return nil
+}
+
+// joinParts returns the parts laid end to end: the one part itself, else a copy.
+func joinParts(parts [][]byte) []byte {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return bytes.Join(parts, nil)
+}
+
+// A rope is a source's parts, laid end to end, read without joining them.
+type rope struct {
+	parts [][]byte
+	at    []int // where each part starts in the source
+	size  int
+}
+
+func newRope(parts [][]byte) rope {
+	r := rope{parts: parts, at: make([]int, len(parts))}
+	for j, p := range parts {
+		r.at[j] = r.size
+		r.size += len(p)
+	}
+	return r
+}
+
+// appendRange appends to out the bytes [from, from+n) of the source, as views of its
+// parts.
+func (r rope) appendRange(out [][]byte, from, n int) [][]byte {
+	j, _ := slices.BinarySearch(r.at, from+1) // the first part starting after from
+	for j--; n > 0; j++ {
+		p := r.parts[j][from-r.at[j]:]
+		if len(p) == 0 {
+			continue
+		}
+		p = p[:min(n, len(p))]
+		out = append(out, p)
+		from, n = from+len(p), n-len(p)
+	}
+	return out
+}
+
 // sectionHead reads the head of section i, of at most left bytes: its source, transform
 // and size.
 func (r *reader) sectionHead(i int, left int64) (k int, t byte, size int) {
@@ -432,6 +506,32 @@ func (r *reader) sectionHead(i int, left int64) (k int, t byte, size int) {
 		r.fail(fmt.Errorf("section %d: bad transform %d", i, t))
 	}
 	return k, t, size
+}
+
+// ops reads the operations of section i, which make size bytes from a source of srcLen
+// bytes, and calls f, when not nil, with each one's bytes added and copy (see op); it
+// returns how many parts they make, added bytes and copies counted apart. It stops at
+// r's first error.
+func (r *reader) ops(i, size, srcLen int, f func(add []byte, from, n int)) int {
+	parts, last := 0, 0
+	for left := size; left > 0 && r.err == nil; {
+		add, from, n := r.op(i, left, srcLen, last)
+		if r.err != nil {
+			break
+		}
+		if f != nil {
+			f(add, from, n)
+		}
+		if len(add) > 0 {
+			parts++
+		}
+		if n > 0 {
+			parts++
+			last = from + n
+		}
+		left -= len(add) + n
+	}
+	return parts
 }
 
 // op reads the next operation of section i, which has left bytes to make from a source
@@ -485,15 +585,7 @@ func (d *Delta) Sections() ([]Section, error) {
 		at := len(r.b)
 		k, t, size := r.sectionHead(i, left)
 		sec := Section{Source: k, Transform: t, Size: size}
-		last := 0
-		for rest := size; rest > 0 && r.err == nil; {
-			add, from, n := r.op(i, rest, 1<<50, last) // the source unknown: any copy fits
-			sec.Added += len(add)
-			if n > 0 {
-				last = from + n
-			}
-			rest -= len(add) + n
-		}
+		r.ops(i, size, 1<<50, func(add []byte, _, _ int) { sec.Added += len(add) }) // the source unknown: any copy fits
 		if r.err != nil {
 			return out, r.err
 		}

@@ -73,14 +73,14 @@ func encode(base, file []byte, predict Predictor) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-func apply(t *testing.T, base, delta []byte, limit int64) ([]byte, error) {
+func apply(t *testing.T, base, delta []byte, limit int64, predict Predictor) ([]byte, error) {
 	t.Helper()
 	d, err := Parse(delta)
 	if err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
-	_, err = d.Apply(&out, base, head, limit, nil)
+	_, err = d.Apply(&out, base, head, limit, predict)
 	return out.Bytes(), err
 }
 
@@ -106,7 +106,7 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := apply(t, b, delta, int64(len(f)))
+		got, err := apply(t, b, delta, int64(len(f)), nil)
 		if err != nil || !bytes.Equal(got, f) {
 			t.Fatalf("%s: %v, or the file made differs", tc.name, err)
 		}
@@ -166,7 +166,7 @@ func TestHostile(t *testing.T) {
 		{"bytes after", append(bytes.Clone(good), 0), base, 1 << 20, "after the last section"},
 		{"a source none offers", append(u(prefix(1000, 1), 1, 0), u(nil, 64)...), base, 1 << 20, "no source 1"},
 	} {
-		_, err := apply(t, tc.base, tc.delta, tc.limit)
+		_, err := apply(t, tc.base, tc.delta, tc.limit, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
@@ -256,10 +256,10 @@ func TestSourceShortcuts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var asked []int
-	predict := func(i, k int, base [][]byte, made [][][]byte) ([]byte, bool, error) {
+	predict := func(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
 		asked = append(asked, 10*i+k)
 		if i == 0 && k <= 2 { // the rows: source 1 is the file's own, source 2 never needed
-			return secs[0], true, nil
+			return [][]byte{secs[0]}, true, nil
 		}
 		return nil, false, nil
 	}
@@ -270,12 +270,7 @@ func TestSourceShortcuts(t *testing.T) {
 	if slices.Contains(asked, 2) {
 		t.Errorf("sources asked %v: source 2 of section 0 after source 1 was its copy", asked)
 	}
-	d, err := Parse(delta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if _, err := d.Apply(&out, b, head, 1<<30, predict); err != nil || !bytes.Equal(out.Bytes(), f) {
+	if got, err := apply(t, b, delta, 1<<30, predict); err != nil || !bytes.Equal(got, f) {
 		t.Fatalf("%v, or the file made differs", err)
 	}
 	// Section 0 is one copy of source 1: its source, transform, size, add 0, copy, offset.
@@ -285,5 +280,40 @@ func TestSourceShortcuts(t *testing.T) {
 	}
 	if len(delta) < len(far) {
 		t.Errorf("delta %d bytes: a run found %d bytes past the last", len(delta), maxMiss)
+	}
+}
+
+// TestSourceParts codes a section against a source given in parts (an empty one among
+// them): the section Apply makes is views of those parts, and the next section's
+// Predictor is given them.
+func TestSourceParts(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	baseRows, fileRows := rows(r, 100), rows(r, 100)
+	b, f := file(baseRows, []byte("tail")), file(fileRows, []byte("tail"))
+	secs, err := binfile.Split(f, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := slices.Clone(secs[0])
+	var views bool
+	predict := func(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
+		switch {
+		case i == 0 && k == 1:
+			return [][]byte{src[:7], nil, src[7:100], src[100:]}, true, nil
+		case i == 1 && k == 1:
+			views = len(made[0]) == 3 && &made[0][0][0] == &src[0] && &made[0][1][0] == &src[7] && &made[0][2][0] == &src[100]
+			return [][]byte{secs[1]}, true, nil
+		}
+		return nil, false, nil
+	}
+	delta, err := encode(b, f, predict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := apply(t, b, delta, 1<<30, predict); err != nil || !bytes.Equal(got, f) {
+		t.Fatalf("%v, or the file made differs", err)
+	}
+	if !views {
+		t.Errorf("section 0 made is not views of its source's parts")
 	}
 }

@@ -121,3 +121,63 @@ func TestBadFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderSummed reads a file with the sum its writer hashed it to, and refuses
+// another.
+func TestReaderSummed(t *testing.T) {
+	var b bytes.Buffer
+	fw := NewWriter(&b)
+	fw.Header([]byte("head\n"))
+	name := "x"
+	fw.Codec().Str(&name)
+	if err := fw.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sum uint64
+		ok  bool
+	}{{fw.Sum(), true}, {fw.Sum() ^ 1, false}} {
+		r, err := NewReaderSummed(b.Bytes(), 5, tc.sum)
+		if (err == nil) != tc.ok {
+			t.Fatalf("sum %x: %v", tc.sum, err)
+		}
+		if err == nil {
+			var got string
+			r.Codec().Str(&got)
+			if err := r.Done(); err != nil || got != name {
+				t.Errorf("read %q, %v", got, err)
+			}
+		}
+	}
+}
+
+// TestWriterBuffers writes a section of small parts larger than the Writer's buffer and
+// one larger part after it: the file is the bytes given, ending with their checksum.
+func TestWriterBuffers(t *testing.T) {
+	var parts [][]byte
+	for i := 0; i < 3*bufSize/100; i++ {
+		parts = append(parts, bytes.Repeat([]byte{byte(i)}, 1+i%199))
+	}
+	big := bytes.Repeat([]byte("big"), bufSize)
+	var b bytes.Buffer
+	fw := NewWriter(&b)
+	fw.Header([]byte("head\n"))
+	fw.Section(parts...)
+	fw.Section(big)
+	if err := fw.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(b.Bytes(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Section(); !bytes.Equal(got, bytes.Join(parts, nil)) {
+		t.Errorf("the small parts read back differ")
+	}
+	if got := r.Section(); !bytes.Equal(got, big) {
+		t.Errorf("the large part read back differs")
+	}
+	if err := r.Done(); err != nil || fw.Written()+8 != int64(b.Len()) {
+		t.Errorf("%v; written %d, file %d bytes", err, fw.Written(), b.Len())
+	}
+}

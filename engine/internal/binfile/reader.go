@@ -28,6 +28,17 @@ func NewReader(data []byte, at int) (*Reader, error) {
 	return &Reader{data: body, at: at}, nil
 }
 
+// NewReaderSummed returns a Reader of the sections of data as NewReader does, of a file
+// whose bytes the caller hashed as it wrote them, to sum (see Writer.Sum): the checksum
+// that ends data must be sum, and data is not hashed again.
+func NewReaderSummed(data []byte, at int, sum uint64) (*Reader, error) {
+	body := data[:len(data)-8]
+	if binary.LittleEndian.Uint64(data[len(data)-8:]) != sum {
+		return nil, errDamaged
+	}
+	return &Reader{data: body, at: at}, nil
+}
+
 // Fail records err, unless an error is recorded already.
 func (r *Reader) Fail(err error) {
 	if r.err == nil {
