@@ -15,7 +15,11 @@ import (
 // level's (a German Land, an Italian regione, a Swiss canton) with the gazetteer's region
 // code and their names in many languages ("Bayern", "Bavaria", "Bavière"), and the levels
 // below by their English names (the counties of the United Kingdom and Ireland, Italy's
-// and Spain's provinces, France's départements: "North Ayrshire", "Galway", "Treviso").
+// and Spain's provinces, France's départements: "North Ayrshire", "Galway", "Treviso"),
+// and the British counties ISO 3166-2 lacks that addresses name: the ceremonial and
+// metropolitan ones, Wales' preserved and Scotland's lieutenancy areas, Northern
+// Ireland's six and the historic ones ("Greater Manchester", "West Yorkshire",
+// "Berkshire", "Gwent", "County Tyrone", "Middlesex").
 //
 // A part of a line that names a subdivision of the line's country, and no town of it,
 // is where the town before it lies, never a town of its own (subdivisionLast): a first
@@ -56,7 +60,9 @@ func readSubdivisions() subdivisionTable {
 			continue
 		}
 		country, code, region := f[0], f[1], f[2]
-		t.codes[country+"\x00"+code] = true
+		if code != "" { // a county ISO 3166-2 lacks has none
+			t.codes[country+"\x00"+code] = true
+		}
 		for _, name := range f[3:] { // folded already
 			key = append(append(append(key[:0], country...), 0), name...)
 			// A name of a first level's and of a subdivision below it is the first
