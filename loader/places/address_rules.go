@@ -147,6 +147,7 @@ var readingRules = []readingRule{
 	{"the stated place's town is the last part left, the stated place next", statedTown},
 	{"a region ends the line: the part before it is its town", regionLast},
 	{"a country ends the line", countryLast},
+	{"a country's name or code after a town and a subdivision of another country of the town's is that country (countrysubdivision.go)", countrySubdivision},
 	{"the stated country again at the end goes", statedCountryLast},
 	{"postal codes alone before the country go", postcodesBeforeCountry},
 	{"a region's name ending the line may be its city's too", regionNameCity},

@@ -19,7 +19,7 @@ func FuzzRead(f *testing.F) {
 		{"東京都渋谷区", ""}, {"広東省広州市天河区", ""}, {"서울특별시 마포구", ""}, {"Shibuya-ku", ""}, {"Haßfurt, Bayern", ""},
 		{"Hunterston, North Ayrshire, UK", ""}, {"Graiguenamanagh, Co. Kilkenny, Ireland", ""}, {"Fort Garland, Costilla County, CO 08113", ""},
 		{"50122 Firenze FI, Italia", ""}, {"Tapiraí - SP, Brazil", ""}, {"97600 Mamoudzou, Mayotte, France", ""}, {"Kolín, Pražská 3", ""},
-		{"County, Co, County County", ""},
+		{"County, Co, County County", ""}, {"Norwich, Norfolk", ""}, {"Aberystwyth, Ceredigion, SY", ""}, {"Leeds, West Yorkshire", ""},
 	} {
 		f.Add(s[0], s[1])
 	}

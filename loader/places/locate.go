@@ -245,7 +245,7 @@ func (g *Gazetteer) placeReadings(out []Place, p Place) []Place {
 			p.Country, p.Locality = p.Locality, ""
 		}
 	}
-	p = subdivision(p)
+	p = g.statedSubdivision(subdivision(p))
 	return g.regionReadings(g.readings(out, p))
 }
 

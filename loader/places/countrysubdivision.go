@@ -1,0 +1,102 @@
+package places
+
+// A line's last part may name a country and be something else. "Norwich, Norfolk" ends in
+// Norfolk Island's name, and in an English county's; "Aberystwyth, Ceredigion, SY" ends in
+// Syria's code, written where the postcode's area was. Read as a country, the town is made
+// there, on another continent's clock. When the town is a gazetteer town of another
+// country and none of the named country, and the line names a subdivision of that other
+// country where the town lies (the country's name itself, or the part before a code), the
+// line is in that other country: the subdivision and the town agree, and the country's
+// name or code names neither. The town's namesakes must agree on that country: when they
+// lie in several countries that have such a subdivision, nothing is changed.
+
+// byCountrySubdivision is the By of a Reading whose country's name was read as a
+// subdivision of the town's country.
+const byCountrySubdivision = "a country's name or code after a town and a subdivision of another country of the town's"
+
+// subdivisionCountry returns the country of the gazetteer towns named town when the line's
+// country (country, its code; named is the part that named it) is none of theirs and
+// place, that name itself or the part before a code, names a subdivision of theirs where
+// they lie (see above), with that subdivision's region code ("" below the first level);
+// ok is false otherwise.
+func (g *Gazetteer) subdivisionCountry(town, place, country string) (found, region string, ok bool) {
+	if town == "" || place == "" || g.hasNamesake(town, country) {
+		return "", "", false
+	}
+	if _, isSub := subdivisionNamed(country, place); isSub {
+		return "", "", false // a subdivision of the named country: the line may be right
+	}
+	for i, c := range g.CitiesNamed(town) {
+		if i == maxNamesakes {
+			break
+		}
+		if c.Country == found {
+			continue
+		}
+		r, isSub := subdivisionNamed(c.Country, place)
+		if !isSub || r != "" && r != c.Region {
+			continue
+		}
+		if found != "" {
+			return "", "", false // towns of the name in several such countries
+		}
+		found, region = c.Country, r
+	}
+	return found, region, found != ""
+}
+
+// countrySubdivision reads a line whose last part, taken for its country, is rather a
+// subdivision of the town's country, or follows one (see above): "Norwich, Norfolk" is in
+// England, "Aberystwyth, Ceredigion, SY" in Wales. The country's part goes back to the line
+// when it is the subdivision's name, and goes when it is a code after one.
+func countrySubdivision(g *Gazetteer, r *lineReading) bool {
+	n := len(r.rest)
+	if r.p.Country != "" || r.q.Country == "" || n == 0 {
+		return false
+	}
+	last := r.parts[len(r.parts)-1]
+	country, ok := r.endsInCountry()
+	if !ok || n != len(r.parts)-1 {
+		return false // the rule after countryLast: the country's part was the last
+	}
+	if isCode(last) && len(last) == 2 && n >= 2 {
+		// A code after a subdivision of the town's country: "Aberystwyth, Ceredigion, SY".
+		if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-2]), stripPostal(r.rest[n-1]), country); ok {
+			r.q.Country, r.q.by = c, byCountrySubdivision
+			if r.q.Region == "" {
+				r.q.Region = region
+			}
+		}
+		return false
+	}
+	if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-1]), last, country); ok {
+		r.q.Country, r.q.by = c, byCountrySubdivision
+		if r.q.Region == "" {
+			r.q.Region = region
+		}
+		if r.q.unread == "" {
+			r.q.unread = last
+		}
+	}
+	return false
+}
+
+// statedSubdivision reads a place whose stated country's name is rather a subdivision of
+// the country of the town its locality names (see above): Split takes "Norfolk", ending
+// "The Venue, Norwich, Norfolk", for the country.
+func (g *Gazetteer) statedSubdivision(p Place) Place {
+	if p.Country == "" || p.Region != "" || isCode(p.Country) {
+		return p
+	}
+	country, ok := countryCode(p.Country)
+	if !ok {
+		return p
+	}
+	if c, region, ok := g.subdivisionCountry(lastNamePart(p.Locality), p.Country, country); ok {
+		if p.unread == "" {
+			p.unread = p.Country
+		}
+		p.Country, p.Region, p.by = c, region, byCountrySubdivision
+	}
+	return p
+}
