@@ -157,6 +157,7 @@ var readingRules = []readingRule{
 	{"a town of the stated country before a part that names none there is the town", townBeforeNoTown},
 	{"a subdivision of the country ends what is left: the part before it is its town (subdivisions.go)", subdivisionLast},
 	{"a street and its number after the town: the town (streetlast.go)", streetLast},
+	{"a first-level subdivision after a town is its region, never a town (landafter.go)", landAfterTown},
 	{"the town is the last part left, postal codes dropped", lastPartTown},
 	{"a postcode before the town: the code after it is the country, first", postcodeBeforeTown},
 	{"a region ending the line is tried first", regionFirst},

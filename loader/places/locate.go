@@ -27,6 +27,9 @@ type Place struct {
 	// a region in another language): it may tell the town's namesakes apart, so the most
 	// populous of them is not chosen over it (townBeforeNoTown).
 	unread string
+	// landRead reports that Region is a first-level subdivision the line names after the
+	// town (landAfterTown): a town of its name in another region is not the town.
+	landRead bool
 }
 
 // Near bounds the distances Locate trusts coordinates over.
@@ -227,7 +230,7 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 			}
 		}
 		if merr == nil {
-			return Reading{City: c, Made: true, By: madeBy}, nil
+			return Reading{City: c, Made: true, By: joinBy(readings[i].by, madeBy)}, nil
 		}
 		err = cmpErr(err, merr)
 	}
@@ -434,10 +437,11 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 			return c, "", nil
 		}
 		// A town of that name in another region, which the gazetteer lacks: in the US,
-		// Canada and Australia, and of villages anywhere, when the region is one the
+		// Canada and Australia, of villages anywhere, and of a first-level subdivision the
+		// line names by its name ("Neustadt, Sachsen"), when the region is one the
 		// gazetteer knows (elsewhere a town's region may be written in another scheme:
 		// "75" for Paris, a county for an English village).
-		if g.regionCode(country, p.Region) != "" && (regionCountries[country] || found[0].village()) {
+		if g.regionCode(country, p.Region) != "" && (regionCountries[country] || found[0].village() || p.landRead) {
 			return nil, "", nil
 		}
 	}

@@ -187,7 +187,7 @@ func subdivisionLast(g *Gazetteer, r *lineReading) bool {
 		}
 		r.rest = r.rest[:len(r.rest)-1]
 		if region != "" && r.q.Region == "" {
-			r.q.Region = region
+			r.q.Region, r.q.landRead = region, true
 		}
 		if r.q.unread == "" {
 			r.q.unread = part
