@@ -158,11 +158,20 @@ func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 // makeReading makes a city for a town the gazetteer lacks (step 3 of Locate), from the
 // readings of its place; firstErr is why none has a country, when none has.
 func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (Reading, error) {
-	// The country of the feed, for a place that states none.
+	// The country of the feed, for a place that states none; never a town the gazetteer
+	// has there: "Plymouth" in a US feed, several towns and nothing telling which, is
+	// dropped with that reason, not made in the feed's zone.
 	if firstErr != nil && ctx.Country != "" {
 		for _, q := range readings {
 			if q.Country == "" && q.Region == "" {
 				q.Country = ctx.Country
+				has, _, err := g.named(q, ctx.Country, ctx)
+				if err != nil {
+					return Reading{}, err
+				}
+				if has != nil {
+					break
+				}
 				if c, err := g.made(q, ctx.Country, ctx); err == nil {
 					return Reading{City: c, Made: true, By: ctx.CountryBy}, nil
 				}
