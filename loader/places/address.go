@@ -125,13 +125,30 @@ type readingRule struct {
 func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != "" }
 
 // endsInCountry returns the country's code the line's last part names, and whether it
-// names one. The rules after postcodesLast ask it of the same part: it is looked up once.
-func (r *lineReading) endsInCountry() (string, bool) {
+// names one: by its name or code, or by its name after a postal code ("70101 Costa
+// Rica"), unless that name is a gazetteer town's of the country ("2016 Luxembourg",
+// "1000 Tunis": the city). The rules after postcodesLast ask it of the same part: it is
+// looked up once.
+func (r *lineReading) endsInCountry(g *Gazetteer) (string, bool) {
 	if !r.lastRead {
-		r.lastCountry, r.lastIsCountry = countryCode(r.parts[len(r.parts)-1])
+		last := r.parts[len(r.parts)-1]
+		name := countryPart(last)
+		r.lastCountry, r.lastIsCountry = countryCode(name)
+		if r.lastIsCountry && name != last && g.hasNamesake(name, r.lastCountry) {
+			r.lastCountry, r.lastIsCountry = "", false
+		}
 		r.lastRead = true
 	}
 	return r.lastCountry, r.lastIsCountry
+}
+
+// countryPart returns a line's last part without the postal code written before a
+// country's name ("70101 Costa Rica", "AI-2640 Anguilla"): the name, for countryCode.
+func countryPart(part string) string {
+	if !startsWithPostcode(part) {
+		return part
+	}
+	return stripPostal(part)
 }
 
 // commaParts appends to out the parts of line between its commas, trimmed, without empty
@@ -166,7 +183,7 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	if _, ok := countryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
 		return p, false
 	}
-	p.Region, p.Locality = r, stripPostal(before)
+	p.Region, p.Locality = r, g.townOf(before)
 	return p, true
 }
 
@@ -191,6 +208,11 @@ func stripPostal(s string) string {
 	}
 	var buf [maxWords]word
 	f := wordsOf(buf[:0], s)
+	if len(f) > 0 {
+		if i := joinedPostcode(f[0].of(s)); i > 0 {
+			f[0].start += i // a postcode joined to the town: "7600-Praia", "01004-Guatemala City"
+		}
+	}
 	for len(f) > 1 && f[0].hasDigit(s) {
 		if len(f) > 2 && dutchPostcode(f[0].of(s), f[1].of(s)) {
 			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
@@ -222,11 +244,27 @@ func postalOnly(s string) bool {
 		return false
 	}
 	for _, w := range f {
-		if !w.hasDigit(s) {
+		if !w.hasDigit(s) || joinedPostcode(w.of(s)) > 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// joinedPostcode returns where the town's name starts in a word that is a postcode joined
+// to it by a hyphen ("7600-Praia": 5), else 0: digits, a hyphen, then three letters or
+// more and no digit ("CH-8001", "01310-100" and "AI-2640" are postcodes alone).
+func joinedPostcode(w string) int {
+	i := strings.IndexByte(w, '-')
+	if i <= 0 || !hasDigit(w[:i]) || hasDigit(w[i+1:]) || len(w)-i-1 < 3 {
+		return 0
+	}
+	for _, c := range w[:i] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+	}
+	return i + 1
 }
 
 // maxWords is how many words of a part wordsOf finds room for on the stack; a part of

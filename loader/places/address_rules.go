@@ -48,8 +48,11 @@ func cutAtCommas(s *lineSplit) bool {
 // locality, where the gazetteer reads it as a region's code too ("Athens, GA").
 func countryNameLast(s *lineSplit) bool {
 	if n := len(s.parts); n >= 3 && len(s.parts[n-1]) > 2 {
-		if _, ok := countryCode(s.parts[n-1]); ok {
-			s.a.Country, s.parts = s.parts[n-1], s.parts[:n-1]
+		// A postal code before the name goes: "…, 70101 Costa Rica".
+		if name := countryPart(s.parts[n-1]); len(name) > 2 {
+			if _, ok := countryCode(name); ok {
+				s.a.Country, s.parts = name, s.parts[:n-1]
+			}
 		}
 	}
 	return false
@@ -208,7 +211,7 @@ func onePart(_ *Gazetteer, r *lineReading) bool {
 // (and not in a region of it) without the stated region and country: Songkick's "Windsor,
 // ON, Canada" in its Detroit, MI, US metro area is in Canada.
 func otherCountryLast(g *Gazetteer, r *lineReading) bool {
-	c, ok := r.endsInCountry()
+	c, ok := r.endsInCountry(g)
 	if !ok || !r.stated() {
 		return false
 	}
@@ -280,17 +283,17 @@ func regionLast(g *Gazetteer, r *lineReading) bool {
 
 // countryLast reads a last part that names a country, by its name or its code, as the
 // country when the place states none: "Leeds, UK", "Venue, Frankfurt, HE, DE".
-func countryLast(_ *Gazetteer, r *lineReading) bool {
-	if _, ok := r.endsInCountry(); ok && r.q.Country == "" {
-		r.q.Country, r.rest = r.rest[len(r.rest)-1], r.rest[:len(r.rest)-1]
+func countryLast(g *Gazetteer, r *lineReading) bool {
+	if _, ok := r.endsInCountry(g); ok && r.q.Country == "" {
+		r.q.Country, r.rest = countryPart(r.rest[len(r.rest)-1]), r.rest[:len(r.rest)-1]
 	}
 	return false
 }
 
 // statedCountryLast drops a last part that is the stated country again: "Glasgow, United
 // Kingdom" in the United Kingdom.
-func statedCountryLast(_ *Gazetteer, r *lineReading) bool {
-	c, ok := r.endsInCountry()
+func statedCountryLast(g *Gazetteer, r *lineReading) bool {
+	c, ok := r.endsInCountry(g)
 	if stated, _ := countryCode(r.p.Country); ok && c == stated && len(r.rest) > 1 {
 		r.rest = r.rest[:len(r.rest)-1]
 	}
@@ -374,9 +377,19 @@ const byTownBeforePlace = "the town named before the larger place it lies in or 
 // lastPartTown reads the last part left as the town, postal codes at either end dropped;
 // earlier parts are a venue's name or a street: "The Brudenell, 33 Queen's Rd, Leeds LS6
 // 1NY, United Kingdom" is in Leeds.
-func lastPartTown(_ *Gazetteer, r *lineReading) bool {
-	if !r.town {
-		r.q.Locality, r.town = stripPostal(r.rest[len(r.rest)-1]), true
+func lastPartTown(g *Gazetteer, r *lineReading) bool {
+	if r.town {
+		return false
+	}
+	r.q.Locality, r.town = g.townOf(r.rest[len(r.rest)-1]), true
+	// A street is no town: the town is the part before it, or the line names none
+	// (streets.go): "Gibraltar Museum, 18-20 Bomb House Lane, Gibraltar" is in the city
+	// that bears its country's name.
+	if n := len(r.rest); n >= 2 && r.q.Country != "" {
+		country, _ := countryCode(r.q.Country)
+		if town, ok := g.noStreet(r.rest, country); ok {
+			r.q.Locality = town
+		}
 	}
 	return false
 }
@@ -384,8 +397,8 @@ func lastPartTown(_ *Gazetteer, r *lineReading) bool {
 // postcodeBeforeTown makes the readings when a code that is a country's and a region's ends
 // the line after a postcode and its town: the country's first, as Europe writes it ("25596
 // Wacken, DE" is in Germany; "Morrison, CO 80465" is in Colorado).
-func postcodeBeforeTown(_ *Gazetteer, r *lineReading) bool {
-	_, country := r.endsInCountry()
+func postcodeBeforeTown(g *Gazetteer, r *lineReading) bool {
+	_, country := r.endsInCountry(g)
 	if n := len(r.parts); !country || len(r.regionFirst) == 0 || n < 2 || !startsWithPostcode(r.parts[n-2]) {
 		return false
 	}

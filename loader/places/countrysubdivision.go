@@ -55,7 +55,7 @@ func countrySubdivision(g *Gazetteer, r *lineReading) bool {
 		return false
 	}
 	last := r.parts[len(r.parts)-1]
-	country, ok := r.endsInCountry()
+	country, ok := r.endsInCountry(g)
 	if !ok || n != len(r.parts)-1 {
 		return false // the rule after countryLast: the country's part was the last
 	}

@@ -20,6 +20,8 @@ func FuzzRead(f *testing.F) {
 		{"Hunterston, North Ayrshire, UK", ""}, {"Graiguenamanagh, Co. Kilkenny, Ireland", ""}, {"Fort Garland, Costilla County, CO 08113", ""},
 		{"50122 Firenze FI, Italia", ""}, {"Tapiraí - SP, Brazil", ""}, {"97600 Mamoudzou, Mayotte, France", ""}, {"Kolín, Pražská 3", ""},
 		{"County, Co, County County", ""}, {"Norwich, Norfolk", ""}, {"Aberystwyth, Ceredigion, SY", ""}, {"Leeds, West Yorkshire", ""},
+		{"Neustadt, Sachsen", ""}, {"18-20 Bomb House Lane, Gibraltar", ""}, {"7600-Praia, Cape Verde", ""}, {"Limón, 70101 Costa Rica", ""},
+		{"3577 Jackson St San Francisco, CA 94118", ""}, {"Valdemarsgade 42 4 t.v. København, 1665 Danmark", ""}, {"1-", "-1"},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -399,9 +399,13 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 				return c, "coordinates", nil
 			}
 		}
-		for _, c := range g.CitiesNamed(CountryName(country)) { // Singapore, Luxembourg, Monaco
-			if c.Country == country {
-				return c, "", nil
+		// The city that bears the country's name (Singapore, Luxembourg, Monaco), as
+		// English names it or as the place writes it ("Vatican City": the Holy See).
+		for _, name := range [2]string{CountryName(country), p.Country} {
+			for _, c := range g.CitiesNamed(name) {
+				if c.Country == country {
+					return c, "", nil
+				}
 			}
 		}
 		return nil, "", nil

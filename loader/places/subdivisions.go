@@ -212,22 +212,3 @@ func firstLevel(country, place string) string {
 	region, _ := subdivisionNamed(country, place)
 	return region
 }
-
-// streetWords end the name of a street or a building, folded (engine.Fold).
-var streetWords = map[string]bool{"road": true, "rd": true, "street": true, "st": true, "lane": true,
-	"avenue": true, "ave": true, "square": true, "quay": true, "place": true, "way": true, "hall": true,
-	"terrace": true, "row": true, "parade": true, "drive": true, "close": true}
-
-// streetLike reports whether part's last word is a street's or a building's word
-// ("Dock Road", "Town Hall").
-func streetLike(part string) bool {
-	var buf [96]byte
-	if len(part) > len(buf) {
-		return false
-	}
-	f := engine.AppendFold(buf[:0], []byte(part))
-	if i := bytes.LastIndexByte(f, ' '); i >= 0 {
-		return streetWords[string(f[i+1:])]
-	}
-	return false
-}
