@@ -430,6 +430,11 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 				return c, byUnits, err
 			}
 		}
+		if len(found) == 0 { // a town of one of the country's territories (territories.go)
+			if c := g.inTerritory(name, country); c != nil {
+				return c, byTerritory, nil
+			}
+		}
 		if len(found) == 0 { // a name in Cyrillic or Greek, romanized (romanize.go)
 			return g.romanizedOne(p, name, country, ctx)
 		}

@@ -166,9 +166,10 @@ func subdivisionLast(g *Gazetteer, r *lineReading) bool {
 		raw := r.rest[len(r.rest)-1]
 		part := stripPostal(raw)
 		// A territory that is a country of its own, named before its sovereign's
-		// country, is the country when the town before it is one of its towns:
-		// "97600 Mamoudzou, Mayotte, France" is in Mayotte, in its zone.
-		if c, ok := countryCode(part); ok && c != country && g.hasNamesake(stripPostal(r.rest[len(r.rest)-2]), c) {
+		// country (territories.go), or before another when the town before it is one of
+		// its towns, is the country: "97600 Mamoudzou, Mayotte, France" is in Mayotte,
+		// in its zone.
+		if c, ok := countryCode(part); ok && c != country && (territoryOf(c, country) || g.hasNamesake(stripPostal(r.rest[len(r.rest)-2]), c)) {
 			r.q.Country, country = part, c
 			r.rest = r.rest[:len(r.rest)-1]
 			continue
