@@ -127,7 +127,8 @@ func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != 
 // endsInCountry returns the country's code the line's last part names, and whether it
 // names one: by its name or code, or by its name after a postal code ("70101 Costa
 // Rica"), unless that name is a gazetteer town's of the country ("2016 Luxembourg",
-// "1000 Tunis": the city). The rules after postcodesLast ask it of the same part: it is
+// "1000 Tunis": the city); a country's name a town bears too names the country after a
+// town of that country. The rules after postcodesLast ask it of the same part: it is
 // looked up once.
 func (r *lineReading) endsInCountry(g *Gazetteer) (string, bool) {
 	if !r.lastRead {
@@ -136,6 +137,11 @@ func (r *lineReading) endsInCountry(g *Gazetteer) (string, bool) {
 		r.lastCountry, r.lastIsCountry = countryCode(name)
 		if r.lastIsCountry && name != last && g.hasNamesake(name, r.lastCountry) {
 			r.lastCountry, r.lastIsCountry = "", false
+		}
+		// A country's name a town bears too, after a town of that country: the country
+		// ("Nablus, فلسطين"; countrynames.go).
+		if c, ok := townCountry(name); !r.lastIsCountry && ok && len(r.parts) > 1 && g.hasNamesake(stripPostal(r.parts[len(r.parts)-2]), c) {
+			r.lastCountry, r.lastIsCountry = c, true
 		}
 		r.lastRead = true
 	}

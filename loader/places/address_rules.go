@@ -284,8 +284,12 @@ func regionLast(g *Gazetteer, r *lineReading) bool {
 // countryLast reads a last part that names a country, by its name or its code, as the
 // country when the place states none: "Leeds, UK", "Venue, Frankfurt, HE, DE".
 func countryLast(g *Gazetteer, r *lineReading) bool {
-	if _, ok := r.endsInCountry(g); ok && r.q.Country == "" {
-		r.q.Country, r.rest = countryPart(r.rest[len(r.rest)-1]), r.rest[:len(r.rest)-1]
+	if c, ok := r.endsInCountry(g); ok && r.q.Country == "" {
+		name := countryPart(r.rest[len(r.rest)-1])
+		if _, named := countryCode(name); !named {
+			name = c // a name a town bears too (endsInCountry): its code
+		}
+		r.q.Country, r.rest = name, r.rest[:len(r.rest)-1]
 	}
 	return false
 }
@@ -385,7 +389,7 @@ func lastPartTown(g *Gazetteer, r *lineReading) bool {
 	// A street is no town: the town is the part before it, or the line names none
 	// (streets.go): "Gibraltar Museum, 18-20 Bomb House Lane, Gibraltar" is in the city
 	// that bears its country's name.
-	if n := len(r.rest); n >= 2 && r.q.Country != "" {
+	if n := len(r.rest); n >= 1 && r.q.Country != "" {
 		country, _ := countryCode(r.q.Country)
 		if town, ok := g.noStreet(r.rest, country); ok {
 			r.q.Locality = town

@@ -110,7 +110,7 @@ func subdivisionNamed(country, part string) (region string, ok bool) {
 }
 
 // countyName returns the name of a county written, folded (engine.Fold), with its word:
-// "county galway", "kerry county", "co galway"; sure when the word alone tells a county
+// "county galway", "kerry county", "co galway", or of a township ("taymouth township"); sure when the word alone tells a county
 // ("co" is also the fold of other words: "Co-op").
 func countyName(folded []byte) (name []byte, sure, ok bool) {
 	switch {
@@ -120,6 +120,8 @@ func countyName(folded []byte) (name []byte, sure, ok bool) {
 		return folded[:len(folded)-len(" county")], true, true
 	case bytes.HasPrefix(folded, []byte("co ")):
 		return folded[len("co "):], false, true
+	case bytes.HasSuffix(folded, []byte(" township")): // a US or Canadian civil township
+		return folded[:len(folded)-len(" township")], true, true
 	}
 	return nil, false, false
 }
