@@ -140,8 +140,10 @@ func (r *lineReading) endsInCountry(g *Gazetteer) (string, bool) {
 		}
 		// A country's name a town bears too, after a town of that country: the country
 		// ("Nablus, فلسطين"; countrynames.go).
-		if c, ok := townCountry(name); !r.lastIsCountry && ok && len(r.parts) > 1 && g.hasNamesake(stripPostal(r.parts[len(r.parts)-2]), c) {
-			r.lastCountry, r.lastIsCountry = c, true
+		if !r.lastIsCountry && len(r.parts) > 1 && !hasDigit(name) {
+			if c, ok := townCountry(name); ok && g.hasNamesake(stripPostal(r.parts[len(r.parts)-2]), c) {
+				r.lastCountry, r.lastIsCountry = c, true
+			}
 		}
 		r.lastRead = true
 	}

@@ -47,8 +47,8 @@ func (g *Gazetteer) subdivisionCountry(town, place, country string) (found, regi
 
 // countrySubdivision reads a line whose last part, taken for its country, is rather a
 // subdivision of the town's country, or follows one (see above): "Norwich, Norfolk" is in
-// England, "Aberystwyth, Ceredigion, SY" in Wales. The country's part goes back to the line
-// when it is the subdivision's name, and goes when it is a code after one.
+// England, "Aberystwyth, Ceredigion, SY" in Wales. A name read so is the reading's unread
+// part (it tells no namesake in the country apart); a code after a subdivision goes.
 func countrySubdivision(g *Gazetteer, r *lineReading) bool {
 	n := len(r.rest)
 	if r.p.Country != "" || r.q.Country == "" || n == 0 {
@@ -59,7 +59,10 @@ func countrySubdivision(g *Gazetteer, r *lineReading) bool {
 	if !ok || n != len(r.parts)-1 {
 		return false // the rule after countryLast: the country's part was the last
 	}
-	if isCode(last) && len(last) == 2 && n >= 2 {
+	if isCode(last) {
+		if len(last) != 2 || n < 2 {
+			return false // a code alone after the town: a region's or the country's (asRegion)
+		}
 		// A code after a subdivision of the town's country: "Aberystwyth, Ceredigion, SY".
 		if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-2]), stripPostal(r.rest[n-1]), country); ok {
 			r.q.Country, r.q.by = c, byCountrySubdivision
