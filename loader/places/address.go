@@ -357,14 +357,24 @@ func isSpace(r rune) bool {
 	return unicode.IsSpace(r)
 }
 
-// hasDigit reports whether s holds an ASCII digit.
+// hasDigit reports whether s holds a digit: an ASCII one, or an Arabic-Indic one.
 func hasDigit(s string) bool {
 	for i := range len(s) {
-		if '0' <= s[i] && s[i] <= '9' {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			return true
+		case (c == 0xD9 || c == 0xDB) && i+1 < len(s) && arabicDigit(c, s[i+1]):
 			return true
 		}
 	}
 	return false
+}
+
+// arabicDigit reports whether the UTF-8 bytes lead, next begin an Arabic-Indic digit
+// (U+0660 to U+0669, "٣١٦") or an Extended Arabic-Indic one (U+06F0 to U+06F9, Persian
+// and Urdu "۱۱۹"): Arabic addresses write their postcodes and numbers so.
+func arabicDigit(lead, next byte) bool {
+	return lead == 0xD9 && 0xA0 <= next && next <= 0xA9 || lead == 0xDB && 0xB0 <= next && next <= 0xB9
 }
 
 // dutchPostcode reports whether two words are a Dutch postcode: four digits and two

@@ -59,34 +59,39 @@ func countrySubdivision(g *Gazetteer, r *lineReading) bool {
 	if !ok || n != len(r.parts)-1 {
 		return false // the rule after countryLast: the country's part was the last
 	}
-	if isCode(last) {
-		if len(last) != 2 || n < 2 {
-			return false // a code alone after the town: a region's or the country's (asRegion)
+	if isCode(last) && len(last) != 2 {
+		return false // a region's code: asRegion's
+	}
+	if !isCode(last) {
+		if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-1]), last, country); ok {
+			r.q.Country, r.q.by = c, byCountrySubdivision
+			if r.q.Region == "" {
+				r.q.Region = region
+			}
+			if r.q.unread == "" {
+				r.q.unread = last
+			}
+			return false
 		}
-		// A code after a subdivision of the town's country: "Aberystwyth, Ceredigion, SY".
+	}
+	// A country's name or code after a subdivision of the town's country: "Aberystwyth,
+	// Ceredigion, SY" (a postcode's area) is in Wales, "Newtownabbey, Co. Antrim, Ireland"
+	// (the island's name) in Northern Ireland.
+	if n >= 2 {
 		if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-2]), stripPostal(r.rest[n-1]), country); ok {
 			r.q.Country, r.q.by = c, byCountrySubdivision
 			if r.q.Region == "" {
 				r.q.Region = region
 			}
 		}
-		return false
-	}
-	if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-1]), last, country); ok {
-		r.q.Country, r.q.by = c, byCountrySubdivision
-		if r.q.Region == "" {
-			r.q.Region = region
-		}
-		if r.q.unread == "" {
-			r.q.unread = last
-		}
 	}
 	return false
 }
 
 // statedSubdivision reads a place whose stated country's name is rather a subdivision of
-// the country of the town its locality names (see above): Split takes "Norfolk", ending
-// "The Venue, Norwich, Norfolk", for the country.
+// the country of the town its locality names, or whose locality ends in a subdivision of
+// its town's country (see above): Split takes "Norfolk", ending "The Venue, Norwich,
+// Norfolk", for the country.
 func (g *Gazetteer) statedSubdivision(p Place) Place {
 	if p.Country == "" || p.Region != "" || isCode(p.Country) {
 		return p
@@ -100,6 +105,16 @@ func (g *Gazetteer) statedSubdivision(p Place) Place {
 			p.unread = p.Country
 		}
 		p.Country, p.Region, p.by = c, region, byCountrySubdivision
+		return p
+	}
+	// The locality's last part a subdivision of its town's country ("Newtownabbey, Co.
+	// Antrim" stated in Ireland).
+	var room [maxParts]string
+	if parts := commaParts(room[:0], p.Locality); len(parts) >= 2 {
+		town, place := stripPostal(parts[len(parts)-2]), stripPostal(parts[len(parts)-1])
+		if c, region, ok := g.subdivisionCountry(town, place, country); ok {
+			p.Country, p.Region, p.by = c, region, byCountrySubdivision
+		}
 	}
 	return p
 }

@@ -23,6 +23,7 @@ func FuzzRead(f *testing.F) {
 		{"Neustadt, Sachsen", ""}, {"18-20 Bomb House Lane, Gibraltar", ""}, {"7600-Praia, Cape Verde", ""}, {"Limón, 70101 Costa Rica", ""},
 		{"3577 Jackson St San Francisco, CA 94118", ""}, {"Valdemarsgade 42 4 t.v. København, 1665 Danmark", ""}, {"1-", "-1"},
 		{"Nablus, فلسطين", ""}, {"Salalah, عمان", ""}, {"211 Test Street, Hong Kong", ""}, {"Burt, Taymouth Township, Michigan", ""},
+		{"مكة المكرمة ٢١۴۵۴", ""}, {"Newtownabbey, Co. Antrim, Ireland", ""}, {"٣", "۴"},
 	} {
 		f.Add(s[0], s[1])
 	}
