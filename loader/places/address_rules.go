@@ -356,15 +356,11 @@ func unknownRegionCode(_ *Gazetteer, r *lineReading) bool {
 // town the line names twice or in several countries so is left to them. The reading
 // names the town's region too, so that it is looked up as the town townIn found.
 func townBeforePlace(g *Gazetteer, r *lineReading) bool {
-	n := len(r.rest)
-	if r.town || n < 2 {
+	place, ok := g.placeAfterTown(r)
+	if !ok {
 		return false
 	}
-	place := stripPostal(r.rest[n-1])
-	if g.regionsNamed(place) != nil {
-		return false
-	}
-	town := stripPostal(r.rest[n-2])
+	town := stripPostal(r.rest[len(r.rest)-2])
 	stated, _ := countryCode(r.q.Country)
 	if c := g.townIn(town, place, stated); c != nil {
 		r.q.Locality, r.q.Region, r.town, r.q.by = town, c.Region, true, byTownBeforePlace
@@ -373,6 +369,18 @@ func townBeforePlace(g *Gazetteer, r *lineReading) bool {
 		}
 	}
 	return false
+}
+
+// placeAfterTown returns the last of the parts left, its postal codes dropped, when the
+// town is not read yet and a part is left before it, and it names no region of the US,
+// Canada or Australia (asRegion reads those).
+func (g *Gazetteer) placeAfterTown(r *lineReading) (string, bool) {
+	n := len(r.rest)
+	if r.town || n < 2 {
+		return "", false
+	}
+	place := stripPostal(r.rest[n-1])
+	return place, g.regionsNamed(place) == nil
 }
 
 // byTownBeforePlace is the By of a Reading townBeforePlace decided.

@@ -64,10 +64,7 @@ func countrySubdivision(g *Gazetteer, r *lineReading) bool {
 	}
 	if !isCode(last) {
 		if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-1]), last, country); ok {
-			r.q.Country, r.q.by = c, byCountrySubdivision
-			if r.q.Region == "" {
-				r.q.Region = region
-			}
+			r.q.inSubdivisionCountry(c, region)
 			if r.q.unread == "" {
 				r.q.unread = last
 			}
@@ -79,13 +76,19 @@ func countrySubdivision(g *Gazetteer, r *lineReading) bool {
 	// (the island's name) in Northern Ireland.
 	if n >= 2 {
 		if c, region, ok := g.subdivisionCountry(stripPostal(r.rest[n-2]), stripPostal(r.rest[n-1]), country); ok {
-			r.q.Country, r.q.by = c, byCountrySubdivision
-			if r.q.Region == "" {
-				r.q.Region = region
-			}
+			r.q.inSubdivisionCountry(c, region)
 		}
 	}
 	return false
+}
+
+// inSubdivisionCountry sets the place's country to the subdivision's (its code), and its
+// region to the subdivision's region when it states none.
+func (p *Place) inSubdivisionCountry(country, region string) {
+	p.Country, p.by = country, byCountrySubdivision
+	if p.Region == "" {
+		p.Region = region
+	}
 }
 
 // statedSubdivision reads a place whose stated country's name is rather a subdivision of
@@ -104,7 +107,7 @@ func (g *Gazetteer) statedSubdivision(p Place) Place {
 		if p.unread == "" {
 			p.unread = p.Country
 		}
-		p.Country, p.Region, p.by = c, region, byCountrySubdivision
+		p.inSubdivisionCountry(c, region)
 		return p
 	}
 	// The locality's last part a subdivision of its town's country ("Newtownabbey, Co.
@@ -113,7 +116,7 @@ func (g *Gazetteer) statedSubdivision(p Place) Place {
 	if parts := commaParts(room[:0], p.Locality); len(parts) >= 2 {
 		town, place := stripPostal(parts[len(parts)-2]), stripPostal(parts[len(parts)-1])
 		if c, region, ok := g.subdivisionCountry(town, place, country); ok {
-			p.Country, p.Region, p.by = c, region, byCountrySubdivision
+			p.inSubdivisionCountry(c, region)
 		}
 	}
 	return p

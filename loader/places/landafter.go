@@ -11,12 +11,8 @@ package places
 // Berlin"); so are the regions of the US, Canada and Australia (asRegion), and a town the
 // gazetteer does not know (nothing tells its country).
 func landAfterTown(g *Gazetteer, r *lineReading) bool {
-	n := len(r.rest)
-	if r.town || n < 2 {
-		return false
-	}
-	place := stripPostal(r.rest[n-1])
-	if g.regionsNamed(place) != nil {
+	place, ok := g.placeAfterTown(r)
+	if !ok {
 		return false
 	}
 	for _, c := range g.allNamed(place) {
@@ -24,7 +20,7 @@ func landAfterTown(g *Gazetteer, r *lineReading) bool {
 			return false
 		}
 	}
-	town := stripPostal(r.rest[n-2])
+	town := stripPostal(r.rest[len(r.rest)-2])
 	stated, _ := countryCode(r.q.Country)
 	country, region := "", ""
 	for i, c := range g.allNamed(town) {
