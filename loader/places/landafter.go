@@ -9,7 +9,7 @@ package places
 // (the town the gazetteer lacks is made in the region: Neustadt in Sachsen is named so
 // there). A name a major town bears is the town's, for the rules after ("Kreuzberg,
 // Berlin"); so are the regions of the US, Canada and Australia (asRegion), and a town the
-// gazetteer does not know (nothing tells its country).
+// gazetteer does not know when the line states no country (nothing tells it).
 func landAfterTown(g *Gazetteer, r *lineReading) bool {
 	place, ok := g.placeAfterTown(r)
 	if !ok {
@@ -39,12 +39,32 @@ func landAfterTown(g *Gazetteer, r *lineReading) bool {
 		}
 		country, region = c.Country, reg
 	}
-	if country == "" {
+	if country == "" && stated != "" && len(g.allNamed(town)) == 0 && !streetLike(town) &&
+		!startsWithPostcode(r.rest[len(r.rest)-1]) && !g.hasTown(place, stated) {
+		// A town the gazetteer lacks, in the country the line states: made in the
+		// region ("PLAYAS DE ROSARITO, baja-california, mx", not the village Baja
+		// California of Chiapas); not a street, nor before a town of the region's name
+		// ("Main Street, Koror, Palau"; a village's name is the region's) or a postcode
+		// and its name ("47893 City of San Marino": a town's).
+		country, region = stated, firstLevel(stated, place)
+	}
+	if country == "" || region == "" {
 		return false
 	}
 	r.q.Locality, r.q.Region, r.q.landRead, r.town, r.q.by = town, region, true, true, bySubdivision
 	if r.q.Country == "" {
 		r.q.Country = country
+	}
+	return false
+}
+
+// hasTown reports whether a town of the country (by its code), not a village (minTown),
+// bears the name.
+func (g *Gazetteer) hasTown(name, country string) bool {
+	for _, c := range g.CitiesNamed(name) {
+		if c.Country == country && !c.village() {
+			return true
+		}
 	}
 	return false
 }
