@@ -74,12 +74,13 @@ func hasStreetSuffix(w []byte) bool {
 
 // townAfterStreet returns the words of part after a street's word that follows the
 // street's name ("San Francisco" of "Jackson St San Francisco", "Eight Mile Plains" of
-// "Logan Road Eight Mile Plains"): of those after each such word, the first that names a
-// gazetteer town (or after a word with a digit, a house's number), else, when numbered (the
-// part started with its number), those after the last street's word; ok is false when part names a gazetteer town itself ("Bay St. Louis") or has no
+// "Logan Road Eight Mile Plains"): of those after each such word (or after a word with a
+// digit, a house's number, unless streetsOnly), the first that names a gazetteer town,
+// else, when numbered (the part started with its number), those after the last street's
+// word; ok is false when part names a gazetteer town itself ("Bay St. Louis") or has no
 // street's word before other words. A first word is no street's word ("St Kilda Road
 // Melbourne" is Melbourne; "St Louis" is St Louis).
-func (g *Gazetteer) townAfterStreet(part string, numbered bool) (string, bool) {
+func (g *Gazetteer) townAfterStreet(part string, numbered, streetsOnly bool) (string, bool) {
 	if len(part) > maxStreetPart || !strings.Contains(part, " ") || len(g.CitiesNamed(part)) > 0 {
 		return "", false
 	}
@@ -92,7 +93,7 @@ func (g *Gazetteer) townAfterStreet(part string, numbered bool) (string, bool) {
 		street := streetWords[string(w)]
 		// A house's number inside the part cuts too, and every word after it
 		// ("Valdemarsgade 42 4 t.v. København").
-		if cut = cut || street || f[i].hasDigit(part); !cut {
+		if cut = cut || street || !streetsOnly && f[i].hasDigit(part); !cut {
 			continue
 		}
 		tail := joinWords(part, f[i+1:])
@@ -107,11 +108,18 @@ func (g *Gazetteer) townAfterStreet(part string, numbered bool) (string, bool) {
 }
 
 // townOf returns the town a part of a line names, its postal codes dropped (stripPostal),
-// and the street before it in the same part too (townAfterStreet).
+// and the street and the house's number before it in the same part too
+// (townAfterStreet).
 func (g *Gazetteer) townOf(part string) string {
 	town := stripPostal(part)
-	if t, ok := g.townAfterStreet(town, startsWithPostcode(part)); ok {
+	numbered := startsWithPostcode(part)
+	if t, ok := g.townAfterStreet(town, numbered, false); ok {
 		return t
+	}
+	// The part as written, cut at its street's words only: "3122 16th St San Francisco",
+	// whose "16th St" lost its number with the postcodes.
+	if t, ok := g.townAfterStreet(strings.TrimSpace(part), numbered, true); ok {
+		return stripPostal(t)
 	}
 	return town
 }
