@@ -34,7 +34,8 @@ var streetFirstWords = map[string]bool{"avenida": true, "av": true, "avda": true
 	"bulevardul": true, "rruga": true, "jalan": true, "jl": true}
 
 // streetSuffixes end a word that is a street's name in languages that write it as one
-// word, folded: German, Dutch, Hungarian, Swedish, Danish.
+// word, folded: German, Dutch, Hungarian, Swedish, Danish; each ends in a letter of
+// "etanj" (hasStreetSuffix).
 var streetSuffixes = []string{"strasse", "gasse", "straat", "gracht", "utca", "gatan", "vagen", "gade", "vej"}
 
 // maxStreetPart bounds the parts streetLike and townAfterStreet read, in bytes.
@@ -64,6 +65,9 @@ func streetLike(part string) bool {
 // hasStreetSuffix reports whether a folded word ends in a street's word written as one
 // with its name, and is longer than it.
 func hasStreetSuffix(w []byte) bool {
+	if len(w) < 4 || !bytes.ContainsRune([]byte("etanj"), rune(w[len(w)-1])) {
+		return false // no suffix ends so: most words are looked at no further
+	}
 	for _, s := range streetSuffixes {
 		if len(w) > len(s) && bytes.HasSuffix(w, []byte(s)) {
 			return true
@@ -112,6 +116,9 @@ func (g *Gazetteer) townAfterStreet(part string, numbered, streetsOnly bool) (st
 // (townAfterStreet).
 func (g *Gazetteer) townOf(part string) string {
 	town := stripPostal(part)
+	if strings.IndexByte(strings.TrimSpace(part), ' ') < 0 {
+		return town // one word: no street before it
+	}
 	numbered := startsWithPostcode(part)
 	if t, ok := g.townAfterStreet(town, numbered, false); ok {
 		return t
