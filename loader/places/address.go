@@ -125,13 +125,38 @@ type readingRule struct {
 func (r *lineReading) stated() bool { return r.p.Country != "" && r.p.Region != "" }
 
 // endsInCountry returns the country's code the line's last part names, and whether it
-// names one. The rules after postcodesLast ask it of the same part: it is looked up once.
-func (r *lineReading) endsInCountry() (string, bool) {
+// names one: by its name or code, or by its name after a postal code ("70101 Costa
+// Rica"), unless that name is a gazetteer town's of the country ("2016 Luxembourg",
+// "1000 Tunis": the city); a country's name a town bears too names the country after a
+// town of that country. The rules after postcodesLast ask it of the same part: it is
+// looked up once.
+func (r *lineReading) endsInCountry(g *Gazetteer) (string, bool) {
 	if !r.lastRead {
-		r.lastCountry, r.lastIsCountry = countryCode(r.parts[len(r.parts)-1])
+		last := r.parts[len(r.parts)-1]
+		name := countryPart(last)
+		r.lastCountry, r.lastIsCountry = countryCode(name)
+		if r.lastIsCountry && name != last && g.hasNamesake(name, r.lastCountry) {
+			r.lastCountry, r.lastIsCountry = "", false
+		}
+		// A country's name a town bears too, after a town of that country: the country
+		// ("Nablus, فلسطين"; countrynames.go).
+		if !r.lastIsCountry && len(r.parts) > 1 && !hasDigit(name) {
+			if c, ok := townCountry(name); ok && g.hasNamesake(stripPostal(r.parts[len(r.parts)-2]), c) {
+				r.lastCountry, r.lastIsCountry = c, true
+			}
+		}
 		r.lastRead = true
 	}
 	return r.lastCountry, r.lastIsCountry
+}
+
+// countryPart returns a line's last part without the postal code written before a
+// country's name ("70101 Costa Rica", "AI-2640 Anguilla"): the name, for countryCode.
+func countryPart(part string) string {
+	if !startsWithPostcode(part) {
+		return part
+	}
+	return stripPostal(part)
 }
 
 // commaParts appends to out the parts of line between its commas, trimmed, without empty
@@ -166,7 +191,7 @@ func (g *Gazetteer) asRegion(p Place, parts []string) (Place, bool) {
 	if _, ok := countryCode(r); ok && isCode(regionPart(before)) && len(parts) > 2 {
 		return p, false
 	}
-	p.Region, p.Locality = r, stripPostal(before)
+	p.Region, p.Locality = r, g.townOf(before)
 	return p, true
 }
 
@@ -191,6 +216,11 @@ func stripPostal(s string) string {
 	}
 	var buf [maxWords]word
 	f := wordsOf(buf[:0], s)
+	if len(f) > 0 {
+		if i := joinedPostcode(f[0].of(s)); i > 0 {
+			f[0].start += i // a postcode joined to the town: "7600-Praia", "01004-Guatemala City"
+		}
+	}
 	for len(f) > 1 && f[0].hasDigit(s) {
 		if len(f) > 2 && dutchPostcode(f[0].of(s), f[1].of(s)) {
 			f = f[1:] // a Dutch postcode's letters: "1017 SG Amsterdam"
@@ -222,11 +252,27 @@ func postalOnly(s string) bool {
 		return false
 	}
 	for _, w := range f {
-		if !w.hasDigit(s) {
+		if !w.hasDigit(s) || joinedPostcode(w.of(s)) > 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// joinedPostcode returns where the town's name starts in a word that is a postcode joined
+// to it by a hyphen ("7600-Praia": 5), else 0: digits, a hyphen, then three letters or
+// more and no digit ("CH-8001", "01310-100" and "AI-2640" are postcodes alone).
+func joinedPostcode(w string) int {
+	i := strings.IndexByte(w, '-')
+	if i <= 0 || !hasDigit(w[:i]) || hasDigit(w[i+1:]) || len(w)-i-1 < 3 {
+		return 0
+	}
+	for _, c := range w[:i] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+	}
+	return i + 1
 }
 
 // maxWords is how many words of a part wordsOf finds room for on the stack; a part of
@@ -311,14 +357,24 @@ func isSpace(r rune) bool {
 	return unicode.IsSpace(r)
 }
 
-// hasDigit reports whether s holds an ASCII digit.
+// hasDigit reports whether s holds a digit: an ASCII one, or an Arabic-Indic one.
 func hasDigit(s string) bool {
 	for i := range len(s) {
-		if '0' <= s[i] && s[i] <= '9' {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			return true
+		case (c == 0xD9 || c == 0xDB) && i+1 < len(s) && arabicDigit(c, s[i+1]):
 			return true
 		}
 	}
 	return false
+}
+
+// arabicDigit reports whether the UTF-8 bytes lead, next begin an Arabic-Indic digit
+// (U+0660 to U+0669, "٣١٦") or an Extended Arabic-Indic one (U+06F0 to U+06F9, Persian
+// and Urdu "۱۱۹"): Arabic addresses write their postcodes and numbers so.
+func arabicDigit(lead, next byte) bool {
+	return lead == 0xD9 && 0xA0 <= next && next <= 0xA9 || lead == 0xDB && 0xB0 <= next && next <= 0xB9
 }
 
 // dutchPostcode reports whether two words are a Dutch postcode: four digits and two

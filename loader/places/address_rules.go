@@ -50,8 +50,11 @@ func cutAtCommas(s *lineSplit) bool {
 // locality, where the gazetteer reads it as a region's code too ("Athens, GA").
 func countryNameLast(s *lineSplit) bool {
 	if n := len(s.parts); n >= 3 && len(s.parts[n-1]) > 2 {
-		if _, ok := countryCode(s.parts[n-1]); ok {
-			s.a.Country, s.parts = s.parts[n-1], s.parts[:n-1]
+		// A postal code before the name goes: "…, 70101 Costa Rica".
+		if name := countryPart(s.parts[n-1]); len(name) > 2 {
+			if _, ok := countryCode(name); ok {
+				s.a.Country, s.parts = name, s.parts[:n-1]
+			}
 		}
 	}
 	return false
@@ -152,6 +155,7 @@ var readingRules = []readingRule{
 	{"the stated place's town is the last part left, the stated place next", statedTown},
 	{"a region ends the line: the part before it is its town", regionLast},
 	{"a country ends the line", countryLast},
+	{"a country's name or code after a town and a subdivision of another country of the town's is that country (countrysubdivision.go)", countrySubdivision},
 	{"the stated country again at the end goes", statedCountryLast},
 	{"postal codes alone before the country go", postcodesBeforeCountry},
 	{"a region's name ending the line may be its city's too", regionNameCity},
@@ -161,6 +165,7 @@ var readingRules = []readingRule{
 	{"a town of the stated country before a part that names none there is the town", townBeforeNoTown},
 	{"a subdivision of the country ends what is left: the part before it is its town (subdivisions.go)", subdivisionLast},
 	{"a street and its number after the town: the town (streetlast.go)", streetLast},
+	{"a first-level subdivision after a town is its region, never a town (landafter.go)", landAfterTown},
 	{"the town is the last part left, postal codes dropped", lastPartTown},
 	{"a postcode before the town: the code after it is the country, first", postcodeBeforeTown},
 	{"a region ending the line is tried first", regionFirst},
@@ -211,7 +216,7 @@ func onePart(_ *Gazetteer, r *lineReading) bool {
 // (and not in a region of it) without the stated region and country: Songkick's "Windsor,
 // ON, Canada" in its Detroit, MI, US metro area is in Canada.
 func otherCountryLast(g *Gazetteer, r *lineReading) bool {
-	c, ok := r.endsInCountry()
+	c, ok := r.endsInCountry(g)
 	if !ok || !r.stated() {
 		return false
 	}
@@ -283,17 +288,21 @@ func regionLast(g *Gazetteer, r *lineReading) bool {
 
 // countryLast reads a last part that names a country, by its name or its code, as the
 // country when the place states none: "Leeds, UK", "Venue, Frankfurt, HE, DE".
-func countryLast(_ *Gazetteer, r *lineReading) bool {
-	if _, ok := r.endsInCountry(); ok && r.q.Country == "" {
-		r.q.Country, r.rest = r.rest[len(r.rest)-1], r.rest[:len(r.rest)-1]
+func countryLast(g *Gazetteer, r *lineReading) bool {
+	if c, ok := r.endsInCountry(g); ok && r.q.Country == "" {
+		name := countryPart(r.rest[len(r.rest)-1])
+		if _, named := countryCode(name); !named {
+			name = c // a name a town bears too (endsInCountry): its code
+		}
+		r.q.Country, r.rest = name, r.rest[:len(r.rest)-1]
 	}
 	return false
 }
 
 // statedCountryLast drops a last part that is the stated country again: "Glasgow, United
 // Kingdom" in the United Kingdom.
-func statedCountryLast(_ *Gazetteer, r *lineReading) bool {
-	c, ok := r.endsInCountry()
+func statedCountryLast(g *Gazetteer, r *lineReading) bool {
+	c, ok := r.endsInCountry(g)
 	if stated, _ := countryCode(r.p.Country); ok && c == stated && len(r.rest) > 1 {
 		r.rest = r.rest[:len(r.rest)-1]
 	}
@@ -352,15 +361,11 @@ func unknownRegionCode(_ *Gazetteer, r *lineReading) bool {
 // town the line names twice or in several countries so is left to them. The reading
 // names the town's region too, so that it is looked up as the town townIn found.
 func townBeforePlace(g *Gazetteer, r *lineReading) bool {
-	n := len(r.rest)
-	if r.town || n < 2 {
+	place, ok := g.placeAfterTown(r)
+	if !ok {
 		return false
 	}
-	place := stripPostal(r.rest[n-1])
-	if g.regionsNamed(place) != nil {
-		return false
-	}
-	town := stripPostal(r.rest[n-2])
+	town := stripPostal(r.rest[len(r.rest)-2])
 	stated, _ := countryCode(r.q.Country)
 	if c := g.townIn(town, place, stated); c != nil {
 		r.q.Locality, r.q.Region, r.town, r.q.by = town, c.Region, true, byTownBeforePlace
@@ -371,15 +376,37 @@ func townBeforePlace(g *Gazetteer, r *lineReading) bool {
 	return false
 }
 
+// placeAfterTown returns the last of the parts left, its postal codes dropped, when the
+// town is not read yet and a part is left before it, and it names no region of the US,
+// Canada or Australia (asRegion reads those).
+func (g *Gazetteer) placeAfterTown(r *lineReading) (string, bool) {
+	n := len(r.rest)
+	if r.town || n < 2 {
+		return "", false
+	}
+	place := stripPostal(r.rest[n-1])
+	return place, g.regionsNamed(place) == nil
+}
+
 // byTownBeforePlace is the By of a Reading townBeforePlace decided.
 const byTownBeforePlace = "the town named before the larger place it lies in or near"
 
 // lastPartTown reads the last part left as the town, postal codes at either end dropped;
 // earlier parts are a venue's name or a street: "The Brudenell, 33 Queen's Rd, Leeds LS6
 // 1NY, United Kingdom" is in Leeds.
-func lastPartTown(_ *Gazetteer, r *lineReading) bool {
-	if !r.town {
-		r.q.Locality, r.town = stripPostal(r.rest[len(r.rest)-1]), true
+func lastPartTown(g *Gazetteer, r *lineReading) bool {
+	if r.town {
+		return false
+	}
+	r.q.Locality, r.town = g.townOf(r.rest[len(r.rest)-1]), true
+	// A street is no town: the town is the part before it, or the line names none
+	// (streets.go): "Gibraltar Museum, 18-20 Bomb House Lane, Gibraltar" is in the city
+	// that bears its country's name.
+	if n := len(r.rest); n >= 1 && r.q.Country != "" {
+		country, _ := countryCode(r.q.Country)
+		if town, ok := g.noStreet(r.rest, country); ok {
+			r.q.Locality = town
+		}
 	}
 	return false
 }
@@ -387,8 +414,8 @@ func lastPartTown(_ *Gazetteer, r *lineReading) bool {
 // postcodeBeforeTown makes the readings when a code that is a country's and a region's ends
 // the line after a postcode and its town: the country's first, as Europe writes it ("25596
 // Wacken, DE" is in Germany; "Morrison, CO 80465" is in Colorado).
-func postcodeBeforeTown(_ *Gazetteer, r *lineReading) bool {
-	_, country := r.endsInCountry()
+func postcodeBeforeTown(g *Gazetteer, r *lineReading) bool {
+	_, country := r.endsInCountry(g)
 	if n := len(r.parts); !country || len(r.regionFirst) == 0 || n < 2 || !startsWithPostcode(r.parts[n-2]) {
 		return false
 	}

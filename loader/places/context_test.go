@@ -48,6 +48,12 @@ func TestRead(t *testing.T) {
 		// The feed's country for a bare town; never against what the place states.
 		{"bare town, feed in the US", Place{Locality: "Moscow"}, Context{Country: "US", CountryBy: "feed country"}, "moscow-us", false, "feed country; " + byPopulation},
 		{"bare town, no feed country", Place{Locality: "Moscow"}, Context{}, "moscow-ru", false, ""},
+		// A town the feed's country has several of is never made there (the Boston jazz
+		// listing's "Spire Center for the Performing Arts, Plymouth"; before, a Plymouth
+		// was made in the feed's zone).
+		{"a town of namesakes in the feed's regions", Place{Locality: "Plymouth"}, Context{Country: "US", CountryBy: "feed country", Guessed: true,
+			Zone: "America/New_York", ZoneBy: "calendar zone", Regions: []string{"US-MA", "US-NH"}, RegionsBy: "feed regions"}, "", false, `ambiguous place: "Plymouth"`},
+		{"a town it lacks, the feed's country", Place{Locality: "Zzyzxville"}, Context{Country: "NL", CountryBy: "feed country"}, "zzyzxville-nl", true, "feed country"},
 		{"bare town known only in the feed's country", Place{Locality: "Wacken"}, Context{Country: "DE", CountryBy: "feed country"}, "wacken", false, "feed country"},
 		{"a town it lacks, in the feed's country", Place{Locality: "Zzyzxdorf"}, Context{Country: "DE", CountryBy: "feed country"}, "zzyzxdorf-de", true, "feed country"},
 		{"stated country wins over the feed's", Place{Locality: "London", Country: "GB"}, Context{Country: "CA", Zone: "America/Toronto"}, "london-gb", false, ""},

@@ -18,7 +18,7 @@ import (
 // write that no standard lists (the Spanish "EEUU" and "EE.UU." of the United States).
 
 // countryAbbreviations are common written abbreviations of country names, in the
-// languages that use them, that are neither ISO codes nor CLDR names.
+// languages that use them, and short names, that are neither ISO codes nor CLDR names.
 var countryAbbreviations = []struct{ name, code string }{
 	{"EEUU", "US"}, // Spanish: Estados Unidos ("EE.UU.", "EE. UU." fold to "ee uu")
 	{"EE.UU.", "US"},
@@ -28,6 +28,9 @@ var countryAbbreviations = []struct{ name, code string }{
 	{"PRC", "CN"},  // People's Republic of China
 	{"ROK", "KR"},  // Republic of Korea
 	{"DPRK", "KP"}, // Democratic People's Republic of Korea
+	// The State of Palestine's own short name in Arabic (ISO 3166-1's local short name,
+	// Filasṭīn), which CLDR writes otherwise ("الأراضي الفلسطينية").
+	{"فلسطين", "PS"},
 }
 
 // minCountryKey is the shortest folded CLDR name kept, in bytes: shorter ones (Vietnamese
@@ -41,8 +44,21 @@ const minCountryKey = 4
 // تونس Tunisia and Tunis, the Russian Сальвадор El Salvador and Salvador; a place that
 // ends in it is the city, as it was before these names were read (the English and Latin-letter names of engine's
 // table are read as countries first, as they always were).
-var localCountries = sync.OnceValue(func() map[string]string {
+var localCountries = sync.OnceValue(func() map[string]string { return localNames().countries })
+
+// townCountries maps the folded country names localCountries leaves out for a gazetteer
+// town's to the country each names (when CLDR gives it one country), made on first use: a
+// town of that country before the name tells that the name is the country's ("Nablus,
+// فلسطين" is in Palestine, not in Palestine, Texas; townCountry).
+var townCountries = sync.OnceValue(func() map[string]string { return localNames().towns })
+
+// localNameTables are localCountries' and townCountries' maps.
+type localNameTables struct{ countries, towns map[string]string }
+
+// localNames makes localCountries' and townCountries' maps, once.
+var localNames = sync.OnceValue(func() localNameTables {
 	m := map[string]string{}
+	towns := map[string]string{}
 	clash := map[string]bool{}
 	g := Default()
 	var buf []byte
@@ -56,6 +72,11 @@ var localCountries = sync.OnceValue(func() map[string]string {
 		}
 		if cs := g.byName.lookup(buf); len(cs) > 0 && !cs[0].village() {
 			clash[string(buf)] = true // a town's name: the town's (a village's is the country's)
+			if c, ok := towns[string(buf)]; !ok {
+				towns[string(buf)] = code
+			} else if c != code {
+				towns[string(buf)] = "" // two countries' names: neither's
+			}
 			return
 		}
 		switch c, ok := m[string(buf)]; {
@@ -87,8 +108,19 @@ var localCountries = sync.OnceValue(func() map[string]string {
 			}
 		}
 	}
-	return m
+	return localNameTables{countries: m, towns: towns}
 })
+
+// townCountry returns the country a name a gazetteer town bears names too, in a language
+// and script engine's table lacks (see townCountries), and whether it names one.
+func townCountry(name string) (string, bool) {
+	var buf [64]byte
+	if len(name) > len(buf) {
+		return "", false
+	}
+	code := townCountries()[string(engine.AppendFold(buf[:0], []byte(name)))]
+	return code, code != ""
+}
 
 // isoCodes are the alpha-2 codes of engine's countries.
 func isoCodes() []string {

@@ -23,6 +23,14 @@ func TestFeedSubdivision(t *testing.T) {
 		{"Canterbury, Kent", Context{Country: "GB"}, "canterbury"}, // the operator's hint
 		{"Chester, Cheshire, CH1 3NZ", london, "chester-gb"},       // a county the table lacks: not Cheshire, Connecticut
 		{"Chester, Cheshire", london, "chester-gb"},
+		// Counties ISO 3166-2 lacks: ceremonial and metropolitan ones (gen/subdivisions/counties.tsv).
+		{"Leeds, West Yorkshire", london, "leeds"},
+		{"Wallasey, Merseyside", london, "wallasey"},
+		{"Wolverhampton, West Midlands", london, "wolverhampton"},
+		{"Doncaster, South Yorkshire", london, "doncaster-gb"},
+		{"Bolton, Greater Manchester", london, "bolton"},
+		{"Gateshead, Tyne and Wear", london, "gateshead"},
+		{"Aberdeen, Aberdeen City", london, "aberdeen-gb"},
 		// What the plain reading places in the feed's clock or country is kept.
 		{"Exeter, Devon", london, "exeter"},
 		// Not a subdivision of the feed's country: the plain reading stands.

@@ -24,6 +24,11 @@ func FuzzRead(f *testing.F) {
 		{"Downtown Los Angeles", ""}, {"Oslo Sentrum", ""}, {"Leeds City Centre", ""}, {"Bel Air (Herb Alpert's club)", ""},
 		{"Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", ""}, {"Rua Dr. Leonardo Coimbra", ""}, {"(", ""}, {"Via ()", ""}, {"Bel Air", ""},
 		{"東京都渋谷区代官山町20-17", ""}, {"大阪府大阪市中央区南船場4丁目8-6 2F", ""}, {"区区", ""},
+		{"Norwich, Norfolk", ""}, {"Aberystwyth, Ceredigion, SY", ""}, {"Leeds, West Yorkshire", ""},
+		{"Neustadt, Sachsen", ""}, {"18-20 Bomb House Lane, Gibraltar", ""}, {"7600-Praia, Cape Verde", ""}, {"Limón, 70101 Costa Rica", ""},
+		{"3577 Jackson St San Francisco, CA 94118", ""}, {"Valdemarsgade 42 4 t.v. København, 1665 Danmark", ""}, {"1-", "-1"},
+		{"Nablus, فلسطين", ""}, {"Salalah, عمان", ""}, {"211 Test Street, Hong Kong", ""}, {"Burt, Taymouth Township, Michigan", ""},
+		{"مكة المكرمة ٢١۴۵۴", ""}, {"Newtownabbey, Co. Antrim, Ireland", ""}, {"٣", "۴"},
 	} {
 		f.Add(s[0], s[1])
 	}

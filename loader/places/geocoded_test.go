@@ -90,10 +90,17 @@ func TestGeocodedLines(t *testing.T) {
 // TestGeocodedLinesInABritishFeed reads the same places as a British calendar writes them,
 // without their country ("Maidstone, Kent"), after a venue's name, in a feed whose zone is
 // Europe/London: none is placed wrong (Kent, Washington; Surrey, British Columbia) but the
-// one known below.
+// one known below, and none is dropped but those known below.
 func TestGeocodedLinesInABritishFeed(t *testing.T) {
 	known := map[string]bool{
 		"Aberystwyth, Ceredigion, SY": true, // a postcode's area written as the country: Syria
+	}
+	// Towns of several namesakes in the country, which only the county tells apart: the
+	// gazetteer does not know which county each lies in.
+	knownDropped := map[string]bool{
+		"Balloch, West Dunbartonshire": true,
+		"Stone, Staffordshire":         true,
+		"Richmond, North Yorkshire":    true,
 	}
 	g := Default()
 	ctx := Context{Zone: "Europe/London", ZoneBy: "the calendar's X-WR-TIMEZONE"}
@@ -118,8 +125,8 @@ func TestGeocodedLinesInABritishFeed(t *testing.T) {
 			}
 		}
 		counts[got]++
-		if got == "wrong" && !known[place] {
-			t.Errorf("line %d: %q in a Europe/London feed: %s", l.n, place, detail)
+		if got == "wrong" && !known[place] || got == "dropped" && !knownDropped[place] {
+			t.Errorf("line %d: %q in a Europe/London feed: %s %s", l.n, place, got, detail)
 		}
 	}
 	t.Logf("readings: %v", counts)

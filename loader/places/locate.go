@@ -27,6 +27,9 @@ type Place struct {
 	// a region in another language): it may tell the town's namesakes apart, so the most
 	// populous of them is not chosen over it (townBeforeNoTown).
 	unread string
+	// landRead reports that Region is a first-level subdivision the line names after the
+	// town (landAfterTown): a town of its name in another region is not the town.
+	landRead bool
 }
 
 // Near bounds the distances Locate trusts coordinates over.
@@ -155,11 +158,20 @@ func (g *Gazetteer) readPlace(readings []Place, ctx Context) (Reading, error) {
 // makeReading makes a city for a town the gazetteer lacks (step 3 of Locate), from the
 // readings of its place; firstErr is why none has a country, when none has.
 func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (Reading, error) {
-	// The country of the feed, for a place that states none.
+	// The country of the feed, for a place that states none; never a town the gazetteer
+	// has there: "Plymouth" in a US feed, several towns and nothing telling which, is
+	// dropped with that reason, not made in the feed's zone.
 	if firstErr != nil && ctx.Country != "" {
 		for _, q := range readings {
 			if q.Country == "" && q.Region == "" {
 				q.Country = ctx.Country
+				has, _, err := g.named(q, ctx.Country, ctx)
+				if err != nil {
+					return Reading{}, err
+				}
+				if has != nil {
+					break
+				}
 				if c, err := g.made(q, ctx.Country, ctx); err == nil {
 					return Reading{City: c, Made: true, By: ctx.CountryBy}, nil
 				}
@@ -227,7 +239,7 @@ func (g *Gazetteer) makeReading(readings []Place, ctx Context, firstErr error) (
 			}
 		}
 		if merr == nil {
-			return Reading{City: c, Made: true, By: madeBy}, nil
+			return Reading{City: c, Made: true, By: joinBy(readings[i].by, madeBy)}, nil
 		}
 		err = cmpErr(err, merr)
 	}
@@ -245,7 +257,7 @@ func (g *Gazetteer) placeReadings(out []Place, p Place) []Place {
 			p.Country, p.Locality = p.Locality, ""
 		}
 	}
-	p = subdivision(p)
+	p = g.statedSubdivision(subdivision(p))
 	return g.regionReadings(g.readings(out, p))
 }
 
@@ -387,9 +399,13 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 				return c, "coordinates", nil
 			}
 		}
-		for _, c := range g.CitiesNamed(CountryName(country)) { // Singapore, Luxembourg, Monaco
-			if c.Country == country {
-				return c, "", nil
+		// The city that bears the country's name (Singapore, Luxembourg, Monaco), as
+		// English names it or as the place writes it ("Vatican City": the Holy See).
+		for _, name := range [2]string{CountryName(country), p.Country} {
+			for _, c := range g.CitiesNamed(name) {
+				if c.Country == country {
+					return c, "", nil
+				}
 			}
 		}
 		return nil, "", nil
@@ -414,6 +430,11 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 				return c, byUnits, err
 			}
 		}
+		if len(found) == 0 { // a town of one of the country's territories (territories.go)
+			if c := g.inTerritory(name, country); c != nil {
+				return c, byTerritory, nil
+			}
+		}
 		if len(found) == 0 { // a name in Cyrillic or Greek, romanized (romanize.go)
 			return g.romanizedOne(p, name, country, ctx)
 		}
@@ -434,10 +455,11 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 			return c, "", nil
 		}
 		// A town of that name in another region, which the gazetteer lacks: in the US,
-		// Canada and Australia, and of villages anywhere, when the region is one the
+		// Canada and Australia, of villages anywhere, and of a first-level subdivision the
+		// line names by its name ("Neustadt, Sachsen"), when the region is one the
 		// gazetteer knows (elsewhere a town's region may be written in another scheme:
 		// "75" for Paris, a county for an English village).
-		if g.regionCode(country, p.Region) != "" && (regionCountries[country] || found[0].village()) {
+		if g.regionCode(country, p.Region) != "" && (regionCountries[country] || found[0].village() || p.landRead) {
 			return nil, "", nil
 		}
 	}

@@ -15,7 +15,11 @@ import (
 // level's (a German Land, an Italian regione, a Swiss canton) with the gazetteer's region
 // code and their names in many languages ("Bayern", "Bavaria", "Bavière"), and the levels
 // below by their English names (the counties of the United Kingdom and Ireland, Italy's
-// and Spain's provinces, France's départements: "North Ayrshire", "Galway", "Treviso").
+// and Spain's provinces, France's départements: "North Ayrshire", "Galway", "Treviso"),
+// and the British counties ISO 3166-2 lacks that addresses name: the ceremonial and
+// metropolitan ones, Wales' preserved and Scotland's lieutenancy areas, Northern
+// Ireland's six and the historic ones ("Greater Manchester", "West Yorkshire",
+// "Berkshire", "Gwent", "County Tyrone", "Middlesex").
 //
 // A part of a line that names a subdivision of the line's country, and no town of it,
 // is where the town before it lies, never a town of its own (subdivisionLast): a first
@@ -56,7 +60,9 @@ func readSubdivisions() subdivisionTable {
 			continue
 		}
 		country, code, region := f[0], f[1], f[2]
-		t.codes[country+"\x00"+code] = true
+		if code != "" { // a county ISO 3166-2 lacks has none
+			t.codes[country+"\x00"+code] = true
+		}
 		for _, name := range f[3:] { // folded already
 			key = append(append(append(key[:0], country...), 0), name...)
 			// A name of a first level's and of a subdivision below it is the first
@@ -104,7 +110,7 @@ func subdivisionNamed(country, part string) (region string, ok bool) {
 }
 
 // countyName returns the name of a county written, folded (engine.Fold), with its word:
-// "county galway", "kerry county", "co galway"; sure when the word alone tells a county
+// "county galway", "kerry county", "co galway", or of a township ("taymouth township"); sure when the word alone tells a county
 // ("co" is also the fold of other words: "Co-op").
 func countyName(folded []byte) (name []byte, sure, ok bool) {
 	switch {
@@ -114,6 +120,8 @@ func countyName(folded []byte) (name []byte, sure, ok bool) {
 		return folded[:len(folded)-len(" county")], true, true
 	case bytes.HasPrefix(folded, []byte("co ")):
 		return folded[len("co "):], false, true
+	case bytes.HasSuffix(folded, []byte(" township")): // a US or Canadian civil township
+		return folded[:len(folded)-len(" township")], true, true
 	}
 	return nil, false, false
 }
@@ -160,9 +168,10 @@ func subdivisionLast(g *Gazetteer, r *lineReading) bool {
 		raw := r.rest[len(r.rest)-1]
 		part := stripPostal(raw)
 		// A territory that is a country of its own, named before its sovereign's
-		// country, is the country when the town before it is one of its towns:
-		// "97600 Mamoudzou, Mayotte, France" is in Mayotte, in its zone.
-		if c, ok := countryCode(part); ok && c != country && g.hasNamesake(stripPostal(r.rest[len(r.rest)-2]), c) {
+		// country (territories.go), or before another when the town before it is one of
+		// its towns, is the country: "97600 Mamoudzou, Mayotte, France" is in Mayotte,
+		// in its zone.
+		if c, ok := countryCode(part); ok && c != country && (territoryOf(c, country) || g.hasNamesake(stripPostal(r.rest[len(r.rest)-2]), c)) {
 			r.q.Country, country = part, c
 			r.rest = r.rest[:len(r.rest)-1]
 			continue
@@ -181,7 +190,7 @@ func subdivisionLast(g *Gazetteer, r *lineReading) bool {
 		}
 		r.rest = r.rest[:len(r.rest)-1]
 		if region != "" && r.q.Region == "" {
-			r.q.Region = region
+			r.q.Region, r.q.landRead = region, true
 		}
 		if r.q.unread == "" {
 			r.q.unread = part
@@ -205,23 +214,4 @@ const bySubdivision = "the town named before a subdivision of its country"
 func firstLevel(country, place string) string {
 	region, _ := subdivisionNamed(country, place)
 	return region
-}
-
-// streetWords end the name of a street or a building, folded (engine.Fold).
-var streetWords = map[string]bool{"road": true, "rd": true, "street": true, "st": true, "lane": true,
-	"avenue": true, "ave": true, "square": true, "quay": true, "place": true, "way": true, "hall": true,
-	"terrace": true, "row": true, "parade": true, "drive": true, "close": true}
-
-// streetLike reports whether part's last word is a street's or a building's word
-// ("Dock Road", "Town Hall").
-func streetLike(part string) bool {
-	var buf [96]byte
-	if len(part) > len(buf) {
-		return false
-	}
-	f := engine.AppendFold(buf[:0], []byte(part))
-	if i := bytes.LastIndexByte(f, ' '); i >= 0 {
-		return streetWords[string(f[i+1:])]
-	}
-	return false
 }

@@ -44,7 +44,7 @@ func townBeforeNoTown(g *Gazetteer, r *lineReading) bool {
 		// over it ("Newport, Isle of Wight, UK" is not Newport in Wales), a zone of the
 		// context still may.
 		if region, ok := subdivisionNamed(country, place); ok && region != "" {
-			r.q.Region = region
+			r.q.Region, r.q.landRead = region, true
 		}
 		r.q.unread = place
 	}

@@ -24,7 +24,9 @@ const worldNear = 30 // km
 // as LOCATION lines after a venue's name, with no context, and holds each outcome to the
 // file's (see its header), so that a change of outcome, better or worse, is seen:
 //
-//   - right: placed in a gazetteer city of the line's country, within worldNear of its
+//   - right: placed in a gazetteer city of the line's country (or of one of its
+//     territories, which ISO 3166-1 codes apart: a line labelled France for Papeete or
+//     Cayenne is right in PF or GF, their zones; territories.go), within worldNear of its
 //     coordinates when it states them, else a city of the line's town's name (by any of
 //     its names), or within worldNear of one of the country's gazetteer towns of that name;
 //   - made: placed in a town made with the line's town's name, in the line's country (the
@@ -156,7 +158,7 @@ func judgeWorld(g *Gazetteer, l worldLine, p Place) worldOutcome {
 	}
 	c := r.City
 	wrong := worldOutcome{"wrong", c.Slug + " (" + c.Country + ")"}
-	if c.Country != l.country {
+	if c.Country != l.country && !territoryOf(c.Country, l.country) {
 		return wrong
 	}
 	if r.Made && sameName(c.Name, l.town) {

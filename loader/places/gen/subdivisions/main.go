@@ -13,12 +13,17 @@
 //     subdivisions of ISO 3166-2 at every level (subdivisions/en/en.json), among them the
 //     second-level ones the first input lacks: the counties of the United Kingdom and
 //     Ireland, Italy's and Spain's provinces, France's départements ("Kent", "Galway",
-//     "Treviso", "Ain").
+//     "Treviso", "Ain");
+//   - counties.tsv beside this file (Open Government Licence v3.0; see its header): the
+//     counties British addresses name that ISO 3166-2 lacks, the ceremonial ("Greater
+//     Manchester", "West Yorkshire", "Berkshire"), Wales' preserved ones, Scotland's
+//     lieutenancy areas, Northern Ireland's six and the historic ones ("Middlesex").
 //
 // Each line of the table is a country's code, the subdivision's ISO 3166-2 code (without
 // the country's), its region code in the gazetteer (the GeoNames admin1 code, which is
 // the ISO code in the US, Canada and Australia; empty for a subdivision below the first
-// level, or one whose source gives no admin1 code) and its distinct names folded as
+// level, or one whose source gives no admin1 code; a county of counties.tsv has no ISO
+// code either) and its distinct names folded as
 // package places looks them up (engine.Fold: "nordrhein westfalen"), tab-separated, sorted
 // by country and code. A name with a comma ("Prague, Hlavní mešto") is left out: a line's
 // parts are cut at commas.
@@ -50,6 +55,7 @@ var isoRegions = map[string]bool{"US": true, "CA": true, "AU": true}
 func main() {
 	in := flag.String("in", "../../../var/gazetteer", "folder with the npm packages, unpacked")
 	out := flag.String("out", "../subdivisions.tsv.gz", "the subdivision table to write")
+	counties := flag.String("counties", "subdivisions/counties.tsv", "the counties ISO 3166-2 lacks")
 	flag.Parse()
 	subs := map[string]*subdivision{} // "CC-CODE" → its line
 	get := func(country, code string) *subdivision {
@@ -61,11 +67,11 @@ func main() {
 	}
 	readFirstLevel(filepath.Join(*in, "iso3166-2-db", "package", "regions"), get)
 	readCLDR(filepath.Join(*in, "cldr-subdivisions-full", "package", "subdivisions", "en", "en.json"), get)
-	lines := make([]*subdivision, 0, len(subs))
+	lines := readCounties(*counties)
 	for _, s := range subs {
 		lines = append(lines, s)
 	}
-	slices.SortFunc(lines, func(a, b *subdivision) int {
+	slices.SortStableFunc(lines, func(a, b *subdivision) int {
 		return strings.Compare(a.country+"-"+a.code, b.country+"-"+b.code)
 	})
 	var b bytes.Buffer
@@ -134,6 +140,31 @@ func readCLDR(path string, get func(country, code string) *subdivision) {
 		}
 		get(strings.ToUpper(k[:2]), strings.ToUpper(k[2:])).add(name)
 	}
+}
+
+// readCounties reads counties.tsv: lines of a country's code and a county's names,
+// tab-separated; '#' starts a comment line.
+func readCounties(path string) []*subdivision {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out []*subdivision
+	for i, line := range strings.Split(string(data), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 2 || len(f[0]) != 2 {
+			log.Fatalf("%s:%d: want a country and names", path, i+1)
+		}
+		s := &subdivision{country: f[0]}
+		for _, name := range f[1:] {
+			s.add(name)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // add adds a name to the subdivision's, folded (engine.Fold, as package places looks
