@@ -8,6 +8,8 @@
 // uses when it set none (a site in Atlanta may say "UTC+0" for a show at 19:30 local): an
 // IANA zone and utc_start_date give the event its offset and zone, a fixed offset is not
 // trusted and the wall time stays without one for the normalizer to place by its city.
+// An event the site does not list is dropped: a status other than "publish" (a draft, a
+// private post, an event its aggregator ignored: "tribe-ignored") or hide_from_listings.
 // The venue is the embedded venue object ([] when there is none), categories are kinds,
 // tags are genres, cost_details give the price, website the ticket link.
 //

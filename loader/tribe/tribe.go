@@ -35,6 +35,8 @@ type event struct {
 	URL          string          `json:"url"`
 	RestURL      string          `json:"rest_url"`
 	Title        string          `json:"title"`
+	Status       string          `json:"status"`
+	Hidden       bool            `json:"hide_from_listings"`
 	AllDay       bool            `json:"all_day"`
 	StartDate    string          `json:"start_date"`
 	EndDate      string          `json:"end_date"`
@@ -176,6 +178,14 @@ func read(raw []byte, b *url.URL, ref string, line, n int, events []source.Event
 		problems = append(problems, "missing start_date")
 	case err != nil:
 		problems = append(problems, fmt.Sprintf("cannot read start_date %q: %v", schemaorg.Clip(e.StartDate, schemaorg.MaxQuote), err))
+	}
+	if st := strings.TrimSpace(e.Status); st != "" && st != "publish" {
+		// WordPress lists only published posts; an event the site keeps as a draft, a
+		// private post or one its aggregator ignored ("tribe-ignored") is none of its gigs.
+		problems = append(problems, fmt.Sprintf("not published (status %q)", schemaorg.Clip(st, schemaorg.MaxQuote)))
+	}
+	if e.Hidden {
+		problems = append(problems, "hidden from the site's listings")
 	}
 	if len(problems) > 0 {
 		who := "#" + strconv.Itoa(n)

@@ -68,7 +68,6 @@ func TestReal(t *testing.T) {
 		zone, kind      string
 	}{
 		{"tcw-zurich-interclub-event.json", "Interclub 40+ 3L Damen (R. Bachmann)", "2021-06-26 09:00 +0200", "Tennis Club Witikon", "Zürich", "Europe/Berlin", "Platzbelegung Interclub"},
-		{"atlbyday-braves-event.json", "Atlanta Braves vs. Miami Marlins", "2018-07-31 19:30", "SunTrust Park", "Atlanta", "", "Sports"},
 		{"musicasturiana-folk-event.json", "María Trubia y Pau Santirso en Santu Adrianu", "2026-06-07 12:00", "Santo Adriano", "", "", "Folk / Celta / Tradicional"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -91,6 +90,35 @@ func TestReal(t *testing.T) {
 				t.Errorf("got %q, want %q", got, want)
 			}
 			schemaorgtest.CheckPromises(t, events, drops, "https://site.example/wp-json/tribe/events/v1/events/1")
+		})
+	}
+}
+
+// TestRealUnlisted reads real responses with events the site does not list: each is
+// one drop naming why, and the page's other events are kept.
+func TestRealUnlisted(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		events int
+		drop   string
+	}{
+		// status "tribe-ignored": an event the site's aggregator imported and then ignored.
+		{"atlbyday-braves-event.json", 0, `event "Atlanta Braves vs. Miami Marlins": not published (status "tribe-ignored")`},
+		// A scraper's fixture of a Hannover culture project's page: "Verstecktes internes
+		// Treffen" (a hidden internal meeting) is hidden from the listings.
+		{"platzprojekt-hannover-fixture.json", 5, `event "Verstecktes internes Treffen": hidden from the site's listings`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			doc, err := os.ReadFile(filepath.Join(realDir, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const ref = "https://site.example/wp-json/tribe/events/v1/events"
+			events, drops, err := Parse(doc, ref, Options{})
+			if err != nil || len(events) != tc.events || len(drops) != 1 || drops[0].Reason != tc.drop {
+				t.Fatalf("got %d events, drops %+v, error %v; want %d events and the drop %q", len(events), drops, err, tc.events, tc.drop)
+			}
+			schemaorgtest.CheckPromises(t, events, drops, ref)
 		})
 	}
 }
@@ -128,5 +156,27 @@ func TestLimits(t *testing.T) {
 	events, _, _ = Parse([]byte(`{"events":[{"title":"`+long+`","url":"https://a.example/`+long+`","start_date":"2026-01-01 20:00:00"}]}`), "p", Options{})
 	if len(events) != 1 || len(events[0].Title) > 500 || events[0].URL != "" {
 		t.Errorf("long values not capped: %d events", len(events))
+	}
+}
+
+// TestListed checks which events a site lists: published ones (or ones whose status the
+// response leaves out), not drafts, private posts or events hidden from its listings.
+func TestListed(t *testing.T) {
+	for _, tc := range []struct {
+		fields string
+		listed bool
+	}{
+		{`"status":"publish"`, true},
+		{`"status":"publish","hide_from_listings":false`, true},
+		{`"hide_from_listings":false`, true},
+		{`"status":"draft"`, false},
+		{`"status":"private"`, false},
+		{`"status":"publish","hide_from_listings":true`, false},
+	} {
+		doc := `{"events":[{"title":"a","start_date":"2026-01-01 20:00:00",` + tc.fields + `}]}`
+		events, drops, err := Parse([]byte(doc), "p", Options{})
+		if err != nil || len(events)+len(drops) != 1 || (len(events) == 1) != tc.listed {
+			t.Errorf("%s: %d events, drops %+v, error %v; want listed %v", tc.fields, len(events), drops, err, tc.listed)
+		}
 	}
 }
