@@ -41,3 +41,30 @@ func TestTownAfterStreet(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTownAfterStreet reads arbitrary one-line addresses as a venue's name: no panic, and
+// a line read as running street and town together is in a town of the gazetteer or
+// dropped, never in a made town.
+func FuzzTownAfterStreet(f *testing.F) {
+	for _, s := range []string{"House of Blues Boston 15 Landsdowne Street Boston, MA 02215",
+		"House of Blues Anaheim 400 W Disney Way Suite 337 Anaheim, CA 92802", "1 2 3, 4", "Club 5 Main St, , ,", " 9 , NY", "7"} {
+		f.Add(s, "United States")
+		f.Add(s, "")
+	}
+	n := newNormalizer(noon, 1)
+	f.Fuzz(func(t *testing.T, line, country string) {
+		p := source.Place{Name: line, Country: country}
+		q := statedPlace(p)
+		r, err := n.places.Read(q, n.placeContext(p))
+		if err != nil {
+			return
+		}
+		rs, ok, err := n.townAfterStreet(p, q, r)
+		if ok && err == nil && rs.Made {
+			t.Fatalf("%q read as the made town %q", line, rs.City.Name)
+		}
+		if !ok && rs.City != r.City {
+			t.Fatalf("%q: a reading changed without being read", line)
+		}
+	})
+}
