@@ -180,3 +180,35 @@ func TestListed(t *testing.T) {
 		}
 	}
 }
+
+// TestRealPage reads page 1 of 4 of a Barcelona bookshop's events (Llibreria Byron, saved
+// by a venue-research project): no venue on any event, WordPress's "UTC+0" with the UTC
+// times equal to the local ones, which the descriptions confirm ("a les 20 h"), and a
+// next_rest_url on the site.
+func TestRealPage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(realDir, "llibreria-byron-barcelona-page1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ref = "https://llibreriabyron.com/wp-json/tribe/events/v1/events/"
+	events, drops, err := Parse(doc, ref, Options{})
+	if err != nil || len(drops) != 0 || len(events) != 5 {
+		t.Fatalf("got %d events, drops %v, error %v; want 5 events", len(events), drops, err)
+	}
+	var got []string
+	for _, e := range events {
+		if e.Start.HasOffset || e.Venue != (source.Place{}) {
+			t.Errorf("%s: offset %v, venue %+v; want the wall time alone and no venue", e.Title, e.Start.HasOffset, e.Venue)
+		}
+		got = append(got, e.Start.Wall.Format("2006-01-02 15:04")+" "+e.Title)
+	}
+	want := []string{"2026-08-29 20:00 Joanna D’arc – Byron Experience", "2026-09-02 20:00 Yurii Kartuzov – Byron Piano",
+		"2026-09-04 18:45 “Destellos de la nada”, de Alba Irene González", "2026-09-04 20:00 Cantoría – Byron Música Antiga",
+		"2026-09-05 11:00 V Byron Chess Open"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if next := Next(doc); !strings.HasPrefix(next, "https://llibreriabyron.com/wp-json/tribe/events/v1/events/?") || !strings.HasSuffix(next, "&page=2") {
+		t.Errorf("Next = %q", next)
+	}
+}
