@@ -212,3 +212,34 @@ func TestRealPage(t *testing.T) {
 		t.Errorf("Next = %q", next)
 	}
 }
+
+// TestCost reads an event's price: cost_details' values with its code or symbol, else the
+// cost text when it is one price. The lines are real sites' (atlbyday's, Hannover's
+// PLATZprojekt's, Almo2bar's in Barcelona), but for the last two.
+func TestCost(t *testing.T) {
+	for _, tc := range []struct {
+		fields   string
+		lo, hi   float64
+		currency string
+		priced   bool
+	}{
+		{`"cost":"$6.00","cost_details":{"currency_symbol":"","currency_position":"prefix","values":["6.00"]}`, 6, 6, "", true},
+		{`"cost":"5 €"`, 5, 5, "", true},
+		{`"cost":"","cost_details":{"currency_symbol":"\u20ac","currency_position":"suffix","values":[]}`, 0, 0, "", false},
+		{`"cost":"10 € – 15 €","cost_details":{"currency_symbol":"\u20ac","values":["10","15"]}`, 10, 15, "€", true},
+		{`"cost":"10 – 15"`, 0, 0, "", false},
+	} {
+		doc := `{"events":[{"title":"a","start_date":"2026-01-01 20:00:00",` + tc.fields + `}]}`
+		events, _, err := Parse([]byte(doc), "p", Options{})
+		if err != nil || len(events) != 1 {
+			t.Fatalf("%s: %d events, error %v", tc.fields, len(events), err)
+		}
+		var o source.Offer
+		if len(events[0].Offers) == 1 {
+			o = events[0].Offers[0]
+		}
+		if o.HasPrice != tc.priced || o.PriceMin != tc.lo || o.PriceMax != tc.hi || o.Currency != tc.currency {
+			t.Errorf("%s: offer %+v; want %v to %v %q", tc.fields, o, tc.lo, tc.hi, tc.currency)
+		}
+	}
+}
