@@ -12,7 +12,8 @@ import (
 //	no_venue      no venue named
 //	no_place      the venue's city, country or time zone cannot be told
 //	no_start      no start, or one that cannot be read (or a zone that cannot)
-//	date_tba      the source says the date is not yet known
+//	date_tba      the source says the date is not yet known, or does not list the event
+//	              yet (a draft, an unpublished or unlisted event)
 //	out_of_range  more than two years ahead
 //	unreadable    a record, block or value that cannot be decoded, or lacks an id or title
 //	unsupported   a recurrence rule or document part the loader does not read
@@ -25,7 +26,7 @@ var dropClasses = []struct {
 	{"not_music", []string{"not music"}},
 	{"no_venue", []string{"venue without a name"}},
 	{"no_place", []string{"has no country", "has no city", "unknown city", "unknown country", "no time zone", "locality of", "ambiguous place"}},
-	{"date_tba", []string{"date to be announced", "draft event"}},
+	{"date_tba", []string{"date to be announced", "draft event", "not published", "hidden from the site's listings"}},
 	{"out_of_range", []string{"years ahead"}},
 	{"no_start", []string{"startdate", "dtstart", "no start", "no usable start", "time zone"}},
 	{"unsupported", []string{"not supported"}},

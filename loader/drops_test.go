@@ -15,6 +15,8 @@ func TestDropClass(t *testing.T) {
 		`unknown city "Port Perry" in CA, and no time zone for it (state one, or coordinates)`:                "no_place",
 		`ambiguous place: "Concord" names 3 towns in US (…) and nothing in the event or its feed tells which`: "no_place",
 		"start date to be announced":                                                                          "date_tba",
+		`event "Atlanta Braves vs. Miami Marlins": not published (status "tribe-ignored")`:                    "date_tba",
+		`event "Verstecktes internes Treffen": hidden from the site's listings`:                               "date_tba",
 		"start 2031-01-01 is more than two years ahead":                                                       "out_of_range",
 		`event "X": cannot parse startDate "soon": cannot parse`:                                              "no_start",
 		`vevent "X": cannot read dtstart "20260310T200000": time zone "Mars" is unknown`:                      "no_start",

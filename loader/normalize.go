@@ -317,7 +317,8 @@ func instant(w source.When, loc *time.Location) (t time.Time, dateOnly bool) {
 // or, for a venue named by its address, in Name ("Memphis, TN, US"), with no locality
 // ("100 Main St, Austin, TX 78701"), is read for its city; so is a street written as a
 // postcode and a town ("4041 Linz") when the gazetteer has the town, and a town the
-// venue's name ends in when its postcode confirms it (townInName).
+// venue's name ends in when its postcode confirms it (townInName), and the town that ends
+// a line running street and town together (townAfterStreet).
 // streetTownKm is how far from a venue's coordinates the town its street names may lie.
 const streetTownKm = 50
 
@@ -342,6 +343,11 @@ func (n *normalizer) lookupCity(p source.Place) (*places.City, places.Reading, e
 			r, err = rs, nil
 		} else if rs, ok := n.inHintCity(p, err); ok {
 			r, err = rs, nil
+		}
+	}
+	if err == nil {
+		if rs, ok, errs := n.townAfterStreet(p, q, r); ok {
+			r, err = rs, errs
 		}
 	}
 	if err != nil {

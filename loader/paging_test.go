@@ -48,6 +48,15 @@ func TestPagedVenueFeed(t *testing.T) {
 			return fmt.Sprintf("http://%s/wp-json/tribe/events/v1/events?page=%d", h, p+1)
 		}, 3, ""},
 		{"another site", func(string, int) string { return "http://other.example/wp-json/tribe/events/v1/events?page=2" }, 0, "another site"},
+		// WordPress writes next_rest_url with the site's own address: read on the first's.
+		{"the site's own address", func(h string, p int) string {
+			if p == 3 {
+				return ""
+			}
+			return fmt.Sprintf("https://www.%s/wp-json/tribe/events/v1/events?page=%d", h, p+1)
+		}, 3, ""},
+		{"another scheme", func(h string, _ int) string { return "ftp://" + h + "/wp-json/tribe/events/v1/events?page=2" }, 0, "another site"},
+		{"a site under this one's name", func(h string, _ int) string { return "http://" + h + ".other.example/e?page=2" }, 0, "another site"},
 		{"a loop", func(h string, _ int) string { return "http://" + h + "/wp-json/tribe/events/v1/events?page=2" }, 0, "read before"},
 		{"endless", func(h string, p int) string {
 			return fmt.Sprintf("http://%s/wp-json/tribe/events/v1/events?page=%d", h, p+1)

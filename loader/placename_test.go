@@ -25,11 +25,7 @@ func TestTownInName(t *testing.T) {
 		{"no postcode", "A-Trane Berlin", "Bleibtreustrasse 1", "", ""},
 	}
 	for _, tt := range tests {
-		n := newNormalizer(noon, 1)
-		ev := event("A", tt.venue, "", "", "2026-12-05T20:00")
-		ev.Venue.Street, ev.Venue.PostalCode = tt.street, tt.postcode
-		var sr SourceReport
-		n.addAll([]source.Event{ev}, 0, Source{}, &sr)
+		sr := readVenue(source.Place{Name: tt.venue, Street: tt.street, PostalCode: tt.postcode})
 		switch {
 		case tt.city == "" && sr.Events != 0:
 			t.Errorf("%s: kept %+v", tt.name, sr.Places)

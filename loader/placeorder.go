@@ -371,6 +371,9 @@ func (n *normalizer) placeEvent(ev *source.Event) (*places.City, places.Reading,
 	if err != nil {
 		return nil, r, err // the venue-first reading's reason: the line's as written
 	}
+	if strings.HasPrefix(r.By, byStreetTown) {
+		streetOutOfName(&ev.Venue, c.Name)
+	}
 	switch {
 	case by != "" && r.By != "":
 		r.By = by + "; " + r.By

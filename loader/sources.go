@@ -197,8 +197,8 @@ func (p *pageSource) Fetch(ctx context.Context) (source.Batch, error) {
 	return b, nil
 }
 
-// more reads the pages after doc, the first, on the same host, adding their events and
-// drops; it fails when there are more than MaxPages or more than maxEvents events, or
+// more reads the pages after doc, the first, on the same site (sameSite), adding their
+// events and drops; it fails when there are more than MaxPages or more than maxEvents events, or
 // when a page does not answer or does not read (a partial list would look like
 // cancellations). Pages after the first skip the conditional GET: pages shift.
 func (p *pageSource) more(ctx context.Context, doc []byte, events []source.Event, dropped []source.Drop) ([]source.Event, []source.Drop, error) {
@@ -210,9 +210,12 @@ func (p *pageSource) more(ctx context.Context, doc []byte, events []source.Event
 			return events, dropped, nil
 		}
 		u, err := url.Parse(next)
-		switch {
-		case err != nil || u.Host != first.Host || u.Scheme != first.Scheme:
+		if err != nil || !sameSite(first, u) {
 			return nil, nil, fmt.Errorf("%q: page %d names a next page on another site: %q", p.url, pages, next)
+		}
+		u.Scheme, u.Host = first.Scheme, first.Host
+		next = u.String()
+		switch {
 		case seen[next]:
 			return nil, nil, fmt.Errorf("%q: page %d names a page read before as the next one", p.url, pages)
 		case pages >= MaxPages:
@@ -230,6 +233,17 @@ func (p *pageSource) more(ctx context.Context, doc []byte, events []source.Event
 		}
 		events, dropped = append(events, evs...), append(dropped, drops...)
 	}
+}
+
+// sameSite reports whether a next page's URL u is on the site of the first page's, first:
+// the same host but for a leading "www." and either scheme of the web. WordPress writes
+// next_rest_url with the site's own address, which is often not the one the operator
+// configured ("https://www.club.example" for "https://club.example", "http://" for a site
+// served over https); the next page is read at the first page's scheme and host.
+func sameSite(first, u *url.URL) bool {
+	web := func(s string) bool { return s == "http" || s == "https" }
+	host := func(h string) string { return strings.TrimPrefix(strings.ToLower(h), "www.") }
+	return web(first.Scheme) && web(u.Scheme) && u.Host != "" && host(u.Host) == host(first.Host)
 }
 
 // positional reports whether ref is only a record's position in the document at url: the

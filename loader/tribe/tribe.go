@@ -35,6 +35,8 @@ type event struct {
 	URL          string          `json:"url"`
 	RestURL      string          `json:"rest_url"`
 	Title        string          `json:"title"`
+	Status       string          `json:"status"`
+	Hidden       bool            `json:"hide_from_listings"`
 	AllDay       bool            `json:"all_day"`
 	StartDate    string          `json:"start_date"`
 	EndDate      string          `json:"end_date"`
@@ -72,8 +74,9 @@ type venue struct {
 }
 
 type costDetails struct {
-	CurrencyCode string   `json:"currency_code"`
-	Values       []string `json:"values"`
+	CurrencyCode   string   `json:"currency_code"`
+	CurrencySymbol string   `json:"currency_symbol"`
+	Values         []string `json:"values"`
 }
 
 // Parse reads a page of events (or one event) of the REST API at ref. An error means the
@@ -177,6 +180,14 @@ func read(raw []byte, b *url.URL, ref string, line, n int, events []source.Event
 	case err != nil:
 		problems = append(problems, fmt.Sprintf("cannot read start_date %q: %v", schemaorg.Clip(e.StartDate, schemaorg.MaxQuote), err))
 	}
+	if st := strings.TrimSpace(e.Status); st != "" && st != "publish" {
+		// WordPress lists only published posts; an event the site keeps as a draft, a
+		// private post or one its aggregator ignored ("tribe-ignored") is none of its gigs.
+		problems = append(problems, fmt.Sprintf("not published (status %q)", schemaorg.Clip(st, schemaorg.MaxQuote)))
+	}
+	if e.Hidden {
+		problems = append(problems, "hidden from the site's listings")
+	}
 	if len(problems) > 0 {
 		who := "#" + strconv.Itoa(n)
 		if ev.Title != "" {
@@ -223,26 +234,38 @@ func read(raw []byte, b *url.URL, ref string, line, n int, events []source.Event
 }
 
 // offer is the event's ticket offer: its website and its prices, when it states either.
+// The prices are cost_details' values, else the cost text when it is one price ("5 €",
+// "$6.00", "Free"; a range of two is left out); the currency is cost_details' code, else
+// its symbol ("€", "$"), which the normalizer reads in the venue's country.
 func offer(e event, b *url.URL) (source.Offer, bool) {
 	o := source.Offer{URL: schemaorg.Link(b, e.Website)}
 	var cd costDetails
-	if len(e.CostDetails) > 0 && e.CostDetails[0] == '{' && json.Unmarshal(e.CostDetails, &cd) == nil {
-		for _, s := range cd.Values {
-			p, ok := schemaorg.Price(s)
-			if !ok {
-				continue
-			}
-			if !o.HasPrice || p < o.PriceMin {
-				o.PriceMin = p
-			}
-			if !o.HasPrice || p > o.PriceMax {
-				o.PriceMax = p
-			}
-			o.HasPrice = true
+	if len(e.CostDetails) > 0 && e.CostDetails[0] == '{' {
+		_ = json.Unmarshal(e.CostDetails, &cd) // cost details of other shapes state no price
+	}
+	values := cd.Values
+	if len(values) == 0 && e.Cost != "" {
+		values = []string{text(e.Cost)}
+	}
+	for _, s := range values {
+		p, ok := schemaorg.Price(s)
+		if !ok {
+			continue
 		}
-		if len(cd.CurrencyCode) == 3 {
-			o.Currency = strings.ToUpper(cd.CurrencyCode)
+		if !o.HasPrice || p < o.PriceMin {
+			o.PriceMin = p
 		}
+		if !o.HasPrice || p > o.PriceMax {
+			o.PriceMax = p
+		}
+		o.HasPrice = true
+	}
+	switch {
+	case !o.HasPrice:
+	case len(cd.CurrencyCode) == 3:
+		o.Currency = strings.ToUpper(cd.CurrencyCode)
+	case cd.CurrencySymbol != "" && len(cd.CurrencySymbol) <= 8:
+		o.Currency = cd.CurrencySymbol
 	}
 	return o, o.HasPrice || o.URL != ""
 }

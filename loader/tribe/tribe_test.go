@@ -68,7 +68,6 @@ func TestReal(t *testing.T) {
 		zone, kind      string
 	}{
 		{"tcw-zurich-interclub-event.json", "Interclub 40+ 3L Damen (R. Bachmann)", "2021-06-26 09:00 +0200", "Tennis Club Witikon", "Zürich", "Europe/Berlin", "Platzbelegung Interclub"},
-		{"atlbyday-braves-event.json", "Atlanta Braves vs. Miami Marlins", "2018-07-31 19:30", "SunTrust Park", "Atlanta", "", "Sports"},
 		{"musicasturiana-folk-event.json", "María Trubia y Pau Santirso en Santu Adrianu", "2026-06-07 12:00", "Santo Adriano", "", "", "Folk / Celta / Tradicional"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -91,6 +90,35 @@ func TestReal(t *testing.T) {
 				t.Errorf("got %q, want %q", got, want)
 			}
 			schemaorgtest.CheckPromises(t, events, drops, "https://site.example/wp-json/tribe/events/v1/events/1")
+		})
+	}
+}
+
+// TestRealUnlisted reads real responses with events the site does not list: each is
+// one drop naming why, and the page's other events are kept.
+func TestRealUnlisted(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		events int
+		drop   string
+	}{
+		// status "tribe-ignored": an event the site's aggregator imported and then ignored.
+		{"atlbyday-braves-event.json", 0, `event "Atlanta Braves vs. Miami Marlins": not published (status "tribe-ignored")`},
+		// A scraper's fixture of a Hannover culture project's page: "Verstecktes internes
+		// Treffen" (a hidden internal meeting) is hidden from the listings.
+		{"platzprojekt-hannover-fixture.json", 5, `event "Verstecktes internes Treffen": hidden from the site's listings`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			doc, err := os.ReadFile(filepath.Join(realDir, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const ref = "https://site.example/wp-json/tribe/events/v1/events"
+			events, drops, err := Parse(doc, ref, Options{})
+			if err != nil || len(events) != tc.events || len(drops) != 1 || drops[0].Reason != tc.drop {
+				t.Fatalf("got %d events, drops %+v, error %v; want %d events and the drop %q", len(events), drops, err, tc.events, tc.drop)
+			}
+			schemaorgtest.CheckPromises(t, events, drops, ref)
 		})
 	}
 }
@@ -128,5 +156,90 @@ func TestLimits(t *testing.T) {
 	events, _, _ = Parse([]byte(`{"events":[{"title":"`+long+`","url":"https://a.example/`+long+`","start_date":"2026-01-01 20:00:00"}]}`), "p", Options{})
 	if len(events) != 1 || len(events[0].Title) > 500 || events[0].URL != "" {
 		t.Errorf("long values not capped: %d events", len(events))
+	}
+}
+
+// TestListed checks which events a site lists: published ones (or ones whose status the
+// response leaves out), not drafts, private posts or events hidden from its listings.
+func TestListed(t *testing.T) {
+	for _, tc := range []struct {
+		fields string
+		listed bool
+	}{
+		{`"status":"publish"`, true},
+		{`"status":"publish","hide_from_listings":false`, true},
+		{`"hide_from_listings":false`, true},
+		{`"status":"draft"`, false},
+		{`"status":"private"`, false},
+		{`"status":"publish","hide_from_listings":true`, false},
+	} {
+		doc := `{"events":[{"title":"a","start_date":"2026-01-01 20:00:00",` + tc.fields + `}]}`
+		events, drops, err := Parse([]byte(doc), "p", Options{})
+		if err != nil || len(events)+len(drops) != 1 || (len(events) == 1) != tc.listed {
+			t.Errorf("%s: %d events, drops %+v, error %v; want listed %v", tc.fields, len(events), drops, err, tc.listed)
+		}
+	}
+}
+
+// TestRealPage reads page 1 of 4 of a Barcelona bookshop's events (Llibreria Byron, saved
+// by a venue-research project): no venue on any event, WordPress's "UTC+0" with the UTC
+// times equal to the local ones, which the descriptions confirm ("a les 20 h"), and a
+// next_rest_url on the site.
+func TestRealPage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(realDir, "llibreria-byron-barcelona-page1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ref = "https://llibreriabyron.com/wp-json/tribe/events/v1/events/"
+	events, drops, err := Parse(doc, ref, Options{})
+	if err != nil || len(drops) != 0 || len(events) != 5 {
+		t.Fatalf("got %d events, drops %v, error %v; want 5 events", len(events), drops, err)
+	}
+	var got []string
+	for _, e := range events {
+		if e.Start.HasOffset || e.Venue != (source.Place{}) {
+			t.Errorf("%s: offset %v, venue %+v; want the wall time alone and no venue", e.Title, e.Start.HasOffset, e.Venue)
+		}
+		got = append(got, e.Start.Wall.Format("2006-01-02 15:04")+" "+e.Title)
+	}
+	want := []string{"2026-08-29 20:00 Joanna D’arc – Byron Experience", "2026-09-02 20:00 Yurii Kartuzov – Byron Piano",
+		"2026-09-04 18:45 “Destellos de la nada”, de Alba Irene González", "2026-09-04 20:00 Cantoría – Byron Música Antiga",
+		"2026-09-05 11:00 V Byron Chess Open"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if next := Next(doc); !strings.HasPrefix(next, "https://llibreriabyron.com/wp-json/tribe/events/v1/events/?") || !strings.HasSuffix(next, "&page=2") {
+		t.Errorf("Next = %q", next)
+	}
+}
+
+// TestCost reads an event's price: cost_details' values with its code or symbol, else the
+// cost text when it is one price. The lines are real sites' (atlbyday's, Hannover's
+// PLATZprojekt's, Almo2bar's in Barcelona), but for the last two.
+func TestCost(t *testing.T) {
+	for _, tc := range []struct {
+		fields   string
+		lo, hi   float64
+		currency string
+		priced   bool
+	}{
+		{`"cost":"$6.00","cost_details":{"currency_symbol":"","currency_position":"prefix","values":["6.00"]}`, 6, 6, "", true},
+		{`"cost":"5 €"`, 5, 5, "", true},
+		{`"cost":"","cost_details":{"currency_symbol":"\u20ac","currency_position":"suffix","values":[]}`, 0, 0, "", false},
+		{`"cost":"10 € – 15 €","cost_details":{"currency_symbol":"\u20ac","values":["10","15"]}`, 10, 15, "€", true},
+		{`"cost":"10 – 15"`, 0, 0, "", false},
+	} {
+		doc := `{"events":[{"title":"a","start_date":"2026-01-01 20:00:00",` + tc.fields + `}]}`
+		events, _, err := Parse([]byte(doc), "p", Options{})
+		if err != nil || len(events) != 1 {
+			t.Fatalf("%s: %d events, error %v", tc.fields, len(events), err)
+		}
+		var o source.Offer
+		if len(events[0].Offers) == 1 {
+			o = events[0].Offers[0]
+		}
+		if o.HasPrice != tc.priced || o.PriceMin != tc.lo || o.PriceMax != tc.hi || o.Currency != tc.currency {
+			t.Errorf("%s: offer %+v; want %v to %v %q", tc.fields, o, tc.lo, tc.hi, tc.currency)
+		}
 	}
 }
