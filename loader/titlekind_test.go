@@ -30,11 +30,44 @@ func TestTitleKind(t *testing.T) {
 		`Racing - Barça`:                                                 "", // a football club, no kind
 		`Family`:                                                         "",
 		`IX Festival de Jazz Itinerante «Di Jazz»: Javier Pérez Quartet`: "",
-		``:  "",
-		`"`: "",
+		`Presentación del nuevo disco de Zahara`:                         "", // a record's launch
+		`Lançamento do álbum de Capicua`:                                 "",
+		`Apresentação do álbum "Ilhas" – Mariza`:                         "",
+		`Presentazione del disco di Brunori Sas`:                         "",
+		`Presentación de "Ruido" (libro) de Ana Gil`:                     "Presentación",
+		`Messe de Minuit pour Noël (Charpentier)`:                        "", // a Mass, no trade fair
+		`Teatro: Paolo Conte`:                                            "", // a hall, then the show
+		`Teatro de la Zarzuela: Ainhoa Arteta`:                           "",
+		`Teatro "Hamlet": a estreia`:                                     "Teatro",
+		`Kino: tributo a Viktor Tsoi`:                                    "", // a band
+		`Workshop: Sun Ra Arkestra`:                                      "", // a name after the colon
+		`Family: Live in Lisbon`:                                         "",
+		`Play: The Tribute`:                                              "",
+		`Charla: prevención de fraudes`:                                  "Charla",
+		``:                                                               "",
+		`"`:                                                              "",
 	} {
 		if got := titleKind(title); got != want {
 			t.Errorf("titleKind(%q) = %q; want %q", title, got, want)
+		}
+	}
+}
+
+// TestTitleKindKeepsConcerts adds concerts whose titles start with a kind's word, from a
+// source that states no kinds: each is a gig.
+func TestTitleKindKeepsConcerts(t *testing.T) {
+	for _, tt := range []struct{ title, venue, city, country string }{
+		{"Presentación del nuevo disco de Zahara", "Sala But", "Madrid", "ES"},
+		{"Lançamento do álbum de Capicua", "Musicbox", "Lisboa", "PT"},
+		{"Apresentação do álbum \"Ilhas\" – Mariza", "Coliseu", "Porto", "PT"},
+		{"Presentazione del disco di Brunori Sas", "Alcatraz", "Milano", "IT"},
+		{"Messe de Minuit pour Noël (Charpentier)", "Église Saint-Eustache", "Paris", "FR"},
+		{"Teatro de la Zarzuela: Ainhoa Arteta", "Teatro de la Zarzuela", "Madrid", "ES"},
+		{"Kino: tributo a Viktor Tsoi", "Musicbox", "Lisboa", "PT"},
+	} {
+		ev := event(tt.title, tt.venue, tt.city, tt.country, "2026-07-01T21:00")
+		if err := newNormalizer(noon, 1).add(&ev, 0, RoleVenue); err != nil {
+			t.Errorf("%q dropped: %v", tt.title, err)
 		}
 	}
 }

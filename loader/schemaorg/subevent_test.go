@@ -21,6 +21,12 @@ func TestSubEvent(t *testing.T) {
 	ev := func(title, start, venue string, status engine.Status) source.Event {
 		return source.Event{Title: title, Start: at(start), Venue: source.Place{Name: venue}, Status: status}
 	}
+	acts := func(e source.Event, names ...string) source.Event {
+		for _, n := range names {
+			e.Performers = append(e.Performers, source.Performer{Name: n})
+		}
+		return e
+	}
 	const (
 		none      = engine.Status("")
 		scheduled = engine.StatusScheduled
@@ -43,6 +49,10 @@ func TestSubEvent(t *testing.T) {
 			ev("", "2026-07-01T20:00:00+02:00", "", none), false, none, none},
 		{"an offset on one side only", ev("Fest", "2026-07-01T20:00:00", "Park", none),
 			ev("Fest", "2026-07-01T20:00:00+02:00", "Park", none), false, none, none},
+		{"another line-up at the festival's start", acts(ev("Fest", "2026-07-01T20:00:00", "Park", none), "A"),
+			acts(ev("Fest", "2026-07-01T20:00:00", "Park", none), "B"), true, none, none},
+		{"the same line-up again", acts(ev("Fest", "2026-07-01T20:00:00", "Park", none), "A"),
+			acts(ev("fest", "2026-07-01T20:00:00", "Park", none), "a"), false, none, none},
 		{"a festival's day", ev("Fest", "2026-07-01", "Park", none),
 			ev("Day 2", "2026-07-02", "Park", none), true, none, none},
 		{"a show at the festival's start", ev("Fest", "2026-07-01T20:00:00", "Park", none),
