@@ -423,7 +423,7 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 			found = towns(inCountry(found, g.allNamed(short), country))
 		}
 		if len(found) == 0 { // "København K", "Berlin-Kreuzberg" (district.go)
-			if c := g.district(name, country); c != nil {
+			if c := g.districtIn(name, country, p.Region); c != nil {
 				return c, byDistrict, nil
 			}
 			if c, err := g.eastAsian(p, name, country); c != nil || err != nil { // "東京都渋谷区" (eastasia.go)
