@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/gigs/gigs/engine"
 )
@@ -32,9 +33,14 @@ var streetFirst = []string{
 	"ulica", "ul", "aleja", "plac", "namesti", "ulice", "trida",
 }
 
-// streetNamed reports whether a name is a street's or a square's: a word of streetFirst
-// and at least one word after it ("Rua Dr. Leonardo Coimbra", "Plaza Mayor"; "Largo"
-// alone, a town in Florida, is not).
+// streetNamed reports whether a name is a street's or a square's: a word of streetFirst,
+// words after it, and evidence that it is no town's name, as many towns' names start with
+// such a word ("Piazza al Serchio", "Alameda de la Sagra", "Calle Larga", "Ronda Alta"):
+// a digit left after a postcode is taken off (a date: "Rua 25 de Abril"), places listed ("Praça da
+// República, Largo Dr. David Alves e Largo do Passeio Alegre", "Plaza Mayor y Calle
+// Real"), an abbreviation or a title (a person's: "Rua Dr. Leonardo Coimbra", "RUA DR
+// LEONARDO COIMBRA"; the street's word: "ul. Piotrkowska"), or a person's given name and surname after the word ("Avenida Amilcar
+// Cabral", "Rue Victor Hugo"). "Largo" alone, a town in Florida, is not a street.
 func streetNamed(name string) bool {
 	var buf [64]byte
 	if len(name) > len(buf) {
@@ -42,8 +48,38 @@ func streetNamed(name string) bool {
 	}
 	f := engine.AppendFold(buf[:0], []byte(name))
 	first, rest, ok := strings.Cut(string(f), " ")
-	return ok && rest != "" && slices.Contains(streetFirst, first)
+	if !ok || rest == "" || !slices.Contains(streetFirst, first) {
+		return false
+	}
+	if strings.ContainsAny(name, "0123456789,;/") {
+		return true
+	}
+	words := strings.Fields(name)
+	capitalized := 0
+	for _, w := range words[1:] {
+		switch {
+		case strings.HasSuffix(w, "."):
+			return true // "Dr.", "Prof.", "Gen.", "ul."
+		case slices.ContainsFunc(streetTitles, func(t string) bool { return strings.EqualFold(t, w) }):
+			return true // "RUA DR LEONARDO COIMBRA"
+		case slices.Contains(streetJoins, w):
+			return true // "e", "y", "et", "i"
+		case unicode.IsUpper(firstRune(w)):
+			capitalized++
+		default:
+			capitalized = -len(words) // a particle: "Alameda de la Sagra" may be a town's
+		}
+	}
+	// In a line in capitals every word looks like a name: only the other evidence tells.
+	return strings.HasSuffix(words[0], ".") || capitalized >= 2 && !capitals(name)
 }
+
+// streetJoins are the words that join places listed in the languages of streetFirst;
+// streetTitles the titles of persons streets are named after, written without their dot.
+var (
+	streetJoins  = []string{"e", "y", "et", "i"}
+	streetTitles = []string{"dr", "dra", "prof", "profa", "gen", "eng", "cel", "cap", "mal", "pe"}
+)
 
 // withoutRemark returns name without a remark in brackets at its end ("Bel Air (Herb
 // Alpert's club)" is "Bel Air"), or name when it has none or is nothing else.
