@@ -464,9 +464,6 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 	}
 	if len(found) == 1 {
-		if p.Region == "" && !p.HasGeo && farFromFeed(found[0], ctx) {
-			return nil, "", nil // made in the feed's clock, as a town the gazetteer lacks (feedregions.go)
-		}
 		return found[0], "", nil
 	}
 	if p.HasGeo {
@@ -475,9 +472,6 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 	}
 	if c, by := standsOut(found, ctx); c != nil && (p.unread == "" || by == ctx.ZoneBy) {
-		if p.Region == "" && farFromFeed(c, ctx) {
-			return nil, "", nil // made in the feed's clock, as a town the gazetteer lacks (feedregions.go)
-		}
 		return c, by, nil
 	}
 	if found[0].village() {
