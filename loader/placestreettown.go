@@ -24,10 +24,12 @@ const byStreetTown = "the town that ends the street run into it"
 // number are the town, the longest first ("West Hartford" before "Hartford"), when the gazetteer has a town of that name where the rest of the line
 // (region, postcode, country) places it, and is not made: "Boston, MA 02215". Otherwise
 // the venue is dropped (errStreetInTown): a street is never a town, and the words that end
-// it are no town the gazetteer confirms. ok is false, and r as read, when r is no such made
-// town. The reading's By starts with byStreetTown (see streetOutOfName).
+// it are no town the gazetteer confirms. A town the gazetteer read itself at the end of
+// such a run (places reads a street as no town) is kept, its By said so. ok is false, and
+// r as read, when r is no such town. The reading's By starts with byStreetTown (see
+// streetOutOfName).
 func (n *normalizer) townAfterStreet(p source.Place, q places.Place, r places.Reading) (places.Reading, bool, error) {
-	if !r.Made || strings.TrimSpace(p.Locality) != "" || r.City == nil {
+	if strings.TrimSpace(p.Locality) != "" || r.City == nil {
 		return r, false, nil
 	}
 	line := q.Locality
@@ -39,7 +41,23 @@ func (n *normalizer) townAfterStreet(p source.Place, q places.Place, r places.Re
 			number = i
 		}
 	}
-	if number < 0 || number >= len(words)-1 || !strings.EqualFold(strings.Join(words, " "), r.City.Name) {
+	if number < 0 || number >= len(words)-1 {
+		return r, false, nil
+	}
+	if !r.Made {
+		// The gazetteer read the town that ends the run itself (a street is no town): the
+		// same reading, said so, so that the venue's name loses its street. A street's
+		// words must lie between the first number and the town: "Studio 54 New York" is a
+		// name and its town.
+		first := slices.IndexFunc(words, func(w string) bool { return strings.Trim(w, "0123456789") == "" })
+		if t := strings.Fields(r.City.Name); first+1 < len(words)-len(t) &&
+			strings.EqualFold(strings.Join(words[len(words)-len(t):], " "), r.City.Name) {
+			r.By = strings.TrimSuffix(byStreetTown+"; "+r.By, "; ")
+			return r, true, nil
+		}
+		return r, false, nil
+	}
+	if !strings.EqualFold(strings.Join(words, " "), r.City.Name) {
 		return r, false, nil
 	}
 	for k := min(3, len(words)-number-1); k >= 1; k-- {

@@ -383,9 +383,12 @@ func (d *Delta) Apply(w io.Writer, base []byte, head int, limit int64, predict P
 			fw.Section(parts...)
 		}
 	}()
-	err = d.make(queue, baseSecs, int64(head), predict)
-	close(queue)
-	<-written
+	err = func() error {
+		// Even when make panics, the writer stops before Apply returns: it may be
+		// writing parts that point into base, which the caller may unmap then.
+		defer func() { close(queue); <-written }()
+		return d.make(queue, baseSecs, int64(head), predict)
+	}()
 	switch {
 	case err != nil:
 		return fw.Written(), err

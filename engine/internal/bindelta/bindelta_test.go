@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gigs/gigs/engine/internal/binfile"
 )
@@ -315,5 +317,50 @@ func TestSourceParts(t *testing.T) {
 	}
 	if !views {
 		t.Errorf("section 0 made is not views of its source's parts")
+	}
+}
+
+// TestApplyStopsItsWriterOnPanic: a Predictor that panics does not leave Apply's writer
+// goroutine behind, blocked on its queue (or still writing parts of a base the caller
+// unmaps as the panic unwinds).
+func TestApplyStopsItsWriterOnPanic(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	b, f := file(rows(r, 100), []byte("tail")), file(rows(r, 100), []byte("tail"))
+	secs, err := binfile.Split(f, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := func(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
+		if k == 1 && i < 2 {
+			return [][]byte{secs[i]}, true, nil
+		}
+		return nil, false, nil
+	}
+	delta, err := encode(b, f, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Apply returned; want the predictor's panic")
+			}
+		}()
+		d.Apply(&bytes.Buffer{}, b, head, 1<<30, func(i, k int, base [][]byte, made [][][]byte) ([][]byte, bool, error) {
+			if i == 1 {
+				panic("predictor")
+			}
+			return enc(i, k, base, made)
+		})
+	}()
+	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("goroutines %d before Apply, %d after its panic: its writer is left blocked", before, runtime.NumGoroutine())
+		}
 	}
 }
