@@ -19,6 +19,10 @@ type Place struct {
 	Country  string // an ISO code or a name
 	Zone     string // an IANA zone the source states
 	Postcode string // a postal code the source states on its own (see postcodes.go)
+	// Street is the street the source states apart from the locality: never looked up, but
+	// one ending in a word that joins a list ("Largo Dr. David Alves e") says the locality
+	// is one more street or square of the list (madename.go).
+	Street   string
 	Lat, Lon float64
 	HasGeo   bool
 
@@ -522,7 +526,7 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
 	}
-	if streetNamed(name) {
+	if streetNamed(name) || listedAfter(p.Street) && streetFirstWord(name) {
 		return nil, fmt.Errorf("venue's place %q %w", name, ErrStreet)
 	}
 	zone := p.Zone

@@ -36,19 +36,17 @@ var streetFirst = []string{
 // streetNamed reports whether a name is a street's or a square's: a word of streetFirst,
 // words after it, and evidence that it is no town's name, as many towns' names start with
 // such a word ("Piazza al Serchio", "Alameda de la Sagra", "Calle Larga", "Ronda Alta"):
-// a digit left after a postcode is taken off (a date: "Rua 25 de Abril"), places listed ("Praça da
-// República, Largo Dr. David Alves e Largo do Passeio Alegre", "Plaza Mayor y Calle
-// Real"), an abbreviation or a title (a person's: "Rua Dr. Leonardo Coimbra", "RUA DR
-// LEONARDO COIMBRA"; the street's word: "ul. Piotrkowska"), or a person's given name and surname after the word ("Avenida Amilcar
-// Cabral", "Rue Victor Hugo"). "Largo" alone, a town in Florida, is not a street.
+// a digit left once a postcode is taken off (a date: "Rua 25 de Abril"), places listed
+// ("Praça da República, Largo Dr. David Alves e Largo do Passeio Alegre", "Plaza Mayor y
+// Calle Real"), an abbreviation or a title (a person's: "Rua Dr. Leonardo Coimbra", "RUA
+// DR LEONARDO COIMBRA"; the street's word: "ul. Piotrkowska"), or a person's given name
+// and surname after the word ("Avenida Amilcar Cabral", "Rue Victor Hugo"). "Largo"
+// alone, a town in Florida, is not a street.
 func streetNamed(name string) bool {
-	var buf [64]byte
-	if len(name) > len(buf) {
-		name = name[:len(buf)]
+	if len(name) > maxPlaces {
+		name = name[:maxPlaces]
 	}
-	f := engine.AppendFold(buf[:0], []byte(name))
-	first, rest, ok := strings.Cut(string(f), " ")
-	if !ok || rest == "" || !slices.Contains(streetFirst, first) {
+	if !streetFirstWord(name) {
 		return false
 	}
 	if strings.ContainsAny(name, "0123456789,;/") {
@@ -72,6 +70,26 @@ func streetNamed(name string) bool {
 	}
 	// In a line in capitals every word looks like a name: only the other evidence tells.
 	return strings.HasSuffix(words[0], ".") || capitalized >= 2 && !capitals(name)
+}
+
+// streetFirstWord reports whether a name starts with a word of streetFirst and has words
+// after it.
+func streetFirstWord(name string) bool {
+	var buf [64]byte
+	if len(name) > len(buf) {
+		name = name[:len(buf)]
+	}
+	f := engine.AppendFold(buf[:0], []byte(name))
+	first, rest, ok := strings.Cut(string(f), " ")
+	return ok && rest != "" && slices.Contains(streetFirst, first)
+}
+
+// listedAfter reports whether a place's street ends in a word of streetJoins: a list of
+// streets and squares runs on into the locality ("Praça do Almada, Praça da República,
+// Largo Dr. David Alves e" before "Largo do Passeio Alegre").
+func listedAfter(street string) bool {
+	_, last := lastWord(street)
+	return slices.Contains(streetJoins, last)
 }
 
 // streetJoins are the words that join places listed in the languages of streetFirst;
