@@ -32,7 +32,7 @@ func statedPlace(p source.Place) places.Place {
 		}
 	}
 	return places.Place{Locality: locality, Region: p.Region, Country: p.Country, Zone: p.Zone,
-		Postcode: p.PostalCode, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
+		Postcode: p.PostalCode, Street: p.Street, Lat: p.Lat, Lon: p.Lon, HasGeo: p.HasGeo}
 }
 
 // feedContext is what a source says around its events' places (places.Context): the

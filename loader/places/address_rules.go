@@ -399,6 +399,9 @@ func lastPartTown(g *Gazetteer, r *lineReading) bool {
 		return false
 	}
 	r.q.Locality, r.town = g.townOf(r.rest[len(r.rest)-1]), true
+	if n := len(r.rest); n >= 2 {
+		r.q.Street = r.rest[n-2] // a list of squares may run on into it (madename.go)
+	}
 	// A street is no town: the town is the part before it, or the line names none
 	// (streets.go): "Gibraltar Museum, 18-20 Bomb House Lane, Gibraltar" is in the city
 	// that bears its country's name.

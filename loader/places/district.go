@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/gigs/gigs/engine"
 )
 
 // A locality often names a city together with one of its districts, in a form each country
@@ -37,6 +39,9 @@ type districtRule struct {
 	// there with a quarter of its people or fewer does not stand in the way (Frederiksberg
 	// by Copenhagen, 95,000 people, and a village of 3,000 in Jutland).
 	strict bool
+	// except lists the countries, space-separated, whose cities the rule does not read;
+	// a rule with a list reads no locality whose country is not stated.
+	except string
 }
 
 var districtRules = [...]districtRule{
@@ -49,7 +54,7 @@ var districtRules = [...]districtRule{
 			return city
 		}
 		return ""
-	}, "DK", 0, false},
+	}, "DK", 0, false, ""},
 	// A district's Roman numeral, with a dot, and the word for district after it
 	// ("Budapest XIII.", "Budapest XIII. kerület", "Wien XV. Bezirk").
 	{"district numeral", func(s string) string {
@@ -64,7 +69,7 @@ var districtRules = [...]districtRule{
 			return ""
 		}
 		return city
-	}, "", MajorCity, false},
+	}, "", MajorCity, false, ""},
 	// An arrondissement spelled out after its number ("Paris 11e Arrondissement", "Lyon
 	// 7ème arrondissement"); the number alone ("Paris 11e") is dropped as postcodes are.
 	{"arrondissement", func(s string) string {
@@ -77,7 +82,7 @@ var districtRules = [...]districtRule{
 			return ""
 		}
 		return city
-	}, "", MajorCity, false},
+	}, "", MajorCity, false, ""},
 	// A district joined to its city by a hyphen ("Berlin-Kreuzberg", "Hamburg-Altona",
 	// "Warszawa-Mokotów"): only a large city's, as towns joined so are often one town of
 	// two names ("Garmisch-Partenkirchen"), which the gazetteer knows whole.
@@ -87,7 +92,7 @@ var districtRules = [...]districtRule{
 			return ""
 		}
 		return s[:i]
-	}, "", 250000, true},
+	}, "", 250000, true, ""},
 	// The word for a city's centre before or after its name ("Downtown Los Angeles",
 	// "Uptown Charlotte", "Central London", "Oslo Sentrum", "Helsinki keskusta", "Madrid
 	// Centro"): only a city of MajorCity people or more, as a small town of the name is
@@ -100,18 +105,36 @@ var districtRules = [...]districtRule{
 		}
 		city, last := lastWord(s)
 		if slices.ContainsFunc(centreAfter, func(w string) bool { return strings.EqualFold(w, last) }) {
-			return strings.TrimSuffix(strings.TrimSpace(city), " City") // "Leeds City Centre"
+			return city
+		}
+		// "Centre" and "Center" name a city's centre in English only after "City" ("Leeds
+		// City Centre"): "Lincoln Center" and "Houston Center" are buildings.
+		if strings.EqualFold(last, "centre") || strings.EqualFold(last, "center") {
+			if city, word := lastWord(city); strings.EqualFold(word, "city") {
+				return city
+			}
 		}
 		return ""
-	}, "", MajorCity, false},
+	}, "", MajorCity, false, ""},
+	// "Centre" alone after a city, as French writes a city's centre ("Alger Centre",
+	// "Marseille Centre"): not where English is written, whose "X Centre" is a building
+	// ("Rogers Centre", "Lincoln Centre"), nor in a country the place does not state.
+	{"centre after a city", func(s string) string {
+		city, last := lastWord(s)
+		if strings.EqualFold(last, "centre") {
+			return city
+		}
+		return ""
+	}, "", MajorCity, false, "US GB CA AU NZ IE"},
 }
 
 // centreBefore are the words before a city's name that name its centre or a part of it
 // ("Downtown Los Angeles", "Midtown Manhattan"); centreAfter those after it ("Oslo
-// Sentrum", "Leeds City Centre", "Köln Innenstadt"), compared without case.
+// Sentrum", "Madrid Centro", "Köln Innenstadt"), compared without case; "City Centre"
+// and "City Center" are read apart.
 var (
 	centreBefore = []string{"downtown", "uptown", "midtown", "central", "inner"}
-	centreAfter  = []string{"downtown", "centre", "center", "centro", "centrum", "zentrum", "innenstadt", "sentrum", "keskusta"}
+	centreAfter  = []string{"downtown", "centro", "centrum", "zentrum", "innenstadt", "sentrum", "keskusta"}
 )
 
 // district returns the city of the country a locality names with one of its districts
@@ -124,7 +147,8 @@ func (g *Gazetteer) district(locality, country string) *City {
 		return nil
 	}
 	for _, r := range districtRules {
-		if r.country != "" && country != "" && r.country != country {
+		if r.country != "" && country != "" && r.country != country ||
+			r.except != "" && (country == "" || strings.Contains(r.except, country)) {
 			continue
 		}
 		city := strings.TrimSpace(r.city(name))
@@ -136,6 +160,22 @@ func (g *Gazetteer) district(locality, country string) *City {
 		}
 	}
 	return nil
+}
+
+// districtIn returns the city g.district reads a locality as, when it is in the region
+// the place states: a district's reading never crosses a stated region ("Lincoln Center,
+// NY" is not Lincoln, Nebraska). A region the gazetteer does not know for the country
+// (another scheme: "75" for Paris) does not stand in the way.
+func (g *Gazetteer) districtIn(locality, country, region string) *City {
+	c := g.district(locality, country)
+	if c == nil || region == "" || g.regionCode(c.Country, region) == "" {
+		return c
+	}
+	var buf [64]byte
+	if !c.inRegion(engine.AppendFold(buf[:0], []byte(region))) {
+		return nil
+	}
+	return c
 }
 
 // onlyLarge returns the most populous city of the name in the country ("": in any, when no

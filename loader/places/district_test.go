@@ -33,7 +33,11 @@ func TestDistrict(t *testing.T) {
 		{"sentrum after a city", Place{Locality: "Oslo Sentrum", Country: "NO"}, "oslo", byDistrict, ""},
 		{"city centre after a city", Place{Locality: "Leeds City Centre", Country: "GB"}, "leeds", byDistrict, ""},
 		{"centro after a city", Place{Locality: "Madrid Centro", Country: "ES"}, "madrid", byDistrict, ""},
+		{"downtown before a city in its stated region", Place{Locality: "Downtown Los Angeles", Region: "CA", Country: "US"}, "los-angeles", byDistrict, ""},
+		{"city center after a city", Place{Locality: "Houston City Center", Country: "US"}, "houston", byDistrict, ""},
 		// Not districts, or districts the name leaves in doubt.
+		{"a building named Center", Place{Locality: "Houston Center", Country: "US"}, "", "", ""},
+		{"a centre outside the stated region", Place{Locality: "Downtown Los Angeles", Region: "NY", Country: "US"}, "", "", ""},
 		{"a town the gazetteer knows whole", Place{Locality: "East London", Country: "ZA"}, "", "", ""},
 		{"a city of that name in two countries", Place{Locality: "Downtown Los Angeles"}, "", "", ""},
 		{"the centre's word alone", Place{Locality: "Downtown", Country: "US"}, "", "", ""},
@@ -44,6 +48,29 @@ func TestDistrict(t *testing.T) {
 		{"a town joined to a smaller city's name", Place{Locality: "Mülheim-Kärlich", Country: "DE"}, "", "", ""},
 		{"a numeral after a small town", Place{Locality: "Zzyzxdorf III", Country: "DE"}, "", "", ""},
 	})
+}
+
+// TestDistrictKeepsStatedRegion checks that a district's reading never crosses the region
+// the place states: "Lincoln Center, NY" is a place in New York (made in its clock), not
+// the centre of Lincoln, Nebraska, an hour behind.
+func TestDistrictKeepsStatedRegion(t *testing.T) {
+	for _, tt := range []struct {
+		p            Place
+		region, zone string
+	}{
+		{Place{Locality: "Lincoln Center", Region: "NY", Country: "US"}, "NY", "America/New_York"},
+		{Place{Locality: "Downtown Lincoln", Region: "NY", Country: "US"}, "NY", "America/New_York"},
+		{Place{Locality: "Downtown Lincoln", Region: "NE", Country: "US"}, "NE", "America/Chicago"},
+	} {
+		r, err := Default().Read(tt.p, Context{})
+		if err != nil {
+			t.Errorf("%+v: %v", tt.p, err)
+			continue
+		}
+		if r.City.Region != tt.region || r.City.Timezone != tt.zone {
+			t.Errorf("%+v read as %s (%s, %s) by %q; want %s, %s", tt.p, r.City.Slug, r.City.Region, r.City.Timezone, r.By, tt.region, tt.zone)
+		}
+	}
 }
 
 func TestRomanNumeral(t *testing.T) {

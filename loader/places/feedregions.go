@@ -62,15 +62,3 @@ func (c *City) inFeedRegion(regions []string) bool {
 	}
 	return false
 }
-
-// farFromFeed reports whether a small town, the only one of a bare name the gazetteer
-// has in the country, lies outside every region the feed's other events are placed in and
-// in another clock than the feed's zone: "Bel Air" in a Los Angeles jazz listing of
-// California's venues, in America/Los_Angeles, is no village of Maryland three hours
-// ahead, but a place the gazetteer lacks (a part of Los Angeles), made in the feed's
-// clock. A city of MajorCity people or more is still taken ("Charlotte" in that listing is
-// Charlotte, North Carolina): a feed names a far city as often as its own.
-func farFromFeed(c *City, ctx Context) bool {
-	return len(ctx.Regions) > 0 && ctx.Zone != "" && !c.Major() && !c.inFeedRegion(ctx.Regions) &&
-		!sameClock(c.Location, ctx.Zone)
-}

@@ -19,6 +19,10 @@ type Place struct {
 	Country  string // an ISO code or a name
 	Zone     string // an IANA zone the source states
 	Postcode string // a postal code the source states on its own (see postcodes.go)
+	// Street is the street the source states apart from the locality: never looked up, but
+	// one ending in a word that joins a list ("Largo Dr. David Alves e") says the locality
+	// is one more street or square of the list (madename.go).
+	Street   string
 	Lat, Lon float64
 	HasGeo   bool
 
@@ -423,7 +427,7 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 			found = towns(inCountry(found, g.allNamed(short), country))
 		}
 		if len(found) == 0 { // "København K", "Berlin-Kreuzberg" (district.go)
-			if c := g.district(name, country); c != nil {
+			if c := g.districtIn(name, country, p.Region); c != nil {
 				return c, byDistrict, nil
 			}
 			if c, err := g.eastAsian(p, name, country); c != nil || err != nil { // "東京都渋谷区" (eastasia.go)
@@ -464,9 +468,6 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 	}
 	if len(found) == 1 {
-		if p.Region == "" && !p.HasGeo && farFromFeed(found[0], ctx) {
-			return nil, "", nil // made in the feed's clock, as a town the gazetteer lacks (feedregions.go)
-		}
 		return found[0], "", nil
 	}
 	if p.HasGeo {
@@ -475,9 +476,6 @@ func (g *Gazetteer) named(p Place, country string, ctx Context) (*City, string, 
 		}
 	}
 	if c, by := standsOut(found, ctx); c != nil && (p.unread == "" || by == ctx.ZoneBy) {
-		if p.Region == "" && farFromFeed(c, ctx) {
-			return nil, "", nil // made in the feed's clock, as a town the gazetteer lacks (feedregions.go)
-		}
 		return c, by, nil
 	}
 	if found[0].village() {
@@ -528,7 +526,7 @@ func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
 	}
-	if streetNamed(name) {
+	if streetNamed(name) || listedAfter(p.Street) && streetFirstWord(name) {
 		return nil, fmt.Errorf("venue's place %q %w", name, ErrStreet)
 	}
 	zone := p.Zone
