@@ -371,7 +371,7 @@ func (n *normalizer) placeEvent(ev *source.Event) (*places.City, places.Reading,
 	if err != nil {
 		return nil, r, err // the venue-first reading's reason: the line's as written
 	}
-	if strings.HasPrefix(r.By, byStreetTown) {
+	if strings.HasPrefix(r.By, byStreetTown) && statedPlace(ev.Venue).Locality == ev.Venue.Name {
 		streetOutOfName(&ev.Venue, c.Name)
 	}
 	switch {

@@ -100,3 +100,26 @@ func FuzzTownAfterStreet(f *testing.F) {
 		}
 	})
 }
+
+// TestStreetOutOfOtherName: a venue's name is cut at its first number only when the name
+// is the line its town was read from; a venue named "Studio 54" whose street runs street
+// and town together keeps its name.
+func TestStreetOutOfOtherName(t *testing.T) {
+	for _, tt := range []struct{ name, street string }{
+		{"Studio 54", "254 W 54th St New York, NY 10019"},
+		{"Club 9", "123 Main Street Boston, MA 02215"},
+		{"The 40 Watt Club", "285 W Washington St Athens, GA 30601"},
+	} {
+		n := newNormalizer(noon, 1)
+		ev := event("A", "", "", "", "2026-12-05T20:00")
+		ev.Venue = source.Place{Name: tt.name, Street: tt.street, Country: "United States"}
+		c, r, err := n.placeEvent(&ev)
+		if err != nil {
+			t.Errorf("%q: %v", tt.name, err)
+			continue
+		}
+		if ev.Venue.Name != tt.name {
+			t.Errorf("%q / %q: in %s (%s), venue renamed %q", tt.name, tt.street, c.Name, r.By, ev.Venue.Name)
+		}
+	}
+}

@@ -522,7 +522,9 @@ func capitals(s string) bool {
 // made makes a city for a place the gazetteer lacks; see Locate.
 func (g *Gazetteer) made(p Place, country string, ctx Context) (*City, error) {
 	name := g.withoutRegion(stripPostal(p.Locality), country) // "708 15 Gothenburg", "Leeds LS1 3AA", "Byron Bay NSW 2481"
-	name = withoutRemark(name)                                // "Bel Air (Herb Alpert's club)" (madename.go)
+	if bare := withoutRemark(name); !g.hasNamesake(bare, country) || strings.ContainsAny(strings.TrimSpace(name[len(bare):]), " ") {
+		name = bare // "Bel Air (Herb Alpert's club)" (madename.go); "Linz (Donau)" keeps what tells it from Linz
+	}
 	if engine.Slugify(name) == "" {
 		return nil, fmt.Errorf("venue has no city in %s", country)
 	}

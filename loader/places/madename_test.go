@@ -64,3 +64,30 @@ func TestMadeName(t *testing.T) {
 		})
 	}
 }
+
+// TestMadeTownNames checks the names of towns made from one-line places: a "St" (Saint)
+// inside a town's name after no house number is no street's word ("West St Paul" is not
+// made "Paul"), and a qualifier in brackets that tells a town from a namesake the
+// gazetteer has is kept ("Linz (Donau)" is not a second Linz).
+func TestMadeTownNames(t *testing.T) {
+	g := Default()
+	for _, c := range []struct{ loc, country, want string }{
+		{"West St Paul, MN", "US", "West St Paul"},
+		{"North St Paul, MN", "US", "North St Paul"},
+		{"Mount St Joseph, OH", "US", "Mount St Joseph"},
+		{"Lake St Croix Beach, MN", "US", "Lake St Croix Beach"},
+		{"Port St Mary, Isle of Man", "", "Port St Mary"},
+		{"Halle (Westf.)", "DE", "Halle (Westf.)"},
+		{"Frankfurt (Main)", "DE", "Frankfurt (Main)"},
+		{"Linz (Donau)", "AT", "Linz (Donau)"},
+	} {
+		r, err := g.Read(Place{Locality: c.loc}, Context{Country: c.country})
+		if err != nil {
+			t.Errorf("%q: %v", c.loc, err)
+			continue
+		}
+		if r.City.Name != c.want {
+			t.Errorf("%q: town %q (slug %s, made %v), want %q", c.loc, r.City.Name, r.City.Slug, r.Made, c.want)
+		}
+	}
+}

@@ -94,7 +94,8 @@ func (g *Gazetteer) townAfterStreet(part string, numbered, streetsOnly bool) (st
 	after, cut := "", false
 	for i := 1; i < len(f)-1; i++ {
 		w := engine.AppendFold(fold[:0], []byte(f[i].of(part)))
-		street := streetWords[string(w)]
+		// "St" after no house's number is a saint's ("West St Paul", "Port St Mary").
+		street := streetWords[string(w)] && (string(w) != "st" || numbered || f[0].hasDigit(part) || f[i-1].hasDigit(part))
 		// A house's number inside the part cuts too, and every word after it
 		// ("Valdemarsgade 42 4 t.v. København").
 		if cut = cut || street || !streetsOnly && f[i].hasDigit(part); !cut {

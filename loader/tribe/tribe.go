@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gigs/gigs/loader/schemaorg"
 	"github.com/gigs/gigs/loader/source"
@@ -244,7 +245,7 @@ func offer(e event, b *url.URL) (source.Offer, bool) {
 		_ = json.Unmarshal(e.CostDetails, &cd) // cost details of other shapes state no price
 	}
 	values := cd.Values
-	if len(values) == 0 && e.Cost != "" {
+	if len(values) == 0 && e.Cost != "" && costIsPrice(text(e.Cost)) {
 		values = []string{text(e.Cost)}
 	}
 	for _, s := range values {
@@ -371,4 +372,23 @@ func lineIndexOf(doc []byte) lineIndex {
 		}
 	}
 	return l
+}
+
+// costIsPrice reports whether a cost text is only a price: digits, separators and a
+// currency's sign ("5 €", "$6.00"), or "free"; "21+", "Doors 8pm" and "1.500 Ft" are not.
+func costIsPrice(s string) bool {
+	if strings.EqualFold(strings.TrimSpace(s), "free") {
+		return true
+	}
+	digits := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits = true
+		case r == '.' || r == ',' || r == ' ' || r == '-' && strings.HasSuffix(strings.TrimSpace(s), ",-") || unicode.Is(unicode.Sc, r):
+		default:
+			return false
+		}
+	}
+	return digits
 }

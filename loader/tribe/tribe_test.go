@@ -243,3 +243,27 @@ func TestCost(t *testing.T) {
 		}
 	}
 }
+
+// TestCostTextNoPrice: a cost text that is no price (an age limit, a door time, a
+// thousands' dot with a currency's name) states none; a bare price does.
+func TestCostTextNoPrice(t *testing.T) {
+	for _, tt := range []struct {
+		cost  string
+		price bool
+	}{
+		{"21+", false}, {"18+", false}, {"Doors 8pm", false}, {"1.500 Ft", false}, {"5 €", true}, {"$6.00", true},
+	} {
+		doc := `{"events":[{"title":"a","start_date":"2026-01-01 20:00:00","cost":"` + tt.cost + `"}]}`
+		events, _, err := Parse([]byte(doc), "p", Options{})
+		if err != nil || len(events) != 1 {
+			t.Fatalf("%q: %d events, %v", tt.cost, len(events), err)
+		}
+		priced := false
+		for _, o := range events[0].Offers {
+			priced = priced || o.HasPrice
+		}
+		if priced != tt.price {
+			t.Errorf("cost %q: priced %v, want %v (offers %+v)", tt.cost, priced, tt.price, events[0].Offers)
+		}
+	}
+}
