@@ -37,7 +37,7 @@ func (n *normalizer) townAfterStreet(p source.Place, q places.Place, r places.Re
 	words := strings.Fields(head)
 	number := -1
 	for i, w := range words {
-		if strings.Trim(w, "0123456789") == "" {
+		if numberWord(w) {
 			number = i
 		}
 	}
@@ -49,7 +49,7 @@ func (n *normalizer) townAfterStreet(p source.Place, q places.Place, r places.Re
 		// same reading, said so, so that the venue's name loses its street. A street's
 		// words must lie between the first number and the town: "Studio 54 New York" is a
 		// name and its town.
-		first := slices.IndexFunc(words, func(w string) bool { return strings.Trim(w, "0123456789") == "" })
+		first := slices.IndexFunc(words, numberWord)
 		if t := strings.Fields(r.City.Name); first+1 < len(words)-len(t) &&
 			strings.EqualFold(strings.Join(words[len(words)-len(t):], " "), r.City.Name) {
 			r.By = strings.TrimSuffix(byStreetTown+"; "+r.By, "; ")
@@ -81,7 +81,7 @@ func (n *normalizer) townAfterStreet(p source.Place, q places.Place, r places.Re
 func streetOutOfName(p *source.Place, town string) {
 	head, _, _ := strings.Cut(p.Name, ",")
 	words := strings.Fields(head)
-	number := slices.IndexFunc(words, func(w string) bool { return strings.Trim(w, "0123456789") == "" })
+	number := slices.IndexFunc(words, numberWord)
 	if number < 1 {
 		return
 	}
@@ -91,3 +91,6 @@ func streetOutOfName(p *source.Place, town string) {
 	}
 	p.Name = strings.Join(words[:number], " ")
 }
+
+// numberWord reports whether w is a word of digits alone: a house's or a suite's number.
+func numberWord(w string) bool { return w != "" && strings.Trim(w, "0123456789") == "" }
